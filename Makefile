@@ -1,0 +1,32 @@
+# Two commands do all set-up on a fresh machine:
+#   make run    - the main job on the bundled library
+#   make test   - the whole test suite (what CI runs)
+VENV ?= .venv
+PYTHON ?= python3
+PY := $(VENV)/bin/python
+
+.PHONY: setup run test lint perf clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+run: setup
+	$(VENV)/bin/taskverse summary
+
+test: setup
+	$(PY) -m pytest
+
+lint: setup
+	$(VENV)/bin/ruff check src tests scripts
+	$(VENV)/bin/mypy
+
+perf: setup
+	$(PY) scripts/perf/library.py
+
+clean:
+	rm -rf $(VENV) .cache

@@ -1,0 +1,16 @@
+"""taskverse: build and run benchmarks of open-ended game agents out of a task algebra.
+
+Example:
+    >>> from taskverse import load_library
+    >>> library = load_library()
+    >>> library.get("craft iron_sword").initialization.inventory
+    {'crafting_table': 1, 'iron_ingot': 2, 'stick': 1}
+"""
+
+__version__ = "0.1.0"
+
+from taskverse.errors import TaskverseError  # noqa: E402
+from taskverse.library import Library, load_library  # noqa: E402
+from taskverse.schema import AtomTask, Category, Goal, Initialization  # noqa: E402
+
+__all__ = ["AtomTask", "Category", "Goal", "Initialization", "Library", "TaskverseError", "__version__", "load_library"]

@@ -1,0 +1,293 @@
+"""Pre-task dependency graphs (MCU Section 2.1 and Figure 2), built generically from what atoms need and yield.
+
+Every atom declares its ways (``requires``: needs that must all be met) and what it gives (``yields``). From
+those, one world-wide graph links resources to the atoms that produce and consume them:
+
+* an item (or a found block, entity, biome, dimension) has an OR dependency on the atoms that yield it;
+* a need that accepts several items ("any planks") is a group node with OR edges from its members;
+* an atom has AND dependencies on its needs (and an OR over its ways when it has several).
+
+Recipes loop (iron_block -> iron_ingot -> iron_block), so the graph is grounded in what the world generates:
+every node gets a *rank*, the length of its shortest derivation from nothing (a least fixpoint, Knuth's
+generalisation of Dijkstra). An alternative is kept only when it is at most ``SLACK`` steps deeper than the
+best one, which leaves out recycling and re-dyeing detours, and what remains is checked acyclic. The dependency
+graph of a task is the part of this graph its node depends on.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from taskverse.schema import AtomTask, Initialization, Need, ResourceKind
+
+SLACK = 1
+"""An alternative way is kept when its rank is at most this much above the best alternative's."""
+
+
+
+def yield_penalty(chance: float) -> float:
+    """Extra steps a chance drop costs: on average 1/p tries instead of one (a zombie's iron ingot: ~119)."""
+    return 1.0 / chance - 1.0
+
+
+StepCost = Callable[[AtomTask], float]
+
+
+def unit_cost(task: AtomTask) -> float:
+    """Every task is one step (the plain depth of the derivation)."""
+    return 1.0
+
+AND = "and"
+OR = "or"
+
+Resource = tuple[str, str]  # (kind, name)
+
+
+def resource_node(kind: str, name: str) -> str:
+    """Node id of a resource: ``item:string``, ``entity:spider``, ``dimension:nether``."""
+    return f"{kind}:{name}"
+
+
+def task_node(task_id: str) -> str:
+    """Node id of a task."""
+    return f"task:{task_id}"
+
+
+def needs_from_initialization(init: Initialization) -> list[Need]:
+    """The needs an initialization implies: MCU's atoms start with exactly their prerequisites."""
+    needs = [Need(any_of=[item], count=n) for item, n in sorted(init.inventory.items())]
+    if init.main_hand:
+        needs.append(Need(any_of=[init.main_hand], kept=True))
+    needs += [Need(any_of=[item], kept=True) for _, item in sorted(init.equipment.items())]
+    needs += [Need(kind=ResourceKind.ENTITY, any_of=[s.entity], count=s.count) for s in init.summon]
+    needs += [Need(kind=ResourceKind.BLOCK, any_of=[b], count=n) for b, n in sorted(init.nearby_blocks.items())]
+    if init.biome:
+        needs.append(Need(kind=ResourceKind.BIOME, any_of=[init.biome], kept=True))
+    if init.structure:
+        needs.append(Need(kind=ResourceKind.STRUCTURE, any_of=[init.structure], kept=True))
+    if init.dimension.value != "overworld":
+        needs.append(Need(kind=ResourceKind.DIMENSION, any_of=[init.dimension.value], kept=True))
+    return needs
+
+
+def ways_of(task: AtomTask) -> list[list[Need]]:
+    """The ways to do an atom: its declared ``requires``, else the one way its initialization implies."""
+    if task.requires is not None:
+        return [list(way) for way in task.requires]
+    return [needs_from_initialization(task.initialization)]
+
+
+def need_members(need: Need) -> list[Resource]:
+    """The resources that can satisfy a need."""
+    return [(need.kind.value, name) for name in need.any_of]
+
+
+INF = float("inf")
+
+
+@dataclass
+class World:
+    """The world-wide dependency graph over a set of atoms, with ranks and the kept alternatives."""
+
+    tasks: dict[str, AtomTask]
+    graph: nx.DiGraph
+    rank: dict[str, float]
+    producers: dict[Resource, list[str]] = field(default_factory=dict)
+
+    def task_rank(self, task_id: str) -> float:
+        """Length of the shortest derivation of a task from an empty inventory (inf if impossible)."""
+        return self.rank.get(task_node(task_id), INF)
+
+    def resource_rank(self, kind: str, name: str) -> float:
+        """Length of the shortest derivation of a resource (inf if the world cannot provide it)."""
+        return self.rank.get(resource_node(kind, name), INF)
+
+    def dependency_graph(self, task_id: str) -> nx.DiGraph:
+        """The pre-task dependency graph of one task: its node and everything it depends on."""
+        node = task_node(task_id)
+        keep = nx.ancestors(self.graph, node) | {node}
+        return self.graph.subgraph(keep).copy()
+
+    def pre_tasks(self, task_id: str) -> list[str]:
+        """Ids of the atoms in a task's dependency graph, other than itself, sorted."""
+        node = task_node(task_id)
+        return sorted(
+            n[5:] for n in nx.ancestors(self.graph, node) if self.graph.nodes[n].get("type") == "task"
+        )
+
+
+def _need_node(need: Need, members: list[Resource]) -> str:
+    if len(members) == 1:
+        return resource_node(*members[0])
+    return "any:" + need.kind.value + ":" + "|".join(sorted(m[1] for m in members))
+
+
+def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -> dict[str, float]:
+    """Least-fixpoint ranks: rank(task) = cost + min over ways of max over needs of min over members.
+
+    A resource's rank is its best producer's rank plus the penalty of a chance drop.
+
+    Nodes are finalised in increasing rank (Knuth 1977), so each is settled once: O(E log V).
+    """
+    rank: dict[str, float] = {}
+    # For each resource, the (task, way, need) slots it can fill.
+    slots: dict[Resource, list[tuple[str, int, int]]] = defaultdict(list)
+    missing: dict[tuple[str, int], int] = {}
+    need_rank: dict[tuple[str, int, int], float] = {}
+    heap: list[tuple[float, str, str]] = []
+    for task_id, task in tasks.items():
+        for w, way in enumerate(ways_of(task)):
+            missing[(task_id, w)] = len(way)
+            for n, need in enumerate(way):
+                for member in need_members(need):
+                    slots[member].append((task_id, w, n))
+            if not way:
+                heapq.heappush(heap, (step_cost(task), "task", task_id))
+    settled_resources: set[Resource] = set()
+    while heap:
+        value, kind, key = heapq.heappop(heap)
+        if kind == "task":
+            node = task_node(key)
+            if node in rank:
+                continue
+            rank[node] = value
+            for y in tasks[key].yields:
+                heapq.heappush(heap, (value + yield_penalty(y.chance), "res", f"{y.kind.value}\0{y.name}"))
+            continue
+        res_kind, name = key.split("\0")
+        resource = (res_kind, name)
+        if resource in settled_resources:
+            continue
+        settled_resources.add(resource)
+        rank[resource_node(res_kind, name)] = value
+        for task_id, w, n in slots.get(resource, ()):
+            slot = (task_id, w, n)
+            if slot in need_rank:
+                continue
+            need_rank[slot] = value
+            missing[(task_id, w)] -= 1
+            if missing[(task_id, w)] == 0:
+                heapq.heappush(heap, (value + step_cost(tasks[task_id]), "task", task_id))
+    return rank
+
+
+def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> World:
+    """Build the world-wide dependency graph over ``tasks`` (see the module docstring for the rules)."""
+    by_id = {t.id: t for t in tasks}
+    producers: dict[Resource, list[str]] = defaultdict(list)
+    for task in by_id.values():
+        for y in task.yields:
+            producers[(y.kind.value, y.name)].append(task.id)
+    rank = compute_ranks(by_id, step_cost)
+    graph = nx.DiGraph()
+
+    def r(node: str) -> float:
+        return rank.get(node, INF)
+
+    for task_id, task in sorted(by_id.items()):
+        t_node = task_node(task_id)
+        t_rank = r(t_node)
+        graph.add_node(t_node, type="task", label=task.description, rank=t_rank)
+        if t_rank == INF:
+            continue
+        ways = ways_of(task)
+        cost = step_cost(task)
+        way_ranks = [cost + max((_need_rank(need, rank) for need in way), default=0) for way in ways]
+        kept_ways = [(w, way) for w, (way, wr) in enumerate(zip(ways, way_ranks, strict=True)) if wr <= t_rank + SLACK]
+        for w, way in kept_ways:
+            target = t_node
+            if len(kept_ways) > 1:
+                target = f"way:{task_id}:{w}"
+                graph.add_node(target, type="way", label=f"way {w + 1}", rank=way_ranks[w])
+                graph.add_edge(target, t_node, dep=OR)
+            for need in way:
+                n_rank = _need_rank(need, rank)
+                members = [m for m in need_members(need) if r(resource_node(*m)) <= n_rank + SLACK]
+                node = _need_node(need, members)
+                if len(members) > 1:
+                    graph.add_node(node, type="group", kind=need.kind.value, members=[m[1] for m in members],
+                                   rank=n_rank)
+                    for m in members:
+                        _add_resource(graph, m, rank)
+                        graph.add_edge(resource_node(*m), node, dep=OR)
+                else:
+                    _add_resource(graph, members[0], rank)
+                graph.add_edge(node, target, dep=AND, count=need.count)
+        for y in task.yields:
+            res_node = resource_node(y.kind.value, y.name)
+            if t_rank + yield_penalty(y.chance) <= r(res_node) + SLACK:
+                _add_resource(graph, (y.kind.value, y.name), rank)
+                graph.add_edge(t_node, res_node, dep=OR)
+    for task_id, task in sorted(by_id.items()):
+        for pre in task.pre_tasks:
+            if pre in by_id:
+                graph.add_edge(task_node(pre), task_node(task_id), dep=AND)
+    _break_cycles(graph)
+    _merge_lone_ways(graph)
+    # Producers that could not be grounded, and resources nothing produces, are not part of any derivation.
+    graph.remove_nodes_from([n for n, d in list(graph.nodes(data=True)) if d.get("rank", INF) == INF and
+                             d.get("type") != "task"])
+    return World(tasks=by_id, graph=graph, rank=rank, producers=dict(producers))
+
+
+def _need_rank(need: Need, rank: dict[str, float]) -> float:
+    return min((rank.get(resource_node(*m), INF) for m in need_members(need)), default=INF)
+
+
+def _add_resource(graph: nx.DiGraph, resource: Resource, rank: dict[str, float]) -> None:
+    node = resource_node(*resource)
+    if node not in graph:
+        graph.add_node(node, type="resource", kind=resource[0], label=resource[1], rank=rank.get(node, INF))
+
+
+def _edge_slack(graph: nx.DiGraph, u: str, v: str) -> float:
+    """How much deeper than the best alternative an edge's source is (0 on a shortest derivation).
+
+    Every cycle passes an AND edge, which climbs at least one rank, so it must also pass an edge that falls:
+    a detour. Removing the largest detour of each cycle keeps every shortest derivation intact.
+    """
+    if graph.edges[u, v].get("dep") == AND and graph.nodes[v].get("type") == "task":
+        return -1.0  # requirement edges are never the detour
+    return graph.nodes[u].get("rank", INF) - graph.nodes[v].get("rank", INF)
+
+
+def _merge_lone_ways(graph: nx.DiGraph) -> None:
+    """A task left with one way after cycle breaking depends on that way's needs directly."""
+    ways = [n for n, d in graph.nodes(data=True) if d.get("type") == "way"]
+    for way in ways:
+        if graph.out_degree(way) == 0:
+            graph.remove_node(way)
+    by_task: dict[str, list[str]] = defaultdict(list)
+    for way in (n for n, d in graph.nodes(data=True) if d.get("type") == "way"):
+        by_task[next(iter(graph.successors(way)))].append(way)
+    for task, task_ways in by_task.items():
+        if len(task_ways) == 1:
+            way = task_ways[0]
+            for need, _, data in list(graph.in_edges(way, data=True)):
+                graph.add_edge(need, task, **data)
+            graph.remove_node(way)
+
+
+def _break_cycles(graph: nx.DiGraph) -> None:
+    """Remove the largest detour of each remaining cycle (alternatives within the slack can still loop)."""
+    while True:
+        try:
+            cycle = nx.find_cycle(graph)
+        except nx.NetworkXNoCycle:
+            return
+        worst = max(((u, v) for u, v, *_ in cycle), key=lambda e: (_edge_slack(graph, *e), e))
+        graph.remove_edge(*worst)
+
+
+def iter_cycles_in_pre_tasks(tasks: dict[str, AtomTask]) -> Iterator[list[str]]:
+    """Cycles formed by explicitly declared ``pre_tasks`` (each reported once)."""
+    g = nx.DiGraph()
+    for task in tasks.values():
+        for pre in task.pre_tasks:
+            g.add_edge(pre, task.id)
+    yield from (list(c) for c in nx.simple_cycles(g))

@@ -1,0 +1,353 @@
+"""Game knowledge: the reduced minecraft-data file plus the curated facts it lacks, in one typed object.
+
+The knowledge file (``atoms/knowledge/minecraft-1.20.json``) is rebuilt by ``scripts/build_knowledge.py``; the
+curated YAML files beside it (``atoms/knowledge/curated/``) each note their sources. Nothing here is typed in by
+hand: this module only reads and interprets those files.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from taskverse.errors import TaskverseError, close_matches
+from taskverse.paths import knowledge_dir
+from taskverse.yamlio import line_of, read_yaml
+
+
+class _Curated(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SmeltingRecipe(_Curated):
+    """One furnace recipe: one input item gives ``count`` output items."""
+
+    input: str
+    output: str
+    count: int = 1
+    source: str | None = None
+
+
+class Fuel(_Curated):
+    """A furnace fuel and how many items one of it smelts."""
+
+    item: str
+    smelts: float
+    source: str | None = None
+
+
+class Drop(_Curated):
+    """An item a mob or block gives."""
+
+    item: str
+    count: int = 1
+    chance: float = 1.0
+
+
+class Mob(_Curated):
+    """A mob with what minecraft-data lacks: how it behaves, its health, and where it spawns."""
+
+    name: str
+    disposition: str = Field(pattern="^(passive|neutral|hostile|boss)$")
+    health: float
+    dimensions: list[str]
+    natural: bool = True
+    biomes: list[str] | None = None
+    extra_drops: list[Drop] = Field(default_factory=list)
+    source: str | None = None
+
+
+class Structure(_Curated):
+    """A generated structure an agent can find."""
+
+    name: str
+    display: str
+    dimension: str
+    biomes: list[str] | None = None
+    aliases: list[str] = Field(default_factory=list)
+    source: str | None = None
+
+
+class ToolTier(_Curated):
+    """A tool material: harvest level, mining speed multiplier, durability and its tools."""
+
+    name: str
+    level: int
+    speed: float
+    durability: int
+    items: list[str]
+    source: str | None = None
+
+
+class NaturalBlock(_Curated):
+    """A block the world generates, so an agent can find it."""
+
+    name: str
+    dimension: str
+    where: str = Field(pattern="^(surface|underground|water|cave)$")
+    biomes: list[str] | None = None
+    y_range: tuple[int, int] | None = None
+    source: str | None = None
+
+
+class Placement(_Curated):
+    """An item that places a block of another name (seeds place crops), and what the block grows into."""
+
+    item: str
+    block: str
+    placed_on: str | None = None
+    grows: list[str] = Field(default_factory=list)
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class Ingredient:
+    """``count`` of any of ``items`` (Minecraft's item tags, e.g. any planks)."""
+
+    items: tuple[str, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class CraftWay:
+    """One way to craft an item: ingredients (all needed), output count, and whether it needs a crafting table."""
+
+    ingredients: tuple[Ingredient, ...]
+    count: int
+    needs_table: bool
+
+
+@dataclass
+class Knowledge:
+    """Everything the task generator and the dependency graphs know about the game."""
+
+    source: dict[str, str]
+    items: dict[str, dict[str, Any]]
+    blocks: dict[str, dict[str, Any]]
+    raw_recipes: dict[str, list[dict[str, Any]]]
+    foods: dict[str, dict[str, Any]]
+    biomes: dict[str, dict[str, Any]]
+    entities: dict[str, dict[str, Any]]
+    entity_loot: dict[str, list[dict[str, Any]]]
+    smelting: list[SmeltingRecipe]
+    fuels: list[Fuel]
+    mobs: dict[str, Mob]
+    structures: dict[str, Structure]
+    tool_tiers: list[ToolTier]
+    natural_blocks: dict[str, NaturalBlock]
+    tags: dict[str, list[str]]
+    placements: list[Placement] = field(default_factory=list)
+    hand_speed: float = 1.0
+    craft_ways: dict[str, list[CraftWay]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.craft_ways = {result: collapse_recipes(variants) for result, variants in self.raw_recipes.items()}
+
+    def tool_tier_of(self, item: str) -> ToolTier | None:
+        """The tier a tool item belongs to, if any."""
+        for tier in self.tool_tiers:
+            if item in tier.items:
+                return tier
+        return None
+
+    def tag_of(self, members: tuple[str, ...] | list[str]) -> str | None:
+        """The name of the tag whose members are exactly ``members``, if there is one."""
+        wanted = set(members)
+        for name, tag_members in sorted(self.tags.items()):
+            if set(tag_members) == wanted:
+                return name
+        return None
+
+    def check_name(self, name: str, kind: str) -> None:
+        """Raise a TaskverseError with close matches if ``name`` is not a known ``kind`` (item, block, ...)."""
+        table = self.names(kind)
+        if name.startswith("#"):
+            if name[1:] in self.tags:
+                return
+            raise TaskverseError(f"unknown tag {name!r}", suggestions=["#" + s for s in close_matches(name[1:], self.tags)])
+        if name not in table:
+            raise TaskverseError(f"unknown {kind} {name!r}", suggestions=close_matches(name, table))
+
+    def names(self, kind: str) -> dict[str, Any] | set[str]:
+        """The known names of one kind of thing."""
+        tables: dict[str, dict[str, Any] | set[str]] = {
+            "item": self.items,
+            "block": self.blocks,
+            "entity": self.entities,
+            "biome": self.biomes,
+            "structure": self.structures,
+            "dimension": {"overworld", "nether", "end"},
+        }
+        return tables[kind]
+
+
+def _cell_signature(variant: dict[str, Any]) -> tuple[Any, ...]:
+    if "shape" in variant:
+        return ("shaped", tuple(tuple(cell is None for cell in row) for row in variant["shape"]))
+    return ("shapeless", len(variant["ingredients"]))
+
+
+def _needs_table(variant: dict[str, Any]) -> bool:
+    if "shape" in variant:
+        return len(variant["shape"]) > 2 or any(len(row) > 2 for row in variant["shape"])
+    return len(variant["ingredients"]) > 4
+
+
+def _ingredients_from_columns(columns: list[tuple[str, ...]]) -> tuple[Ingredient, ...]:
+    """Cells whose items vary together across variants form one ingredient (any of their items)."""
+    classes: Counter[tuple[str, ...]] = Counter(columns)
+    ingredients = [Ingredient(tuple(sorted(set(col))), n) for col, n in classes.items()]
+    merged: dict[tuple[str, ...], int] = defaultdict(int)
+    for ing in ingredients:
+        merged[ing.items] += ing.count
+    return tuple(sorted((Ingredient(items, n) for items, n in merged.items()), key=lambda i: i.items))
+
+
+def collapse_recipes(variants: list[dict[str, Any]]) -> list[CraftWay]:
+    """Turn minecraft-data's expanded recipe variants back into tag-style ways.
+
+    minecraft-data lists one recipe per concrete item where the game uses a tag (a bed from each of 11 planks).
+    Variants with the same grid layout are merged: cells whose items vary together become one ingredient that
+    accepts any of those items, which is the game's own tag semantics.
+    """
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for variant in variants:
+        groups[_cell_signature(variant)].append(variant)
+    ways: list[CraftWay] = []
+    for signature, group in sorted(groups.items(), key=lambda kv: repr(kv[0])):
+        count = min(v["count"] for v in group)
+        table = _needs_table(group[0])
+        if signature[0] == "shaped":
+            cells = [[c for row in v["shape"] for c in row if c is not None] for v in group]
+            columns = [tuple(v[i] for v in cells) for i in range(len(cells[0]))]
+            ways.append(CraftWay(_ingredients_from_columns(columns), count, table))
+            continue
+        common = Counter(group[0]["ingredients"])
+        for v in group[1:]:
+            common &= Counter(v["ingredients"])
+        residuals = [sorted((Counter(v["ingredients"]) - common).elements()) for v in group]
+        fixed = [Ingredient((item,), n) for item, n in sorted(common.items())]
+        if all(len(set(r)) <= 1 for r in residuals) and len({len(r) for r in residuals}) == 1 and residuals[0]:
+            varying = Ingredient(tuple(sorted({r[0] for r in residuals})), len(residuals[0]))
+            ways.append(CraftWay(tuple(sorted([*fixed, varying], key=lambda i: i.items)), count, table))
+        elif not residuals[0]:
+            ways.append(CraftWay(tuple(fixed), count, table))
+        else:  # variants that differ in more than one way stay separate ways
+            for v in group:
+                counted = Counter(v["ingredients"])
+                ways.append(
+                    CraftWay(tuple(Ingredient((i,), n) for i, n in sorted(counted.items())), v["count"], table)
+                )
+    return ways
+
+
+def _load_curated(path: Path, key: str, model: type[_Curated]) -> tuple[list[Any], dict[str, Any]]:
+    data = read_yaml(path)
+    if not isinstance(data, dict) or key not in data:
+        raise TaskverseError(f"expected a mapping with a '{key}' list", file=path, line=1)
+    out = []
+    for index, entry in enumerate(data[key]):
+        try:
+            out.append(model.model_validate(entry))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = (key, index, *err["loc"])
+            raise TaskverseError(
+                err["msg"], file=path, line=line_of(path.read_text(), loc), field=".".join(map(str, loc))
+            ) from None
+    return out, data
+
+
+def _check_names(kn: Knowledge, curated: Path) -> None:
+    """Every name a curated file uses must exist in the game data (a typo would silently drop a fact)."""
+    checks: list[tuple[str, str, str]] = []
+    checks += [("smelting.yaml", r.input, "item") for r in kn.smelting]
+    checks += [("smelting.yaml", r.output, "item") for r in kn.smelting]
+    checks += [("fuels.yaml", f.item, "item") for f in kn.fuels]
+    checks += [("mobs.yaml", m.name, "entity") for m in kn.mobs.values()]
+    checks += [("mobs.yaml", d.item, "item") for m in kn.mobs.values() for d in m.extra_drops]
+    checks += [("mobs.yaml", b, "biome") for m in kn.mobs.values() for b in m.biomes or []]
+    checks += [("structures.yaml", b, "biome") for s in kn.structures.values() for b in s.biomes or []]
+    checks += [("tool_tiers.yaml", i, "item") for t in kn.tool_tiers for i in t.items]
+    checks += [("natural_blocks.yaml", b.name, "block") for b in kn.natural_blocks.values()]
+    checks += [("natural_blocks.yaml", x, "biome") for b in kn.natural_blocks.values() for x in b.biomes or []]
+    checks += [("placements.yaml", p.item, "item") for p in kn.placements]
+    checks += [("placements.yaml", b, "block") for p in kn.placements for b in [p.block, *p.grows, *filter(None, [p.placed_on])]]
+    for file, name, kind in checks:
+        try:
+            kn.check_name(name, kind)
+        except TaskverseError as exc:
+            path = curated / file
+            raise TaskverseError(
+                exc.message, file=path, line=_find_line(path, name), suggestions=exc.suggestions
+            ) from None
+
+
+def _find_line(path: Path, name: str) -> int | None:
+    for number, text in enumerate(path.read_text().splitlines(), start=1):
+        if name in text:
+            return number
+    return None
+
+
+def _apply_loot_corrections(blocks: dict[str, Any], path: Path) -> dict[str, Any]:
+    """Replace flattened loot tables with the game's real chances (each correction sourced in the file)."""
+    data = read_yaml(path) or {}
+    corrected = dict(blocks)
+    for block, drops in (data.get("blocks") or {}).items():
+        if block not in blocks:
+            raise TaskverseError(f"unknown block {block!r}", file=path, line=_find_line(path, block),
+                                 suggestions=close_matches(block, blocks))
+        parsed = [Drop.model_validate(d) for d in drops]
+        corrected[block] = {**blocks[block], "drops": [
+            {"item": d.item, "chance": d.chance, "min": d.count, "max": d.count, "corrected": True} for d in parsed
+        ]}
+    return corrected
+
+
+@cache
+def load_knowledge(directory: Path | None = None) -> Knowledge:
+    """Load the knowledge file and the curated facts (cached per directory)."""
+    directory = directory or knowledge_dir()
+    files = sorted(directory.glob("minecraft-*.json"))
+    if not files:
+        raise TaskverseError("no knowledge file minecraft-*.json (run scripts/build_knowledge.py)", file=directory)
+    raw = json.loads(files[-1].read_text())
+    curated = directory / "curated"
+    smelting, _ = _load_curated(curated / "smelting.yaml", "recipes", SmeltingRecipe)
+    fuels, _ = _load_curated(curated / "fuels.yaml", "fuels", Fuel)
+    mobs, _ = _load_curated(curated / "mobs.yaml", "mobs", Mob)
+    structures, _ = _load_curated(curated / "structures.yaml", "structures", Structure)
+    tiers, tier_data = _load_curated(curated / "tool_tiers.yaml", "tiers", ToolTier)
+    natural, _ = _load_curated(curated / "natural_blocks.yaml", "blocks", NaturalBlock)
+    placements, _ = _load_curated(curated / "placements.yaml", "placements", Placement)
+    blocks = _apply_loot_corrections(raw["blocks"], curated / "loot_corrections.yaml")
+    tags_data = read_yaml(curated / "tags.yaml")
+    tags = {str(k): sorted(str(m) for m in v) for k, v in (tags_data.get("tags") or {}).items()}
+    kn = Knowledge(
+        source=raw["source"],
+        items=raw["items"],
+        blocks=blocks,
+        raw_recipes=raw["recipes"],
+        foods=raw["foods"],
+        biomes=raw["biomes"],
+        entities=raw["entities"],
+        entity_loot=raw["entity_loot"],
+        smelting=smelting,
+        fuels=fuels,
+        mobs={m.name: m for m in mobs},
+        structures={s.name: s for s in structures},
+        tool_tiers=sorted(tiers, key=lambda t: (t.level, t.name)),
+        natural_blocks={b.name: b for b in natural},
+        tags=tags,
+        placements=placements,
+        hand_speed=float(tier_data.get("hand_speed", 1.0)),
+    )
+    _check_names(kn, curated)
+    return kn

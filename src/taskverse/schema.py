@@ -1,0 +1,279 @@
+"""The task file format: pydantic models for atom tasks and the parts molecule tasks reuse.
+
+Every model rejects unknown fields, so a mistyped key is an error and never silently ignored.
+
+Example:
+    >>> goal = Goal(event="craft", target="iron_sword")
+    >>> goal.describe()
+    'craft iron_sword'
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt, field_validator, model_validator
+
+TASK_ID_PATTERN = r"^[a-z0-9_]+(\.[a-z0-9_#:-]+)+$"
+NAME_PATTERN = r"^#?[a-z0-9_:]+$"
+
+Name = Annotated[str, Field(pattern=NAME_PATTERN, min_length=1, max_length=128)]
+
+
+class StrictModel(BaseModel):
+    """Base of every file-format model: frozen, and unknown fields are rejected."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
+
+
+class Category(StrEnum):
+    """The seven functional groups of MCU (Section 2.1, footnote 2)."""
+
+    MINING = "mining"
+    NAVIGATION = "navigation"
+    CRAFTING = "crafting"
+    EXPLOITATION = "exploitation"
+    COMBAT = "combat"
+    BUILDING = "building"
+    MISC = "misc"
+
+
+class Dimension(StrEnum):
+    """The three dimensions of the game world."""
+
+    OVERWORLD = "overworld"
+    NETHER = "nether"
+    END = "end"
+
+
+class TimeOfDay(StrEnum):
+    """Times an initialization or a constraint can name."""
+
+    DAY = "day"
+    NIGHT = "night"
+    SUNRISE = "sunrise"
+    SUNSET = "sunset"
+    NOON = "noon"
+    MIDNIGHT = "midnight"
+
+
+class Weather(StrEnum):
+    """Weather an initialization or a constraint can name."""
+
+    CLEAR = "clear"
+    RAIN = "rain"
+    THUNDER = "thunder"
+
+
+class EquipSlot(StrEnum):
+    """Equipment slots besides the main hand."""
+
+    HEAD = "head"
+    CHEST = "chest"
+    LEGS = "legs"
+    FEET = "feet"
+    OFFHAND = "offhand"
+
+
+class ResourceKind(StrEnum):
+    """What a requirement or a yield is about: an item in the inventory, or something present in the world."""
+
+    ITEM = "item"
+    BLOCK = "block"
+    ENTITY = "entity"
+    BIOME = "biome"
+    STRUCTURE = "structure"
+    DIMENSION = "dimension"
+
+
+class Event(StrEnum):
+    """What the agent can be observed doing; success conditions are stated in these events."""
+
+    OBTAIN = "obtain"
+    CRAFT = "craft"
+    MINE = "mine"
+    SMELT = "smelt"
+    KILL = "kill"
+    FIND = "find"
+    PLACE = "place"
+    EAT = "eat"
+    USE = "use"
+    BUILD = "build"
+    EQUIP = "equip"
+    ENTER = "enter"
+    REACH = "reach"
+    INTERACT = "interact"
+
+
+class MetricName(StrEnum):
+    """Metrics a task can be scored with besides success (MCU Section 2.1, Metrics)."""
+
+    TIME_TO_SUCCESS = "time_to_success"
+    VERTICAL_DISPLACEMENT = "vertical_displacement"
+    HORIZONTAL_DISTANCE = "horizontal_distance"
+    HUMAN_RATING = "human_rating"
+    MINECLIP = "mineclip"
+
+
+DIFFICULTY_DIMENSIONS: tuple[str, ...] = (
+    "time_consumption",
+    "operational_effort",
+    "planning_complexity",
+    "intricacy",
+    "creativity",
+    "novelty",
+)
+
+
+class Goal(StrictModel):
+    """A success condition: an event on a target, at least ``count`` times.
+
+    ``target`` is an item, block, entity, biome, structure or build-pattern name, or ``#tag`` for any member of a
+    tag. ``using`` is the item that must be held; ``value`` is a threshold for ``reach`` goals (height, depth).
+    """
+
+    event: Event
+    target: Name
+    count: PositiveInt = 1
+    using: Name | None = None
+    value: float | None = None
+
+    def describe(self) -> str:
+        """The goal in words, as MCU writes task descriptions."""
+        words = [self.event.value, self.target]
+        if self.count > 1:
+            words.insert(1, str(self.count))
+        if self.using:
+            words += ["with", self.using]
+        if self.value is not None:
+            words.append(f"{self.value:g}")
+        return " ".join(words)
+
+
+class Need(StrictModel):
+    """One requirement of a way to do a task: ``count`` of any of the listed resources (AND across needs)."""
+
+    kind: ResourceKind = ResourceKind.ITEM
+    any_of: Annotated[list[Name], Field(min_length=1)]
+    count: PositiveInt = 1
+    kept: bool = False
+
+    @field_validator("any_of")
+    @classmethod
+    def _no_repeats(cls, names: list[str]) -> list[str]:
+        if len(set(names)) != len(names):
+            raise ValueError("any_of lists a name twice")
+        return names
+
+
+class Yield(StrictModel):
+    """What doing a task gives: items, or the presence of something found (a block, an entity, a biome...)."""
+
+    kind: ResourceKind = ResourceKind.ITEM
+    name: Name
+    count: PositiveInt = 1
+    chance: Annotated[float, Field(gt=0, le=1)] = 1.0
+
+
+class Summon(StrictModel):
+    """An entity placed near the agent at the start."""
+
+    entity: Name
+    count: PositiveInt = 1
+
+
+class Initialization(StrictModel):
+    """The state the agent starts in (MCU Section 2.1, Initialization).
+
+    The default is the naive initialization: empty inventory, random spawn in the overworld.
+    """
+
+    inventory: dict[Name, PositiveInt] = Field(default_factory=dict)
+    main_hand: Name | None = None
+    equipment: dict[EquipSlot, Name] = Field(default_factory=dict)
+    dimension: Dimension = Dimension.OVERWORLD
+    biome: Name | None = None
+    structure: Name | None = None
+    position: tuple[float, float, float] | None = None
+    nearby_blocks: dict[Name, PositiveInt] = Field(default_factory=dict)
+    summon: list[Summon] = Field(default_factory=list)
+    time: TimeOfDay | None = None
+    weather: Weather | None = None
+
+    def is_naive(self) -> bool:
+        """True for an empty inventory and a random overworld spawn with nothing arranged."""
+        return self == Initialization()
+
+
+class Metrics(StrictModel):
+    """How a task is scored: its success condition and the other metrics recorded."""
+
+    success: Goal
+    also: list[MetricName] = Field(default_factory=lambda: [MetricName.TIME_TO_SUCCESS])
+
+
+class Score(StrictModel):
+    """One difficulty dimension: the raw heuristic, its calibrated value in [0, 5], and where it came from."""
+
+    raw: float | None = None
+    calibrated: Annotated[float, Field(ge=0, le=5)] | None = None
+    source: str | None = None
+
+
+class Difficulty(StrictModel):
+    """The six difficulty dimensions of MCU Section 3."""
+
+    time_consumption: Score | None = None
+    operational_effort: Score | None = None
+    planning_complexity: Score | None = None
+    intricacy: Score | None = None
+    creativity: Score | None = None
+    novelty: Score | None = None
+
+
+Way = list[Need]
+
+
+class AtomTask(StrictModel):
+    """An atom task (MCU Section 2.1): the basic building block of every benchmark.
+
+    ``requires`` lists the ways to do the task, each a list of needs that must all be met; when it is omitted the
+    needs are read off the initialization, which by MCU's convention gives exactly the prerequisites.
+    ``yields`` is what doing the task gives. ``pre_tasks`` names further atoms that must be done first, beyond
+    those the dependency graph derives from ``requires``.
+    """
+
+    kind: Literal["atom"] = "atom"
+    id: Annotated[str, Field(pattern=TASK_ID_PATTERN, max_length=200)]
+    description: Annotated[str, Field(min_length=1, max_length=500)]
+    aliases: list[str] = Field(default_factory=list)
+    category: Category
+    verb: Annotated[str, Field(pattern=r"^[a-z_]+$")]
+    initialization: Initialization = Field(default_factory=Initialization)
+    requires: list[Way] | None = None
+    yields: list[Yield] = Field(default_factory=list)
+    pre_tasks: list[Annotated[str, Field(pattern=TASK_ID_PATTERN)]] = Field(default_factory=list)
+    metrics: Metrics
+    difficulty: Difficulty = Field(default_factory=Difficulty)
+    tags: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AtomTask:
+        if self.id in self.pre_tasks:
+            raise ValueError(f"task {self.id!r} lists itself as a pre-task")
+        if self.requires is not None and not self.requires:
+            raise ValueError("requires, when given, lists at least one way")
+        return self
+
+    @property
+    def goal(self) -> Goal:
+        """The success condition."""
+        return self.metrics.success
+
+
+class TaskFile(StrictModel):
+    """A file holding many atom tasks (the library's files are of this form)."""
+
+    generated_by: str | None = None
+    tasks: list[AtomTask]
