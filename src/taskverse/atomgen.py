@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from taskverse.costs import step_cost_for
-from taskverse.errors import TaskverseError
+from taskverse.errors import TaskverseError, close_matches
 from taskverse.graph import INF, build_world, compute_ranks, resource_node
 from taskverse.knowledge import Knowledge
 from taskverse.schema import AtomTask, Category, Initialization, Need, ResourceKind
@@ -123,6 +123,19 @@ def _mines(kn: Knowledge) -> list[Draft]:
         if natural and natural.dimension != "overworld":
             init["dimension"] = natural.dimension
         drafts.append(_draft("mine", block, "mine", [needs], yields, initialization=init))
+    return drafts
+
+
+def _shears(kn: Knowledge) -> list[Draft]:
+    """Blocks whose own item only shears collect (leaves)."""
+    drafts = []
+    for block, items in sorted(kn.shears.items()):
+        needs = [_need([block], kind=ResourceKind.BLOCK), _need(["shears"], kept=True)]
+        init = {"nearby_blocks": {block: 1}, "main_hand": "shears"}
+        draft = _draft("shear", block, "mine", [needs], [{"name": i} for i in items], category=Category.MINING,
+                       initialization=init)
+        draft.data["metrics"] = _goal("mine", block, using="shears")
+        drafts.append(draft)
     return drafts
 
 
@@ -235,7 +248,7 @@ def _equips(kn: Knowledge) -> list[Draft]:
 
 
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
-    _crafts, _mines, _smelts, _kills, _finds, _eats, _places, _plants, _equips,
+    _crafts, _mines, _shears, _smelts, _kills, _finds, _eats, _places, _plants, _equips,
 )
 
 
@@ -275,6 +288,7 @@ def generate(kn: Knowledge, curated: list[AtomTask], aliases: dict[str, list[str
     """Return the generated atoms (curated ones are inputs: they shape ranks and win id clashes)."""
     curated_ids = {t.id for t in curated}
     drafts = [d for gen in GENERATORS for d in gen(kn) if d.data["id"] not in curated_ids]
+    _check_aliases(aliases, {d.data["id"] for d in drafts} | curated_ids | {f"obtain.{i}" for i in kn.items})
     ids = [d.data["id"] for d in drafts]
     if len(ids) != len(set(ids)):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
@@ -296,7 +310,15 @@ def generate(kn: Knowledge, curated: list[AtomTask], aliases: dict[str, list[str
         data["aliases"] = sorted(aliases.get(data["id"], []))
         tasks.append(AtomTask.model_validate(data))
     tasks += _obtains(kn, world, everything, aliases)
+    _check_aliases(aliases, {t.id for t in tasks} | curated_ids)
     return sorted(tasks, key=lambda t: t.id)
+
+
+def _check_aliases(aliases: dict[str, list[str]], ids: set[str]) -> None:
+    for task_id, phrasings in sorted(aliases.items()):
+        if task_id not in ids:
+            raise TaskverseError(f"alias {phrasings[0]!r} names task {task_id!r}, which the library does not have",
+                                 file="atoms/aliases.yaml", suggestions=close_matches(task_id, ids))
 
 
 def _obtains(kn: Knowledge, world: Any, everything: dict[str, AtomTask],

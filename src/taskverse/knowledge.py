@@ -143,6 +143,7 @@ class Knowledge:
     natural_blocks: dict[str, NaturalBlock]
     tags: dict[str, list[str]]
     placements: list[Placement] = field(default_factory=list)
+    shears: dict[str, list[str]] = field(default_factory=dict)
     hand_speed: float = 1.0
     craft_ways: dict[str, list[CraftWay]] = field(default_factory=dict)
 
@@ -296,19 +297,34 @@ def _find_line(path: Path, name: str) -> int | None:
     return None
 
 
-def _apply_loot_corrections(blocks: dict[str, Any], path: Path) -> dict[str, Any]:
+class LootCorrection(_Curated):
+    """The real drops of a block whose loot table minecraft-data flattens, and what shears collect from it."""
+
+    drops: list[Drop]
+    shears: list[str] = Field(default_factory=list)
+
+
+def _apply_loot_corrections(blocks: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict[str, list[str]]]:
     """Replace flattened loot tables with the game's real chances (each correction sourced in the file)."""
     data = read_yaml(path) or {}
     corrected = dict(blocks)
-    for block, drops in (data.get("blocks") or {}).items():
+    shears: dict[str, list[str]] = {}
+    for block, entry in (data.get("blocks") or {}).items():
         if block not in blocks:
             raise TaskverseError(f"unknown block {block!r}", file=path, line=_find_line(path, block),
                                  suggestions=close_matches(block, blocks))
-        parsed = [Drop.model_validate(d) for d in drops]
+        try:
+            correction = LootCorrection.model_validate(entry)
+        except ValidationError as exc:
+            raise TaskverseError(exc.errors()[0]["msg"], file=path, line=_find_line(path, block),
+                                 field=f"blocks.{block}") from None
         corrected[block] = {**blocks[block], "drops": [
-            {"item": d.item, "chance": d.chance, "min": d.count, "max": d.count, "corrected": True} for d in parsed
+            {"item": d.item, "chance": d.chance, "min": d.count, "max": d.count, "corrected": True}
+            for d in correction.drops
         ]}
-    return corrected
+        if correction.shears:
+            shears[block] = correction.shears
+    return corrected, shears
 
 
 @cache
@@ -327,7 +343,7 @@ def load_knowledge(directory: Path | None = None) -> Knowledge:
     tiers, tier_data = _load_curated(curated / "tool_tiers.yaml", "tiers", ToolTier)
     natural, _ = _load_curated(curated / "natural_blocks.yaml", "blocks", NaturalBlock)
     placements, _ = _load_curated(curated / "placements.yaml", "placements", Placement)
-    blocks = _apply_loot_corrections(raw["blocks"], curated / "loot_corrections.yaml")
+    blocks, shears = _apply_loot_corrections(raw["blocks"], curated / "loot_corrections.yaml")
     tags_data = read_yaml(curated / "tags.yaml")
     tags = {str(k): sorted(str(m) for m in v) for k, v in (tags_data.get("tags") or {}).items()}
     kn = Knowledge(
@@ -347,6 +363,7 @@ def load_knowledge(directory: Path | None = None) -> Knowledge:
         natural_blocks={b.name: b for b in natural},
         tags=tags,
         placements=placements,
+        shears=shears,
         hand_speed=float(tier_data.get("hand_speed", 1.0)),
     )
     _check_names(kn, curated)

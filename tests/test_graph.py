@@ -1,0 +1,60 @@
+"""Dependency graphs: acyclic over the whole library, the atom on top, and MCU Figure 2 for craft bed."""
+
+import networkx as nx
+
+from taskverse.graph import AND, OR, resource_node, task_node
+
+
+def test_world_graph_is_acyclic(library):
+    assert nx.is_directed_acyclic_graph(library.world.graph)
+
+
+def test_every_atom_graph_is_acyclic_with_the_atom_on_top(library):
+    world = library.world
+    for task in library.tasks[::7]:
+        graph = world.dependency_graph(task.id)
+        assert nx.is_directed_acyclic_graph(graph)
+        assert [n for n in graph if graph.out_degree(n) == 0] == [task_node(task.id)]
+
+
+def test_edges_are_and_or_or_with_the_right_direction(library):
+    graph = library.world.graph
+    for u, v, data in graph.edges(data=True):
+        assert data["dep"] in {AND, OR}
+        if data["dep"] == OR:  # producer -> resource, member -> group, way -> task
+            assert graph.nodes[v]["type"] in {"resource", "group", "task"}
+
+
+def test_craft_bed_has_the_alternatives_of_figure_2(library):
+    bed = library.get("craft bed")
+    graph = library.world.dependency_graph(bed.id)
+    top = task_node(bed.id)
+    needs = {u for u, _ in graph.in_edges(top)}
+    planks = [n for n in needs if graph.nodes[n].get("type") == "group"]
+    assert planks and "oak_planks" in graph.nodes[planks[0]]["members"]
+    assert len(graph.nodes[planks[0]]["members"]) >= 4  # any wood type ("Find XXX wood")
+    wool = resource_node("item", "white_wool")
+    assert wool in needs and graph.edges[wool, top]["dep"] == AND
+    wool_sources = {u for u, _ in graph.in_edges(wool)}
+    assert {task_node("hunt.sheep"), task_node("craft.white_wool")} <= wool_sources
+    assert all(graph.edges[s, wool]["dep"] == OR for s in wool_sources)
+    string_sources = {u for u, _ in graph.in_edges(resource_node("item", "string"))}
+    assert task_node("combat.spider") in string_sources
+    assert graph.has_edge(task_node("find.spider"), resource_node("entity", "spider"))
+
+
+def test_recipe_loops_are_resolved_from_what_the_world_generates(library):
+    world = library.world
+    ingot = resource_node("item", "iron_ingot")
+    producers = {u for u, _ in world.graph.in_edges(ingot)}
+    assert task_node("smelt.iron_ingot") in producers
+    assert task_node("craft.iron_ingot") not in producers  # from an iron block: recycling, not a source
+    assert world.task_rank("craft.iron_block") > world.resource_rank("item", "iron_ingot")
+
+
+def test_naive_graphs_are_larger_for_deeper_items(library):
+    world = library.world
+    sizes = {i: world.dependency_graph(f"obtain.{i}").number_of_nodes()
+             for i in ("oak_log", "oak_planks", "wooden_pickaxe", "iron_pickaxe", "diamond_pickaxe")}
+    assert sizes["oak_log"] < sizes["oak_planks"] < sizes["wooden_pickaxe"] < sizes["iron_pickaxe"]
+    assert sizes["iron_pickaxe"] <= sizes["diamond_pickaxe"]
