@@ -42,7 +42,8 @@ def _drop(raw: dict[str, Any], item_key: str = "item") -> dict[str, Any]:
     low, high = raw.get("stackSizeRange", [1, 1])
     drop: dict[str, Any] = {"item": raw[item_key], "chance": round(float(raw.get("dropChance", 1)), 6)}
     drop["min"], drop["max"] = int(low if low is not None else 1), int(high if high is not None else low or 1)
-    for source_key, key in (("silkTouch", "silk_touch"), ("noSilkTouch", "no_silk_touch"), ("playerKill", "player_kill")):
+    flags = (("silkTouch", "silk_touch"), ("noSilkTouch", "no_silk_touch"), ("playerKill", "player_kill"))
+    for source_key, key in flags:
         if raw.get(source_key):
             drop[key] = True
     return drop
@@ -151,7 +152,8 @@ def main() -> int:
     args = parser.parse_args()
     installed = metadata.version(PACKAGE)
     if installed != PINNED_VERSION:
-        print(f"error: {PACKAGE}=={installed} is installed; this file is built from =={PINNED_VERSION}", file=sys.stderr)
+        print(f"error: {PACKAGE}=={installed} is installed; this file is built from =={PINNED_VERSION}",
+              file=sys.stderr)
         return 2
     text = render(build())
     if args.check:

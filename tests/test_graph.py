@@ -19,7 +19,7 @@ def test_every_atom_graph_is_acyclic_with_the_atom_on_top(library):
 
 def test_edges_are_and_or_or_with_the_right_direction(library):
     graph = library.world.graph
-    for u, v, data in graph.edges(data=True):
+    for _, v, data in graph.edges(data=True):
         assert data["dep"] in {AND, OR}
         if data["dep"] == OR:  # producer -> resource, member -> group, way -> task
             assert graph.nodes[v]["type"] in {"resource", "group", "task"}

@@ -2,9 +2,8 @@
 
 import pytest
 
-from taskverse.schema import Category
-
 from conftest import cli_json
+from taskverse.schema import Category
 
 # Every task MCU names: Appendix B Table 1 (16 papers), Figure 3 and Section 4.2, as the paper writes them.
 PAPER_TASKS = [

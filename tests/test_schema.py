@@ -3,9 +3,8 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from taskverse.schema import AtomTask, Initialization, Need
-
 from conftest import run_cli
+from taskverse.schema import AtomTask, Initialization, Need
 
 MINIMAL = {
     "id": "craft.iron_sword",

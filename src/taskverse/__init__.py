@@ -5,6 +5,7 @@ Example:
     >>> library = load_library()
     >>> library.get("craft iron_sword").initialization.inventory
     {'crafting_table': 1, 'iron_ingot': 2, 'stick': 1}
+
 """
 
 __version__ = "0.1.0"

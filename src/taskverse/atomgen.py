@@ -21,7 +21,7 @@ from taskverse.costs import step_cost_for
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.graph import INF, build_world, compute_ranks, resource_node
 from taskverse.knowledge import Knowledge
-from taskverse.schema import AtomTask, Category, Initialization, Need, ResourceKind
+from taskverse.schema import AtomTask, Category, Need, ResourceKind
 from taskverse.yamlio import dump_yaml, read_yaml
 
 GENERATED_BY = "taskverse.atomgen (scripts/generate_atoms.py); edit the knowledge or the generator, not this file"
@@ -197,7 +197,7 @@ def _finds(kn: Knowledge) -> list[Draft]:
     found += [(b, ResourceKind.BLOCK, info.dimension) for b, info in kn.natural_blocks.items()]
     found += [(m, ResourceKind.ENTITY, info.dimensions[0] if info.dimensions else None)
               for m, info in kn.mobs.items() if info.natural]
-    names = defaultdict(int)
+    names: dict[str, int] = defaultdict(int)
     for name, _, _ in found:
         names[name] += 1
     drafts = []
@@ -329,7 +329,7 @@ def _obtains(kn: Knowledge, world: Any, everything: dict[str, AtomTask],
         node = resource_node("item", item)
         if world.rank.get(node, INF) == INF or f"obtain.{item}" in everything:
             continue
-        best = min((p for p in world.graph.predecessors(node)), key=lambda p: (world.rank.get(p, INF), p))
+        best = min((p for p, _ in world.preds[node]), key=lambda p: (world.rank.get(p, INF), p))
         category = everything[best[len("task:"):]].category
         out.append(AtomTask.model_validate({
             "id": f"obtain.{item}",

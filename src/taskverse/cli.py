@@ -99,9 +99,9 @@ def task_details(task: Any) -> dict[str, Any]:
     library = _library()
     if task.id in library.by_id and library.by_id[task.id] == task:
         world = library.world
-        graph = world.dependency_graph(task.id)
+        nodes, edges = world.graph_size(task.id)
         data["pre_tasks"] = sorted(set(task.pre_tasks) | set(world.pre_tasks(task.id)))
-        data["dependency_graph"] = {"nodes": graph.number_of_nodes(), "edges": graph.number_of_edges()}
+        data["dependency_graph"] = {"nodes": nodes, "edges": edges}
     return data
 
 
@@ -210,7 +210,7 @@ def summary(fmt: str) -> None:
         "categories": dict(sorted(by_category.items())),
         "verbs": dict(sorted(by_verb.items())),
         "solvable_from_scratch": reachable,
-        "world_graph": {"nodes": world.graph.number_of_nodes(), "edges": world.graph.number_of_edges()},
+        "world_graph": {"nodes": len(world.nodes), "edges": sum(len(p) for p in world.preds.values())},
         "knowledge": library.knowledge.source,
     }
     if fmt == "json":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ class TaskverseError(Exception):
         line: 1-based line in that file, if known.
         field: Dotted path of the offending field (``tasks[3].initialization.inventory``).
         suggestions: Close matches for a mistyped name.
+
     """
 
     message: str
@@ -37,7 +39,7 @@ class TaskverseError(Exception):
         return f"{where}{field_part}{self.message}{hint}"
 
 
-def close_matches(name: str, known: "list[str] | set[str] | dict[str, object]", n: int = 3) -> list[str]:
+def close_matches(name: str, known: Iterable[str], n: int = 3) -> list[str]:
     """Return up to ``n`` known names that look like ``name`` (for 'did you mean' hints)."""
     import difflib
 

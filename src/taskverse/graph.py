@@ -19,9 +19,10 @@ from __future__ import annotations
 import heapq
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx is imported where graphs are made: `taskverse show` need not pay for it
+    import networkx as nx
 
 from taskverse.schema import AtomTask, Initialization, Need, ResourceKind
 
@@ -90,14 +91,33 @@ def need_members(need: Need) -> list[Resource]:
 INF = float("inf")
 
 
-@dataclass
 class World:
-    """The world-wide dependency graph over a set of atoms, with ranks and the kept alternatives."""
+    """The world-wide dependency graph over a set of atoms, with ranks and the kept alternatives.
 
-    tasks: dict[str, AtomTask]
-    graph: nx.DiGraph
-    rank: dict[str, float]
-    producers: dict[Resource, list[str]] = field(default_factory=dict)
+    Held as plain adjacency (fast to cache and load); networkx graphs are made on demand.
+    """
+
+    def __init__(self, graph: nx.DiGraph, rank: dict[str, float]) -> None:
+        self.nodes: dict[str, dict[str, Any]] = {n: dict(d) for n, d in graph.nodes(data=True)}
+        self.preds: dict[str, list[tuple[str, dict[str, Any]]]] = {
+            n: [(u, dict(d)) for u, _, d in graph.in_edges(n, data=True)] for n in graph.nodes
+        }
+        self.rank = rank
+        self._graph: nx.DiGraph | None = graph
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "preds": self.preds, "rank": self.rank}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._graph = None
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The whole graph as networkx (built once on first use)."""
+        if self._graph is None:
+            self._graph = self._make_graph(self.nodes)
+        return self._graph
 
     def task_rank(self, task_id: str) -> float:
         """Length of the shortest derivation of a task from an empty inventory (inf if impossible)."""
@@ -107,18 +127,43 @@ class World:
         """Length of the shortest derivation of a resource (inf if the world cannot provide it)."""
         return self.rank.get(resource_node(kind, name), INF)
 
+    def ancestors(self, node: str) -> set[str]:
+        """Every node ``node`` depends on, directly or not."""
+        seen: set[str] = set()
+        stack = [node]
+        preds = self.preds
+        while stack:
+            for parent, _ in preds.get(stack.pop(), ()):
+                if parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
+        return seen
+
+    def _make_graph(self, keep: Iterable[str]) -> nx.DiGraph:
+        import networkx as nx
+
+        graph = nx.DiGraph()
+        keep = set(keep)
+        graph.add_nodes_from((n, self.nodes[n]) for n in keep)
+        graph.add_edges_from((u, v, d) for v in keep for u, d in self.preds.get(v, ()))
+        return graph
+
     def dependency_graph(self, task_id: str) -> nx.DiGraph:
         """The pre-task dependency graph of one task: its node and everything it depends on."""
         node = task_node(task_id)
-        keep = nx.ancestors(self.graph, node) | {node}
-        return self.graph.subgraph(keep).copy()
+        if node not in self.nodes:
+            raise KeyError(task_id)
+        return self._make_graph(self.ancestors(node) | {node})
+
+    def graph_size(self, task_id: str) -> tuple[int, int]:
+        """Node and edge counts of a task's dependency graph (every parent of an ancestor is one too)."""
+        node = task_node(task_id)
+        keep = self.ancestors(node) | {node}
+        return len(keep), sum(len(self.preds.get(n, ())) for n in keep)
 
     def pre_tasks(self, task_id: str) -> list[str]:
         """Ids of the atoms in a task's dependency graph, other than itself, sorted."""
-        node = task_node(task_id)
-        return sorted(
-            n[5:] for n in nx.ancestors(self.graph, node) if self.graph.nodes[n].get("type") == "task"
-        )
+        return sorted(n[5:] for n in self.ancestors(task_node(task_id)) if self.nodes[n].get("type") == "task")
 
 
 def _need_node(need: Need, members: list[Resource]) -> str:
@@ -179,10 +224,8 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
 def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> World:
     """Build the world-wide dependency graph over ``tasks`` (see the module docstring for the rules)."""
     by_id = {t.id: t for t in tasks}
-    producers: dict[Resource, list[str]] = defaultdict(list)
-    for task in by_id.values():
-        for y in task.yields:
-            producers[(y.kind.value, y.name)].append(task.id)
+    import networkx as nx
+
     rank = compute_ranks(by_id, step_cost)
     graph = nx.DiGraph()
 
@@ -232,7 +275,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> W
     # Producers that could not be grounded, and resources nothing produces, are not part of any derivation.
     graph.remove_nodes_from([n for n, d in list(graph.nodes(data=True)) if d.get("rank", INF) == INF and
                              d.get("type") != "task"])
-    return World(tasks=by_id, graph=graph, rank=rank, producers=dict(producers))
+    return World(graph, rank)
 
 
 def _need_rank(need: Need, rank: dict[str, float]) -> float:
@@ -275,6 +318,8 @@ def _merge_lone_ways(graph: nx.DiGraph) -> None:
 
 def _break_cycles(graph: nx.DiGraph) -> None:
     """Remove the largest detour of each remaining cycle (alternatives within the slack can still loop)."""
+    import networkx as nx
+
     while True:
         try:
             cycle = nx.find_cycle(graph)
@@ -286,6 +331,8 @@ def _break_cycles(graph: nx.DiGraph) -> None:
 
 def iter_cycles_in_pre_tasks(tasks: dict[str, AtomTask]) -> Iterator[list[str]]:
     """Cycles formed by explicitly declared ``pre_tasks`` (each reported once)."""
+    import networkx as nx
+
     g = nx.DiGraph()
     for task in tasks.values():
         for pre in task.pre_tasks:

@@ -171,7 +171,8 @@ class Knowledge:
         if name.startswith("#"):
             if name[1:] in self.tags:
                 return
-            raise TaskverseError(f"unknown tag {name!r}", suggestions=["#" + s for s in close_matches(name[1:], self.tags)])
+            suggestions = ["#" + s for s in close_matches(name[1:], self.tags)]
+            raise TaskverseError(f"unknown tag {name!r}", suggestions=suggestions)
         if name not in table:
             raise TaskverseError(f"unknown {kind} {name!r}", suggestions=close_matches(name, table))
 
@@ -279,7 +280,8 @@ def _check_names(kn: Knowledge, curated: Path) -> None:
     checks += [("natural_blocks.yaml", b.name, "block") for b in kn.natural_blocks.values()]
     checks += [("natural_blocks.yaml", x, "biome") for b in kn.natural_blocks.values() for x in b.biomes or []]
     checks += [("placements.yaml", p.item, "item") for p in kn.placements]
-    checks += [("placements.yaml", b, "block") for p in kn.placements for b in [p.block, *p.grows, *filter(None, [p.placed_on])]]
+    checks += [("placements.yaml", b, "block") for p in kn.placements
+               for b in [p.block, *p.grows, *([p.placed_on] if p.placed_on else [])]]
     for file, name, kind in checks:
         try:
             kn.check_name(name, kind)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -172,28 +172,69 @@ def _files_digest(files: Iterable[Path]) -> str:
     return digest.hexdigest()
 
 
+class LazyTasks(Mapping[str, AtomTask]):
+    """Tasks by id, each model built from its (already validated) data on first access."""
+
+    def __init__(self, data: dict[str, dict[str, Any]]) -> None:
+        self._data = data
+        self._models: dict[str, AtomTask] = {}
+
+    def __getitem__(self, task_id: str) -> AtomTask:
+        model = self._models.get(task_id)
+        if model is None:
+            model = self._models[task_id] = AtomTask.model_validate(self._data[task_id])
+        return model
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, task_id: object) -> bool:
+        return task_id in self._data
+
+
+@dataclass
+class LibraryIndex:
+    """What the cache holds: validated task data, where each task came from, and the description index."""
+
+    data: dict[str, dict[str, Any]]
+    sources: dict[str, tuple[str, int | None]]
+    by_description: dict[str, str]
+
+    @classmethod
+    def from_located(cls, located: list[Located]) -> LibraryIndex:
+        """Index validated tasks (file order is kept)."""
+        index: dict[str, str] = {}
+        for loc in located:
+            for text in [loc.task.description, *loc.task.aliases]:
+                index.setdefault(normalize(text), loc.task.id)
+        return cls(
+            data={loc.task.id: loc.task.model_dump(mode="json", exclude_defaults=True) for loc in located},
+            sources={loc.task.id: (str(loc.file), loc.index) for loc in located},
+            by_description=index,
+        )
+
+
 @dataclass
 class Library:
     """The loaded atom library, indexed by id and by description."""
 
-    located: list[Located]
+    index: LibraryIndex
     knowledge: Knowledge
     digest: str = ""
     _world: World | None = field(default=None, repr=False)
 
     @cached_property
-    def by_id(self) -> dict[str, AtomTask]:
+    def by_id(self) -> LazyTasks:
         """Tasks by id."""
-        return {loc.task.id: loc.task for loc in self.located}
+        return LazyTasks(self.index.data)
 
-    @cached_property
+    @property
     def by_description(self) -> dict[str, str]:
         """Task ids by normalised description and alias."""
-        index: dict[str, str] = {}
-        for loc in self.located:
-            for text in [loc.task.description, *loc.task.aliases]:
-                index.setdefault(normalize(text), loc.task.id)
-        return index
+        return self.index.by_description
 
     @cached_property
     def by_loose_description(self) -> dict[str, set[str]]:
@@ -203,10 +244,14 @@ class Library:
             index.setdefault(loosen(key), set()).add(task_id)
         return index
 
-    @property
+    @cached_property
     def tasks(self) -> list[AtomTask]:
         """All atoms, in file order."""
-        return [loc.task for loc in self.located]
+        return [self.by_id[task_id] for task_id in self.index.data]
+
+    def source_of(self, task_id: str) -> Path:
+        """The file a library task is defined in."""
+        return Path(self.index.sources[task_id][0])
 
     @property
     def world(self) -> World:
@@ -230,10 +275,11 @@ class Library:
         if len(loose) > 1:
             raise TaskverseError(f"{reference!r} could mean several tasks; name one", suggestions=sorted(loose))
         guesses = close_matches(key, self.by_description, n=3)
-        id_guesses = close_matches(reference, self.by_id, n=3)
+        id_guesses = close_matches(reference, list(self.by_id), n=3)
         raise TaskverseError(
             f"no task with id or description {reference!r}",
-            suggestions=[*id_guesses, *(g for g in guesses if self.by_description[g] not in id_guesses)][:3],
+            suggestions=[*id_guesses, *(self.by_description[g] for g in guesses
+                                        if self.by_description[g] not in id_guesses)][:3],
         )
 
 
@@ -325,11 +371,11 @@ def load_library(root: Path | None = None, use_cache: bool = True) -> Library:
         raise TaskverseError("no task files found", file=root or atoms_dir())
     digest = _files_digest(files) if use_cache else ""
 
-    def build() -> list[Located]:
+    def build() -> LibraryIndex:
         located, errors = validate_files(files, kn)
         if errors:
             raise errors[0]
-        return located
+        return LibraryIndex.from_located(located)
 
-    located = _cached(f"library-{digest}", build) if use_cache else build()
-    return Library(located=located, knowledge=kn, digest=digest)
+    index = _cached(f"library-{digest}", build) if use_cache else build()
+    return Library(index=index, knowledge=kn, digest=digest)

@@ -6,6 +6,7 @@ Example:
     >>> goal = Goal(event="craft", target="iron_sword")
     >>> goal.describe()
     'craft iron_sword'
+
 """
 
 from __future__ import annotations

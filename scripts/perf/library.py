@@ -1,0 +1,54 @@
+"""Benchmark: load the whole atom library and build every dependency graph; time `taskverse show`.
+
+Prints figures (not a test). Cold = no cache (every file parsed and validated, the world graph built);
+warm = served from the content-hashed cache. Run on one core: ``taskset -c 0 python scripts/perf/library.py``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+from taskverse.library import load_library
+from taskverse.paths import cache_dir
+
+
+def build_every_graph() -> tuple[int, float]:
+    library = load_library()
+    world = library.world
+    start = time.perf_counter()
+    total = sum(world.dependency_graph(t.id).number_of_nodes() for t in library.tasks)
+    return total, time.perf_counter() - start
+
+
+def timed(label: str, func) -> float:
+    start = time.perf_counter()
+    func()
+    elapsed = time.perf_counter() - start
+    print(f"{label:<58} {elapsed:7.3f} s")
+    return elapsed
+
+
+def main() -> int:
+    shutil.rmtree(cache_dir(), ignore_errors=True)
+    print(f"python {sys.version.split()[0]}, one process")
+    timed("cold: load + validate library + world graph (no cache)", lambda: load_library().world)
+    timed("warm: load library + world graph (cache)", lambda: load_library().world)
+    nodes, graphs = build_every_graph()
+    print(f"{'build every atom dependency graph (networkx subgraphs)':<58} {graphs:7.3f} s  ({nodes:,} nodes)")
+    runs = []
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "taskverse.cli", "show", "craft iron_sword"], check=True,
+                       capture_output=True)
+        runs.append(time.perf_counter() - start)
+    label = 'taskverse show "craft iron_sword" (median of 5, process)'
+    print(f"{label:<58} {statistics.median(runs):7.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
