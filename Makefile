@@ -18,7 +18,7 @@ setup: $(VENV)/.installed
 run: setup
 	$(VENV)/bin/taskverse summary
 
-test: setup
+test: setup engine-setup lint
 	$(PY) -m pytest
 
 lint: setup
@@ -26,7 +26,8 @@ lint: setup
 	$(VENV)/bin/mypy
 
 perf: setup
-	$(PY) scripts/perf/library.py
+	for script in scripts/perf/*.py; do echo "== $$script"; taskset -c 0 $(PY) $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) .cache
+engine-setup: ; sh scripts/install-engine.sh

@@ -53,19 +53,37 @@ def _library() -> Any:
     return load_library()
 
 
-def resolve_task(reference: str) -> Any:
-    """A TASK argument: a task id, a description, or a path to a task YAML file."""
+COMPOSITION_MARKS = ("&", "|", ">>", "@", "naive(", "init(")
+
+
+def resolve_task(reference: str, molecules: bool = True) -> Any:
+    """A TASK argument: an id, a description, a task YAML file, or (with ``molecules``) a composition."""
     from taskverse.library import parse_task_file
 
     path = Path(reference)
     if reference.endswith((".yaml", ".yml")):
         if not path.exists():
             raise TaskverseError("no such file", file=reference)
+        from taskverse.molecule_io import load_molecule_file
+
+        molecule = load_molecule_file(path, _library()) if molecules else None
+        if molecule is not None:
+            return molecule
         found = parse_task_file(path)
         if len(found) != 1:
             raise TaskverseError(f"expected one task in the file, found {len(found)}", file=reference)
         return found[0].task
+    if molecules and any(mark in reference for mark in COMPOSITION_MARKS):
+        return compose_expression(reference)
     return _library().get(reference)
+
+
+def compose_expression(source: str) -> Any:
+    """Parse, check and build a molecule from a composition expression."""
+    from taskverse.exprparse import parse_expression
+    from taskverse.molecule import build_molecule
+
+    return build_molecule(parse_expression(source), _library())
 
 
 @main.command("list")
@@ -96,6 +114,8 @@ def list_tasks(kind: str | None, category: str | None, verb: str | None, fmt: st
 def task_details(task: Any) -> dict[str, Any]:
     """A task with every attribute, plus its derived pre-tasks and dependency-graph size."""
     data = task.model_dump(mode="json", exclude_defaults=False)
+    if task.kind == "molecule":
+        return data
     library = _library()
     if task.id in library.by_id and library.by_id[task.id] == task:
         world = library.world
@@ -110,7 +130,7 @@ def task_details(task: Any) -> dict[str, Any]:
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @friendly
 def show(task: str, fmt: str) -> None:
-    """Show one task (id, description or YAML file) with all its attributes."""
+    """Show one task (id, description, YAML file or composition) with all its attributes."""
     from taskverse.yamlio import dump_yaml
 
     data = task_details(resolve_task(task))
@@ -142,15 +162,24 @@ def validate(paths: tuple[Path, ...], fmt: str) -> None:
         except TaskverseError:
             context = {}
     located, errors = validate_files(files or library_files(), load_knowledge(), context)
+    molecules = 0
+    for path in files:
+        if path.suffix in (".yaml", ".yml") and "kind: molecule" in path.read_text(encoding="utf-8", errors="replace"):
+            from taskverse.molecule_io import load_molecule_file
+
+            try:
+                molecules += load_molecule_file(path, _library()) is not None
+            except TaskverseError as exc:
+                errors.append(exc)
     if fmt == "json":
-        emit_json({"valid": not errors, "tasks": len(located), "files": len(files or library_files()),
+        emit_json({"valid": not errors, "tasks": len(located) + molecules, "files": len(files or library_files()),
                    "errors": [{"file": str(e.file) if e.file else None, "line": e.line, "field": e.field,
                                "message": e.message, "suggestions": e.suggestions} for e in errors]})
     else:
         for error in errors:
             click.echo(f"error: {error}", err=True)
         status = "invalid" if errors else "ok"
-        click.echo(f"{status}: {len(located)} task(s) in {len(files or library_files())} file(s), "
+        click.echo(f"{status}: {len(located) + molecules} task(s) in {len(files or library_files())} file(s), "
                    f"{len(errors)} error(s)")
     sys.exit(1 if errors else 0)
 
@@ -183,13 +212,74 @@ def graph(task: str, output: Path | None) -> None:
 
 
 @main.command()
-@click.argument("kind", type=click.Choice(["atom", "molecule", "suite"]), default="atom")
+@click.argument("expr")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the molecule to FILE.yaml.")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @friendly
-def schema(kind: str) -> None:
+def compose(expr: str, output: Path | None, fmt: str) -> None:
+    """Build a molecule task from a composition EXPR.
+
+    \b
+    Operators, loosest first:  A | B (either)   A & B (all, any order)   A >> B (A, then B)
+    Constraints:  A @ when=day|night|first_day|clear|rain|thunder
+                  A @ where=DIMENSION|BIOME|cave|height:LOW..HIGH
+                  A @ how=bare_hand|arrows|with:ITEM      (several: A @ when=night, how=bare_hand)
+    Initialization:  naive(A)   init(A, time=night, biome=desert, inventory.ITEM=N, summon.MOB=N)
+    Tasks are ids (craft.iron_sword), quoted descriptions ("craft iron_sword") or bare words (craft iron_sword).
+    An infeasible composition exits non-zero and names the conflicting parts.
+    """  # noqa: D301
+    from taskverse.molecule_io import molecule_to_yaml
+
+    molecule = compose_expression(expr)
+    if output is not None:
+        output.write_text(molecule_to_yaml(molecule))
+        click.echo(f"wrote {output} ({molecule.id}: {molecule.description})", err=True)
+        return
+    if fmt == "json":
+        emit_json(molecule.model_dump(mode="json"))
+    else:
+        click.echo(molecule_to_yaml(molecule), nl=False)
+
+
+@main.command()
+@click.option("--n", "count", type=click.IntRange(min=0), required=True, help="How many molecules.")
+@click.option("--seed", type=int, required=True, help="Random seed (the same seed gives the same molecules).")
+@click.option("--max-atoms", type=click.IntRange(min=1, max=20), default=3, show_default=True)
+@click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False),
+              help="Write one YAML file per molecule into DIR.")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@friendly
+def generate(count: int, seed: int, max_atoms: int, output: Path | None, fmt: str) -> None:
+    """Generate N distinct feasible random molecule tasks, reproducibly from a seed."""
+    from taskverse.molecule_io import molecule_to_yaml
+    from taskverse.molgen import random_molecules
+
+    try:
+        molecules = list(random_molecules(_library(), count, seed, max_atoms))
+    except RuntimeError as exc:
+        raise TaskverseError(str(exc)) from None
+    if output is not None:
+        output.mkdir(parents=True, exist_ok=True)
+        for molecule in molecules:
+            (output / f"{molecule.id}.yaml").write_text(molecule_to_yaml(molecule))
+        click.echo(f"wrote {len(molecules)} molecule(s) to {output}", err=True)
+    elif fmt == "json":
+        emit_json([m.model_dump(mode="json") for m in molecules])
+    else:
+        click.echo("\n---\n".join(molecule_to_yaml(m) for m in molecules), nl=False)
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(["atom", "molecule", "suite"]), default="atom")
+@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True,
+              help="JSON Schema is always JSON.")
+@friendly
+def schema(kind: str, fmt: str) -> None:
     """Print the JSON Schema of a task or suite file format (for editors)."""
+    from taskverse.molecule import MoleculeTask
     from taskverse.schema import AtomTask
 
-    models: dict[str, Any] = {"atom": AtomTask}
+    models: dict[str, Any] = {"atom": AtomTask, "molecule": MoleculeTask}
     if kind not in models:
         raise TaskverseError(f"the {kind} format is not available in this version")
     emit_json(models[kind].model_json_schema())
@@ -224,6 +314,14 @@ def summary(fmt: str) -> None:
     src = library.knowledge.source
     click.echo(f"  game knowledge: Minecraft {src['minecraft']} from {src['package']}=={src['version']}")
 
+
+def _register_subcommands() -> None:
+    from taskverse.cli_engine import engine
+
+    main.add_command(engine)
+
+
+_register_subcommands()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

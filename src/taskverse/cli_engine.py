@@ -60,6 +60,7 @@ def check(fmt: str) -> None:
     elif info.installed:
         click.echo(f"Minetest {info.version} installed: server {info.server}, client {info.client or 'missing'}")
         click.echo(f"  games in {info.games_dir}: {', '.join(info.games) or 'none'}")
+        click.echo(f"  mods beside the engine: {', '.join(info.mods) or 'none'}")
         click.echo(f"  luajit: {info.luajit or 'missing'}; luacheck: {info.luacheck or 'missing'}")
     else:
         click.echo(f"the Minetest engine is not installed; {info.install}")

@@ -67,6 +67,7 @@ CLIENT_DEFAULTS: dict[str, SettingValue] = {
 # What the engine prints when a mod or the server fails (engine.md: "Surface those lines to the user").
 _ERROR_LINE = re.compile(r"ERROR\[|ServerError|Runtime error from mod")
 _LOG_PREFIX = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d: ")
+_WORLDMODS_PATH = re.compile(r"\S*/worldmods/")  # the engine shortens long paths with "...": keep the mod's part
 _SETTING_KEY = re.compile(r"^[A-Za-z0-9_.\-]+$")
 _MOD_NAME = re.compile(r"^[a-z0-9_]+$")
 _KILL_GRACE = 2.0
@@ -83,6 +84,7 @@ class EngineInfo(BaseModel):
     client: str | None
     games_dir: str | None
     games: list[str]
+    mods: list[str]
     luajit: str | None
     luacheck: str | None
     install: str | None
@@ -128,6 +130,7 @@ def engine_info() -> EngineInfo:
         client=str(CLIENT) if CLIENT.exists() else None,
         games_dir=str(GAMES_DIR) if GAMES_DIR.is_dir() else None,
         games=installed_games(),
+        mods=installed_mods(),
         luajit=shutil.which("luajit"),
         luacheck=shutil.which("luacheck"),
         install=None if installed else INSTALL_HINT,
@@ -139,6 +142,15 @@ def installed_games() -> list[str]:
     if not GAMES_DIR.is_dir():
         return []
     return sorted(p.name for p in GAMES_DIR.iterdir() if (p / "game.conf").is_file())
+
+
+def installed_mods() -> list[str]:
+    """List the mod names installed beside the engine (``mobs`` from minetest-mod-mobs-redo); see ``enable_mods``."""
+    names = []
+    for conf in sorted(MODS_DIR.glob("*/mod.conf")) if MODS_DIR.is_dir() else []:
+        match = re.search(r"^name\s*=\s*(\S+)", conf.read_text(errors="replace"), re.MULTILINE)
+        names.append(match.group(1) if match else conf.parent.name)
+    return sorted(names)
 
 
 def game_id(game: str) -> str:
@@ -180,15 +192,23 @@ def format_settings(settings: Mapping[str, SettingValue]) -> str:
     return "".join(lines)
 
 
-def error_lines(log: str, limit: int = 8) -> list[str]:
-    r"""Pick the engine's own error lines out of a log, without timestamps, at most ``limit``.
+def error_lines(log: str, limit: int = 4) -> list[str]:
+    r"""Pick the engine's own error lines out of a log: no timestamps, no Lua stack traceback, at most ``limit``.
 
     Example:
-        >>> error_lines("2024-01-01 10:00:00: ERROR[Main]: ModError: boom\\nfine\\n")
+        >>> error_lines("2024-01-01 10:00:00: ERROR[Main]: ModError: boom\nfine\n")
         ['ERROR[Main]: ModError: boom']
 
     """
-    found = [_LOG_PREFIX.sub("", line).strip() for line in log.splitlines() if _ERROR_LINE.search(line)]
+    found = []
+    for line in log.splitlines():
+        if not _ERROR_LINE.search(line):
+            continue
+        text = _LOG_PREFIX.sub("", line).rstrip()
+        message = text.split("]: ", 1)[-1]
+        if message.startswith(("stack traceback", "\t", " ")):
+            continue  # the traceback repeats the error line's place, engine-internal frames after it
+        found.append(_WORLDMODS_PATH.sub("worldmods/", text))
     return found[:limit]
 
 
@@ -240,9 +260,10 @@ class ServerRun:
             return ""
 
     def _failure(self, what: str) -> TaskverseError:
-        lines = error_lines(self.log())
+        log = self.log()
+        lines = error_lines(log)
         if not lines:  # no engine error line: show the end of the log instead
-            lines = [line for line in self.log().strip().splitlines()[-3:] if line.strip()]
+            lines = [_LOG_PREFIX.sub("", line).strip() for line in log.strip().splitlines()[-2:] if line.strip()]
         detail = " | ".join(lines) if lines else "the log is empty"
         return TaskverseError(f"{what}: {detail}")
 
@@ -260,8 +281,9 @@ class ServerRun:
             if self.process.poll() is not None:
                 raise self._failure(f"the engine exited (code {self.process.returncode}) before {text!r}")
             if time.monotonic() >= end:
+                failure = self._failure(f"the engine did not print {text!r} within {self.timeout:g} s")
                 self.stop()
-                raise self._failure(f"the engine did not print {text!r} within {self.timeout:g} s")
+                raise failure
             time.sleep(0.02)
 
     def wait(self, timeout: float | None = None) -> int:
@@ -273,8 +295,9 @@ class ServerRun:
         try:
             code = self.process.wait(timeout=self._remaining(timeout))
         except subprocess.TimeoutExpired:
+            failure = self._failure(f"the engine did not finish within {self.timeout:g} s")
             self.stop()
-            raise self._failure(f"the engine did not finish within {self.timeout:g} s") from None
+            raise failure from None
         if code != 0:
             raise self._failure(f"the engine failed (exit code {code})")
         return code

@@ -373,7 +373,7 @@ class Counterpart(BaseModel):
         return self
 
 
-class Mapping(BaseModel):
+class GameMapping(BaseModel):
     """``mapping.yaml``: Minecraft 1.20 names (items, placed-only blocks, mobs) to the game's names."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -388,22 +388,32 @@ class Mapping(BaseModel):
         """Return the three name sections by name."""
         return {"items": self.items, "blocks": self.blocks, "entities": self.entities}
 
-    def lookup(self, name: str) -> Counterpart | None:
-        """Return the counterpart of a Minecraft item, block or mob name, or None when it is not mapped."""
-        for section in (self.items, self.blocks, self.entities):
+    def lookup(self, name: str, kind: Literal["item", "block", "entity"] = "item") -> Counterpart | None:
+        """Return the counterpart of a Minecraft name, or None when it is not mapped (no counterpart).
+
+        A block is looked up in ``blocks`` first, then in ``items`` (most blocks are their own item).
+
+        Example:
+            >>> mapping = load_mapping("minetest_game")
+            >>> mapping.lookup("wheat", "block").to, mapping.lookup("wheat").to
+            ('farming:wheat_8', 'farming:wheat')
+
+        """
+        sections = {"item": (self.items,), "block": (self.blocks, self.items), "entity": (self.entities,)}[kind]
+        for section in sections:
             if name in section:
                 return section[name]
         return None
 
 
 @cache
-def load_mapping(game: str = "minetest_game", directory: Path | None = None) -> Mapping:
+def load_mapping(game: str = "minetest_game", directory: Path | None = None) -> GameMapping:
     """Load and check a game's ``mapping.yaml``: every game-side name must be in the game's registry."""
     directory = directory or profile_dir(game)
     path = directory / MAPPING_FILE
     data = read_yaml(path)
     try:
-        mapping = Mapping.model_validate(data)
+        mapping = GameMapping.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(err["loc"])

@@ -136,8 +136,9 @@ local function split_itemstring(text)
 	return name or "", tonumber(count) or 1
 end
 
--- Engine 5.6 quirks: a cooking recipe carries its cook time in `width`, and fuel definitions come back as
--- method "cooking" with an empty output and the burn time in `width`. Fuels are listed on their own (fuels).
+-- Engine 5.6 quirks: a cooking recipe carries its cook time in `width` (whole seconds, rounded down; every
+-- minetest_game cook time is whole), and fuel definitions come back as method "cooking" with an empty output
+-- and the burn time in `width`. Fuels are listed on their own, with exact times from get_craft_result.
 local function recipe_entry(recipe)
 	local output, count = split_itemstring(recipe.output)
 	if output == "" then

@@ -1,0 +1,43 @@
+"""Shared by the engine tests: the engine's files, and what to do when they are missing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from taskverse.engine import CLIENT, SERVER
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE_DIR = ROOT / "engine"
+INSTALL = "scripts/install-engine.sh (make test runs it)"
+
+
+def need_engine(*tools: str, client: bool = False) -> None:
+    """Skip when the engine (or a tool) is missing on a developer's machine; fail in CI, which installs it."""
+    missing = [str(p) for p in [SERVER, *([CLIENT] if client else [])] if not p.exists()]
+    missing += [tool for tool in tools if shutil.which(tool) is None]
+    if not missing:
+        return
+    message = f"missing {', '.join(missing)}; install with {INSTALL}"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def run_engine_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``taskverse engine ARGS`` as a user would.
+
+    Until ``taskverse.cli`` registers the group (``main.add_command(engine)``), the group's own module runs it.
+    """
+    from taskverse.cli import main
+
+    if "engine" in main.commands:
+        command = [sys.executable, "-m", "taskverse.cli", "engine", *args]
+    else:
+        command = [sys.executable, "-m", "taskverse.cli_engine", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120)
