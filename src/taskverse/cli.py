@@ -315,10 +315,19 @@ def summary(fmt: str) -> None:
     click.echo(f"  game knowledge: Minecraft {src['minecraft']} from {src['package']}=={src['version']}")
 
 
-def _register_subcommands() -> None:
-    from taskverse.cli_engine import engine
+SUBCOMMAND_MODULES = ("cli_engine", "cli_difficulty", "cli_textenv", "cli_compile", "cli_suites", "cli_space")
+"""Modules that add commands: each holds a ``COMMANDS`` list of click commands or groups."""
 
-    main.add_command(engine)
+
+def _register_subcommands() -> None:
+    import importlib
+    import importlib.util
+
+    for name in SUBCOMMAND_MODULES:
+        if importlib.util.find_spec(f"taskverse.{name}") is None:
+            continue
+        for command in importlib.import_module(f"taskverse.{name}").COMMANDS:
+            main.add_command(command)
 
 
 _register_subcommands()

@@ -103,3 +103,6 @@ def dump(game: str, output: Path | None, timeout: float, fmt: str) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     engine()
+
+
+COMMANDS = [engine]
