@@ -1,5 +1,7 @@
-"""Benchmark: compose and canonicalise 100,000 random molecules of up to 5 atoms; evaluate a 10,000-event trace
-against a 20-atom molecule. Prints figures (not a test). Run on one core: ``taskset -c 0 python ...``.
+"""Benchmark: the task algebra's speed.
+
+Composes and canonicalises 100,000 random molecules of up to 5 atoms, and evaluates a 10,000-event trace against a
+20-atom molecule. Prints figures (not a test). Run on one core: ``taskset -c 0 python ...``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,156 @@
+"""Commands for benchmarks: ``filter``, ``suite list|show|build``, ``coverage`` and ``bias``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from taskverse.errors import TaskverseError
+
+
+def _deps() -> tuple[Any, Any, Any]:
+    from taskverse.cli import _library, emit_json, friendly
+
+    return _library, emit_json, friendly
+
+
+def scorer_for(library: Any) -> Any:
+    """The difficulty scorer (calibrated and raw scores by dimension) for filters and selection."""
+    try:
+        from taskverse.difficulty import score_dicts
+    except ImportError as exc:  # pragma: no cover - the difficulty module ships with the package
+        raise TaskverseError("difficulty scores are not available in this installation") from exc
+    return lambda task: score_dicts(task, library)
+
+
+def _friendly(func: Any) -> Any:
+    from taskverse.cli import friendly
+
+    return friendly(func)
+
+
+@click.command("filter")
+@click.argument("expr", default="")
+@click.option("--from", "source", help="Filter the tasks of this suite (default: every atom and naive version).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_friendly
+def filter_command(expr: str, source: str | None, fmt: str) -> None:
+    """Tasks matching a filter EXPR, e.g. 'category=mining and planning_complexity>=3 and init=naive'.
+
+    Fields: category, verb, kind (atom|molecule), init (atom|naive|custom), atoms, id, tag, description, and the six
+    difficulty dimensions (calibrated; raw.<dimension> for raw). Operators: = != < <= > >= ~ (contains);
+    combine with and, or, not and parentheses.
+    """
+    from taskverse.filters import parse_filter
+    from taskverse.suites import entries, entry_for_suite_task, load_suite
+
+    library_of, emit_json, _ = _deps()
+    check = parse_filter(expr)
+    library = library_of()
+    scorer = scorer_for(library)
+    if source:
+        pool = [entry_for_suite_task(t, library, scorer) for t in load_suite(source).tasks]
+    else:
+        pool = entries(library, scorer)
+    rows = [e for e in pool if check(e)]
+    if fmt == "json":
+        emit_json([{"id": e.id, "description": e.description, "category": e.category, "kind": e.kind,
+                    "init": e.init, "verb": e.verb, "difficulty": e.calibrated} for e in rows])
+        return
+    for e in rows:
+        click.echo(f"{e.id:<40} {e.category:<13} {e.init:<6} {e.description}")
+    click.echo(f"{len(rows)} of {len(pool)} task(s) match", err=True)
+
+
+@click.group("suite")
+def suite() -> None:
+    """Benchmark suites in benchmarks/: SkillForge, its filtered versions and the literature's benchmarks."""
+
+
+@suite.command("list")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_friendly
+def suite_list(fmt: str) -> None:
+    """List the suites (built or not)."""
+    from taskverse.suites import load_suite, suite_names, suite_path
+
+    _, emit_json, _ = _deps()
+    rows = []
+    for name in suite_names():
+        built = suite_path(name).exists()
+        size = len(load_suite(name).tasks) if built else None
+        rows.append({"name": name, "built": built, "tasks": size})
+    if fmt == "json":
+        emit_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['name']:<28} {row['tasks'] if row['built'] else 'not built':>9}")
+
+
+@suite.command("show")
+@click.argument("name")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@_friendly
+def suite_show(name: str, fmt: str) -> None:
+    """Show a suite: how it was built and its tasks with their content hashes."""
+    from taskverse.suites import load_suite
+    from taskverse.yamlio import dump_yaml
+
+    _, emit_json, _ = _deps()
+    data = load_suite(name).model_dump(mode="json", exclude_none=True)
+    if fmt == "json":
+        emit_json(data)
+    else:
+        click.echo(dump_yaml(data), nl=False)
+
+
+@suite.command("build")
+@click.argument("names", nargs=-1)
+@click.option("--all", "build_all", is_flag=True, help="Build every suite.")
+@click.option("--size", type=click.IntRange(min=8), help="Total size (SkillForge selections only).")
+@click.option("--seed", type=int, help="Override the definition's seed.")
+@_friendly
+def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed: int | None) -> None:
+    """(Re)build suite files deterministically (the same inputs give the same file)."""
+    from taskverse.suites import build_suite, load_definitions, suite_names, write_suite
+
+    library_of, _, _ = _deps()
+    library = library_of()
+    scorer = scorer_for(library)
+    wanted = list(names)
+    if build_all:
+        wanted = suite_names()
+    if not wanted:
+        raise TaskverseError("name a suite to build, or --all")
+    definitions = load_definitions()
+    # selections first: filtered suites read them
+    wanted.sort(key=lambda n: (definitions[n].selection is None) if n in definitions else True)
+    for name in wanted:
+        path = write_suite(build_suite(name, library, scorer, size=size, seed=seed))
+        click.echo(f"wrote {path}", err=True)
+
+
+@click.command("coverage")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@_friendly
+def coverage_command(file: Path, fmt: str) -> None:
+    """Map a benchmark's task list (one description per line) onto the library, with the share covered."""
+    from taskverse.coverage import coverage
+
+    library_of, emit_json, _ = _deps()
+    if not file.exists():
+        raise TaskverseError("no such file", file=file)
+    report = coverage(file.read_text(encoding="utf-8").splitlines(), library_of())
+    if fmt == "json":
+        emit_json(report)
+        return
+    for row in report["lines"]:
+        target = f"-> {row['task']} ({row['kind']})" if row["mapped"] else f"-- {row['reason']}"
+        click.echo(f"{row['line']:>4}  {row['text']:<40} {target}")
+    click.echo(f"covered {report['covered']} of {report['total']} ({report['share']:.0%})")
+
+
+COMMANDS = [filter_command, suite, coverage_command]
