@@ -6,39 +6,16 @@ progress and logs go to stderr. Bad input exits non-zero with one clear line, ne
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from taskverse import __version__
+from taskverse.cliutil import emit_json, friendly
 from taskverse.errors import TaskverseError
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def friendly(func: F) -> F:
-    """Turn TaskverseError into one clean line on stderr and exit code 2."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except TaskverseError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(2)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def emit_json(data: Any) -> None:
-    """Print one JSON document on stdout."""
-    click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

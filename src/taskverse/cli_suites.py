@@ -7,11 +7,12 @@ from typing import Any
 
 import click
 
+from taskverse.cliutil import emit_json, friendly
 from taskverse.errors import TaskverseError
 
 
 def _deps() -> tuple[Any, Any, Any]:
-    from taskverse.cli import _library, emit_json, friendly
+    from taskverse.cli import _library
 
     return _library, emit_json, friendly
 
@@ -25,17 +26,11 @@ def scorer_for(library: Any) -> Any:
     return lambda task: score_dicts(task, library)
 
 
-def _friendly(func: Any) -> Any:
-    from taskverse.cli import friendly
-
-    return friendly(func)
-
-
 @click.command("filter")
 @click.argument("expr", default="")
 @click.option("--from", "source", help="Filter the tasks of this suite (default: every atom and naive version).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@_friendly
+@friendly
 def filter_command(expr: str, source: str | None, fmt: str) -> None:
     """Tasks matching a filter EXPR, e.g. 'category=mining and planning_complexity>=3 and init=naive'.
 
@@ -71,7 +66,7 @@ def suite() -> None:
 
 @suite.command("list")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@_friendly
+@friendly
 def suite_list(fmt: str) -> None:
     """List the suites (built or not)."""
     from taskverse.suites import load_suite, suite_names, suite_path
@@ -92,7 +87,7 @@ def suite_list(fmt: str) -> None:
 @suite.command("show")
 @click.argument("name")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
-@_friendly
+@friendly
 def suite_show(name: str, fmt: str) -> None:
     """Show a suite: how it was built and its tasks with their content hashes."""
     from taskverse.suites import load_suite
@@ -111,7 +106,7 @@ def suite_show(name: str, fmt: str) -> None:
 @click.option("--all", "build_all", is_flag=True, help="Build every suite.")
 @click.option("--size", type=click.IntRange(min=8), help="Total size (SkillForge selections only).")
 @click.option("--seed", type=int, help="Override the definition's seed.")
-@_friendly
+@friendly
 def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed: int | None) -> None:
     """(Re)build suite files deterministically (the same inputs give the same file)."""
     from taskverse.suites import build_suite, load_definitions, suite_names, write_suite
@@ -135,7 +130,7 @@ def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed:
 @click.command("coverage")
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@_friendly
+@friendly
 def coverage_command(file: Path, fmt: str) -> None:
     """Map a benchmark's task list (one description per line) onto the library, with the share covered."""
     from taskverse.coverage import coverage
