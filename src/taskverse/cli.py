@@ -89,8 +89,11 @@ def list_tasks(kind: str | None, category: str | None, verb: str | None, fmt: st
 
 
 def task_details(task: Any) -> dict[str, Any]:
-    """A task with every attribute, plus its derived pre-tasks and dependency-graph size."""
+    """A task with every attribute, plus its derived pre-tasks, dependency-graph size and six difficulty scores."""
+    from taskverse.cli_difficulty import show_difficulty
+
     data = task.model_dump(mode="json", exclude_defaults=False)
+    data["difficulty"] = show_difficulty(task)  # raw, calibrated (once 'taskverse calibrate' has run), source
     if task.kind == "molecule":
         return data
     library = _library()

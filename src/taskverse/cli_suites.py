@@ -19,11 +19,37 @@ def _deps() -> tuple[Any, Any, Any]:
 
 def scorer_for(library: Any) -> Any:
     """The difficulty scorer (calibrated and raw scores by dimension) for filters and selection."""
-    try:
-        from taskverse.difficulty import score_dicts
-    except ImportError as exc:  # pragma: no cover - the difficulty module ships with the package
-        raise TaskverseError("difficulty scores are not available in this installation") from exc
-    return lambda task: score_dicts(task, library)
+    from taskverse.difficulty import scores
+    from taskverse.schema import DIFFICULTY_DIMENSIONS
+
+    def score(task: Any) -> tuple[dict[str, float], dict[str, float]]:
+        difficulty = scores(task, library)
+        calibrated, raw = {}, {}
+        for dim in DIFFICULTY_DIMENSIONS:
+            value = getattr(difficulty, dim)
+            if value is not None and value.calibrated is not None:
+                calibrated[dim] = value.calibrated
+            if value is not None and value.raw is not None:
+                raw[dim] = value.raw
+        return calibrated, raw
+
+    return score
+
+
+def suite_vectors(names: list[str], library: Any, scorer: Any) -> Any:
+    """(n, 6) calibrated difficulty of the union of some suites' tasks (each task once)."""
+    import numpy as np
+
+    from taskverse.schema import DIFFICULTY_DIMENSIONS
+    from taskverse.suites import load_suite, resolve_suite_task
+
+    seen: dict[str, list[float]] = {}
+    for name in names:
+        for item in load_suite(name).tasks:
+            if item.id not in seen:
+                calibrated, _ = scorer(resolve_suite_task(item, library))
+                seen[item.id] = [calibrated.get(d, 0.0) for d in DIFFICULTY_DIMENSIONS]
+    return np.array(list(seen.values()), dtype=float).reshape(len(seen), len(DIFFICULTY_DIMENSIONS))
 
 
 @click.command("filter")
@@ -148,4 +174,40 @@ def coverage_command(file: Path, fmt: str) -> None:
     click.echo(f"covered {report['covered']} of {report['total']} ({report['share']:.0%})")
 
 
-COMMANDS = [filter_command, suite, coverage_command]
+@click.command("bias")
+@click.option("--existing", default="literature", show_default=True,
+              help="Suites forming 'existing benchmarks', comma-separated ('literature' = all Literature-* suites).")
+@click.option("--against", default="SkillForge", show_default=True, help="The suite to compare with.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the heatmap (Figure 4) as PNG or SVG.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@friendly
+def bias_command(existing: str, against: str, output: Path | None, fmt: str) -> None:
+    """Compare difficulty distributions of existing benchmarks and a suite (MCU Section 4.3, Figure 4)."""
+    from taskverse.bias import compare, heatmap
+    from taskverse.schema import DIFFICULTY_DIMENSIONS
+    from taskverse.suites import literature_suite_name, load_papers
+
+    library_of, emit_json, _ = _deps()
+    library = library_of()
+    scorer = scorer_for(library)
+    names = [literature_suite_name(p) for p in load_papers()] if existing == "literature" else existing.split(",")
+    label = "Existing benchmarks" if existing == "literature" else existing
+    result = compare(suite_vectors(names, library, scorer), suite_vectors([against], library, scorer),
+                     (label, against))
+    if output is not None:
+        heatmap(result, output)
+        click.echo(f"wrote {output}", err=True)
+    if fmt == "json":
+        emit_json(result.to_json())
+        return
+    click.echo(f"{'dimension':<22}{'mean ' + label[:12]:>20}{'mean ' + against[:12]:>20}{'spread':>16}"
+               f"{'JS div':>9}{'W1':>8}")
+    for dim in DIFFICULTY_DIMENSIONS:
+        ma, mb = result.means[dim]
+        sa, sb = result.spread[dim]
+        click.echo(f"{dim:<22}{ma:>20.2f}{mb:>20.2f}{sa:>8.2f}/{sb:<7.2f}{result.jensen_shannon[dim]:>9.3f}"
+                   f"{result.wasserstein[dim]:>8.3f}")
+    click.echo(f"({result.sizes[0]} vs {result.sizes[1]} tasks; spread = normalised entropy of the score bins)")
+
+
+COMMANDS = [filter_command, suite, coverage_command, bias_command]

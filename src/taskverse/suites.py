@@ -87,8 +87,9 @@ def benchmarks_dir() -> Path:
 
 
 def task_hash(task: Any) -> str:
-    """A hash of everything a task is (its canonical JSON), to trace results to exact task versions."""
-    text = json.dumps(task.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    """A hash of what a task is (its canonical JSON without tags and scores), to trace results to exact tasks."""
+    text = json.dumps(task.model_dump(mode="json", exclude={"tags", "difficulty"}), sort_keys=True,
+                      separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -105,23 +106,18 @@ def entries(library: Any, scorer: Scorer | None = None, include_naive: bool = Tr
         out.append(Entry(task.id, task.description, task.category.value, task.verb, "atom", "atom", 1,
                          tuple(task.tags), calibrated, raw))
         if include_naive and world.task_rank(task.id) != float("inf") and not task.initialization.is_naive():
-            molecule = naive_molecule(task)
+            molecule = naive_molecule(task, library)
             calibrated, raw = scorer(molecule) if scorer else ({}, {})
             out.append(Entry(molecule.id, molecule.description, task.category.value, task.verb, "molecule",
                              "naive", 1, tuple(task.tags), calibrated, raw))
     return out
 
 
-def naive_molecule(atom: Any) -> Any:
-    """The naive-initialized version of an atom, as a molecule (built without the full feasibility pass)."""
-    from taskverse.molecule import MoleculeMetrics, MoleculeTask
-    from taskverse.schema import Initialization
+def naive_molecule(atom: Any, library: Any) -> Any:
+    """The naive-initialized version of an atom, as a molecule."""
+    from taskverse.molecule import build_molecule
 
-    return MoleculeTask(
-        id=_naive_id(atom.id), description=f"{atom.description} from scratch", category=atom.category,
-        expression=Initialized(part=AtomRef(task=atom.id), mode="naive"), initialization=Initialization(),
-        metrics=MoleculeMetrics(also=list(atom.metrics.also)), tags=list(atom.tags),
-    )
+    return build_molecule(naive(ref(atom.id)), library)
 
 
 def entry_for_suite_task(item: SuiteTask, library: Any, scorer: Scorer | None) -> Entry:
@@ -149,7 +145,7 @@ def resolve_suite_task(item: SuiteTask, library: Any) -> Any:
 
     expr = item.expression
     if isinstance(expr, Initialized) and expr.mode == "naive" and isinstance(expr.part, AtomRef):
-        return naive_molecule(library.get(expr.part.task))
+        return naive_molecule(library.get(expr.part.task), library)
     return build_molecule(expr, library)
 
 
@@ -227,7 +223,7 @@ def build_skillforge(definition: SuiteDefinition, library: Any, scorer: Scorer) 
         picks = farthest_point(_vectors(tasks, scorer), selection.per_category, rng)
         chosen += [suite_task(tasks[i]) for i in sorted(picks, key=lambda i: tasks[i].id)]
     candidates = sorted((t for t in solvable if not t.initialization.is_naive()), key=lambda t: t.id)
-    naive_versions = [naive_molecule(t) for t in candidates]
+    naive_versions = [naive_molecule(t, library) for t in candidates]
     picks = farthest_point(_vectors(naive_versions, scorer), selection.naive, rng)
     chosen += [suite_task(naive_versions[i]) for i in sorted(picks, key=lambda i: naive_versions[i].id)]
     molecules = list(random_molecules(library, selection.molecules, definition.seed, selection.max_atoms))
@@ -298,7 +294,7 @@ def build_literature(paper: Paper, library: Any) -> list[SuiteTask]:
     out = []
     for task_id, source in items:
         atom = library.by_id[task_id]
-        task = naive_molecule(atom) if paper.from_scratch and not atom.initialization.is_naive() else atom
+        task = naive_molecule(atom, library) if paper.from_scratch and not atom.initialization.is_naive() else atom
         if task.id not in seen:
             seen.add(task.id)
             out.append(suite_task(task, source=source))
