@@ -66,7 +66,7 @@ def test_missing_table_needs_raw(tmp_path):
 
 
 def test_schemas_of_the_user_formats():
-    ratings = cli_json("difficulty-schema", "ratings")
-    trajectory = cli_json("difficulty-schema", "trajectory")
+    ratings = cli_json("schema", "ratings")
+    trajectory = cli_json("schema", "trajectory")
     assert ratings["additionalProperties"] is False and "ratings" in ratings["properties"]
     assert trajectory["additionalProperties"] is False and "actions" in trajectory["properties"]

@@ -250,18 +250,20 @@ def generate(count: int, seed: int, max_atoms: int, output: Path | None, fmt: st
 
 
 @main.command()
-@click.argument("kind", type=click.Choice(["atom", "molecule", "suite"]), default="atom")
+@click.argument("kind", type=click.Choice(["atom", "molecule", "suite", "ratings", "trajectory"]), default="atom")
 @click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True,
               help="JSON Schema is always JSON.")
 @friendly
 def schema(kind: str, fmt: str) -> None:
-    """Print the JSON Schema of a task or suite file format (for editors)."""
+    """Print the JSON Schema of a file format users write (for editors)."""
     from taskverse.molecule import MoleculeTask
+    from taskverse.ratings import RatingsFile
     from taskverse.schema import AtomTask
+    from taskverse.suites import Suite
+    from taskverse.trajectories import Trajectory
 
-    models: dict[str, Any] = {"atom": AtomTask, "molecule": MoleculeTask}
-    if kind not in models:
-        raise TaskverseError(f"the {kind} format is not available in this version")
+    models: dict[str, Any] = {"atom": AtomTask, "molecule": MoleculeTask, "suite": Suite, "ratings": RatingsFile,
+                              "trajectory": Trajectory}
     emit_json(models[kind].model_json_schema())
 
 

@@ -1,4 +1,4 @@
-"""Commands for the six difficulty scores: ``difficulty``, ``calibrate``, ``rate`` and ``difficulty-schema``."""
+"""Commands for the six difficulty scores: ``difficulty``, ``calibrate``, and ``rate``."""
 
 from __future__ import annotations
 
@@ -198,17 +198,4 @@ def rate_command(rater: str, task_refs: tuple[str, ...], sample: int | None, see
     run()
 
 
-@click.command("difficulty-schema")
-@click.argument("kind", type=click.Choice(["ratings", "trajectory"]), default="ratings")
-@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True,
-              help="JSON Schema is always JSON.")
-def difficulty_schema_command(kind: str, fmt: str) -> None:
-    """Print the JSON Schema of a ratings file or a trajectory file (for editors)."""
-    from taskverse.cli import emit_json
-    from taskverse.ratings import RatingsFile
-    from taskverse.trajectories import Trajectory
-
-    emit_json((RatingsFile if kind == "ratings" else Trajectory).model_json_schema())
-
-
-COMMANDS = [difficulty_command, calibrate_command, rate_command, difficulty_schema_command]
+COMMANDS = [difficulty_command, calibrate_command, rate_command]
