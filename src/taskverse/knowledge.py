@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.paths import knowledge_dir
-from taskverse.yamlio import line_of, read_yaml
+from taskverse.yamlio import read_yaml, validation_error
 
 
 class _Curated(BaseModel):
@@ -258,11 +258,7 @@ def _load_curated(path: Path, key: str, model: type[_Curated]) -> tuple[list[Any
         try:
             out.append(model.model_validate(entry))
         except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = (key, index, *err["loc"])
-            raise TaskverseError(
-                err["msg"], file=path, line=line_of(path.read_text(), loc), field=".".join(map(str, loc))
-            ) from None
+            raise validation_error(exc, path, path.read_text(), (key, index)) from None
     return out, data
 
 

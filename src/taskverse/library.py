@@ -26,7 +26,7 @@ from taskverse.graph import World, build_world, iter_cycles_in_pre_tasks
 from taskverse.knowledge import Knowledge, load_knowledge
 from taskverse.paths import atoms_dir, cache_dir, knowledge_dir
 from taskverse.schema import AtomTask, Event, ResourceKind, TaskFile
-from taskverse.yamlio import line_of, parse_yaml
+from taskverse.yamlio import line_of, parse_yaml, validation_error
 
 STOPWORDS = {"a", "an", "the", "to", "some"}
 GOAL_KINDS: dict[Event, tuple[str, ...]] = {
@@ -71,23 +71,6 @@ class Located:
     index: int | None
 
 
-def _validation_error(exc: ValidationError, path: Path, text: str, prefix: tuple[str | int, ...]) -> TaskverseError:
-    # A mistyped key shows up as an unknown field *and* a missing one: the unknown one is what the user wrote.
-    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-    err = errors[0]
-    loc = (*prefix, *err["loc"])
-    message = err["msg"]
-    suggestions: list[str] = []
-    if err["type"] == "extra_forbidden":
-        message = "unknown field"
-        missing = [str(e["loc"][-1]) for e in errors if e["type"] == "missing" and e["loc"][:-1] == err["loc"][:-1]]
-        suggestions = close_matches(str(err["loc"][-1]), missing) or missing[:1]
-    elif err["type"] == "missing":
-        message = "missing required field"
-    field_path = ".".join(str(p) for p in loc)
-    return TaskverseError(message, file=path, line=line_of(text, loc), field=field_path, suggestions=suggestions)
-
-
 def parse_task_file(path: Path, text: str | None = None) -> list[Located]:
     """Parse and schema-check one task file (a single task, or ``tasks:`` with a list of them)."""
     text = path.read_text(encoding="utf-8") if text is None else text
@@ -96,7 +79,7 @@ def parse_task_file(path: Path, text: str | None = None) -> list[Located]:
         try:
             parsed = TaskFile.model_validate(data)
         except ValidationError as exc:
-            raise _validation_error(exc, path, text, ()) from None
+            raise validation_error(exc, path, text) from None
         return [Located(t, path, i) for i, t in enumerate(parsed.tasks)]
     if isinstance(data, dict):
         if data.get("kind", "atom") != "atom":
@@ -104,7 +87,7 @@ def parse_task_file(path: Path, text: str | None = None) -> list[Located]:
         try:
             return [Located(AtomTask.model_validate(data), path, None)]
         except ValidationError as exc:
-            raise _validation_error(exc, path, text, ()) from None
+            raise validation_error(exc, path, text) from None
     raise TaskverseError("expected a task (a mapping with 'id') or a mapping with a 'tasks' list", file=path, line=1)
 
 

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from taskverse.errors import TaskverseError
 from taskverse.molecule import MoleculeTask, build_molecule
-from taskverse.yamlio import dump_yaml, line_of, parse_yaml
+from taskverse.yamlio import dump_yaml, line_of, parse_yaml, validation_error
 
 
 def molecule_to_yaml(molecule: MoleculeTask) -> str:
@@ -26,10 +26,7 @@ def load_molecule_file(path: Path, library: Any) -> MoleculeTask | None:
     try:
         molecule = MoleculeTask.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
-        raise TaskverseError(str(err["msg"]), file=path, line=line_of(text, loc),
-                             field=".".join(str(p) for p in loc)) from None
+        raise validation_error(exc, path, text) from None
     try:
         rebuilt = build_molecule(molecule.expression, library, tags=molecule.tags)
     except TaskverseError as exc:

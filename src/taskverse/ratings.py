@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from taskverse.errors import TaskverseError, close_matches
-from taskverse.yamlio import dump_yaml, line_of, parse_yaml
+from taskverse.yamlio import dump_yaml, line_of, load_model
 
 RATED_DIMENSIONS: tuple[str, ...] = ("intricacy", "creativity", "novelty")
 TASK_ID = r"^[a-z0-9_]+(\.[a-z0-9_#:-]+)+$"
@@ -87,23 +87,8 @@ class RatingsFile(BaseModel):
 
 def load_ratings_file(path: Path, known_tasks: Iterable[str] | None = None) -> RatingsFile:
     """Read and check one ratings file; errors name the file, line and field."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TaskverseError(f"cannot read: {exc}", file=path) from None
-    data = parse_yaml(text, path)
-    if not isinstance(data, dict):
-        raise TaskverseError("expected a mapping with 'rater' and 'ratings'", file=path, line=1)
-    try:
-        parsed = RatingsFile.model_validate(data)
-    except ValidationError as exc:
-        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-        err = errors[0]
-        loc = tuple(err["loc"])
-        message = {"extra_forbidden": "unknown field", "missing": "missing required field"}.get(err["type"],
-                                                                                                err["msg"])
-        raise TaskverseError(message.removeprefix("Value error, "), file=path, line=line_of(text, loc),
-                             field=".".join(str(p) for p in loc) or None) from None
+    parsed = load_model(path, RatingsFile, "a mapping with 'rater' and 'ratings'")
+    text = path.read_text(encoding="utf-8")
     if parsed.rater != path.stem:
         raise TaskverseError(f"rater {parsed.rater!r} does not match the file name (expected {path.stem!r})",
                              file=path, line=line_of(text, ("rater",)), field="rater")

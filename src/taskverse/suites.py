@@ -23,7 +23,7 @@ from taskverse.errors import TaskverseError, close_matches
 from taskverse.filters import Entry, parse_filter
 from taskverse.paths import project_root
 from taskverse.schema import DIFFICULTY_DIMENSIONS, StrictModel
-from taskverse.yamlio import dump_yaml, line_of, read_yaml
+from taskverse.yamlio import dump_yaml, load_model, read_yaml, validation_error
 
 Scorer = Callable[[Any], tuple[dict[str, float], dict[str, float]]]
 """Gives a task's (calibrated, raw) difficulty scores by dimension."""
@@ -189,10 +189,7 @@ def load_definitions(path: Path | None = None) -> dict[str, SuiteDefinition]:
         try:
             definition = SuiteDefinition.model_validate(raw)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ("suites", index, *err["loc"])
-            raise TaskverseError(str(err["msg"]), file=path, line=line_of(path.read_text(), loc),
-                                 field=".".join(map(str, loc))) from None
+            raise validation_error(exc, path, path.read_text(), ("suites", index)) from None
         out[definition.name] = definition
     return out
 
@@ -273,10 +270,7 @@ def load_papers(path: Path | None = None) -> list[Paper]:
         try:
             papers.append(Paper.model_validate(raw))
         except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ("papers", index, *err["loc"])
-            raise TaskverseError(str(err["msg"]), file=path, line=line_of(path.read_text(), loc),
-                                 field=".".join(map(str, loc))) from None
+            raise validation_error(exc, path, path.read_text(), ("papers", index)) from None
     return papers
 
 
@@ -360,15 +354,7 @@ def load_suite(name_or_path: str) -> Suite:
         known = sorted(p.stem for p in benchmarks_dir().glob("*.yaml") if p.stem not in ("suites", "literature"))
         raise TaskverseError(f"no suite {name_or_path!r} (build it with: taskverse suite build {name_or_path})",
                              suggestions=close_matches(name_or_path, known))
-    text = path.read_text()
-    data = read_yaml(path)
-    try:
-        return Suite.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
-        raise TaskverseError(str(err["msg"]), file=path, line=line_of(text, loc),
-                             field=".".join(map(str, loc))) from None
+    return load_model(path, Suite, "a suite (a mapping with name, built_with and tasks)")
 
 
 def suite_names() -> list[str]:

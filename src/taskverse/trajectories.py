@@ -26,13 +26,13 @@ import re
 from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from taskverse.entropy import DEFAULT_D, permutation_entropy
 from taskverse.errors import TaskverseError, close_matches
-from taskverse.yamlio import line_of, parse_yaml
+from taskverse.yamlio import line_of, parse_yaml, validation_error
 
 ACTIONS: tuple[str, ...] = (
     "noop", "forward", "back", "left", "right", "jump", "sneak", "sprint", "attack", "use", "drop", "inventory",
@@ -121,16 +121,13 @@ def load_trajectory(path: Path) -> Trajectory:
 
 
 def _located(exc: ValidationError, path: Path, text: str) -> TaskverseError:
-    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-    err = errors[0]
-    loc: tuple[Any, ...] = tuple(err["loc"])
-    message = {"extra_forbidden": "unknown field", "missing": "missing required field"}.get(err["type"], err["msg"])
-    message = message.removeprefix("Value error, ")
-    entry = re.match(r"entry (\d+): ", message)
-    if entry and loc == ("actions",):
+    error = validation_error(exc, path, text)
+    entry = re.match(r"entry (\d+): ", error.message)
+    if entry and error.field == "actions":  # an action-level check names its entry: point at that line
         loc = ("actions", int(entry.group(1)))
-        message = message[entry.end():]
-    return TaskverseError(message, file=path, line=line_of(text, loc), field=".".join(str(p) for p in loc))
+        return TaskverseError(error.message[entry.end():], file=path, line=line_of(text, loc),
+                              field=".".join(str(p) for p in loc))
+    return error
 
 
 def trajectory_files(root: Path) -> list[Path]:

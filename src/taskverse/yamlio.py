@@ -69,3 +69,46 @@ def line_of(text: str, location: tuple[str | int, ...]) -> int | None:
 def dump_yaml(data: Any) -> str:
     """Serialise plain data as YAML: block style outside, flow style for leaf collections; keys in given order."""
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None)
+
+
+def validation_error(exc: Any, path: str | Path, text: str, prefix: tuple[str | int, ...] = ()) -> TaskverseError:
+    """A pydantic ValidationError as one TaskverseError naming the file, line and field.
+
+    A mistyped key shows up as an unknown field *and* a missing one: the unknown one, which is what the user
+    wrote, is reported, with the missing field it probably meant as the suggestion.
+    """
+    from taskverse.errors import close_matches
+
+    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+    err = errors[0]
+    loc = (*prefix, *err["loc"])
+    message = str(err["msg"]).removeprefix("Value error, ")
+    suggestions: list[str] = []
+    if err["type"] == "extra_forbidden":
+        message = "unknown field"
+        missing = [str(e["loc"][-1]) for e in errors if e["type"] == "missing" and e["loc"][:-1] == err["loc"][:-1]]
+        suggestions = close_matches(str(err["loc"][-1]), missing) or missing[:1]
+    elif err["type"] == "missing":
+        message = "missing required field"
+    field = ".".join(str(p) for p in loc) or None
+    return TaskverseError(message, file=path, line=line_of(text, loc), field=field, suggestions=suggestions)
+
+
+def load_model(path: str | Path, model: Any, what: str) -> Any:
+    """Read a YAML file holding one mapping and validate it as ``model``; every problem names file and line."""
+    from pydantic import ValidationError
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TaskverseError("no such file", file=path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaskverseError(f"cannot read: {exc}", file=path) from None
+    data = parse_yaml(text, path)
+    if not isinstance(data, dict):
+        raise TaskverseError(f"expected {what}", file=path, line=1)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc, path, text) from None
