@@ -142,3 +142,32 @@ def test_a_registry_dump_with_nulls_and_float_ints_is_normalised():
     assert item.drop.items[0].rarity == 20 and item.drop.items[0].tools == []
     assert registry.recipes[0].output == "a:b" and registry.recipes[0].count == 2
     assert registry.fuels == {} and registry.ores == []
+
+
+def test_biomes_map_real_minecraft_biomes_to_registered_game_biomes(registry, mapping):
+    knowledge = load_knowledge()
+    assert [n for n in mapping.biomes if n not in knowledge.biomes] == []
+    game_biomes = mapping.biome_names()
+    assert set(game_biomes) <= set(registry.biomes)
+    assert game_biomes["desert"] == "desert" and game_biomes["deciduous_forest"] == "forest"
+    assert game_biomes["taiga"] == "snowy_taiga" and game_biomes["coniferous_forest"] == "taiga"
+    assert mapping.biomes["river"].to is None and mapping.biomes["river"].note
+
+
+def test_a_game_biome_stands_for_one_minecraft_biome(tmp_path):
+    _profile_copy(tmp_path, lambda t: t + "  meadow: {to: [grassland]}\n")
+    with pytest.raises(TaskverseError, match="already the counterpart of 'plains'"):
+        load_mapping("minetest_game", tmp_path)
+
+
+def test_unneeded_things_are_marked(mapping):
+    assert mapping.items["crafting_table"].needed is False
+    assert all(c.needed for name, c in mapping.items.items() if name != "crafting_table")
+
+
+def test_decorations_know_the_nodes_of_their_schematics(registry):
+    apple = next(d for d in registry.decorations if d.name == "default:apple_tree")
+    assert apple.schematic_nodes == ["default:apple", "default:leaves", "default:tree"]
+    assert registry.items["bucket:bucket_empty"].callbacks == ["on_use"]
+    assert "on_rightclick" in registry.items["default:chest"].callbacks
+    assert registry.items["default:pick_wood"].callbacks == []

@@ -1,4 +1,4 @@
-"""``taskverse engine ...``: whether the Minetest engine is installed, and dumping a game's registry.
+"""``taskverse engine ...``: whether the engine is installed, dumping a game's registry, running tasks in it.
 
 The group is added to the main command in ``taskverse.cli`` (``main.add_command(engine)``); it also runs on
 its own as ``python -m taskverse.cli_engine``.
@@ -7,46 +7,22 @@ its own as ``python -m taskverse.cli_engine``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from functools import wraps
+import time
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
-from taskverse.errors import TaskverseError
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _friendly(func: F) -> F:
-    """Turn TaskverseError into one clean line on stderr and exit code 2 (as ``taskverse.cli.friendly``)."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except TaskverseError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(2)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _emit_json(data: Any) -> None:
-    import json
-
-    click.echo(json.dumps(data, indent=2))
+from taskverse.cliutil import emit_json, friendly
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 def engine() -> None:
-    """Check the Minetest engine installation and dump a game's registry."""
+    """Check the Minetest engine, dump a game's registry, run compiled tasks in it."""
 
 
 @engine.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_friendly
+@friendly
 def check(fmt: str) -> None:
     """Say whether the engine is installed and which version; how to install it if not.
 
@@ -56,7 +32,7 @@ def check(fmt: str) -> None:
 
     info = engine_info()
     if fmt == "json":
-        _emit_json(info.model_dump(mode="json"))
+        emit_json(info.model_dump(mode="json"))
     elif info.installed:
         click.echo(f"Minetest {info.version} installed: server {info.server}, client {info.client or 'missing'}")
         click.echo(f"  games in {info.games_dir}: {', '.join(info.games) or 'none'}")
@@ -73,7 +49,7 @@ def check(fmt: str) -> None:
               help="Write into this folder instead of engine/games/<game>/.")
 @click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds the engine may run.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_friendly
+@friendly
 def dump(game: str, output: Path | None, timeout: float, fmt: str) -> None:
     """Run the engine once with the dump mod and write the game's registry.json and ENGINE_VERSION."""
     from taskverse.gameprofile import dump_registry, profile_dir, write_profile
@@ -94,11 +70,65 @@ def dump(game: str, output: Path | None, timeout: float, fmt: str) -> None:
         "aliases": len(registry.aliases),
     }
     if fmt == "json":
-        _emit_json({"game": game, "engine_version": version, "seconds": round(seconds, 3),
+        emit_json({"game": game, "engine_version": version, "seconds": round(seconds, 3),
                     "files": [str(f) for f in files], "counts": counts})
         return
     click.echo(", ".join(f"{v} {k}" for k, v in counts.items()))
     click.echo(f"wrote {', '.join(str(f) for f in files)} (Minetest {version}, {seconds:.2f} s)", err=True)
+
+
+@engine.command()
+@click.argument("task")
+@click.option("--plan", "plan_source", default="scripted", show_default=True, metavar="scripted|FILE",
+              help="The planner's scripted plan, or a plan file (JSON steps; docs/engine.md).")
+@click.option("--episodes", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--parallel", type=click.IntRange(min=1, max=16), default=1, show_default=True,
+              help="Episodes at a time (each has its own server, client and port).")
+@click.option("--game", default="minetest_game", show_default=True)
+@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds an episode may take.")
+@click.option("--show-plan", is_flag=True, help="Print the plan (JSON) and do not run it.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def run(task: str, plan_source: str, episodes: int, parallel: int, game: str, timeout: float, show_plan: bool,
+        fmt: str) -> None:
+    """Run TASK in the real engine: headless server, headless client as the player, a scripted plan.
+
+    Reports success (the task runtime's verdict), rewards, the events it logged, timings, the engine's own
+    error lines when a mod fails, and whether the Python evaluator replaying the events agrees. Exits 1 when
+    an episode failed to run (not when the plan merely did not complete the task).
+    """
+    from taskverse.cli import _library, resolve_task
+    from taskverse.compiler import compile_task
+    from taskverse.harness import load_plan, resolve_plan
+    from taskverse.harness_planner import plan_task
+    from taskverse.runner import run_episodes, summarise
+
+    library = _library()
+    resolved = resolve_task(task)
+    ir = compile_task(resolved, library, game)
+    if plan_source == "scripted":
+        plan = plan_task(resolved, ir, library)
+    else:
+        plan = resolve_plan(load_plan(Path(plan_source)), game)
+    if show_plan:
+        click.echo(plan.to_json(), nl=False)
+        return
+    started = time.monotonic()
+    reports = run_episodes(resolved, ir, plan, library=library, episodes=episodes, parallel=parallel,
+                           timeout=timeout)
+    summary = summarise(reports, time.monotonic() - started)
+    if fmt == "json":
+        emit_json({"task": ir.id, "description": ir.description, "game": game,
+                   "plan": {"source": plan_source, "steps": len(plan.steps)}, "summary": summary,
+                   "episodes": [r.model_dump(mode="json") for r in reports]})
+    else:
+        for report in reports:
+            click.echo(report.summary())
+            for line in report.engine_errors:
+                click.echo(f"  {line}")
+        click.echo(f"{summary['successes']}/{summary['episodes']} succeeded; {summary['wall_seconds']:.1f} s, "
+                   f"{summary['episodes_per_minute']:.0f} episodes/min", err=True)
+    sys.exit(1 if summary["engine_errors"] else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -165,11 +166,26 @@ def game_id(game: str) -> str:
     return game.removesuffix("_game")
 
 
+_PORTS_LOCK = threading.Lock()
+_PORTS_GIVEN: list[int] = []
+
+
 def free_port() -> int:
-    """Return a UDP port on the loopback interface that is free now (the engine speaks UDP)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """Return a UDP port on the loopback interface that is free now (the engine speaks UDP).
+
+    Ports handed out recently in this process are not handed out again, so episodes started in parallel threads
+    never race for one port.
+    """
+    with _PORTS_LOCK:
+        for _ in range(50):
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                sock.bind(("127.0.0.1", 0))
+                port = int(sock.getsockname()[1])
+            if port not in _PORTS_GIVEN:
+                break
+        _PORTS_GIVEN.append(port)
+        del _PORTS_GIVEN[:-256]
+        return port
 
 
 def format_settings(settings: Mapping[str, SettingValue]) -> str:
@@ -218,8 +234,9 @@ def _environment(home: Path) -> dict[str, str]:
 
 
 def _kill_group(process: subprocess.Popen[bytes], grace: float = _KILL_GRACE) -> None:
-    """End a process and everything it started (it leads its own session): TERM, then KILL."""
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, grace)):
+    """End a process and everything it started (it leads its own session): TERM, then KILL (at once if no grace)."""
+    steps = ((signal.SIGTERM, grace), (signal.SIGKILL, _KILL_GRACE)) if grace > 0 else ((signal.SIGKILL, _KILL_GRACE),)
+    for sig, wait in steps:
         if process.poll() is not None:
             break
         with suppress(ProcessLookupError):
@@ -286,6 +303,24 @@ class ServerRun:
                 raise failure
             time.sleep(0.02)
 
+    def wait_for_file(self, path: Path, timeout: float | None = None) -> bool:
+        """Wait until a mod has written ``path`` (True) or the server has exited (False).
+
+        A run whose mod writes its result and then asks for a shutdown can be ended as soon as the file is
+        there: the engine's own shutdown (saving the throw-away world) takes another half second.
+        Raises TaskverseError with the engine's error lines when time runs out (the server is killed first).
+        """
+        end = time.monotonic() + self._remaining(timeout)
+        while not path.exists():
+            if self.process.poll() is not None:
+                return path.exists()
+            if time.monotonic() >= end:
+                failure = self._failure(f"the engine did not finish within {self.timeout:g} s")
+                self.stop()
+                raise failure
+            time.sleep(0.01)
+        return True
+
     def wait(self, timeout: float | None = None) -> int:
         """Wait for the server to exit by itself (a mod requested shutdown) and return its exit code 0.
 
@@ -325,10 +360,14 @@ class ServerRun:
         self.clients.append(client)
         return client
 
-    def stop(self) -> None:
-        """End the clients and the server with their whole process groups (safe to call twice)."""
+    def stop(self, grace: float = _KILL_GRACE) -> None:
+        """End the clients and the server with their whole process groups (safe to call twice).
+
+        ``grace`` is how long each may take to exit after SIGTERM before SIGKILL; 0 kills at once (for a
+        throw-away world whose results are already written).
+        """
         for process in [*self.clients, self.process]:
-            _kill_group(process)
+            _kill_group(process, grace)
 
 
 def _write_world(world: Path, game: str, worldmods: Mapping[str, Path],

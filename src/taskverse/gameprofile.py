@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import struct
 import time
 from functools import cache
 from pathlib import Path
@@ -105,6 +106,9 @@ class Item(_Dumped):
     walkable: bool | None = None
     liquidtype: str | None = None
     light_source: int | None = None
+    callbacks: list[str] = Field(default_factory=list)
+    """Callbacks beyond the engine's defaults: ``on_use``, ``on_place``, ``on_secondary_use``, ``on_rightclick``,
+    ``on_punch`` (what using, placing, right-clicking or punching it does)."""
 
 
 class Recipe(_Dumped):
@@ -168,6 +172,8 @@ class Decoration(_Dumped):
     place_on: list[str] = Field(default_factory=list)
     decoration: list[str] = Field(default_factory=list)
     schematic: str = ""
+    schematic_nodes: list[str] = Field(default_factory=list)
+    """The nodes a schematic places (a tree: trunk, leaves, fruit), so a planner knows where they come from."""
     biomes: list[str] = Field(default_factory=list)
     y_min: int
     y_max: int
@@ -336,7 +342,47 @@ def dump_registry(game: str = "minetest_game", timeout: float = 60.0) -> tuple[R
     # the dump mod itself is not part of the game
     mods = [m for m in registry.game.mods if m != DUMP_MOD]
     game_info = registry.game.model_copy(update={"mods": mods, "settings": dict(DUMP_SETTINGS)})
-    return registry.model_copy(update={"game": game_info}), version, seconds
+    decorations = [_with_schematic_nodes(d, game) for d in registry.decorations]
+    return registry.model_copy(update={"game": game_info, "decorations": decorations}), version, seconds
+
+
+def schematic_nodes(data: bytes) -> list[str]:
+    r"""The node names an ``.mts`` schematic file lists (its name table), sorted, without ``air`` and ``ignore``.
+
+    The engine's ``minetest.read_schematic`` crashes 5.6.1 on a file path, so the dump reads the file here. Format
+    (``mg_schematic.cpp``): ``MTSM``, u16 version, three u16 sizes, one probability byte per y slice (version 3+),
+    u16 name count, then each name as a u16 length and its bytes; the compressed node data follows.
+
+    Example:
+        >>> import struct
+        >>> head = b"MTSM" + struct.pack(">HHHH", 4, 1, 1, 1) + b"\xff" + struct.pack(">H", 2)
+        >>> schematic_nodes(head + b"\x00\x03air" + b"\x00\x0cdefault:tree")
+        ['default:tree']
+
+    """
+    if data[:4] != b"MTSM" or len(data) < 12:
+        raise TaskverseError("not a Minetest schematic (no MTSM header)")
+    version, _, size_y, _ = struct.unpack(">HHHH", data[4:12])
+    offset = 12 + (size_y if version >= 3 else 0)
+    (count,) = struct.unpack(">H", data[offset:offset + 2])
+    offset += 2
+    names = set()
+    for _ in range(count):
+        (length,) = struct.unpack(">H", data[offset:offset + 2])
+        names.add(data[offset + 2:offset + 2 + length].decode("utf-8", errors="replace"))
+        offset += 2 + length
+    return sorted(names - {"air", "ignore"})
+
+
+def _with_schematic_nodes(decoration: Decoration, game: str) -> Decoration:
+    if not decoration.schematic.endswith(".mts"):
+        return decoration
+    from taskverse.engine import GAMES_DIR
+
+    found = sorted((GAMES_DIR / game / "mods").glob(f"*/schematics/{decoration.schematic}"))
+    if not found:
+        return decoration
+    return decoration.model_copy(update={"schematic_nodes": schematic_nodes(found[0].read_bytes())})
 
 
 def write_profile(registry: Registry, version: str, directory: Path) -> list[Path]:
@@ -353,6 +399,8 @@ class Counterpart(BaseModel):
     """What one Minecraft name is in the game: ``to`` a game name, or null (no counterpart; ``note`` says why).
 
     ``supplied_by: runtime`` marks names the task runtime registers itself (mobs: minetest_game has none).
+    ``needed: false`` marks a thing with no counterpart that the game does not need either (a crafting table,
+    where every player crafts on a 3x3 grid): a compiler leaves it out of a starting inventory.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -360,6 +408,7 @@ class Counterpart(BaseModel):
     to: str | None
     note: str | None = None
     supplied_by: Literal["game", "runtime"] = "game"
+    needed: bool = True
 
     @model_validator(mode="before")
     @classmethod
@@ -373,8 +422,23 @@ class Counterpart(BaseModel):
         return self
 
 
+class BiomeCounterpart(BaseModel):
+    """What one Minecraft biome is in the game: the game biomes that make it up, or null (``note`` says why)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    to: list[str] | None = Field(min_length=1)
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _null_needs_note(self) -> BiomeCounterpart:
+        if self.to is None and not self.note:
+            raise ValueError("a biome with no counterpart (to: null) needs a note saying why")
+        return self
+
+
 class GameMapping(BaseModel):
-    """``mapping.yaml``: Minecraft 1.20 names (items, placed-only blocks, mobs) to the game's names."""
+    """``mapping.yaml``: Minecraft 1.20 names (items, placed-only blocks, mobs, biomes) to the game's names."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -383,6 +447,11 @@ class GameMapping(BaseModel):
     items: dict[str, Counterpart]
     blocks: dict[str, Counterpart] = Field(default_factory=dict)
     entities: dict[str, Counterpart] = Field(default_factory=dict)
+    biomes: dict[str, BiomeCounterpart] = Field(default_factory=dict)
+
+    def biome_names(self) -> dict[str, str]:
+        """Game biome -> the Minecraft biome it stands for (each game biome stands for at most one)."""
+        return {game: mc for mc, c in self.biomes.items() for game in c.to or ()}
 
     def sections(self) -> dict[str, dict[str, Counterpart]]:
         """Return the three name sections by name."""
@@ -429,4 +498,16 @@ def load_mapping(game: str = "minetest_game", directory: Path | None = None) -> 
             raise TaskverseError(f"{target!r} is not registered by {game}", file=path,
                                  line=line_of(path.read_text(), (section, name)), field=f"{section}.{name}.to",
                                  suggestions=close_matches(target, known))
+    owner: dict[str, str] = {}
+    for name, biome in mapping.biomes.items():
+        for target in biome.to or ():
+            line = line_of(path.read_text(), ("biomes", name))
+            field = f"biomes.{name}.to"
+            if target not in registry.biomes:
+                raise TaskverseError(f"biome {target!r} is not registered by {game}", file=path, line=line,
+                                     field=field, suggestions=close_matches(target, list(registry.biomes)))
+            if target in owner:
+                raise TaskverseError(f"game biome {target!r} is already the counterpart of {owner[target]!r}; "
+                                     "a game biome stands for one Minecraft biome", file=path, line=line, field=field)
+            owner[target] = name
     return mapping

@@ -96,6 +96,19 @@ local function drop_definition(drop)
 	return {max_items = drop.max_items or 0, items = items}
 end
 
+-- What the item does beyond the engine's defaults when used, placed, right-clicked or punched: the fields its
+-- own definition sets (the defaults come from a metatable). A task compiler needs these to know which "use"
+-- and "interact" goals the game can observe.
+local function callbacks(def)
+	local out = {}
+	for _, field in ipairs({"on_use", "on_place", "on_secondary_use", "on_rightclick", "on_punch"}) do
+		if rawget(def, field) ~= nil then
+			out[#out + 1] = field
+		end
+	end
+	return out
+end
+
 local function item_entry(name, def)
 	local entry = {
 		name = name,
@@ -105,6 +118,7 @@ local function item_entry(name, def)
 		stack_max = def.stack_max or 99,
 		tool_capabilities = tool_capabilities(def.tool_capabilities),
 	}
+	entry.callbacks = callbacks(def)
 	if def.type == "node" then
 		-- nil means the node drops itself; "" means it drops nothing
 		entry.drop = drop_definition(def.drop)

@@ -1,0 +1,902 @@
+-- taskverse: the runtime every compiled task mod calls into (`taskverse.start(task)`).
+--
+-- A compiled task mod holds only data: the task's expression over atoms, each atom's goal in Minecraft names,
+-- the game names that stand for them, the starting state, and the mobs the task needs. This mod does the rest,
+-- once for every task:
+--   * watches the player through the engine's callbacks and turns what happens into events in the vocabulary
+--     of taskverse.semantics.GameEvent (obtain, craft, mine, smelt, kill, find, place, eat, use, build, equip,
+--     reach, interact), each with the conditions it happened under (time, biome, height, cave, held item);
+--   * writes every event it observes as a JSON line to <world>/taskverse_events.jsonl;
+--   * decides success with eval.lua, the same rules as the Python evaluator (AND in any order, OR, THEN
+--     counting only events after the previous part was done, constraints filtering the events a part sees);
+--   * sets up the start (inventory, wielded item, biome, time of day, blocks nearby, summoned mobs);
+--   * rewards success through Craftium's Lua API (set_reward_once, set_termination), defining stand-ins only
+--     when the engine lacks them, so the same mod runs in Craftium and in a stock Minetest;
+--   * writes its verdict to <world>/taskverse_status.json.
+
+local modpath = minetest.get_modpath(minetest.get_current_modname())
+local eval = dofile(modpath .. "/eval.lua")
+local json = dofile(modpath .. "/json.lua")
+
+local FORMAT = 1
+local EVENTS_FILE = "taskverse_events.jsonl"
+local STATUS_FILE = "taskverse_status.json"
+local SCAN_INTERVAL = 0.5
+local CAVE_LIGHT = 8 -- below this much light from the sky at noon, the player is under cover: in a cave
+
+local api = {version = FORMAT}
+rawset(_G, "taskverse", api)
+
+-- Craftium's patched engine has these as globals; a stock engine gets stand-ins with the same meaning, so
+-- the runtime (and a reader of the status file) sees the same rewards either way.
+local craftium = rawget(_G, "set_reward_once") ~= nil
+if not craftium then
+	local reward, after, terminated = 0.0, 0.0, false
+	rawset(_G, "set_reward", function(r)
+		reward, after = r, r
+	end)
+	rawset(_G, "set_reward_once", function(r_now, r_after)
+		reward, after = r_now, r_after
+	end)
+	rawset(_G, "get_reward", function()
+		local r = reward
+		reward = after
+		return r
+	end)
+	rawset(_G, "set_termination", function()
+		terminated = true
+	end)
+	rawset(_G, "get_termination", function()
+		return terminated and 1 or 0
+	end)
+	rawset(_G, "reset_termination", function()
+		terminated = false
+	end)
+end
+
+local task          -- the task's data, with goal tables resolved (see api.start)
+local names = {}    -- game name -> Minecraft name, for the names this task knows
+local biomes = {}   -- game biome -> Minecraft biome
+local relevant = {} -- [event][target] -> true: events that can change the verdict
+local trace = {}    -- the relevant events so far, in order (what eval.lua evaluates)
+local log_file
+local seq = 0
+local clock = 0.0
+local status = {
+	format = FORMAT, task = nil, satisfied = false, satisfied_seq = nil, progress = 0.0, events = 0,
+	rewards = {}, reward_total = 0.0, terminated = false, craftium = craftium, players = {},
+}
+local players = {}  -- name -> per-player state (see setup_player)
+local placed = {}   -- hashed positions of nodes players placed this episode (build patterns)
+
+local function worldfile(name)
+	return minetest.get_worldpath() .. "/" .. name
+end
+
+local function write_status()
+	minetest.safe_file_write(worldfile(STATUS_FILE), json.encode(status) .. "\n")
+end
+
+local function set_of(list)
+	local out = {}
+	for _, name in ipairs(list or {}) do
+		out[name] = true
+	end
+	return out
+end
+
+local function game_name(engine_name)
+	if engine_name == nil or engine_name == "" then
+		return nil
+	end
+	return names[engine_name] or engine_name
+end
+
+-- The Minecraft biome at a position, "engine:<name>" for a game biome with no counterpart, nil without biomes.
+local function biome_at(pos)
+	local data = minetest.get_biome_data(pos)
+	if data == nil or data.biome == nil then
+		return nil
+	end
+	local name = minetest.get_biome_name(data.biome)
+	if name == nil or name == "" or name == ":empty" then
+		return nil
+	end
+	return biomes[name] or ("engine:" .. name)
+end
+
+-- In a cave: under a roof that stops sunlight (within 32 nodes above the head) and out of the sky's light.
+-- The roof test comes first: the light of freshly generated map blocks can lag behind.
+local function in_cave(pos)
+	local head = vector.round({x = pos.x, y = pos.y + 1.5, z = pos.z})
+	local roofed = false
+	for dy = 1, 32 do
+		local name = minetest.get_node({x = head.x, y = head.y + dy, z = head.z}).name
+		if name == "ignore" then
+			break
+		end
+		local def = minetest.registered_nodes[name]
+		if def ~= nil and def.walkable and not def.sunlight_propagates then
+			roofed = true
+			break
+		end
+	end
+	if not roofed then
+		return false
+	end
+	local light = minetest.get_natural_light(head, 0.5)
+	return light == nil or light < CAVE_LIGHT
+end
+
+local function held(player)
+	return game_name(player:get_wielded_item():get_name())
+end
+
+--- The conditions an event happens under (the GameEvent fields besides event, target, count, value).
+local function context(player)
+	local pos = player:get_pos()
+	local tod = minetest.get_timeofday()
+	local state = players[player:get_player_name()]
+	return {
+		day = minetest.get_day_count() - (state and state.start_day or 0),
+		time = (tod >= 0.25 and tod < 0.75) and "day" or "night",
+		weather = "clear", -- minetest_game has no weather: it never rains
+		biome = biome_at(pos),
+		dimension = "overworld",
+		y = pos.y,
+		in_cave = in_cave(pos),
+		held = held(player),
+	}
+end
+
+local function evaluate()
+	local at, progress = eval.evaluate(task.expression, trace)
+	status.progress = progress
+	if at ~= nil and not status.satisfied then
+		status.satisfied = true
+		status.satisfied_seq = trace[at].seq
+		status.satisfied_at = clock
+		set_reward_once(1.0, 0.0)
+		set_termination()
+		status.rewards[#status.rewards + 1] = {seq = trace[at].seq, time = clock, value = 1.0}
+		status.reward_total = status.reward_total + 1.0
+		status.terminated = true
+		minetest.log("action", "[taskverse] task " .. task.id .. " done at event " .. trace[at].seq)
+	end
+	write_status()
+end
+
+--- Record one observed event: log it, and evaluate the task when it can matter.
+-- `ctx` is the context captured when it happened (context(player) if nil).
+local function emit(player, event, engine_name, target, count, fields, ctx)
+	if task == nil then
+		return
+	end
+	local e = ctx and table.copy(ctx) or context(player)
+	e.event = event
+	e.target = target
+	e.count = count or 1
+	for key, value in pairs(fields or {}) do
+		e[key] = value
+	end
+	seq = seq + 1
+	status.events = seq
+	if log_file ~= nil then
+		log_file:write(json.encode({seq = seq, time = clock, player = player:get_player_name(),
+			engine = engine_name, game_event = e}) .. "\n")
+		log_file:flush()
+	end
+	local wanted = relevant[event]
+	if wanted ~= nil and wanted[target] then
+		e.seq = seq
+		trace[#trace + 1] = e
+		evaluate()
+	end
+end
+
+-- The target name of an engine node or item for an event (its Minecraft name when the task knows one).
+local function target_of(engine_name)
+	return game_name(engine_name) or engine_name
+end
+
+-------------------------------------------------------------------------------------------------------------
+-- Polling: inventory gains (obtain), the wielded item (equip), movement (reach), surroundings (find)
+-------------------------------------------------------------------------------------------------------------
+
+local function inventory_counts(player)
+	local counts = {}
+	for _, stack in ipairs(player:get_inventory():get_list("main") or {}) do
+		if not stack:is_empty() then
+			local name = stack:get_name()
+			counts[name] = (counts[name] or 0) + stack:get_count()
+		end
+	end
+	return counts
+end
+
+local function sorted_keys(t)
+	local keys = {}
+	for key in pairs(t) do
+		keys[#keys + 1] = key
+	end
+	table.sort(keys)
+	return keys
+end
+
+local function poll_inventory(player, state)
+	local counts = inventory_counts(player)
+	for _, name in ipairs(sorted_keys(counts)) do
+		local gained = counts[name] - (state.inventory[name] or 0)
+		if gained > 0 then
+			emit(player, "obtain", name, target_of(name), gained)
+		end
+	end
+	state.inventory = counts
+end
+
+local function poll_wield(player, state)
+	local name = player:get_wielded_item():get_name()
+	if name ~= state.wield then
+		state.wield = name
+		if name ~= "" then
+			emit(player, "equip", name, target_of(name), 1)
+		end
+	end
+end
+
+local function horizontal(a, b)
+	return math.sqrt((a.x - b.x) ^ 2 + (a.z - b.z) ^ 2)
+end
+
+local reach_measures = {
+	height = function(pos) return pos.y end,
+	depth = function(pos, start) return start.y - pos.y end,
+	distance = function(pos, start) return horizontal(pos, start) end,
+	horizontal_distance = function(pos, start) return horizontal(pos, start) end,
+}
+
+local function poll_reach(player, state)
+	local reach = task.trackers.reach
+	local pos = player:get_pos()
+	for _, kind in ipairs(reach.measures) do
+		local value = math.floor(reach_measures[kind](pos, state.start_pos) * 100 + 0.5) / 100
+		local best = state.reach[kind]
+		if best == nil or math.floor(value) > math.floor(best) then
+			state.reach[kind] = value
+			emit(player, "reach", nil, kind, 1, {value = value})
+		end
+	end
+	if reach.nodes_set ~= nil then
+		-- the node under the feet (a standing player's feet are at the top face of the node below)
+		local below = minetest.get_node({x = math.floor(pos.x + 0.5), y = math.floor(pos.y - 0.5),
+			z = math.floor(pos.z + 0.5)}).name
+		local on = reach.nodes_set[below] and below or nil
+		if on ~= state.standing_on then
+			state.standing_on = on
+			if on ~= nil then
+				emit(player, "reach", on, target_of(on), 1)
+			end
+		end
+	end
+end
+
+local function poll_find(player, state)
+	local find = task.trackers.find
+	local pos = player:get_pos()
+	local biome = biome_at(pos)
+	if biome ~= state.biome then
+		state.biome = biome
+		if biome ~= nil then
+			emit(player, "find", nil, biome, 1)
+		end
+	end
+	local seen = {}
+	if #find.nodes > 0 then
+		local r = find.radius
+		local found = minetest.find_nodes_in_area(vector.subtract(pos, r), vector.add(pos, r), find.nodes, true)
+		for name, list in pairs(found) do
+			if #list > 0 then
+				seen[name] = true
+			end
+		end
+	end
+	if find.entities_set ~= nil then
+		for _, obj in ipairs(minetest.get_objects_inside_radius(pos, find.radius)) do
+			local entity = obj:get_luaentity()
+			if entity ~= nil and find.entities_set[entity.name] then
+				seen[entity.name] = true
+			end
+		end
+	end
+	for _, name in ipairs(sorted_keys(seen)) do
+		if not state.seen[name] then
+			emit(player, "find", name, target_of(name), 1)
+		end
+	end
+	state.seen = seen
+end
+
+--- Observe one player now (the harness calls this after each action, so events keep the order of actions).
+function api.poll(player)
+	local state = players[player:get_player_name()]
+	if task == nil or state == nil or not state.ready then
+		return
+	end
+	poll_inventory(player, state)
+	poll_wield(player, state)
+	poll_reach(player, state)
+	poll_find(player, state)
+end
+
+local scan_timer = 0.0
+minetest.register_globalstep(function(dtime)
+	clock = clock + dtime
+	if task == nil then
+		return
+	end
+	scan_timer = scan_timer + dtime
+	local scan = scan_timer >= SCAN_INTERVAL
+	if scan then
+		scan_timer = 0.0
+	end
+	for _, player in ipairs(minetest.get_connected_players()) do
+		local state = players[player:get_player_name()]
+		if state ~= nil and state.ready then
+			poll_inventory(player, state)
+			poll_wield(player, state)
+			if scan then
+				poll_reach(player, state)
+				poll_find(player, state)
+			end
+		end
+	end
+end)
+
+-------------------------------------------------------------------------------------------------------------
+-- Callbacks: craft, mine, place, eat, death
+-------------------------------------------------------------------------------------------------------------
+
+local function is_player(obj)
+	return obj ~= nil and obj.is_player ~= nil and obj:is_player()
+end
+
+minetest.register_on_craft(function(itemstack, player)
+	if is_player(player) then
+		local name = itemstack:get_name()
+		emit(player, "craft", name, target_of(name), itemstack:get_count())
+	end
+end)
+
+-- What a player held when digging: minetest.node_dig hands the drops over (possibly into the emptied hand)
+-- before the on_dignode callbacks run, so it is read as the drops are handled.
+local dig_held = {}
+
+local function watch_drops()
+	local handle_node_drops = minetest.handle_node_drops
+	minetest.handle_node_drops = function(pos, drops, digger) -- luacheck: ignore 122 (the engine's hook)
+		if is_player(digger) then
+			dig_held[digger:get_player_name()] = {held = held(digger)}
+		end
+		return handle_node_drops(pos, drops, digger)
+	end
+end
+
+minetest.register_on_dignode(function(pos, oldnode, digger)
+	placed[minetest.hash_node_position(pos)] = nil
+	if is_player(digger) then
+		local name = digger:get_player_name()
+		local ctx = context(digger)
+		if dig_held[name] ~= nil then
+			ctx.held = dig_held[name].held
+			dig_held[name] = nil
+		end
+		emit(digger, "mine", oldnode.name, target_of(oldnode.name), 1, nil, ctx)
+		api.poll(digger)
+	end
+end)
+
+local place_fired = false
+
+local function place_target(item, node)
+	if task.place_as[item] ~= nil then
+		return task.place_as[item]
+	end
+	if names[item] ~= nil then
+		return names[item]
+	end
+	return target_of(node)
+end
+
+local check_builds
+
+minetest.register_on_placenode(function(pos, newnode, placer, _, itemstack)
+	placed[minetest.hash_node_position(pos)] = true
+	place_fired = true
+	if is_player(placer) then
+		local item = itemstack and itemstack:get_name() or newnode.name
+		emit(placer, "place", newnode.name, place_target(item, newnode.name), 1)
+		check_builds(placer, pos)
+	end
+end)
+
+minetest.register_on_item_eat(function(_, _, itemstack, user)
+	if is_player(user) then
+		local name = itemstack:get_name()
+		emit(user, "eat", name, target_of(name), 1)
+	end
+end)
+
+minetest.register_on_dieplayer(function(player)
+	if task ~= nil and task.trackers.interact.death then
+		emit(player, "interact", nil, "death", 1)
+	end
+end)
+
+-------------------------------------------------------------------------------------------------------------
+-- Build patterns: shapes made of nodes players placed this episode
+-------------------------------------------------------------------------------------------------------------
+
+local function is_placed(x, y, z)
+	return placed[minetest.hash_node_position({x = x, y = y, z = z})] == true
+end
+
+local function run_length(pos, dx, dy, dz)
+	local n = 1
+	for sign = -1, 1, 2 do
+		local k = 1
+		while is_placed(pos.x + sign * k * dx, pos.y + sign * k * dy, pos.z + sign * k * dz) do
+			n = n + 1
+			k = k + 1
+		end
+	end
+	return n
+end
+
+-- Whether a filled rectangle of placed nodes, `a` along axis u and `b` along axis v, contains pos.
+local function rectangle(pos, u, v, a, b)
+	for ou = 0, a - 1 do
+		for ov = 0, b - 1 do
+			local full = true
+			for i = 0, a - 1 do
+				for j = 0, b - 1 do
+					local du, dv = i - ou, j - ov
+					if not is_placed(pos.x + du * u.x + dv * v.x, pos.y + du * u.y + dv * v.y,
+							pos.z + du * u.z + dv * v.z) then
+						full = false
+						break
+					end
+				end
+				if not full then
+					break
+				end
+			end
+			if full then
+				return true
+			end
+		end
+	end
+	return false
+end
+
+local X, Y, Z = {x = 1, y = 0, z = 0}, {x = 0, y = 1, z = 0}, {x = 0, y = 0, z = 1}
+
+local shapes = {
+	column = function(pos, b) return run_length(pos, 0, 1, 0) >= b.length end,
+	line = function(pos, b)
+		return run_length(pos, 1, 0, 0) >= b.length or run_length(pos, 0, 0, 1) >= b.length
+	end,
+	floor = function(pos, b)
+		return rectangle(pos, X, Z, b.length, b.width) or rectangle(pos, Z, X, b.length, b.width)
+	end,
+	wall = function(pos, b)
+		return rectangle(pos, X, Y, b.length, b.height) or rectangle(pos, Z, Y, b.length, b.height)
+	end,
+}
+
+check_builds = function(player, pos)
+	for _, build in ipairs(task.trackers.builds) do
+		local state = players[player:get_player_name()]
+		if state ~= nil and not state.built[build.name] and shapes[build.shape](pos, build) then
+			state.built[build.name] = true
+			emit(player, "build", nil, build.name, 1)
+		end
+	end
+end
+
+-------------------------------------------------------------------------------------------------------------
+-- Wrapped callbacks: smelting (furnace output taken), use, interact, placing that skips on_placenode
+-------------------------------------------------------------------------------------------------------------
+
+local function wrap(def, field, wrapper)
+	local original = def[field]
+	return wrapper(original)
+end
+
+local function smelt_hook(original)
+	return function(pos, listname, index, stack, player)
+		if listname == "dst" and is_player(player) and not stack:is_empty() then
+			local name = stack:get_name()
+			emit(player, "smelt", name, target_of(name), stack:get_count())
+		end
+		if original ~= nil then
+			return original(pos, listname, index, stack, player)
+		end
+	end
+end
+
+local function pointed_target(pointed_thing)
+	if pointed_thing == nil then
+		return nil
+	end
+	if pointed_thing.type == "node" then
+		local name = minetest.get_node(pointed_thing.under).name
+		return name, target_of(name)
+	elseif pointed_thing.type == "object" and pointed_thing.ref ~= nil then
+		local entity = pointed_thing.ref:get_luaentity()
+		if entity ~= nil then
+			return entity.name, target_of(entity.name)
+		end
+	end
+	return nil
+end
+
+-- Using an item: one event for the item, one for what it was used on (held is the item either way).
+local function use_hook(original)
+	return function(itemstack, user, pointed_thing)
+		if is_player(user) then
+			local ctx = context(user)
+			local name = itemstack:get_name()
+			emit(user, "use", name, target_of(name), 1, nil, ctx)
+			local on_engine, on = pointed_target(pointed_thing)
+			if on ~= nil then
+				emit(user, "use", on_engine, on, 1, nil, ctx)
+			end
+		end
+		if original ~= nil then
+			return original(itemstack, user, pointed_thing)
+		end
+	end
+end
+
+-- Placing with an item whose on_place does not run the on_placenode callbacks (farming seeds).
+local function place_hook(original)
+	return function(itemstack, placer, pointed_thing)
+		local before = itemstack:get_count()
+		local name = itemstack:get_name()
+		place_fired = false
+		local result = original(itemstack, placer, pointed_thing)
+		local after = result ~= nil and ItemStack(result):get_count() or before
+		if not place_fired and after < before and is_player(placer) then
+			emit(placer, "place", name, place_target(name, name), 1)
+		end
+		return result
+	end
+end
+
+local function interact_node_hook(original)
+	return function(pos, node, clicker, itemstack, pointed_thing)
+		if is_player(clicker) then
+			emit(clicker, "interact", node.name, target_of(node.name), 1)
+		end
+		if original ~= nil then
+			return original(pos, node, clicker, itemstack, pointed_thing)
+		end
+		return itemstack
+	end
+end
+
+local function interact_entity_hook(original)
+	return function(self, clicker)
+		if is_player(clicker) then
+			emit(clicker, "interact", self.name, target_of(self.name), 1)
+		end
+		if original ~= nil then
+			return original(self, clicker)
+		end
+	end
+end
+
+local function install_hooks()
+	watch_drops()
+	for _, furnace in ipairs({"default:furnace", "default:furnace_active"}) do
+		local def = minetest.registered_nodes[furnace]
+		if def ~= nil then
+			minetest.override_item(furnace, {
+				on_metadata_inventory_take = wrap(def, "on_metadata_inventory_take", smelt_hook),
+			})
+		end
+	end
+	for _, item in ipairs(task.trackers.use.items) do
+		local def = minetest.registered_items[item]
+		if def ~= nil then
+			-- only the item's own callbacks (rawget): the defaults come from a metatable and do nothing
+			local fields = {}
+			for _, field in ipairs({"on_use", "on_secondary_use", "on_place"}) do
+				if rawget(def, field) ~= nil then
+					fields[field] = wrap(def, field, use_hook)
+				end
+			end
+			minetest.override_item(item, fields)
+		end
+	end
+	for _, item in ipairs(task.trackers.place.items) do
+		local def = minetest.registered_items[item]
+		if def ~= nil and rawget(def, "on_place") ~= nil then
+			minetest.override_item(item, {on_place = wrap(def, "on_place", place_hook)})
+		end
+	end
+	local punch_nodes = {}
+	for _, node in ipairs(task.trackers.interact.nodes) do
+		local def = minetest.registered_nodes[node]
+		if def ~= nil then
+			if def.on_rightclick ~= nil then
+				minetest.override_item(node, {on_rightclick = wrap(def, "on_rightclick", interact_node_hook)})
+			else
+				punch_nodes[node] = true
+			end
+		end
+	end
+	if next(punch_nodes) ~= nil then
+		minetest.register_on_punchnode(function(_, node, puncher)
+			if punch_nodes[node.name] and is_player(puncher) then
+				emit(puncher, "interact", node.name, target_of(node.name), 1)
+			end
+		end)
+	end
+	for _, name in ipairs(task.trackers.interact.entities) do
+		local def = minetest.registered_entities[name]
+		if def ~= nil then
+			def.on_rightclick = wrap(def, "on_rightclick", interact_entity_hook)
+		end
+	end
+end
+
+-------------------------------------------------------------------------------------------------------------
+-- Mobs (minetest_game has none): registered through the mobs_redo API, with the task's hit points and drops
+-------------------------------------------------------------------------------------------------------------
+
+local function register_mob(mob)
+	local mobs_api = rawget(_G, "mobs")
+	if mobs_api == nil or mobs_api.register_mob == nil then
+		error("taskverse: task " .. task.id .. " needs the mobs API for " .. mob.name ..
+			" (install minetest-mod-mobs-redo; load it with load_mod_mobs = true)")
+	end
+	local texture = mob.texture
+	-- ":" lets the task's mod register names in the runtime's namespace (taskverse:cow)
+	mobs_api:register_mob(":" .. mob.name, {
+		type = "animal",
+		passive = true,
+		hp_min = mob.hp,
+		hp_max = mob.hp,
+		armor = 100,
+		visual = "cube",
+		visual_size = {x = 0.8, y = 0.8},
+		collisionbox = {-0.4, -0.4, -0.4, 0.4, 0.4, 0.4},
+		textures = {{texture, texture, texture, texture, texture, texture}},
+		walk_velocity = 0,
+		run_velocity = 0,
+		walk_chance = 0,
+		jump = false,
+		fear_height = 0,
+		water_damage = 0,
+		lava_damage = 0,
+		light_damage = 0,
+		fall_damage = false,
+		knock_back = false,
+		makes_footstep_sound = false,
+		drops = mob.drops,
+		on_die = function(self)
+			local cause = self.cause_of_death
+			local killer = cause and cause.puncher
+			if is_player(killer) then
+				emit(killer, "kill", self.name, target_of(self.name), 1)
+			end
+		end,
+	})
+end
+
+-------------------------------------------------------------------------------------------------------------
+-- The start: inventory, wielded item, place, time, blocks nearby, summoned mobs
+-------------------------------------------------------------------------------------------------------------
+
+-- A surface position in one of the wanted game biomes, searched outwards from `from` (nil if none is near).
+local function find_biome(from, wanted)
+	local want = set_of(wanted)
+	local step, limit = 16, 4096
+	for radius = 0, limit, step do
+		local n = math.max(1, math.floor(2 * math.pi * radius / step))
+		for i = 0, n - 1 do
+			local angle = 2 * math.pi * i / n
+			local x = math.floor(from.x + radius * math.cos(angle) + 0.5)
+			local z = math.floor(from.z + radius * math.sin(angle) + 0.5)
+			local y = minetest.get_spawn_level(x, z)
+			if y ~= nil then
+				local data = minetest.get_biome_data({x = x, y = y, z = z})
+				if data ~= nil and want[minetest.get_biome_name(data.biome)] then
+					return {x = x, y = y, z = z}
+				end
+			end
+		end
+	end
+	return nil
+end
+
+-- Ring positions around the player, nearest first, for blocks and mobs the task puts nearby.
+local function ring(center, count, distance)
+	local out = {}
+	local offsets = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 1}, {-1, -1}, {1, -1}}
+	local d = distance
+	while #out < count do
+		for _, o in ipairs(offsets) do
+			if #out >= count then
+				break
+			end
+			out[#out + 1] = {x = center.x + o[1] * d, y = center.y, z = center.z + o[2] * d}
+		end
+		d = d + 1
+	end
+	return out
+end
+
+-- The feet position on the first walkable node at or below `pos` (with room to stand), within `depth` nodes.
+local function ground_below(pos, depth)
+	local p = vector.round(pos)
+	for y = p.y + 2, p.y - (depth or 16), -1 do
+		local here = minetest.registered_nodes[minetest.get_node({x = p.x, y = y, z = p.z}).name]
+		local above = minetest.registered_nodes[minetest.get_node({x = p.x, y = y + 1, z = p.z}).name]
+		local head = minetest.registered_nodes[minetest.get_node({x = p.x, y = y + 2, z = p.z}).name]
+		if here ~= nil and here.walkable and above ~= nil and not above.walkable and head ~= nil and
+				not head.walkable then
+			return {x = p.x, y = y + 0.5, z = p.z}
+		end
+	end
+	return nil
+end
+
+api.ground_below = ground_below
+
+local function finish_setup(player, state)
+	local init = task.init
+	if init.position == nil then
+		-- stand the player on the ground, so the plan's first step does not happen in mid-fall
+		local stand = ground_below(player:get_pos(), 16)
+		if stand ~= nil then
+			player:set_pos(stand)
+		end
+	end
+	local pos = vector.round(player:get_pos())
+	local blocks = {}
+	for _, entry in ipairs(init.nearby) do
+		for _ = 1, entry.count do
+			blocks[#blocks + 1] = entry.name
+		end
+	end
+	for i, spot in ipairs(ring(pos, #blocks, 2)) do
+		minetest.set_node(spot, {name = blocks[i]})
+	end
+	local mobs_list = {}
+	for _, entry in ipairs(init.summon) do
+		for _ = 1, entry.count do
+			mobs_list[#mobs_list + 1] = entry.name
+		end
+	end
+	for i, spot in ipairs(ring({x = pos.x, y = pos.y + 0.5, z = pos.z}, #mobs_list, 3)) do
+		minetest.add_entity(spot, mobs_list[i])
+	end
+	state.start_pos = player:get_pos()
+	state.start_day = minetest.get_day_count()
+	state.inventory = inventory_counts(player)
+	state.wield = player:get_wielded_item():get_name()
+	state.ready = true
+	status.players[player:get_player_name()] = {ready_at = clock, start = state.start_pos}
+	write_status()
+	api.poll(player)
+end
+
+local function setup_player(player)
+	local name = player:get_player_name()
+	if task == nil or players[name] ~= nil then
+		return
+	end
+	local state = {ready = false, reach = {}, seen = {}, built = {}, inventory = {}, wield = ""}
+	players[name] = state
+	local init = task.init
+	local inv = player:get_inventory()
+	if init.inventory ~= nil then
+		inv:set_list("main", {})
+		inv:set_list("craft", {})
+		if init.wield ~= nil then
+			inv:set_stack("main", player:get_wield_index(), ItemStack(init.wield))
+		end
+		for _, entry in ipairs(init.inventory) do
+			inv:add_item("main", ItemStack(entry.name .. " " .. entry.count))
+		end
+	end
+	if init.time ~= nil then
+		minetest.set_timeofday(init.time)
+	end
+	local pos = player:get_pos()
+	if init.position ~= nil then
+		pos = {x = init.position[1], y = init.position[2], z = init.position[3]}
+		player:set_pos(pos)
+	end
+	if init.biomes ~= nil then
+		local spot = find_biome(pos, init.biomes)
+		if spot == nil then
+			minetest.log("warning", "[taskverse] no " .. table.concat(init.biomes, "/") .. " biome near spawn")
+		else
+			pos = {x = spot.x, y = spot.y + 0.5, z = spot.z}
+			player:set_pos(pos)
+		end
+	end
+	local r = 6
+	local p = vector.round(pos)
+	minetest.emerge_area(vector.subtract(p, r), vector.add(p, r), function(_, _, remaining)
+		if remaining == 0 then
+			local current = minetest.get_player_by_name(name)
+			if current ~= nil then
+				finish_setup(current, state)
+			end
+		end
+	end)
+end
+
+minetest.register_on_joinplayer(setup_player)
+
+api.find_biome = find_biome
+
+--- Where a player's episode started (after the start's travel to a biome), or nil.
+function api.start_of(name)
+	local state = players[name]
+	return state ~= nil and state.start_pos and vector.new(state.start_pos) or nil
+end
+
+--- Whether a player's start is set up (the harness waits for this before it acts).
+function api.is_ready(name)
+	local state = players[name]
+	return state ~= nil and state.ready
+end
+
+--- The verdict so far (what taskverse_status.json holds).
+function api.status()
+	return status
+end
+
+api.json = json
+
+-------------------------------------------------------------------------------------------------------------
+-- The entry point of a compiled task mod
+-------------------------------------------------------------------------------------------------------------
+
+--- Run a compiled task: called once, at load time, by the task's generated mod.
+function api.start(data)
+	if task ~= nil then
+		error("taskverse: a second task (" .. tostring(data.id) .. ") while running " .. task.id)
+	end
+	if data.format ~= FORMAT then
+		error("taskverse: task " .. tostring(data.id) .. " was compiled for runtime format " ..
+			tostring(data.format) .. ", this runtime reads format " .. FORMAT .. "; recompile it")
+	end
+	task = data
+	status.task = data.id
+	names = data.names
+	biomes = data.biomes
+	task.expression = eval.resolve(data.expression, data.goals)
+	relevant = eval.relevant(task.expression)
+	local trackers = task.trackers
+	trackers.find.entities_set = #trackers.find.entities > 0 and set_of(trackers.find.entities) or nil
+	trackers.reach.nodes_set = #trackers.reach.nodes > 0 and set_of(trackers.reach.nodes) or nil
+	for _, mob in ipairs(data.mobs) do
+		register_mob(mob)
+	end
+	minetest.register_on_mods_loaded(install_hooks)
+	log_file = io.open(worldfile(EVENTS_FILE), "w")
+	write_status()
+	minetest.register_on_shutdown(function()
+		write_status()
+		if log_file ~= nil then
+			log_file:close()
+			log_file = nil
+		end
+	end)
+end

@@ -1,0 +1,744 @@
+-- taskverse_harness: plays a scripted plan as the connected player, through the engine's own code paths.
+--
+-- Reads <world>/taskverse_plan.json (written by `taskverse engine run`), waits until the taskverse runtime has
+-- set up the player's start, then runs the steps one per server step: digging with minetest.node_dig, placing
+-- with the item's on_place, crafting on the player's craft grid (get_craft_result + on_craft), cooking in a
+-- real furnace (its own node timer), punching mobs, picking up drops, eating, using items, right-clicking,
+-- moving. After the plan (or when the task is done) it writes <world>/taskverse_result.json and shuts the
+-- server down. The plan format is documented in docs/engine.md.
+
+local PLAN_FILE = "taskverse_plan.json"
+local RESULT_FILE = "taskverse_result.json"
+local READY_TIMEOUT = 20.0
+local FORMAT = 1
+
+local runtime = rawget(_G, "taskverse")
+local json = runtime.json
+
+local function worldfile(name)
+	return minetest.get_worldpath() .. "/" .. name
+end
+
+local function read_plan()
+	local handle = io.open(worldfile(PLAN_FILE), "r")
+	if handle == nil then
+		return nil, "no " .. PLAN_FILE .. " in the world folder"
+	end
+	local text = handle:read("*a")
+	handle:close()
+	local plan = minetest.parse_json(text)
+	if type(plan) ~= "table" or type(plan.steps) ~= "table" then
+		return nil, PLAN_FILE .. " is not a plan (a JSON object with a steps list)"
+	end
+	return plan
+end
+
+-- The runner writes the plan after the server has started, before the player joins: read it on join.
+local plan
+local result = {format = FORMAT, steps = {}, completed = false}
+local started = nil
+local clock = 0.0
+
+minetest.register_globalstep(function(dtime)
+	clock = clock + dtime
+end)
+
+local function finish()
+	result.status = runtime.status()
+	result.seconds = started and (clock - started) or 0
+	minetest.safe_file_write(worldfile(RESULT_FILE), json.encode(result) .. "\n")
+	minetest.request_shutdown("taskverse: episode done", false, 0)
+end
+
+-------------------------------------------------------------------------------------------------------------
+-- Helpers
+-------------------------------------------------------------------------------------------------------------
+
+local function vec(list)
+	return {x = list[1], y = list[2], z = list[3]}
+end
+
+local function feet(player)
+	return vector.round(player:get_pos())
+end
+
+-- Put a stack of `item` (or an empty slot for "") in the hand; false if the inventory has none.
+local function wield(player, item)
+	local inv = player:get_inventory()
+	local index = player:get_wield_index()
+	local current = inv:get_stack("main", index)
+	if (item == "" and current:is_empty()) or (item ~= "" and current:get_name() == item) then
+		return true
+	end
+	for i, stack in ipairs(inv:get_list("main")) do
+		if i ~= index and ((item == "" and stack:is_empty()) or (item ~= "" and stack:get_name() == item)) then
+			inv:set_stack("main", index, stack)
+			inv:set_stack("main", i, current)
+			return true
+		end
+	end
+	return false
+end
+
+local function tool_caps(player)
+	local stack = player:get_wielded_item()
+	return stack:get_tool_capabilities()
+end
+
+local function find_node(player, step)
+	if step.pos ~= nil then
+		return vec(step.pos)
+	end
+	local base = feet(player)
+	if step.at ~= nil then
+		return vector.add(base, vec(step.at))
+	end
+	return minetest.find_node_near(base, step.radius or 8, {step.node}, true)
+end
+
+local function find_object(player, name, radius)
+	local pos = player:get_pos()
+	local best, best_d
+	for _, obj in ipairs(minetest.get_objects_inside_radius(pos, radius or 12)) do
+		local entity = obj:get_luaentity()
+		if entity ~= nil and entity.name == name then
+			local d = vector.distance(pos, obj:get_pos())
+			if best == nil or d < best_d then
+				best, best_d = obj, d
+			end
+		end
+	end
+	return best
+end
+
+-- A free spot near the player with something solid below (to place a block or a furnace), nearest first,
+-- never the player's own feet or head.
+local function free_spot(player)
+	local base = feet(player)
+	local best, best_d
+	local r = 4
+	local air = minetest.find_nodes_in_area(vector.subtract(base, r), vector.add(base, r), {"air"})
+	for _, spot in ipairs(air) do
+		local below = minetest.registered_nodes[minetest.get_node({x = spot.x, y = spot.y - 1, z = spot.z}).name]
+		local d = vector.distance(spot, base)
+		local own = spot.x == base.x and spot.z == base.z and (spot.y == base.y or spot.y == base.y + 1)
+		if not own and d >= 1 and below ~= nil and below.walkable and (best == nil or d < best_d) then
+			best, best_d = spot, d
+		end
+	end
+	return best
+end
+
+local function place_at(player, item, spot, under)
+	if not wield(player, item) then
+		return false, "no " .. item .. " in the inventory"
+	end
+	local stack = player:get_wielded_item()
+	local def = stack:get_definition()
+	local pointed = {type = "node", under = under or {x = spot.x, y = spot.y - 1, z = spot.z}, above = spot}
+	local before = stack:get_count()
+	local on_place = def.on_place or minetest.item_place
+	local out = on_place(stack, player, pointed)
+	if out ~= nil then
+		player:set_wielded_item(out)
+	end
+	local after = player:get_wielded_item()
+	if after:get_name() == item and after:get_count() >= before then
+		return false, "placing " .. item .. " at " .. minetest.pos_to_string(spot) .. " did nothing"
+	end
+	return true
+end
+
+-------------------------------------------------------------------------------------------------------------
+-- Actions: each calls done(ok, error) once, now or later
+-------------------------------------------------------------------------------------------------------------
+
+local actions = {}
+
+function actions.wield(player, step, done)
+	if wield(player, step.item or "") then
+		return done(true)
+	end
+	done(false, "no " .. tostring(step.item) .. " in the inventory")
+end
+
+function actions.dig(player, step, done)
+	if step.tool ~= nil and not wield(player, step.tool) then
+		return done(false, "no " .. step.tool .. " to dig with")
+	end
+	for _ = 1, step.count or 1 do
+		local pos = find_node(player, step)
+		if pos == nil then
+			return done(false, "no " .. tostring(step.node) .. " within " .. (step.radius or 8) .. " nodes")
+		end
+		local node = minetest.get_node(pos)
+		if step.node ~= nil and node.name ~= step.node then
+			return done(false, "the node at " .. minetest.pos_to_string(pos) .. " is " .. node.name)
+		end
+		local def = minetest.registered_nodes[node.name]
+		if def == nil or node.name == "air" then
+			return done(false, "nothing to dig at " .. minetest.pos_to_string(pos))
+		end
+		local params = minetest.get_dig_params(def.groups or {}, tool_caps(player))
+		if not params.diggable then
+			-- as the client does: what the wielded item cannot dig, the hand may
+			params = minetest.get_dig_params(def.groups or {}, minetest.registered_items[""].tool_capabilities)
+		end
+		if not params.diggable then
+			return done(false, "cannot dig " .. node.name .. " with " ..
+				(player:get_wielded_item():get_name() ~= "" and player:get_wielded_item():get_name() or "bare hands"))
+		end
+		if not minetest.node_dig(pos, node, player) then
+			return done(false, "the engine refused to dig " .. node.name)
+		end
+		runtime.poll(player)
+	end
+	done(true)
+end
+
+function actions.place(player, step, done)
+	for _ = 1, step.count or 1 do
+		local spot
+		if step.on ~= nil then
+			-- point at a node (a rail for a cart): the item's on_place decides where it goes
+			local under = minetest.find_node_near(feet(player), step.radius or 6, {step.on}, true)
+			if under == nil then
+				return done(false, "no " .. step.on .. " to place " .. step.item .. " on")
+			end
+			local ok, err = place_at(player, step.item, {x = under.x, y = under.y + 1, z = under.z}, under)
+			if not ok then
+				return done(false, err)
+			end
+			runtime.poll(player)
+			return done(true)
+		elseif step.pos ~= nil then
+			spot = vec(step.pos)
+		elseif step.at ~= nil then
+			spot = vector.add(feet(player), vec(step.at))
+		else
+			spot = free_spot(player)
+		end
+		if spot == nil then
+			return done(false, "no free spot to place " .. step.item)
+		end
+		local ok, err = place_at(player, step.item, spot)
+		if not ok then
+			return done(false, err)
+		end
+		runtime.poll(player)
+	end
+	done(true)
+end
+
+-- The inventory items that fill a recipe cell (an item name or "group:a,b").
+local function fits(name, wanted)
+	if wanted:sub(1, 6) ~= "group:" then
+		return name == wanted
+	end
+	for group in wanted:sub(7):gmatch("[^,]+") do
+		if minetest.get_item_group(name, group) == 0 then
+			return false
+		end
+	end
+	return true
+end
+
+-- Lay one recipe out on the craft grid from the main inventory; nil and a reason if something is missing.
+-- A group cell takes the first of `prefer` that fits, else the fitting item held most (then the last by name).
+local function lay_out(inv, recipe, prefer)
+	local grid = {}
+	for i = 1, 9 do
+		grid[i] = ""
+	end
+	local taken = {}
+	local main = inv:get_list("main")
+	local counts = {}
+	for i, stack in ipairs(main) do
+		counts[i] = stack:get_count()
+	end
+	local width = recipe.width or 0
+	local next_cell = 1
+	for i = 1, 9 do
+		local wanted = recipe.items[i]
+		if wanted ~= nil and wanted ~= "" then
+			local cell
+			if width == 0 then
+				cell = next_cell
+				next_cell = next_cell + 1
+			else
+				cell = math.floor((i - 1) / width) * 3 + (i - 1) % width + 1
+			end
+			-- of the items that fit: a preferred one, else the one held most (then the last by name)
+			local totals = {}
+			for slot, stack in ipairs(main) do
+				if counts[slot] > 0 and fits(stack:get_name(), wanted) then
+					totals[stack:get_name()] = (totals[stack:get_name()] or 0) + counts[slot]
+				end
+			end
+			local best
+			for _, name in ipairs(prefer or {}) do
+				if totals[name] ~= nil then
+					best = name
+					break
+				end
+			end
+			if best == nil then
+				for name, total in pairs(totals) do
+					if best == nil or total > totals[best] or (total == totals[best] and name > best) then
+						best = name
+					end
+				end
+			end
+			local found = nil
+			for slot, stack in ipairs(main) do
+				if best ~= nil and counts[slot] > 0 and stack:get_name() == best then
+					found = slot
+					break
+				end
+			end
+			if found == nil then
+				return nil, "no " .. wanted
+			end
+			counts[found] = counts[found] - 1
+			grid[cell] = main[found]:get_name()
+			taken[#taken + 1] = found
+		end
+	end
+	return grid, taken
+end
+
+local function craft_once(player, item, prefer)
+	local inv = player:get_inventory()
+	local recipes = minetest.get_all_craft_recipes(item) or {}
+	local missing = "no recipe"
+	for _, recipe in ipairs(recipes) do
+		if recipe.method == "normal" then
+			local grid, taken = lay_out(inv, recipe, prefer)
+			if grid == nil then
+				missing = taken
+			else
+				local stacks = {}
+				for i = 1, 9 do
+					stacks[i] = ItemStack(grid[i])
+				end
+				local output, decremented = minetest.get_craft_result({method = "normal", width = 3, items = stacks})
+				if output.item:get_name() == item then
+					for _, slot in ipairs(taken) do
+						local stack = inv:get_stack("main", slot)
+						stack:take_item(1)
+						inv:set_stack("main", slot, stack)
+					end
+					inv:set_size("craft", 9)
+					inv:set_width("craft", 3)
+					inv:set_list("craft", stacks)
+					local old = inv:get_list("craft")
+					local crafted = minetest.on_craft(output.item, player, old, inv)
+					for _, rest in ipairs(decremented.items) do
+						if not rest:is_empty() then
+							inv:add_item("main", rest)
+						end
+					end
+					inv:set_list("craft", {})
+					local left = inv:add_item("main", crafted)
+					if not left:is_empty() then
+						minetest.add_item(player:get_pos(), left)
+					end
+					return true
+				end
+				missing = "the grid does not make " .. item
+			end
+		end
+	end
+	return false, "cannot craft " .. item .. ": " .. missing
+end
+
+function actions.craft(player, step, done)
+	for _ = 1, step.count or 1 do
+		local ok, err = craft_once(player, step.item, step.ingredients)
+		if not ok then
+			return done(false, err)
+		end
+		runtime.poll(player)
+	end
+	done(true)
+end
+
+local FURNACES = {"default:furnace", "default:furnace_active"}
+
+local function fuel_in(inv, wanted)
+	for _, stack in ipairs(inv:get_list("main")) do
+		if not stack:is_empty() and (wanted == nil or stack:get_name() == wanted) then
+			local fuel = minetest.get_craft_result({method = "fuel", width = 1, items = {ItemStack(stack:get_name())}})
+			if fuel.time > 0 then
+				return stack:get_name(), fuel.time
+			end
+		end
+	end
+	return nil
+end
+
+function actions.cook(player, step, done)
+	local count = step.count or 1
+	local inv = player:get_inventory()
+	local pos = minetest.find_node_near(feet(player), 6, FURNACES, true)
+	if pos == nil then
+		local spot = free_spot(player)
+		if spot == nil or not inv:contains_item("main", "default:furnace") then
+			return done(false, "no furnace nearby and none to place")
+		end
+		local ok, err = place_at(player, "default:furnace", spot)
+		if not ok then
+			return done(false, err)
+		end
+		pos = spot
+	end
+	if inv:get_stack("main", player:get_wield_index()):get_name() == "default:furnace" then
+		wield(player, "")
+	end
+	local cooked = minetest.get_craft_result({method = "cooking", width = 1, items = {ItemStack(step.item)}})
+	if cooked.time == 0 then
+		return done(false, step.item .. " does not cook into anything")
+	end
+	if not inv:contains_item("main", ItemStack(step.item .. " " .. count)) then
+		return done(false, "fewer than " .. count .. " " .. step.item .. " in the inventory")
+	end
+	local fuel, burn = fuel_in(inv, step.fuel)
+	if fuel == nil then
+		return done(false, "no fuel" .. (step.fuel and (" " .. step.fuel) or "") .. " in the inventory")
+	end
+	local need = math.ceil(cooked.time * count / burn)
+	if not inv:contains_item("main", ItemStack(fuel .. " " .. need)) then
+		return done(false, "not enough fuel: " .. need .. " " .. fuel .. " needed")
+	end
+	local meta = minetest.get_meta(pos)
+	local furnace_inv = meta:get_inventory()
+	furnace_inv:add_item("src", inv:remove_item("main", ItemStack(step.item .. " " .. count)))
+	furnace_inv:add_item("fuel", inv:remove_item("main", ItemStack(fuel .. " " .. need)))
+	local def = minetest.registered_nodes[minetest.get_node(pos).name]
+	def.on_timer(pos, cooked.time * count + 1)
+	local node = minetest.get_node(pos)
+	def = minetest.registered_nodes[node.name]
+	local got = 0
+	for index, stack in ipairs(furnace_inv:get_list("dst")) do
+		if not stack:is_empty() then
+			furnace_inv:set_stack("dst", index, ItemStack(""))
+			local left = inv:add_item("main", stack)
+			if not left:is_empty() then
+				minetest.add_item(player:get_pos(), left)
+			end
+			if def.on_metadata_inventory_take ~= nil then
+				def.on_metadata_inventory_take(pos, "dst", index, stack, player)
+			end
+			got = got + stack:get_count()
+		end
+	end
+	runtime.poll(player)
+	if got == 0 then
+		return done(false, "the furnace cooked nothing")
+	end
+	done(true)
+end
+
+function actions.kill(player, step, done)
+	local obj = find_object(player, step.entity, step.radius)
+	if obj == nil then
+		return done(false, "no " .. step.entity .. " within " .. (step.radius or 12) .. " nodes")
+	end
+	if step.tool ~= nil and not wield(player, step.tool) then
+		return done(false, "no " .. step.tool .. " to fight with")
+	end
+	for _ = 1, step.max_hits or 100 do
+		if obj:get_luaentity() == nil then
+			break
+		end
+		local dir = vector.direction(player:get_pos(), obj:get_pos())
+		obj:punch(player, 10.0, tool_caps(player), dir)
+	end
+	runtime.poll(player)
+	if obj:get_luaentity() ~= nil then
+		return done(false, step.entity .. " is still alive")
+	end
+	done(true)
+end
+
+function actions.collect(player, step, done)
+	local pos = player:get_pos()
+	for _, obj in ipairs(minetest.get_objects_inside_radius(pos, step.radius or 6)) do
+		local entity = obj:get_luaentity()
+		if entity ~= nil and entity.name == "__builtin:item" then
+			obj:punch(player, 1.0, {full_punch_interval = 1.0, damage_groups = {}}, nil)
+		end
+	end
+	runtime.poll(player)
+	done(true)
+end
+
+function actions.eat(player, step, done)
+	if not wield(player, step.item) then
+		return done(false, "no " .. step.item .. " to eat")
+	end
+	local stack = player:get_wielded_item()
+	local def = stack:get_definition()
+	if def.on_use == nil then
+		return done(false, step.item .. " cannot be eaten")
+	end
+	local out = def.on_use(stack, player, {type = "nothing"})
+	if out ~= nil then
+		player:set_wielded_item(out)
+	end
+	runtime.poll(player)
+	done(true)
+end
+
+local function pointed_for(player, step)
+	if step.node ~= nil or step.at ~= nil or step.pos ~= nil then
+		local pos = find_node(player, step)
+		if pos == nil then
+			return nil, "no " .. tostring(step.node) .. " within " .. (step.radius or 8) .. " nodes"
+		end
+		return {type = "node", under = pos, above = {x = pos.x, y = pos.y + 1, z = pos.z}}
+	elseif step.entity ~= nil then
+		local obj = find_object(player, step.entity, step.radius)
+		if obj == nil then
+			return nil, "no " .. step.entity .. " nearby"
+		end
+		return {type = "object", ref = obj}
+	end
+	return {type = "nothing"}
+end
+
+function actions.use(player, step, done)
+	if not wield(player, step.item or "") then
+		return done(false, "no " .. tostring(step.item) .. " to use")
+	end
+	local pointed, err = pointed_for(player, step)
+	if pointed == nil then
+		return done(false, err)
+	end
+	local stack = player:get_wielded_item()
+	local def = stack:get_definition()
+	local call
+	if not step.secondary and def.on_use ~= nil then
+		call = def.on_use
+	elseif pointed.type == "node" and def.on_place ~= nil then
+		call = def.on_place
+	elseif def.on_secondary_use ~= nil then
+		call = def.on_secondary_use
+	end
+	if call == nil then
+		return done(false, (stack:get_name() ~= "" and stack:get_name() or "the hand") .. " has no use")
+	end
+	local out = call(stack, player, pointed)
+	if out ~= nil then
+		player:set_wielded_item(out)
+	end
+	runtime.poll(player)
+	done(true)
+end
+
+function actions.interact(player, step, done)
+	local pointed, err = pointed_for(player, step)
+	if pointed == nil then
+		return done(false, err)
+	end
+	if pointed.type == "object" then
+		pointed.ref:right_click(player)
+	elseif pointed.type == "node" then
+		local node = minetest.get_node(pointed.under)
+		local def = minetest.registered_nodes[node.name] or {}
+		if not step.punch and def.on_rightclick ~= nil then
+			def.on_rightclick(pointed.under, node, player, player:get_wielded_item(), pointed)
+		else
+			(def.on_punch or minetest.node_punch)(pointed.under, node, player, pointed)
+		end
+	else
+		return done(false, "interact needs a node or an entity")
+	end
+	runtime.poll(player)
+	done(true)
+end
+
+function actions.move(player, step, done)
+	if step.to ~= nil then
+		player:set_pos(vec(step.to))
+	elseif step.by ~= nil then
+		player:set_pos(vector.add(player:get_pos(), vec(step.by)))
+	else
+		return done(false, "move needs to or by")
+	end
+	runtime.poll(player)
+	done(true)
+end
+
+function actions.goto_biome(player, step, done)
+	local spot = runtime.find_biome(player:get_pos(), step.biomes)
+	if spot == nil then
+		return done(false, "no " .. table.concat(step.biomes, "/") .. " biome near")
+	end
+	player:set_pos({x = spot.x, y = spot.y + 0.5, z = spot.z})
+	minetest.emerge_area(vector.subtract(spot, 8), vector.add(spot, 8), function(_, _, remaining)
+		if remaining == 0 then
+			local stand = runtime.ground_below({x = spot.x, y = spot.y + 2, z = spot.z}, 12)
+			if stand ~= nil then
+				player:set_pos(stand)
+			end
+			runtime.poll(player)
+			done(true)
+		end
+	end)
+end
+
+-- Search for a node around the player (or at height y), then around points further out, one area at a time
+-- (each area is generated first); stand next to the nearest one found.
+local SEARCH_OFFSETS = {{0, 0}, {1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 1}, {-1, -1}, {1, -1},
+	{2, 0}, {0, 2}, {-2, 0}, {0, -2}, {2, 1}, {1, 2}, {-1, 2}, {-2, 1}, {-2, -1}, {-1, -2}, {1, -2}, {2, -1},
+	{2, 2}, {-2, 2}, {-2, -2}, {2, -2}}
+
+function actions.goto_node(player, step, done)
+	local origin = feet(player)
+	if step.y ~= nil then
+		origin.y = step.y
+	end
+	local r = step.radius or 24
+	local dy = step.vertical or r
+	local function search(attempt)
+		local offset = SEARCH_OFFSETS[attempt]
+		if offset == nil then
+			return done(false, "no " .. step.node .. " within " .. (5 * r) .. " nodes of " ..
+				minetest.pos_to_string(origin))
+		end
+		local center = {x = origin.x + offset[1] * 2 * r, y = origin.y, z = origin.z + offset[2] * 2 * r}
+		local p1 = {x = center.x - r, y = center.y - dy, z = center.z - r}
+		local p2 = {x = center.x + r, y = center.y + dy, z = center.z + r}
+		minetest.emerge_area(p1, p2, function(_, _, remaining)
+			if remaining ~= 0 then
+				return
+			end
+			local best, best_d
+			for _, pos in ipairs(minetest.find_nodes_in_area(p1, p2, {step.node})) do
+				local d = vector.distance(pos, center)
+				if best == nil or d < best_d then
+					best, best_d = pos, d
+				end
+			end
+			if best == nil then
+				return search(attempt + 1)
+			end
+			local stand
+			if step.above then
+				-- stand on it: the top of its column of like nodes
+				stand = {x = best.x, y = best.y + 1, z = best.z}
+				while minetest.get_node(stand).name == step.node do
+					stand.y = stand.y + 1
+				end
+			else
+				stand = minetest.find_node_near(best, 2, {"air"}) or {x = best.x, y = best.y + 1, z = best.z}
+			end
+			player:set_pos({x = stand.x, y = stand.y - 0.5, z = stand.z}) -- feet on the node below
+			runtime.poll(player)
+			done(true)
+		end)
+	end
+	search(1)
+end
+
+function actions.home(player, _, done)
+	local start = runtime.start_of(player:get_player_name())
+	if start == nil then
+		return done(false, "the runtime has no start position for the player")
+	end
+	player:set_pos(start)
+	runtime.poll(player)
+	done(true)
+end
+
+function actions.time(player, step, done)
+	local of_day = step.of_day
+	if of_day == "day" then
+		of_day = 0.5
+	elseif of_day == "night" then
+		of_day = 0.0
+	end
+	if type(of_day) ~= "number" then
+		return done(false, "time needs of_day: a number in [0, 1), day or night")
+	end
+	minetest.set_timeofday(of_day)
+	runtime.poll(player)
+	done(true)
+end
+
+function actions.wait(_, step, done)
+	minetest.after(step.seconds or 0.5, done, true)
+end
+
+function actions.die(player, _, done)
+	player:set_hp(0)
+	done(true)
+end
+
+-------------------------------------------------------------------------------------------------------------
+-- Running the plan
+-------------------------------------------------------------------------------------------------------------
+
+local function run_step(name, index)
+	local player = minetest.get_player_by_name(name)
+	if player == nil then
+		result.error = "the player left"
+		return finish()
+	end
+	local status = runtime.status()
+	if index > #plan.steps or (status.satisfied and plan.stop_on_success ~= false) then
+		result.completed = index > #plan.steps
+		result.stopped_on_success = index <= #plan.steps
+		return minetest.after(plan.settle or 0.2, finish)
+	end
+	local step = plan.steps[index]
+	local action = actions[step["do"]]
+	local record = {index = index, ["do"] = step["do"], time = clock - started}
+	result.steps[index] = record
+	local function done(ok, err)
+		record.ok = ok
+		record.error = err
+		if not ok then
+			result.failed_step = index
+			result.error = "step " .. index .. " (" .. tostring(step["do"]) .. "): " .. tostring(err)
+			return minetest.after(plan.settle or 0.2, finish)
+		end
+		minetest.after(0, run_step, name, index + 1)
+	end
+	if action == nil then
+		return done(false, "unknown action " .. tostring(step["do"]))
+	end
+	local ok, err = pcall(action, player, step, done)
+	if not ok then
+		done(false, "the action raised: " .. tostring(err))
+	end
+end
+
+local function await_ready(name, waited)
+	if runtime.is_ready(name) then
+		started = clock
+		return run_step(name, 1)
+	end
+	if waited > READY_TIMEOUT then
+		result.error = "the task runtime did not set up the player within " .. READY_TIMEOUT .. " s"
+		return finish()
+	end
+	minetest.after(0.05, await_ready, name, waited + 0.05)
+end
+
+local joined = false
+
+minetest.register_on_joinplayer(function(player)
+	if joined then
+		return
+	end
+	joined = true
+	local err
+	plan, err = read_plan()
+	if plan == nil then
+		result.error = err
+		return finish()
+	end
+	minetest.after(0, await_ready, player:get_player_name(), 0)
+end)
