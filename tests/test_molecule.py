@@ -131,3 +131,17 @@ def test_atom_refs_by_description_resolve(library):
     assert set(m.atoms) == {"hunt.sheep", "combat.spider"}
     with pytest.raises(Conflict):
         build_molecule(parse_expression("find ocean @ where=nether"), library)
+
+
+def test_constraints_of_different_facets_combine(library):
+    both = build_molecule(parse_expression("hunt sheep @ when=first_day, when=clear, where=plains"), library)
+    assert both.description == "hunt sheep in plains on the first day in clear weather" or "clear" in both.description
+    night_rain = build_molecule(parse_expression("combat zombie @ when=night, when=rain"), library)
+    assert "night" in night_rain.description and "rain" in night_rain.description
+    with pytest.raises(Conflict, match="when=clear and when=rain"):
+        build_molecule(parse_expression("hunt sheep @ when=rain, when=clear"), library)
+
+
+def test_a_constraint_inside_init_keeps_its_commas_apart(library):
+    m = build_molecule(parse_expression("init(hunt sheep @ when=night, time=night)"), library)
+    assert m.initialization.time.value == "night" and "at night" in m.description

@@ -132,16 +132,24 @@ class Parser:
             start = self.peek()
             while True:
                 key, value = self.parse_assignment(CONSTRAINT_KEYS)
-                if key in fields:
-                    raise self.fail(f"{key} given twice")
+                if key in fields:  # when=first_day, when=clear: both hold, as nested constraints
+                    node = self.constrain(node, fields, start)
+                    fields = {}
                 fields[key] = value
+                following = self.peek(1)
+                if following is None or following.kind != "word" or following.text not in CONSTRAINT_KEYS:
+                    break  # a comma not followed by a constraint belongs to an enclosing init(...)
                 if not self.accept(","):
                     break
-            try:
-                node = Constrained(part=node, constraint=Constraint(**fields))  # type: ignore[arg-type]
-            except ValidationError as exc:
-                raise self.fail(_pydantic_message(exc), start) from None
+            node = self.constrain(node, fields, start)
         return node
+
+    def constrain(self, node: Any, fields: dict[str, str], start: Token | None) -> Any:
+        """``node`` under one constraint."""
+        try:
+            return Constrained(part=node, constraint=Constraint(**fields))  # type: ignore[arg-type]
+        except ValidationError as exc:
+            raise self.fail(_pydantic_message(exc), start) from None
 
     def parse_assignment(self, keys: tuple[str, ...] | None) -> tuple[str, str]:
         """``key=value``."""

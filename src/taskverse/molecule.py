@@ -39,6 +39,8 @@ from taskverse.schema import (
 )
 
 NO_PRECIPITATION_MESSAGE = "it never rains or snows in {biome}"
+WHEN_FACETS = ({"day", "night"}, {"clear", "rain", "thunder"}, {"first_day"})
+"""``when`` values that exclude each other: time of day, weather; ``first_day`` combines with either."""
 
 
 class MoleculeMetrics(StrictModel):
@@ -181,13 +183,15 @@ class MoleculeBuilder:
             self.kn.check_name(c.how[5:], "item")
 
     def _check_constraint_set(self, constraints: tuple[Constraint, ...], node: AtomRef) -> None:
-        for field in ("when", "where", "how"):
-            values = {getattr(c, field) for c in constraints if getattr(c, field) is not None}
+        for field, facets in (("when", WHEN_FACETS), ("where", None), ("how", None)):
+            values = {_text(getattr(c, field)) for c in constraints if getattr(c, field) is not None}
             if field == "where":
                 values = {v for v in values if not v.startswith("height:")}
-            if len(values) > 1:
-                shown = " and ".join(sorted(f"{field}={_text(v)}" for v in values))
-                raise Conflict(f"{self.atom(node.task).description!r} cannot happen both {shown}")
+            groups = [values & facet for facet in facets] if facets else [values]
+            for group in groups:
+                if len(group) > 1:
+                    shown = " and ".join(sorted(f"{field}={v}" for v in group))
+                    raise Conflict(f"{self.atom(node.task).description!r} cannot happen both {shown}")
         heights = [height_range(c.where) for c in constraints if c.where and c.where.startswith("height:")]
         if heights:
             low = max((h[0] for h in heights if h[0] is not None), default=None)
