@@ -297,7 +297,9 @@ def summary(fmt: str) -> None:
     click.echo(f"  game knowledge: Minecraft {src['minecraft']} from {src['package']}=={src['version']}")
 
 
-SUBCOMMAND_MODULES = ("cli_engine", "cli_difficulty", "cli_textenv", "cli_compile", "cli_suites", "cli_space")
+SUBCOMMAND_MODULES = (
+    "cli_engine", "cli_difficulty", "cli_textenv", "cli_compile", "cli_suites", "cli_space", "cli_pipeline",
+)
 """Modules that add commands: each holds a ``COMMANDS`` list of click commands or groups."""
 
 

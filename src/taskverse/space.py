@@ -47,10 +47,15 @@ def embed(points: list[Point], seed: int = 0, perplexity: float = 30.0) -> np.nd
         raise TaskverseError("the task space needs scikit-learn: pip install 'taskverse[analysis]'") from exc
     if len(points) < 4:
         raise TaskverseError(f"t-SNE needs at least 4 tasks, got {len(points)}")
+    from threadpoolctl import threadpool_limits
+
     data = np.array([p.vector for p in points], dtype=float)
     tsne = TSNE(n_components=2, perplexity=perplexity_for(len(points), perplexity), random_state=seed,
                 init="pca", learning_rate="auto", max_iter=1000)
-    return np.asarray(tsne.fit_transform(data))
+    # One thread: on a busy 2-core machine OpenMP's spinning threads made this 20x slower, and results stay
+    # identical across machines with different core counts.
+    with threadpool_limits(limits=1):
+        return np.asarray(tsne.fit_transform(data))
 
 
 def clustering(points: list[Point], coordinates: np.ndarray | None = None) -> dict[str, float | None]:
