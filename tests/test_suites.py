@@ -6,10 +6,9 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import ROOT, cli_json, run_cli
 from taskverse.bias import compare, entropy, histogram, jensen_shannon, wasserstein
 from taskverse.suites import load_suite, resolve_suite_task, suite_names, task_hash
-
-from conftest import ROOT, cli_json, run_cli
 
 
 def test_every_suite_file_is_current_and_its_tasks_exist(library):

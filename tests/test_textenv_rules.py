@@ -1,0 +1,119 @@
+"""The text world's rules: candidate masks, effects, chance yields, and the goal automaton vs the evaluator."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from taskverse.algebra import AllOf, AnyOf, AtomRef, Then
+from taskverse.semantics import Evaluator
+from taskverse.textgoal import Context, GoalTracker
+from taskverse.textworld import Rules, expected_delivery
+
+
+@pytest.fixture(scope="module")
+def rules(library):
+    return Rules.for_library(library)
+
+
+def way_met(rules, counts, way):
+    """An independent reading of the rules: every need of the way is met by the counts."""
+    return all(sum(counts[m] for m in need.members) >= need.count for need in way)
+
+
+def candidates_from_scratch(rules, state):
+    return [a for a, ways in enumerate(rules.ways) if any(way_met(rules, state.counts, w) for w in ways)]
+
+
+START_ITEMS = ["oak_log", "oak_planks", "stick", "cobblestone", "iron_ingot", "coal", "crafting_table", "furnace",
+               "white_wool", "wooden_pickaxe", "stone_pickaxe", "string", "diamond"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(start=st.dictionaries(st.sampled_from(START_ITEMS), st.integers(1, 9), max_size=5),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+def test_candidates_are_exactly_the_atoms_whose_needs_are_met(rules, start, picks):
+    state = rules.new_state(start)
+    for pick in picks:
+        candidates = rules.candidates(state)
+        assert candidates == candidates_from_scratch(rules, state)
+        a = candidates[pick % len(candidates)]
+        before = list(state.counts)
+        rules.act(state, a)
+        assert all(c >= 0 for c in state.counts)
+        # Kept needs stay held; found things stay found.
+        for need in next(w for w in rules.ways[a] if way_met(rules, before, w)):
+            if not need.consume:
+                assert sum(state.counts[m] for m in need.members) >= 1
+        assert all(state.counts[r] for r in range(rules.n_items, rules.n_resources) if before[r])
+
+
+def test_consumption_takes_the_most_held_and_keeps_tools_last(rules):
+    index = rules.index
+    state = rules.new_state({"oak_planks": 1, "birch_planks": 3, "crafting_table": 1, "iron_ore": 0,
+                             "raw_iron": 2, "furnace": 1})
+    rules.act(state, rules.action_index["craft.stick"])  # any 2 planks: both from birch, held most
+    assert state.counts[index[("item", "birch_planks")]] == 1 and state.counts[index[("item", "oak_planks")]] == 1
+    rules.act(state, rules.action_index["smelt.iron_ingot"])  # fuel: a plank or the stick, never the table
+    rules.act(state, rules.action_index["smelt.iron_ingot"])
+    assert state.counts[index[("item", "crafting_table")]] == 1
+    assert state.counts[index[("item", "iron_ingot")]] == 2
+
+
+def test_events_name_the_tag_member_used_and_the_tool(rules):
+    state = rules.new_state({"stone_pickaxe": 1}, [("block", "birch_log"), ("block", "iron_ore")])
+    events = rules.act(state, rules.action_index["mine.any_log"])
+    assert events[0][:2] == ("mine", "birch_log")
+    events = rules.act(state, rules.action_index["mine.iron_ore"])
+    assert events[0][:4] == ("mine", "iron_ore", 1, "stone_pickaxe")
+    assert events[1][:3] == ("obtain", "raw_iron", 1)
+    state = rules.new_state({"oak_planks": 4})
+    events = rules.act(state, rules.action_index["craft.crafting_table"])
+    assert events[0][3] is None  # crafted at a table, not with a tool in hand
+
+
+def test_expected_delivery_gives_the_expected_total():
+    for chance, count in [(0.1, 1), (0.5, 1), (0.25, 1), (0.5, 2), (0.008333, 1)]:
+        total = sum(expected_delivery(t, chance, count) for t in range(1, 1001))
+        assert abs(total - 1000 * chance * count) <= 0.5
+
+
+def test_lookup_and_explain(rules):
+    assert rules.lookup("Craft  Oak Planks") == rules.action_index["craft.oak_planks"]
+    assert rules.lookup("craft.oak_planks") == rules.action_index["craft.oak_planks"]
+    with pytest.raises(Exception, match="did you mean"):
+        rules.lookup("craft oak plank")
+    state = rules.new_state()
+    assert "iron_ingot" in rules.explain(state, rules.action_index["craft.iron_sword"])
+
+
+ATOMS = ["craft.stick", "craft.crafting_table", "hunt.sheep", "mine.oak_log", "find.oak_log", "craft.oak_planks"]
+
+
+def expressions():
+    leaf = st.sampled_from(ATOMS).map(lambda t: AtomRef(task=t))
+    return st.recursive(leaf, lambda inner: st.one_of(
+        st.lists(inner, min_size=2, max_size=3).map(lambda p: AllOf(parts=tuple(p))),
+        st.lists(inner, min_size=2, max_size=3).map(lambda p: AnyOf(parts=tuple(p))),
+        st.lists(inner, min_size=2, max_size=3).map(lambda p: Then(parts=tuple(p)))), max_leaves=5)
+
+
+EVENTS = [("craft", "stick", 1), ("obtain", "stick", 1), ("craft", "crafting_table", 1), ("kill", "sheep", 1),
+          ("mine", "oak_log", 1), ("obtain", "oak_log", 1), ("find", "oak_log", 1), ("craft", "oak_planks", 1),
+          ("obtain", "oak_planks", 4)]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(expr=expressions(), trace=st.lists(st.sampled_from(EVENTS), max_size=12))
+def test_goal_automaton_agrees_with_the_evaluator(library, expr, trace):
+    evaluator = Evaluator.for_library(library)
+    context = Context()
+    tracker = GoalTracker(expr, evaluator, context)
+    state = tracker.initial()
+    events = []
+    for name, target, count in trace:
+        event = (name, target, count, None, None, None, None)
+        state = tracker.feed(state, [event])
+        events.append(context.game_event(event))
+        verdict = evaluator.evaluate(expr, events)
+        assert tracker.done(state) == verdict.satisfied
+        assert tracker.progress(state) == pytest.approx(verdict.progress)
