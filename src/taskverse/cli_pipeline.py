@@ -104,8 +104,8 @@ def _evaluate_planners(library: Any, seed: int, out: Path) -> dict[str, Any]:
     for agent in ("random", "greedy", "optimal"):
         report = evaluate(agent, tasks, episodes=1, seed=seed, library=library, progress=True)
         (out / f"eval_{agent}.json").write_text(json.dumps(report, indent=1))
-        overall = report.get("overall", report)
-        results[agent] = {k: overall.get(k) for k in ("success_rate", "mean_steps", "plan_efficiency")}
+        summary = report["summary"]
+        results[agent] = {k: summary.get(k) for k in ("success_rate", "mean_steps", "plan_efficiency")}
     return results
 
 
