@@ -11,6 +11,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from taskverse.library import load_library
 from taskverse.paths import cache_dir
@@ -42,7 +43,7 @@ def main() -> int:
     runs = []
     for _ in range(5):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "taskverse.cli", "show", "craft iron_sword"], check=True,
+        subprocess.run([str(Path(sys.executable).with_name("taskverse")), "show", "craft iron_sword"], check=True,
                        capture_output=True)
         runs.append(time.perf_counter() - start)
     label = 'taskverse show "craft iron_sword" (median of 5, process)'

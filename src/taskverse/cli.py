@@ -6,6 +6,7 @@ progress and logs go to stderr. Bad input exits non-zero with one clear line, ne
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections import Counter
 from pathlib import Path
@@ -24,7 +25,9 @@ def main() -> None:
     """taskverse: atom and molecule tasks, difficulty scores and benchmarks for open-ended game agents."""
 
 
+@functools.cache
 def _library() -> Any:
+    """The bundled library, loaded once per command (commands consult it from several places)."""
     from taskverse.library import load_library
 
     return load_library()

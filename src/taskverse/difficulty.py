@@ -99,7 +99,15 @@ class DifficultyContext:
     @cached_property
     def novelty_proxy(self) -> Novelty:
         """The novelty proxy, with the literature's tasks of this library."""
-        return Novelty(self.library.world, self.library.knowledge, literature_tasks(self.library))
+        library = self.library
+        literature = literature_tasks(library)
+        if not getattr(library, "digest", ""):
+            return Novelty(library.world, library.knowledge, literature)
+        from taskverse.library import _cached
+
+        tables = _cached(f"novelty-{library.digest}",
+                         lambda: Novelty(library.world, library.knowledge, literature).tables())
+        return Novelty(library.world, library.knowledge, literature, precomputed=tables)
 
     def with_task(self, task: AtomTask) -> DifficultyContext:
         """A context where ``task`` (from a file) replaces or joins the library's atoms; ratings are shared."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -325,10 +324,23 @@ def _apply_loot_corrections(blocks: dict[str, Any], path: Path) -> tuple[dict[st
     return corrected, shears
 
 
-@cache
+_LOADED: dict[Path, Knowledge] = {}
+
+
+def prime_knowledge(kn: Knowledge, directory: Path | None = None) -> None:
+    """Hand an already loaded (for instance unpickled) Knowledge to later ``load_knowledge`` calls."""
+    _LOADED.setdefault(directory or knowledge_dir(), kn)
+
+
 def load_knowledge(directory: Path | None = None) -> Knowledge:
-    """Load the knowledge file and the curated facts (cached per directory)."""
+    """Load the knowledge file and the curated facts (once per directory and process)."""
     directory = directory or knowledge_dir()
+    if directory not in _LOADED:
+        _LOADED[directory] = _load_knowledge(directory)
+    return _LOADED[directory]
+
+
+def _load_knowledge(directory: Path) -> Knowledge:
     files = sorted(directory.glob("minecraft-*.json"))
     if not files:
         raise TaskverseError("no knowledge file minecraft-*.json (run scripts/build_knowledge.py)", file=directory)

@@ -23,7 +23,7 @@ from taskverse import __version__
 from taskverse.costs import step_cost_for
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.graph import World, build_world, iter_cycles_in_pre_tasks
-from taskverse.knowledge import Knowledge, load_knowledge
+from taskverse.knowledge import Knowledge, load_knowledge, prime_knowledge
 from taskverse.paths import atoms_dir, cache_dir, knowledge_dir
 from taskverse.schema import AtomTask, Event, ResourceKind, TaskFile
 from taskverse.yamlio import line_of, parse_yaml, validation_error
@@ -347,18 +347,28 @@ def _check_library(located: list[Located], texts: dict[Path, str], context: dict
 
 
 def load_library(root: Path | None = None, use_cache: bool = True) -> Library:
-    """Load and validate the whole atom library; raise the first problem found as a TaskverseError."""
+    """Load and validate the whole atom library; raise the first problem found as a TaskverseError.
+
+    The validated tasks and the game knowledge are cached together, keyed by a hash of every input file.
+    """
     files = library_files(root)
-    kn = load_knowledge()
     if not files:
         raise TaskverseError("no task files found", file=root or atoms_dir())
-    digest = _files_digest(files) if use_cache else ""
-
-    def build() -> LibraryIndex:
+    if not use_cache:
+        kn = load_knowledge()
         located, errors = validate_files(files, kn)
         if errors:
             raise errors[0]
-        return LibraryIndex.from_located(located)
+        return Library(index=LibraryIndex.from_located(located), knowledge=kn)
+    digest = _files_digest(files)
 
-    index = _cached(f"library-{digest}", build) if use_cache else build()
+    def build() -> tuple[LibraryIndex, Knowledge]:
+        kn = load_knowledge()
+        located, errors = validate_files(files, kn)
+        if errors:
+            raise errors[0]
+        return LibraryIndex.from_located(located), kn
+
+    index, kn = _cached(f"library-{digest}", build)
+    prime_knowledge(kn)
     return Library(index=index, knowledge=kn, digest=digest)

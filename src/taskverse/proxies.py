@@ -97,11 +97,16 @@ def creativity(base: float, log_ways: float) -> float:
 class Novelty:
     """``proxy:playthrough_distance``: literature tasks and the play-through they depend on are least novel."""
 
-    def __init__(self, world: World, kn: Knowledge, literature: Iterable[str]) -> None:
+    def __init__(self, world: World, kn: Knowledge, literature: Iterable[str],
+                 precomputed: tuple[set[str], dict[str, str]] | None = None) -> None:
         self.world = world
         self.kn = kn
         self.literature = {t for t in literature if task_node(t) in world.nodes}
         self.playthrough: set[str] = set()
+        self.dimension_of: dict[str, str] = {}
+        if precomputed is not None:
+            self.playthrough, self.dimension_of = precomputed
+            return
         for task_id in sorted(self.literature):
             node = task_node(task_id)
             self.playthrough |= {n for n in world.ancestors(node) if n.startswith("task:")} | {node}
@@ -109,7 +114,6 @@ class Novelty:
         for node, preds in world.preds.items():
             for parent, _ in preds:
                 successors.setdefault(parent, []).append(node)
-        self.dimension_of: dict[str, str] = {}
         for dimension in ("nether", "end"):  # end last: a task needing both counts as the end's
             stack = [f"dimension:{dimension}"]
             seen: set[str] = set()
@@ -119,6 +123,10 @@ class Novelty:
                         seen.add(child)
                         stack.append(child)
             self.dimension_of.update({n: dimension for n in seen if n.startswith("task:")})
+
+    def tables(self) -> tuple[set[str], dict[str, str]]:
+        """What the constructor derives from the world (cacheable alongside the library)."""
+        return self.playthrough, self.dimension_of
 
     def __call__(self, task: AtomTask) -> float:
         """A predicted novelty rating of an atom."""

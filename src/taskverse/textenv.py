@@ -23,20 +23,20 @@ import string
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from taskverse.algebra import AllOf, AnyOf, AtomRef, Constrained, Initialized, Then, atoms_of
+from taskverse.envs import ENV_NAMESPACE, PRESETS, Preset, env_ids, register_envs  # noqa: F401, E402
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import AtomTask, Initialization
 from taskverse.semantics import Evaluator, GameEvent, Verdict
 from taskverse.textgoal import Context
 from taskverse.textworld import CHANCE_MODES, Event, Rules, State
 
-ENV_NAMESPACE = "taskverse"
 DEFAULT_TASK = "craft.iron_sword"
 """The target when none is given: MCU Figure 5's example."""
 DEFAULT_MAX_STEPS = 100
@@ -46,40 +46,7 @@ ObservationMode = Literal["text", "structured"]
 InitMode = Literal["auto", "naive", "task"]
 
 
-class Preset(TypedDict, total=False):
-    """Constructor arguments a registered variant fixes."""
-
-    observation: ObservationMode
-    chance: str
-    tasks: str | list[str]
-    max_steps: int
-
-
-PRESETS: dict[str, Preset] = {
-    "SkillForgeText-v0": {"observation": "text"},
-    "SkillForgeTextStructured-v0": {"observation": "structured"},
-    "SkillForgeTextStochastic-v0": {"observation": "text", "chance": "sample"},
-    "SkillForgeTextChain-v0": {"observation": "structured", "tasks": "naive-craft"},
-}
-"""The registered variants: Figure 5's text observation, a vector observation for learning agents, chance yields
-drawn at random, and a fixed task list (every craft atom the world can reach from an empty inventory, one drawn
-per episode, MCU's SkillForge-Chain idea)."""
-
 TASK_LISTS = ("naive-craft",)
-
-
-def env_ids() -> list[str]:
-    """The registered gymnasium ids."""
-    return [f"{ENV_NAMESPACE}/{name}" for name in PRESETS]
-
-
-def register_envs() -> None:
-    """Register every preset with gymnasium (idempotent)."""
-    registry = gymnasium.envs.registry
-    for name, preset in PRESETS.items():
-        env_id = f"{ENV_NAMESPACE}/{name}"
-        if env_id not in registry:
-            gymnasium.register(id=env_id, entry_point="taskverse.textenv:SkillForgeTextEnv", kwargs=dict(preset))
 
 
 # -- targets -------------------------------------------------------------------------------------------------------
