@@ -145,13 +145,17 @@ def check_names(kn: Knowledge, located: Located, text: str) -> list[TaskverseErr
 
 
 def _files_digest(files: Iterable[Path]) -> str:
+    """A hash of the library's content: file names relative to ``atoms/`` and their bytes.
+
+    Where the checkout lives does not enter it, so every checkout of the same library agrees, and suite and
+    calibration files can record it.
+    """
     digest = hashlib.sha256(__version__.encode())
-    for path in files:
-        digest.update(str(path).encode())
+    root = atoms_dir()
+    for path in [*files, *sorted(p for p in knowledge_dir().rglob("*") if p.is_file())]:
+        name = path.resolve().relative_to(root.resolve()) if path.resolve().is_relative_to(root.resolve()) else path
+        digest.update(name.as_posix().encode())
         digest.update(path.read_bytes())
-    for path in sorted(knowledge_dir().rglob("*")):
-        if path.is_file():
-            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
