@@ -53,3 +53,11 @@ def test_summary_and_version():
     for command in ("list", "show", "validate", "graph", "schema"):
         assert command in help_text
     assert json.loads(run_cli("validate", "--format", "json").stdout)["valid"] is True
+
+
+def test_list_molecules_of_the_suites():
+    molecules = cli_json("list", "--kind", "molecule")
+    assert molecules and all(m["kind"] == "molecule" and m["id"].startswith("mol.") for m in molecules)
+    atoms = cli_json("list", "--kind", "atom")
+    assert all(a["kind"] == "atom" for a in atoms)
+    assert len(cli_json("list")) == len(atoms) + len(molecules)

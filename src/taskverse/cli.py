@@ -73,22 +73,42 @@ def compose_expression(source: str) -> Any:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @friendly
 def list_tasks(kind: str | None, category: str | None, verb: str | None, fmt: str) -> None:
-    """List the tasks of the library."""
+    """List the tasks of the library: its atoms, and the molecules its suites hold (benchmarks/)."""
     from taskverse.schema import Category
 
     if category is not None and category.lower() not in {c.value for c in Category}:
         raise TaskverseError(f"unknown category {category!r}; expected one of {', '.join(c.value for c in Category)}")
-    tasks = [] if kind == "molecule" else _library().tasks
-    tasks = [t for t in tasks if (category is None or t.category.value == category.lower())
-             and (verb is None or t.verb == verb)]
-    rows = [{"id": t.id, "description": t.description, "category": t.category.value, "kind": t.kind,
-             "verb": t.verb} for t in tasks]
+    rows = []
+    if kind in (None, "atom"):
+        rows += [{"id": t.id, "description": t.description, "category": t.category.value, "kind": t.kind,
+                  "verb": t.verb} for t in _library().tasks]
+    if kind in (None, "molecule"):
+        rows += _suite_molecules()
+    rows = [r for r in rows if (category is None or r["category"] == category.lower())
+            and (verb is None or r["verb"] == verb)]
     if fmt == "json":
         emit_json(rows)
         return
     for row in rows:
         click.echo(f"{row['id']:<48} {row['category']:<13} {row['description']}")
     click.echo(f"{len(rows)} task(s)", err=True)
+
+
+def _suite_molecules() -> list[dict[str, Any]]:
+    """The distinct molecules of the built suites, as list rows."""
+    from taskverse.suites import benchmarks_dir, entry_for_suite_task, load_suite, suite_names
+
+    library = _library()
+    rows: dict[str, dict[str, Any]] = {}
+    for name in suite_names():
+        if not (benchmarks_dir() / f"{name}.yaml").exists():
+            continue
+        for item in load_suite(name).tasks:
+            if item.expression is not None and item.id not in rows:
+                entry = entry_for_suite_task(item, library, None)
+                rows[item.id] = {"id": item.id, "description": item.description, "category": entry.category,
+                                 "kind": "molecule", "verb": entry.verb}
+    return [rows[k] for k in sorted(rows)]
 
 
 def task_details(task: Any) -> dict[str, Any]:
