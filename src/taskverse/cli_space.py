@@ -14,9 +14,8 @@ from taskverse.errors import TaskverseError
 def space_points(suite_name: str | None, library: Any) -> list[Any]:
     """Points of the task space: a suite's tasks, or every atom and naive version of the library."""
     from taskverse.cli_suites import scorer_for
-    from taskverse.schema import DIFFICULTY_DIMENSIONS
     from taskverse.space import Point
-    from taskverse.suites import load_suite, naive_molecule, resolve_suite_task
+    from taskverse.suites import load_suite, naive_molecule, resolve_suite_task, vector_of
 
     scorer = scorer_for(library)
     if suite_name:
@@ -28,11 +27,10 @@ def space_points(suite_name: str | None, library: Any) -> list[Any]:
                   if world.task_rank(t.id) != float("inf") and not t.initialization.is_naive()]
     points = []
     for task in tasks:
-        calibrated, _ = scorer(task)
         is_composite = task.kind == "molecule" and getattr(task.expression, "kind", "") != "initialized"
         category = "molecule" if is_composite else task.category.value
         points.append(Point(task.id, task.description, category,
-                            [round(calibrated.get(d, 0.0), 4) for d in DIFFICULTY_DIMENSIONS]))
+                            [round(v, 4) for v in vector_of(task, scorer)]))
     return points
 
 
@@ -54,14 +52,12 @@ def space(suite_name: str | None, output: Path | None, seed: int, perplexity: fl
     library = _library()
     if radar_task:
         from taskverse.cli_suites import scorer_for
-        from taskverse.schema import DIFFICULTY_DIMENSIONS
+        from taskverse.suites import vector_of
 
         if output is None or output.suffix.lower() not in (".png", ".svg"):
             raise TaskverseError("--radar needs -o FILE.png or FILE.svg")
         task = resolve_task(radar_task)
-        calibrated, _ = scorer_for(library)(task)
-        radar(Point(task.id, task.description, task.category.value,
-                    [calibrated.get(d, 0.0) for d in DIFFICULTY_DIMENSIONS]), output)
+        radar(Point(task.id, task.description, task.category.value, vector_of(task, scorer_for(library))), output)
         click.echo(f"wrote {output}", err=True)
         return
     if output is not None and output.suffix.lower() not in (".png", ".html"):

@@ -11,12 +11,6 @@ from taskverse.cliutil import emit_json, friendly
 from taskverse.errors import TaskverseError
 
 
-def _deps() -> tuple[Any, Any, Any]:
-    from taskverse.cli import _library
-
-    return _library, emit_json, friendly
-
-
 def scorer_for(library: Any) -> Any:
     """The difficulty scorer (calibrated and raw scores by dimension) for filters and selection."""
     from taskverse.difficulty import scores
@@ -38,18 +32,10 @@ def scorer_for(library: Any) -> Any:
 
 def suite_vectors(names: list[str], library: Any, scorer: Any) -> Any:
     """(n, 6) calibrated difficulty of the union of some suites' tasks (each task once)."""
-    import numpy as np
+    from taskverse.suites import load_suite, resolve_suite_task, vectors
 
-    from taskverse.schema import DIFFICULTY_DIMENSIONS
-    from taskverse.suites import load_suite, resolve_suite_task
-
-    seen: dict[str, list[float]] = {}
-    for name in names:
-        for item in load_suite(name).tasks:
-            if item.id not in seen:
-                calibrated, _ = scorer(resolve_suite_task(item, library))
-                seen[item.id] = [calibrated.get(d, 0.0) for d in DIFFICULTY_DIMENSIONS]
-    return np.array(list(seen.values()), dtype=float).reshape(len(seen), len(DIFFICULTY_DIMENSIONS))
+    items = {item.id: item for name in names for item in load_suite(name).tasks}
+    return vectors([resolve_suite_task(item, library) for item in items.values()], scorer)
 
 
 @click.command("filter")
@@ -64,10 +50,10 @@ def filter_command(expr: str, source: str | None, fmt: str) -> None:
     difficulty dimensions (calibrated; raw.<dimension> for raw). Operators: = != < <= > >= ~ (contains);
     combine with and, or, not and parentheses.
     """
+    from taskverse.cli import _library as library_of
     from taskverse.filters import parse_filter
     from taskverse.suites import entries, entry_for_suite_task, load_suite
 
-    library_of, emit_json, _ = _deps()
     check = parse_filter(expr)
     library = library_of()
     scorer = scorer_for(library)
@@ -97,7 +83,6 @@ def suite_list(fmt: str) -> None:
     """List the suites (built or not)."""
     from taskverse.suites import load_suite, suite_names, suite_path
 
-    _, emit_json, _ = _deps()
     rows = []
     for name in suite_names():
         built = suite_path(name).exists()
@@ -119,7 +104,6 @@ def suite_show(name: str, fmt: str) -> None:
     from taskverse.suites import load_suite
     from taskverse.yamlio import dump_yaml
 
-    _, emit_json, _ = _deps()
     data = load_suite(name).model_dump(mode="json", exclude_none=True)
     if fmt == "json":
         emit_json(data)
@@ -135,9 +119,9 @@ def suite_show(name: str, fmt: str) -> None:
 @friendly
 def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed: int | None) -> None:
     """(Re)build suite files deterministically (the same inputs give the same file)."""
+    from taskverse.cli import _library as library_of
     from taskverse.suites import build_suite, load_definitions, suite_names, write_suite
 
-    library_of, _, _ = _deps()
     library = library_of()
     scorer = scorer_for(library)
     wanted = list(names)
@@ -159,9 +143,9 @@ def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed:
 @friendly
 def coverage_command(file: Path, fmt: str) -> None:
     """Map a benchmark's task list (one description per line) onto the library, with the share covered."""
+    from taskverse.cli import _library as library_of
     from taskverse.coverage import coverage
 
-    library_of, emit_json, _ = _deps()
     if not file.exists():
         raise TaskverseError("no such file", file=file)
     report = coverage(file.read_text(encoding="utf-8").splitlines(), library_of())
@@ -184,10 +168,10 @@ def coverage_command(file: Path, fmt: str) -> None:
 def bias_command(existing: str, against: str, output: Path | None, fmt: str) -> None:
     """Compare difficulty distributions of existing benchmarks and a suite (MCU Section 4.3, Figure 4)."""
     from taskverse.bias import compare, heatmap
+    from taskverse.cli import _library as library_of
     from taskverse.schema import DIFFICULTY_DIMENSIONS
     from taskverse.suites import literature_suite_name, load_papers
 
-    library_of, emit_json, _ = _deps()
     library = library_of()
     scorer = scorer_for(library)
     names = [literature_suite_name(p) for p in load_papers()] if existing == "literature" else existing.split(",")

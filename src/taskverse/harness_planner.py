@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -391,6 +391,22 @@ class _Sim:
                     self.away, self.moves)
 
 
+def plan_first(sim: _Sim, options: Iterable[Any], attempt: Callable[[_Sim, Any], None],
+               why: Callable[[list[str]], str]) -> None:
+    """Plan the first option that works, on a copy of ``sim`` adopted only on success; else NoPlan(why(errors))."""
+    errors = []
+    for option in options:
+        trial = sim.copy()
+        try:
+            attempt(trial, option)
+        except NoPlan as exc:
+            errors.append(str(exc))
+            continue
+        sim.__dict__.update(trial.__dict__)
+        return
+    raise NoPlan(why(errors))
+
+
 class Planner:
     """Plans compiled tasks for one game."""
 
@@ -435,17 +451,7 @@ class Planner:
         ways = self.graph.ways.get(item, [])
         if not ways:
             raise NoPlan(f"{item} cannot be dug, crafted or cooked from what the map generates")
-        errors = []
-        for way in ways[:4]:
-            trial = sim.copy()
-            try:
-                self._use_way(trial, way, need, depth)
-            except NoPlan as exc:
-                errors.append(str(exc))
-                continue
-            sim.__dict__.update(trial.__dict__)
-            return
-        raise NoPlan(errors[0])
+        plan_first(sim, ways[:4], lambda trial, way: self._use_way(trial, way, need, depth), lambda e: e[0])
 
     def _use_way(self, sim: _Sim, way: Way, need: int, depth: int) -> None:
         times = math.ceil(need / way.gives)
@@ -632,21 +638,9 @@ class Planner:
                        any(sim.inv[m] >= n for m in self.graph._members(c)) for c, n in way.ingredients)
 
         ways.sort(key=lambda w: (not held(w), self.graph.cost.get(w.item, INF), w.item))
-        errors = []
-        for way in ways:
-            trial = sim.copy()
-            try:
-                times = math.ceil(goal.count / way.gives)
-                if method == "normal":
-                    self.craft(trial, way, times, 0)
-                else:
-                    self.cook(trial, way, times, 0)
-            except NoPlan as exc:
-                errors.append(str(exc))
-                continue
-            sim.__dict__.update(trial.__dict__)
-            return
-        raise NoPlan(errors[0])
+        make = self.craft if method == "normal" else self.cook
+        plan_first(sim, ways, lambda trial, way: make(trial, way, math.ceil(goal.count / way.gives), 0),
+                   lambda e: e[0])
 
     def _goal_craft(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
         self._make(sim, goal, "normal")
@@ -849,17 +843,8 @@ class Planner:
             for part in node.parts:
                 self.expression(sim, part, constraints)
         elif isinstance(node, AnyOf):
-            errors = []
-            for part in node.parts:
-                trial = sim.copy()
-                try:
-                    self.expression(trial, part, constraints)
-                except NoPlan as exc:
-                    errors.append(str(exc))
-                    continue
-                sim.__dict__.update(trial.__dict__)
-                return
-            raise NoPlan("no part of the OR can be planned: " + "; ".join(errors))
+            plan_first(sim, node.parts, lambda trial, part: self.expression(trial, part, constraints),
+                       lambda e: "no part of the OR can be planned: " + "; ".join(e))
         elif isinstance(node, Constrained):
             self.expression(sim, node.part, (*constraints, node.constraint))
         elif isinstance(node, Initialized):

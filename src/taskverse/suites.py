@@ -194,11 +194,15 @@ def load_definitions(path: Path | None = None) -> dict[str, SuiteDefinition]:
     return out
 
 
-def _vectors(tasks: list[Any], scorer: Scorer) -> np.ndarray:
-    rows = []
-    for task in tasks:
-        calibrated, _ = scorer(task)
-        rows.append([calibrated.get(d, 0.0) for d in DIFFICULTY_DIMENSIONS])
+def vector_of(task: Any, scorer: Scorer) -> list[float]:
+    """A task's point in the task space: its six calibrated scores (0 where a score is undefined)."""
+    calibrated, _ = scorer(task)
+    return [calibrated.get(d, 0.0) for d in DIFFICULTY_DIMENSIONS]
+
+
+def vectors(tasks: list[Any], scorer: Scorer) -> np.ndarray:
+    """The (n, 6) calibrated difficulty of some tasks."""
+    rows = [vector_of(task, scorer) for task in tasks]
     return np.array(rows, dtype=float).reshape(len(tasks), len(DIFFICULTY_DIMENSIONS))
 
 
@@ -217,11 +221,11 @@ def build_skillforge(definition: SuiteDefinition, library: Any, scorer: Scorer) 
     chosen: list[SuiteTask] = []
     for category in sorted(by_category):
         tasks = sorted(by_category[category], key=lambda t: t.id)
-        picks = farthest_point(_vectors(tasks, scorer), selection.per_category, rng)
+        picks = farthest_point(vectors(tasks, scorer), selection.per_category, rng)
         chosen += [suite_task(tasks[i]) for i in sorted(picks, key=lambda i: tasks[i].id)]
     candidates = sorted((t for t in solvable if not t.initialization.is_naive()), key=lambda t: t.id)
     naive_versions = [naive_molecule(t, library) for t in candidates]
-    picks = farthest_point(_vectors(naive_versions, scorer), selection.naive, rng)
+    picks = farthest_point(vectors(naive_versions, scorer), selection.naive, rng)
     chosen += [suite_task(naive_versions[i]) for i in sorted(picks, key=lambda i: naive_versions[i].id)]
     molecules = list(random_molecules(library, selection.molecules, definition.seed, selection.max_atoms))
     chosen += [suite_task(m) for m in sorted(molecules, key=lambda m: m.id)]

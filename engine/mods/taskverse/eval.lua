@@ -153,6 +153,7 @@ local function set_of(list)
 	end
 	return out
 end
+M.set_of = set_of
 
 --- Turn a compiled task's expression (atoms by id, lists of names) into the shape sat() reads: each atom
 -- reference carries its goal, name lists become sets.

@@ -77,13 +77,7 @@ local function write_status()
 	minetest.safe_file_write(worldfile(STATUS_FILE), json.encode(status) .. "\n")
 end
 
-local function set_of(list)
-	local out = {}
-	for _, name in ipairs(list or {}) do
-		out[name] = true
-	end
-	return out
-end
+local set_of = eval.set_of
 
 local function game_name(engine_name)
 	if engine_name == nil or engine_name == "" then
