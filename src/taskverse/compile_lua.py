@@ -12,7 +12,7 @@ The output is a Craftium environment directory::
       mods/mobs/               mobs_redo, copied from the engine's mods when the task has mobs
       worlds/world/world.mt    a world that loads those mods
       minetest.conf            the engine settings the task needs (pass them as Craftium's minetest_conf)
-      taskverse_task.json      the intermediate form, for tools (`taskverse engine run` reads it)
+      taskverse_task.json      the intermediate form (JSON), for tools
 
 Writing the same task twice gives byte-identical files.
 """
@@ -218,17 +218,6 @@ def write_env(ir: TaskIR, out: Path) -> list[Path]:
     (out / IR_FILE).write_text(json.dumps(ir.model_dump(mode="json"), indent=1, sort_keys=False) + "\n",
                                encoding="utf-8")
     return sorted(p for p in out.rglob("*") if p.is_file())
-
-
-def read_env(out: Path) -> TaskIR:
-    """Read the intermediate form back from an environment directory written by :func:`write_env`."""
-    path = Path(out) / IR_FILE
-    try:
-        return TaskIR.model_validate_json(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TaskverseError(f"no {IR_FILE}: not a compiled task folder", file=out) from None
-    except ValueError as exc:
-        raise TaskverseError(f"invalid compiled task: {str(exc).splitlines()[0]}", file=path) from None
 
 
 def luajit_check(paths: list[Path], workers: int = 4) -> dict[str, str]:

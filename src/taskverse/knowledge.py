@@ -156,14 +156,6 @@ class Knowledge:
                 return tier
         return None
 
-    def tag_of(self, members: tuple[str, ...] | list[str]) -> str | None:
-        """The name of the tag whose members are exactly ``members``, if there is one."""
-        wanted = set(members)
-        for name, tag_members in sorted(self.tags.items()):
-            if set(tag_members) == wanted:
-                return name
-        return None
-
     def check_name(self, name: str, kind: str) -> None:
         """Raise a TaskverseError with close matches if ``name`` is not a known ``kind`` (item, block, ...)."""
         table = self.names(kind)

@@ -184,10 +184,9 @@ class LazyTasks(Mapping[str, AtomTask]):
 
 @dataclass
 class LibraryIndex:
-    """What the cache holds: validated task data, where each task came from, and the description index."""
+    """What the cache holds: validated task data and the description index."""
 
     data: dict[str, dict[str, Any]]
-    sources: dict[str, tuple[str, int | None]]
     by_description: dict[str, str]
 
     @classmethod
@@ -199,7 +198,6 @@ class LibraryIndex:
                 index.setdefault(normalize(text), loc.task.id)
         return cls(
             data={loc.task.id: loc.task.model_dump(mode="json", exclude_defaults=True) for loc in located},
-            sources={loc.task.id: (str(loc.file), loc.index) for loc in located},
             by_description=index,
         )
 
@@ -235,10 +233,6 @@ class Library:
     def tasks(self) -> list[AtomTask]:
         """All atoms, in file order."""
         return [self.by_id[task_id] for task_id in self.index.data]
-
-    def source_of(self, task_id: str) -> Path:
-        """The file a library task is defined in."""
-        return Path(self.index.sources[task_id][0])
 
     @property
     def world(self) -> World:

@@ -11,14 +11,14 @@ import hashlib
 import json
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field, ValidationError
 
-from taskverse.algebra import AtomRef, Expr, Initialized, content_hash, naive, ref
+from taskverse.algebra import AtomRef, Expr, Initialized, naive, ref
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.filters import Entry, parse_filter
 from taskverse.paths import project_root
@@ -91,10 +91,6 @@ def task_hash(task: Any) -> str:
     text = json.dumps(task.model_dump(mode="json", exclude={"tags", "difficulty"}), sort_keys=True,
                       separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _naive_id(atom_id: str) -> str:
-    return f"mol.{content_hash(naive(ref(atom_id)))}"
 
 
 def entries(library: Any, scorer: Scorer | None = None, include_naive: bool = True) -> list[Entry]:
@@ -364,9 +360,3 @@ def load_suite(name_or_path: str) -> Suite:
 def suite_names() -> list[str]:
     """Every suite that can be built: the definitions, then the literature."""
     return [*load_definitions(), *(literature_suite_name(p) for p in load_papers())]
-
-
-def iter_suite_tasks(suite: Suite, library: Any) -> Iterable[Any]:
-    """The tasks of a suite, resolved against the library."""
-    for item in suite.tasks:
-        yield resolve_suite_task(item, library)
