@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from taskverse.atomgen import write_library
 from taskverse.errors import TaskverseError
-from taskverse.knowledge import load_knowledge
+from taskverse.knowledge.facts import load_knowledge
+from taskverse.library.generate import write_library
 from taskverse.paths import atoms_dir
 
 

@@ -30,30 +30,32 @@ notebook("01_composing_tasks.ipynb", [
     ("code", "from taskverse import load_library\nlibrary = load_library()\nsword = library.get('craft iron_sword')\n"
              "print(sword.id, sword.category.value, sword.initialization.inventory)\n"
              "print(len(library.world.pre_tasks(sword.id)), 'pre-tasks, e.g.', library.world.pre_tasks(sword.id)[:4])"),
-    ("code", "from taskverse.algebra import naive, ref\nfrom taskverse.molecule import build_molecule\n"
+    ("code", "from taskverse.algebra.expr import naive, ref\nfrom taskverse.algebra.molecule import build_molecule\n"
              "expr = (ref('plant.pumpkin_seeds') >> ref('use.carve_pumpkin')) & ref('hunt.sheep').at(when='night')\n"
              "molecule = build_molecule(expr, library)\nprint(molecule.id)\nprint(molecule.description)\n"
              "print(molecule.initialization.model_dump(exclude_defaults=True))"),
     ("md", "The same with the expression grammar of `taskverse compose`, and an infeasible composition:"),
-    ("code", "from taskverse.exprparse import parse_expression\nfrom taskverse.errors import TaskverseError\n"
+    ("code", "from taskverse.algebra.parse import parse_expression\nfrom taskverse.errors import TaskverseError\n"
              "same = build_molecule(parse_expression('hunt sheep @ when=night & (plant pumpkin_seeds >> carve "
              "pumpkin)'), library)\nprint('same id:', same.id == molecule.id)\ntry:\n"
              "    build_molecule(parse_expression('mine obsidian @ how=bare_hand'), library)\n"
              "except TaskverseError as exc:\n    print('rejected:', exc)"),
     ("md", "## What counts as success\nThe evaluator reads a trace of events; THEN is order-sensitive, AND is not."),
-    ("code", "from taskverse.semantics import Evaluator, GameEvent\nevaluator = Evaluator.for_library(library)\n"
+    ("code", "from taskverse.algebra.semantics import Evaluator, GameEvent\n"
+     "evaluator = Evaluator.for_library(library)\n"
              "trace = [GameEvent(event='kill', target='sheep', time='night'),\n"
              "         GameEvent(event='place', target='pumpkin_stem'),\n"
              "         GameEvent(event='use', target='pumpkin', held='shears')]\n"
              "print(evaluator.evaluate(expr, trace))\nprint(evaluator.evaluate(expr, list(reversed(trace))))"),
     ("md", "## YAML round trip, difficulty, and a Lua mod"),
-    ("code", "from taskverse.molecule import MoleculeTask\nfrom taskverse.molecule_io import molecule_to_yaml\n"
+    ("code", "from taskverse.algebra.molecule import MoleculeTask\n"
+     "from taskverse.algebra.files import molecule_to_yaml\n"
              "from taskverse.yamlio import parse_yaml\ntext = molecule_to_yaml(molecule)\n"
              "print(MoleculeTask.model_validate(parse_yaml(text)) == molecule)\n"
-             "from taskverse.difficulty import scores\nd = scores(molecule, library)\n"
+             "from taskverse.difficulty.scores import scores\nd = scores(molecule, library)\n"
              "print({k: round(v.calibrated, 2) for k, v in d if v is not None and v.calibrated is not None})"),
-    ("code", "import tempfile, pathlib\nfrom taskverse.compiler import compile_task\n"
-             "from taskverse.compile_lua import write_env\n"
+    ("code", "import tempfile, pathlib\nfrom taskverse.engine.compiler import compile_task\n"
+             "from taskverse.engine.lua import write_env\n"
              "ir = compile_task(build_molecule(parse_expression('naive(craft wooden_pickaxe)'), library), library)\n"
              "out = pathlib.Path(tempfile.mkdtemp()) / 'env'\nfiles = write_env(ir, out)\n"
              "print(sorted(str(f.relative_to(out)) for f in files)[:6])\n"
@@ -64,9 +66,10 @@ notebook("02_benchmarks.ipynb", [
     ("md", "# Building and filtering benchmarks\n\nSuites are files in `benchmarks/`, built deterministically "
            "from `benchmarks/suites.yaml` (SkillForge and its filtered versions) and `benchmarks/literature.yaml` "
            "(the 16 papers of MCU Appendix B). Every task carries a content hash."),
-    ("code", "from taskverse import load_library\nfrom taskverse.cli_suites import scorer_for\n"
-             "from taskverse.suites import load_suite, entries, suite_names\n"
-             "from taskverse.filters import parse_filter\n\nlibrary = load_library()\nscore = scorer_for(library)\n"
+    ("code", "from taskverse import load_library\nfrom taskverse.cli.suites import scorer_for\n"
+             "from taskverse.benchmarks.suites import load_suite, entries, suite_names\n"
+             "from taskverse.benchmarks.filters import parse_filter\n\nlibrary = load_library()\n"
+             "score = scorer_for(library)\n"
              "print(len(suite_names()), 'suites:', ', '.join(suite_names()[:10]), '...')"),
     ("code", "skillforge = load_suite('SkillForge')\nprint(skillforge.built_with)\n"
              "for item in skillforge.tasks[:5]:\n    print(item.id, item.hash, item.description)"),
@@ -77,7 +80,8 @@ notebook("02_benchmarks.ipynb", [
              "'match', planning.describe())\nfor e in hits[:5]:\n    print(' ', e.description, "
              "round(e.calibrated['planning_complexity'], 2))"),
     ("md", "## Expressivity (MCU Section 4.1)\nAny benchmark's task list maps onto the library, line by line."),
-    ("code", "from taskverse.coverage import coverage\nreport = coverage(['Mine oak wood', 'Obtain cooked_beef', "
+    ("code", "from taskverse.benchmarks.coverage import coverage\n"
+     "report = coverage(['Mine oak wood', 'Obtain cooked_beef', "
              "'Combat a zombie', 'craft XXX', 'plant wheat seeds and then carve pumpkin', "
              "'Craft a replica of the Titanic'], library)\nfor row in report['lines']:\n"
              "    print(row['text'], '->', row['task'] or row['reason'])\nprint('covered', report['share'])"),
@@ -88,8 +92,8 @@ notebook("03_task_space.ipynb", [
            "difficulty scores. We embed SkillForge with t-SNE, measure how categories cluster, and compare the "
            "difficulty distributions of the literature's benchmarks with SkillForge."),
     ("code", "import matplotlib\nmatplotlib.use('Agg')\nfrom IPython.display import Image, display\n"
-             "from taskverse import load_library\nfrom taskverse.cli_space import space_points\n"
-             "from taskverse.space import embed, clustering, scatter_png\nimport tempfile, pathlib\n"
+             "from taskverse import load_library\nfrom taskverse.cli.space import space_points\n"
+             "from taskverse.benchmarks.space import embed, clustering, scatter_png\nimport tempfile, pathlib\n"
              "out = pathlib.Path(tempfile.mkdtemp())  # figures go to a scratch folder, not the repository\n"
              "library = load_library()\n"
              "points = space_points('SkillForge', library)\ncoords = embed(points, seed=0)\n"
@@ -99,8 +103,9 @@ notebook("03_task_space.ipynb", [
     ("md", "Silhouette scores near zero mean the categories overlap in our task space; the paper reports "
            "clusters. SkillForge picks the most dissimilar tasks within each category, which spreads each "
            "category out."),
-    ("code", "import numpy as np\nfrom taskverse.bias import compare, heatmap\nfrom taskverse.cli_suites import "
-             "scorer_for, suite_vectors\nfrom taskverse.suites import literature_suite_name, load_papers\n"
+    ("code", "import numpy as np\nfrom taskverse.benchmarks.bias import compare, heatmap\n"
+     "from taskverse.cli.suites import "
+             "scorer_for, suite_vectors\nfrom taskverse.benchmarks.suites import literature_suite_name, load_papers\n"
              "score = scorer_for(library)\nexisting = suite_vectors([literature_suite_name(p) for p in load_papers()],"
              " library, score)\nskillforge = suite_vectors(['SkillForge'], library, score)\n"
              "result = compare(existing, skillforge, ('Existing benchmarks', 'SkillForge'))\n"
@@ -114,10 +119,10 @@ notebook("04_planners.ipynb", [
     ("md", "# Evaluating planners in SkillForge-text\n\nThe text-only environment of MCU Appendix D: each step "
            "the agent picks one atom whose dependencies are met. We compare the random, greedy and optimal "
            "baselines on SkillForge-Chain (naive-initialized tasks)."),
-    ("code", "import gymnasium\nimport taskverse.textenv  # registers the environments\n"
+    ("code", "import gymnasium\nimport taskverse.textenv.env  # registers the environments\n"
              "env = gymnasium.make('taskverse/SkillForgeText-v0', task='craft wooden_pickaxe')\n"
              "text, info = env.reset(seed=0)\nprint(text[:600])"),
-    ("code", "from taskverse import load_library\nfrom taskverse.evaluation import evaluate, suite_tasks\n"
+    ("code", "from taskverse import load_library\nfrom taskverse.textenv.evaluation import evaluate, suite_tasks\n"
              "library = load_library()\ntasks = suite_tasks('SkillForge-Chain', library)[:20]\nreports = {}\n"
              "for agent in ('random', 'greedy', 'optimal'):\n"
              "    reports[agent] = evaluate(agent, tasks, episodes=1, seed=0, library=library, progress=False)\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from taskverse.engine import CLIENT, SERVER
+from taskverse.engine.binaries import CLIENT, SERVER
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_DIR = ROOT / "engine"
@@ -32,12 +32,12 @@ def need_engine(*tools: str, client: bool = False) -> None:
 def run_engine_cli(*args: str) -> subprocess.CompletedProcess[str]:
     """Run ``taskverse engine ARGS`` as a user would.
 
-    Until ``taskverse.cli`` registers the group (``main.add_command(engine)``), the group's own module runs it.
+    Until ``taskverse.cli.main`` registers the group (``main.add_command(engine)``), the group's own module runs it.
     """
-    from taskverse.cli import main
+    from taskverse.cli.app import main
 
     if "engine" in main.commands:
         command = [sys.executable, "-m", "taskverse.cli", "engine", *args]
     else:
-        command = [sys.executable, "-m", "taskverse.cli_engine", *args]
+        command = [sys.executable, "-m", "taskverse.cli.engine", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120)

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taskverse.algebra import (
+from taskverse.algebra.expr import (
     AllOf,
     AnyOf,
     AtomRef,
@@ -16,8 +16,8 @@ from taskverse.algebra import (
     naive,
     ref,
 )
+from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.schema import Goal
-from taskverse.semantics import Evaluator, GameEvent
 
 ATOMS = {
     "craft.x": Goal(event="craft", target="x"),

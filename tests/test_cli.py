@@ -38,7 +38,7 @@ def test_graph_outputs(tmp_path):
 
 
 def test_dot_labels_are_escaped(library):
-    from taskverse.render import to_dot
+    from taskverse.library.render import to_dot
 
     graph = library.world.dependency_graph("craft.stick")
     text = to_dot(graph, 'evil "title"\n]] --')

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from taskverse.calibration import calibrate_value, load_table, quantiles, table_path
+from taskverse.difficulty.calibration import calibrate_value, load_table, quantiles, table_path
 from taskverse.schema import DIFFICULTY_DIMENSIONS
 
 values = st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), min_size=1, max_size=60)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taskverse.entropy import PatternSummary, ordinal_pattern, pattern_counts, permutation_entropy
+from taskverse.difficulty.entropy import PatternSummary, ordinal_pattern, pattern_counts, permutation_entropy
 
 actions = st.lists(st.integers(min_value=1, max_value=19), max_size=120)
 
@@ -49,7 +49,7 @@ def test_hand_computed_values():
     assert len({ordinal_pattern(w) for w in windows}) == 5
     six = [(1, 2, 3), (1, 3, 2), (2, 1, 3), (2, 3, 1), (3, 1, 2), (3, 2, 1)]
     counts = Counter({p: 1 for p in six})
-    from taskverse.entropy import entropy_of_counts
+    from taskverse.difficulty.entropy import entropy_of_counts
 
     assert entropy_of_counts(counts) == pytest.approx(1.0)
     # a period-2 alternation has two patterns, equally often: ln 2 / ln 6

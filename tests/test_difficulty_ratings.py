@@ -7,8 +7,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
-from taskverse.errors import TaskverseError
-from taskverse.ratings import (
+from taskverse.difficulty.ratings import (
     Rating,
     RatingsFile,
     aggregate,
@@ -16,6 +15,7 @@ from taskverse.ratings import (
     load_ratings_file,
     save_ratings_file,
 )
+from taskverse.errors import TaskverseError
 
 
 def test_alpha_on_krippendorffs_example():

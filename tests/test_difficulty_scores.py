@@ -3,13 +3,13 @@ import math
 import numpy as np
 import pytest
 
-from taskverse.algebra import naive, ref
-from taskverse.difficulty import context_for, difficulty_vector, naive_raw_scores, raw_scores, scores
-from taskverse.graph import task_node
-from taskverse.molecule import build_molecule
-from taskverse.plans import NAIVE
+from taskverse.algebra.expr import naive, ref
+from taskverse.algebra.molecule import build_molecule
+from taskverse.difficulty.plans import NAIVE
+from taskverse.difficulty.scores import context_for, difficulty_vector, naive_raw_scores, raw_scores, scores
+from taskverse.difficulty.timemodel import ActionModel
 from taskverse.schema import DIFFICULTY_DIMENSIONS, Initialization
-from taskverse.timemodel import ActionModel
+from taskverse.world.graph import task_node
 
 
 def test_naive_planning_complexity_is_the_whole_graph(library):

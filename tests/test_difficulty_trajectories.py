@@ -1,9 +1,9 @@
 import pytest
 
-from taskverse import difficulty
-from taskverse.entropy import permutation_entropy
+from taskverse.difficulty import scores as difficulty
+from taskverse.difficulty.entropy import permutation_entropy
+from taskverse.difficulty.trajectories import ACTION_CODE, Trajectory, load_trajectories, load_trajectory
 from taskverse.errors import TaskverseError
-from taskverse.trajectories import ACTION_CODE, Trajectory, load_trajectories, load_trajectory
 
 GOOD = """task: craft.stick
 outcome: success

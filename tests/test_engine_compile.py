@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 from conftest import run_cli
 from engine_support import ENGINE_DIR, ROOT, need_engine
-from taskverse.algebra import AllOf, AnyOf, Constrained, Constraint, Then, custom, naive, ref
-from taskverse.compile_ir import TaskIR
-from taskverse.compile_lua import lua_string, render_init, to_lua, write_env
-from taskverse.compiler import CompileError, Compiler, compile_task
-from taskverse.molecule import build_molecule
-from taskverse.semantics import Evaluator, GameEvent
+from taskverse.algebra.expr import AllOf, AnyOf, Constrained, Constraint, Then, custom, naive, ref
+from taskverse.algebra.molecule import build_molecule
+from taskverse.algebra.semantics import Evaluator, GameEvent
+from taskverse.engine.compiler import CompileError, Compiler, compile_task
+from taskverse.engine.ir import TaskIR
+from taskverse.engine.lua import lua_string, render_init, to_lua, write_env
 
 SNAPSHOTS = ROOT / "tests" / "snapshots"
 RUNTIME = ENGINE_DIR / "mods" / "taskverse"

@@ -41,8 +41,8 @@ def test_generated_mods_use_only_locals_and_known_globals():
     assert "globals = {" not in text.replace("read_globals = {", "")
 
 
-@pytest.mark.parametrize("module", ["taskverse.engine", "taskverse.gameprofile", "taskverse.compile_lua",
-                                    "taskverse.compiler", "taskverse.harness", "taskverse.harness_planner"])
+@pytest.mark.parametrize("module", [f"taskverse.engine.{name}" for name in
+                                    ("binaries", "profile", "lua", "compiler", "harness", "planner")])
 def test_docstring_examples(module):
     import importlib
 

@@ -8,9 +8,9 @@ import shutil
 import pytest
 
 from engine_support import ENGINE_DIR
+from taskverse.engine.profile import load_mapping, load_registry, registry_text
 from taskverse.errors import TaskverseError
-from taskverse.gameprofile import load_mapping, load_registry, registry_text
-from taskverse.knowledge import load_knowledge
+from taskverse.knowledge.facts import load_knowledge
 
 PROFILE = ENGINE_DIR / "games" / "minetest_game"
 
@@ -126,7 +126,7 @@ def test_a_null_counterpart_needs_a_note(tmp_path):
 
 
 def test_a_registry_dump_with_nulls_and_float_ints_is_normalised():
-    from taskverse.gameprofile import parse_dump
+    from taskverse.engine.profile import parse_dump
 
     raw = json.loads(json.dumps({
         "format": 1.0, "game": {"mapgen": "v7", "mods": ["default"]},

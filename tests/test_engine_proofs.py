@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from engine_support import need_engine
-from taskverse.algebra import custom, naive, ref
-from taskverse.compiler import compile_task
-from taskverse.harness import Plan, Step
-from taskverse.harness_planner import plan_task
-from taskverse.molecule import build_molecule
-from taskverse.runner import EpisodeReport, run_jobs
+from taskverse.algebra.expr import custom, naive, ref
+from taskverse.algebra.molecule import build_molecule
+from taskverse.engine.compiler import compile_task
+from taskverse.engine.harness import Plan, Step
+from taskverse.engine.planner import plan_task
+from taskverse.engine.runner import EpisodeReport, run_jobs
 
 EQUIP_ATOM = """\
 id: equip.test_stone_sword
@@ -73,7 +73,7 @@ def reversed_plan(plan: Plan) -> Plan:
 
 
 def equip_task(library: Any, tmp: Path) -> Any:
-    from taskverse.library import parse_task_file
+    from taskverse.library.loader import parse_task_file
 
     path = tmp / "equip_test.yaml"
     path.write_text(EQUIP_ATOM)
@@ -197,7 +197,7 @@ def test_engine_verdict(episodes, name):
 
 
 def test_every_supported_verb_is_proven(episodes):
-    from taskverse.compiler import Compiler
+    from taskverse.engine.compiler import Compiler
 
     proven = {e["game_event"]["event"] for _, _, r in episodes.values() if r.success
               for e in r.events[r.satisfied_seq - 1:r.satisfied_seq]}
@@ -236,7 +236,7 @@ def test_events_are_game_events_with_their_conditions(episodes):
 
 def test_a_failing_task_mod_reports_the_engine_error_lines(library):
     need_engine(client=True)
-    from taskverse.runner import run_episode
+    from taskverse.engine.runner import run_episode
 
     task = library.get("craft.stick")
     ir = compile_task(task, library).model_copy(update={"format": 99})

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine_support import ENGINE_DIR, need_engine, run_engine_cli
-from taskverse.engine import headless_server
+from taskverse.engine.binaries import headless_server
 from taskverse.errors import TaskverseError
 
 PROFILE = ENGINE_DIR / "games" / "minetest_game"
@@ -108,10 +108,10 @@ end)
 def test_without_the_engine_check_says_how_to_install_it(monkeypatch):
     from click.testing import CliRunner
 
-    import taskverse.engine
-    from taskverse.cli_engine import engine
+    import taskverse.engine.binaries
+    from taskverse.cli.engine import engine
 
-    monkeypatch.setattr(taskverse.engine, "SERVER", Path("/nonexistent/minetestserver"))
+    monkeypatch.setattr(taskverse.engine.binaries, "SERVER", Path("/nonexistent/minetestserver"))
     result = CliRunner().invoke(engine, ["check", "--format", "json"])
     assert result.exit_code == 1
     info = json.loads(result.stdout)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from taskverse.benchmarks.filters import Entry, parse_filter
 from taskverse.errors import TaskverseError
-from taskverse.filters import Entry, parse_filter
 from taskverse.schema import DIFFICULTY_DIMENSIONS
 
 CATEGORIES = ["mining", "crafting", "combat", "building"]
@@ -91,7 +91,7 @@ def test_malformed_filters_point_at_the_bad_token(text, column, needle):
 
 
 def test_library_entries_filter_by_attributes(library):
-    from taskverse.suites import entries
+    from taskverse.benchmarks.suites import entries
 
     pool = entries(library)
     naive_mining = [e for e in pool if parse_filter("category=mining and init=naive")(e)]

@@ -26,8 +26,8 @@ def test_generator_is_deterministic_and_the_committed_library_is_current():
 def test_generation_into_a_fresh_copy_gives_identical_files(tmp_path):
     import shutil
 
-    from taskverse.atomgen import write_library
-    from taskverse.knowledge import load_knowledge
+    from taskverse.knowledge.facts import load_knowledge
+    from taskverse.library.generate import write_library
 
     copy = tmp_path / "atoms"
     shutil.copytree(ROOT / "atoms", copy)

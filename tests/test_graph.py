@@ -2,7 +2,7 @@
 
 import networkx as nx
 
-from taskverse.graph import AND, OR, resource_node, task_node
+from taskverse.world.graph import AND, OR, resource_node, task_node
 
 
 def test_world_graph_is_acyclic(library):

@@ -1,7 +1,7 @@
 """The literature's benchmarks (MCU Appendix B) map onto the library, and coverage says why lines do not."""
 
-from taskverse.coverage import coverage
-from taskverse.suites import build_literature, expand_family, load_papers
+from taskverse.benchmarks.coverage import coverage
+from taskverse.benchmarks.suites import build_literature, expand_family, load_papers
 
 
 def test_sixteen_papers_and_every_task_is_in_the_library(library):

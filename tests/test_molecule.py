@@ -7,13 +7,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import cli_json, run_cli
-from taskverse.algebra import AllOf, AnyOf, AtomRef, atoms_of, canonical, naive, ref
+from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, atoms_of, canonical, naive, ref
+from taskverse.algebra.files import molecule_to_yaml
+from taskverse.algebra.generate import random_molecules
+from taskverse.algebra.molecule import Conflict, MoleculeTask, build_molecule, expand_naive
+from taskverse.algebra.parse import parse_expression
+from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.errors import TaskverseError
-from taskverse.exprparse import parse_expression
-from taskverse.molecule import Conflict, MoleculeTask, build_molecule, expand_naive
-from taskverse.molecule_io import molecule_to_yaml
-from taskverse.molgen import random_molecules
-from taskverse.semantics import Evaluator, GameEvent
 from taskverse.yamlio import parse_yaml
 
 

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import ROOT, cli_json, run_cli
-from taskverse.bias import compare, entropy, histogram, jensen_shannon, wasserstein
-from taskverse.suites import load_suite, resolve_suite_task, suite_names, task_hash
+from taskverse.benchmarks.bias import compare, entropy, histogram, jensen_shannon, wasserstein
+from taskverse.benchmarks.suites import load_suite, resolve_suite_task, suite_names, task_hash
 
 
 def test_every_suite_file_is_current_and_its_tasks_exist(library):

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from taskverse.algebra.semantics import Evaluator
 from taskverse.errors import TaskverseError
-from taskverse.semantics import Evaluator
-from taskverse.textenv import PRESETS, SkillForgeTextEnv, TextActions, env_ids
+from taskverse.textenv.env import PRESETS, SkillForgeTextEnv, TextActions, env_ids
 
 
 def rollout(env, seed, steps=60):
@@ -68,7 +68,7 @@ def rollout_from_here(env, seed, steps=20):
 
 
 def test_make_by_module_path_without_importing_taskverse():
-    code = ("import gymnasium; env = gymnasium.make('taskverse.textenv:taskverse/SkillForgeText-v0', "
+    code = ("import gymnasium; env = gymnasium.make('taskverse.textenv.env:taskverse/SkillForgeText-v0', "
             "task='craft stick'); obs, info = env.reset(seed=0); print(obs.splitlines()[0], info['optimal_steps'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr

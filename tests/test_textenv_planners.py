@@ -8,14 +8,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from taskverse.exprparse import parse_expression
-from taskverse.molecule import resolve_refs
-from taskverse.planners import OptimalAgent, make_agent
-from taskverse.semantics import Evaluator
-from taskverse.textenv import SkillForgeTextEnv
-from taskverse.textgoal import Context, GoalTracker
-from taskverse.textsearch import Planner, holdings
-from taskverse.textworld import Rules, places_from_knowledge
+from taskverse.algebra.molecule import resolve_refs
+from taskverse.algebra.parse import parse_expression
+from taskverse.algebra.semantics import Evaluator
+from taskverse.algebra.tracker import Context, GoalTracker
+from taskverse.textenv.agents import OptimalAgent, make_agent
+from taskverse.textenv.env import SkillForgeTextEnv
+from taskverse.world.rules import Rules, places_from_knowledge
+from taskverse.world.search import Planner, holdings
 
 MINI_WORLD = [
     "find.oak_log", "find.birch_log", "mine.oak_log", "mine.birch_log", "craft.oak_planks", "craft.birch_planks",

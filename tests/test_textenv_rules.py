@@ -4,10 +4,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from taskverse.algebra import AllOf, AnyOf, AtomRef, Then
-from taskverse.semantics import Evaluator
-from taskverse.textgoal import Context, GoalTracker
-from taskverse.textworld import Rules, expected_delivery
+from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Then
+from taskverse.algebra.semantics import Evaluator
+from taskverse.algebra.tracker import Context, GoalTracker
+from taskverse.world.rules import Rules, expected_delivery
 
 
 @pytest.fixture(scope="module")

@@ -14,11 +14,11 @@ import json
 import sys
 from typing import Any
 
-from taskverse.semantics import Evaluator
-from taskverse.textenv import resolve_target, shared_library
-from taskverse.textgoal import Context, GoalTracker
-from taskverse.textsearch import Planner, greedy_choice
-from taskverse.textworld import Rules
+from taskverse.algebra.semantics import Evaluator
+from taskverse.textenv.env import resolve_target, shared_library
+from taskverse.algebra.tracker import Context, GoalTracker
+from taskverse.world.search import Planner, greedy_choice
+from taskverse.world.rules import Rules
 
 _planners: dict[str, Planner] = {}
 

@@ -11,10 +11,10 @@ import statistics
 import sys
 import time
 
-from taskverse.algebra import AllOf, AnyOf, AtomRef, Then, canonical, content_hash
-from taskverse.library import load_library
+from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Then, canonical, content_hash
+from taskverse.algebra.semantics import Evaluator, GameEvent, Trace
+from taskverse.library.loader import load_library
 from taskverse.schema import Event
-from taskverse.semantics import Evaluator, GameEvent, Trace
 
 OPERATORS = (AllOf, AnyOf, Then)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 import time
 
-from taskverse.calibration import compute_table
-from taskverse.library import load_library
+from taskverse.difficulty.recalibrate import compute_table
+from taskverse.library.loader import load_library
 
 
 def main() -> int:

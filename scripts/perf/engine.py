@@ -13,13 +13,13 @@ import statistics
 import sys
 import time
 
-from taskverse.compile_coverage import check_compiled
-from taskverse.compile_lua import render_mod
-from taskverse.compiler import Compiler
-from taskverse.engine import CLIENT, SERVER
-from taskverse.harness_planner import plan_task
-from taskverse.library import load_library
-from taskverse.runner import run_episodes
+from taskverse.engine.binaries import CLIENT, SERVER
+from taskverse.engine.compiler import Compiler
+from taskverse.engine.coverage import check_compiled
+from taskverse.engine.lua import render_mod
+from taskverse.engine.planner import plan_task
+from taskverse.engine.runner import run_episodes
+from taskverse.library.loader import load_library
 
 
 def main() -> int:

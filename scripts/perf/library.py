@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from taskverse.library import load_library
+from taskverse.library.loader import load_library
 from taskverse.paths import cache_dir
 
 

@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from taskverse.cli_space import space_points
-from taskverse.library import load_library
-from taskverse.space import clustering, embed, scatter_png
+from taskverse.benchmarks.space import clustering, embed, scatter_png
+from taskverse.cli.space import space_points
+from taskverse.library.loader import load_library
 
 
 def main() -> int:

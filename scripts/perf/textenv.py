@@ -26,8 +26,8 @@ import gymnasium
 import numpy as np
 
 from taskverse.paths import project_root
-from taskverse.planners import DEFAULT_BUDGET, planner_for
-from taskverse.textenv import SkillForgeTextEnv, shared_library
+from taskverse.textenv.agents import DEFAULT_BUDGET, planner_for
+from taskverse.textenv.env import SkillForgeTextEnv, shared_library
 
 SECONDS = 3.0
 PLANCRAFT_VENV = project_root() / ".cache" / "plancraft-venv"

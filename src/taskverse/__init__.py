@@ -11,13 +11,13 @@ Example:
 __version__ = "0.1.0"
 
 from taskverse.errors import TaskverseError  # noqa: E402
-from taskverse.library import Library, load_library  # noqa: E402
+from taskverse.library.loader import Library, load_library  # noqa: E402
 from taskverse.schema import AtomTask, Category, Goal, Initialization  # noqa: E402
 
 __all__ = ["AtomTask", "Category", "Goal", "Initialization", "Library", "TaskverseError", "__version__", "load_library"]
 
 try:  # gymnasium.make("taskverse/SkillForgeText-v0") works after `import taskverse` (string entry points: cheap)
-    from taskverse.envs import register_envs as _register_envs
+    from taskverse.textenv.registry import register_envs as _register_envs
 
     _register_envs()
 except ImportError:  # pragma: no cover - gymnasium is a core dependency

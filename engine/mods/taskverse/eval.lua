@@ -1,4 +1,4 @@
--- The meaning of a task: taskverse.semantics.Evaluator (Python), line for line, over the events seen so far.
+-- The meaning of a task: taskverse.algebra.semantics.Evaluator (Python), line for line, over the events seen so far.
 --
 -- Pure Lua (no engine calls), so tests run it under plain LuaJIT against the Python evaluator.
 --

@@ -4,7 +4,7 @@
 -- the game names that stand for them, the starting state, and the mobs the task needs. This mod does the rest,
 -- once for every task:
 --   * watches the player through the engine's callbacks and turns what happens into events in the vocabulary
---     of taskverse.semantics.GameEvent (obtain, craft, mine, smelt, kill, find, place, eat, use, build, equip,
+--     of taskverse.algebra.semantics.GameEvent (obtain, craft, mine, smelt, kill, find, place, eat, use, build, equip,
 --     reach, interact), each with the conditions it happened under (time, biome, height, cave, held item);
 --   * writes every event it observes as a JSON line to <world>/taskverse_events.jsonl;
 --   * decides success with eval.lua, the same rules as the Python evaluator (AND in any order, OR, THEN

@@ -1,7 +1,7 @@
 -- taskverse_dump: write the game's registry (items, recipes, fuels, ores, biomes, decorations, entities,
 -- aliases) to <world>/taskverse_registry.json, then shut the server down.
 --
--- Read by taskverse.gameprofile (Python), which normalises what minetest.write_json cannot say: it writes
+-- Read by taskverse.engine.profile (Python), which normalises what minetest.write_json cannot say: it writes
 -- every number as a float and every empty table as null. Tables here therefore hold only strings, numbers,
 -- booleans and tables with either string keys or keys 1..n (never both, never holes).
 

@@ -1,0 +1,38 @@
+"""Molecule task files: YAML in the task schema, loaded back equal, re-checked against the library."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from taskverse.algebra.molecule import MoleculeTask, build_molecule
+from taskverse.errors import TaskverseError
+from taskverse.yamlio import dump_yaml, line_of, parse_yaml, validation_error
+
+
+def molecule_to_yaml(molecule: MoleculeTask) -> str:
+    """The molecule as YAML (fields at their empty defaults are left out)."""
+    return dump_yaml(molecule.model_dump(mode="json", exclude_none=True))
+
+
+def load_molecule_file(path: Path, library: Any) -> MoleculeTask | None:
+    """Load a molecule YAML file (None if the file holds an atom); check it is what its expression builds."""
+    text = path.read_text(encoding="utf-8")
+    data = parse_yaml(text, path)
+    if not isinstance(data, dict) or data.get("kind") != "molecule":
+        return None
+    try:
+        molecule = MoleculeTask.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc, path, text) from None
+    try:
+        rebuilt = build_molecule(molecule.expression, library, tags=molecule.tags)
+    except TaskverseError as exc:
+        raise TaskverseError(exc.message, file=path, line=line_of(text, ("expression",)), field="expression",
+                             suggestions=exc.suggestions) from None
+    if rebuilt.id != molecule.id:
+        raise TaskverseError(f"id does not match the expression (expected {rebuilt.id})", file=path,
+                             line=line_of(text, ("id",)), field="id")
+    return molecule

@@ -1,0 +1,228 @@
+"""The composition grammar of ``taskverse compose`` (see ``shared/CLI.md``).
+
+Precedence from loosest to tightest, as in Python: ``|`` (either), ``&`` (all, any order), ``>>`` (then), ``@``
+(constraints), then parentheses, ``naive(...)``, ``init(..., field=value)`` and task references. A reference is a
+quoted description or id, or bare words up to the next operator::
+
+    naive(craft iron_sword) & (hunt sheep | "combat spider" @ when=night) >> build a pillar
+    init(craft.bread, time=night, inventory.wheat=3) @ where=plains, how=bare_hand
+
+A malformed expression raises a TaskverseError that points at the offending token.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Constrained, Constraint, Initialized, InitOverrides, Then
+from taskverse.errors import TaskverseError
+
+TOKEN = re.compile(r"""\s*(?:(?P<op>>>|[&|()@,=])|(?P<str>"[^"]*"|'[^']*')|(?P<word>[^\s&|()@,="'>]+|>(?!>)))""")
+CONSTRAINT_KEYS = ("when", "where", "how")
+INIT_COUNTED = {"inventory": "inventory", "summon": "summon", "nearby": "nearby_blocks"}
+
+
+@dataclass
+class Token:
+    """A lexical token with its column in the source."""
+
+    kind: str
+    text: str
+    column: int
+
+
+def tokenize(source: str) -> list[Token]:
+    """Split an expression into tokens; an unexpected character is an error naming its column."""
+    tokens = []
+    position = 0
+    while position < len(source):
+        match = TOKEN.match(source, position)
+        if match is None or match.end() == position:
+            if source[position:].strip() == "":
+                break
+            raise _error(source, position, f"unexpected character {source[position]!r}")
+        kind = match.lastgroup or ""
+        text = match.group(kind)
+        if kind == "str":
+            text = text[1:-1]
+        tokens.append(Token(kind, text, match.start(kind) + 1))
+        position = match.end()
+    return tokens
+
+
+def _error(source: str, column0: int, message: str) -> TaskverseError:
+    pointer = " " * column0 + "^"
+    return TaskverseError(f"{message} at column {column0 + 1}\n  {source}\n  {pointer}", field="EXPR")
+
+
+class Parser:
+    """Recursive-descent parser producing algebra nodes (atom references keep the text as written)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.tokens = tokenize(source)
+        self.position = 0
+
+    def peek(self, offset: int = 0) -> Token | None:
+        """The token ``offset`` ahead, if any."""
+        index = self.position + offset
+        return self.tokens[index] if index < len(self.tokens) else None
+
+    def fail(self, message: str, token: Token | None = None) -> TaskverseError:
+        """An error at a token (or at the end of the expression)."""
+        token = token or self.peek()
+        column = token.column - 1 if token else len(self.source)
+        return _error(self.source, column, message)
+
+    def expect(self, op: str) -> Token:
+        """Consume an operator token or fail."""
+        token = self.peek()
+        if token is None or token.kind != "op" or token.text != op:
+            raise self.fail(f"expected {op!r}" + (f", found {token.text!r}" if token else " before the end"))
+        self.position += 1
+        return token
+
+    def accept(self, op: str) -> bool:
+        """Consume an operator token if it is next."""
+        token = self.peek()
+        if token is not None and token.kind == "op" and token.text == op:
+            self.position += 1
+            return True
+        return False
+
+    def parse(self) -> Any:
+        """Parse the whole expression."""
+        if not self.tokens:
+            raise TaskverseError("empty expression", field="EXPR")
+        node = self.parse_or()
+        if self.peek() is not None:
+            raise self.fail(f"unexpected {self.peek().text!r}")  # type: ignore[union-attr]
+        return node
+
+    def parse_or(self) -> Any:
+        """``a | b | ...``."""
+        parts = [self.parse_and()]
+        while self.accept("|"):
+            parts.append(self.parse_and())
+        return parts[0] if len(parts) == 1 else AnyOf(parts=tuple(parts))
+
+    def parse_and(self) -> Any:
+        """``a & b & ...``."""
+        parts = [self.parse_then()]
+        while self.accept("&"):
+            parts.append(self.parse_then())
+        return parts[0] if len(parts) == 1 else AllOf(parts=tuple(parts))
+
+    def parse_then(self) -> Any:
+        """``a >> b >> ...``."""
+        parts = [self.parse_constrained()]
+        while self.accept(">>"):
+            parts.append(self.parse_constrained())
+        return parts[0] if len(parts) == 1 else Then(parts=tuple(parts))
+
+    def parse_constrained(self) -> Any:
+        """``a @ when=night, where=desert``."""
+        node = self.parse_primary()
+        while self.accept("@"):
+            fields: dict[str, str] = {}
+            start = self.peek()
+            while True:
+                key, value = self.parse_assignment(CONSTRAINT_KEYS)
+                if key in fields:  # when=first_day, when=clear: both hold, as nested constraints
+                    node = self.constrain(node, fields, start)
+                    fields = {}
+                fields[key] = value
+                following = self.peek(1)
+                if following is None or following.kind != "word" or following.text not in CONSTRAINT_KEYS:
+                    break  # a comma not followed by a constraint belongs to an enclosing init(...)
+                if not self.accept(","):
+                    break
+            node = self.constrain(node, fields, start)
+        return node
+
+    def constrain(self, node: Any, fields: dict[str, str], start: Token | None) -> Any:
+        """``node`` under one constraint."""
+        try:
+            return Constrained(part=node, constraint=Constraint(**fields))  # type: ignore[arg-type]
+        except ValidationError as exc:
+            raise self.fail(_pydantic_message(exc), start) from None
+
+    def parse_assignment(self, keys: tuple[str, ...] | None) -> tuple[str, str]:
+        """``key=value``."""
+        key_token = self.peek()
+        if key_token is None or key_token.kind != "word":
+            raise self.fail("expected " + (" / ".join(f"{k}=..." for k in keys) if keys else "field=value"))
+        if keys is not None and key_token.text not in keys:
+            raise self.fail(f"unknown constraint {key_token.text!r}; expected when=, where= or how=", key_token)
+        self.position += 1
+        self.expect("=")
+        value = self.peek()
+        if value is None or value.kind not in ("word", "str"):
+            raise self.fail(f"expected a value for {key_token.text}")
+        self.position += 1
+        return key_token.text, value.text
+
+    def parse_primary(self) -> Any:
+        """Parentheses, ``naive(...)``, ``init(...)`` or a task reference."""
+        token = self.peek()
+        if token is None:
+            raise self.fail("expected a task before the end")
+        if token.kind == "op" and token.text == "(":
+            self.position += 1
+            node = self.parse_or()
+            self.expect(")")
+            return node
+        following = self.peek(1)
+        is_call = following is not None and following.kind == "op" and following.text == "("
+        if token.kind == "word" and token.text in ("naive", "init") and is_call:
+            self.position += 2
+            node = self.parse_or()
+            if token.text == "naive":
+                self.expect(")")
+                return Initialized(part=node, mode="naive")
+            return self.parse_init_overrides(node, token)
+        if token.kind == "str":
+            self.position += 1
+            return AtomRef(task=token.text)
+        if token.kind != "word":
+            raise self.fail(f"expected a task, found {token.text!r}")
+        words = []
+        while (t := self.peek()) is not None and t.kind == "word":
+            words.append(t.text)
+            self.position += 1
+        return AtomRef(task=" ".join(words))
+
+    def parse_init_overrides(self, node: Any, call: Token) -> Any:
+        """The ``field=value`` list of ``init(TASK, ...)``."""
+        fields: dict[str, Any] = {}
+        while self.accept(","):
+            key, value = self.parse_assignment(None)
+            head, _, item = key.partition(".")
+            if head in INIT_COUNTED and item:
+                try:
+                    fields.setdefault(INIT_COUNTED[head], {})[item] = int(value)
+                except ValueError:
+                    raise self.fail(f"{key} needs a whole number, found {value!r}") from None
+            else:
+                fields[key] = value
+        self.expect(")")
+        try:
+            return Initialized(part=node, mode="custom", overrides=InitOverrides(**fields))
+        except ValidationError as exc:
+            raise self.fail(_pydantic_message(exc), call) from None
+
+
+def _pydantic_message(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    message = str(err["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
+def parse_expression(source: str) -> Any:
+    """Parse a composition expression into an (unresolved) algebra expression."""
+    return Parser(source).parse()

@@ -1,0 +1,4 @@
+"""Benchmarks.
+
+the filter language, suite files and their builder, literature coverage, bias analysis and the task space.
+"""

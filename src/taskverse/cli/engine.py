@@ -1,0 +1,138 @@
+"""``taskverse engine ...``: whether the engine is installed, dumping a game's registry, running tasks in it.
+
+The group is added to the main command in ``taskverse.cli.main`` (``main.add_command(engine)``); it also runs on
+its own as ``python -m taskverse.cli.engine``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from taskverse.cli.util import emit_json, friendly
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+def engine() -> None:
+    """Check the Minetest engine, dump a game's registry, run compiled tasks in it."""
+
+
+@engine.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def check(fmt: str) -> None:
+    """Say whether the engine is installed and which version; how to install it if not.
+
+    Exits 0 when the server is installed, 1 when it is not.
+    """
+    from taskverse.engine.binaries import engine_info
+
+    info = engine_info()
+    if fmt == "json":
+        emit_json(info.model_dump(mode="json"))
+    elif info.installed:
+        click.echo(f"Minetest {info.version} installed: server {info.server}, client {info.client or 'missing'}")
+        click.echo(f"  games in {info.games_dir}: {', '.join(info.games) or 'none'}")
+        click.echo(f"  mods beside the engine: {', '.join(info.mods) or 'none'}")
+        click.echo(f"  luajit: {info.luajit or 'missing'}; luacheck: {info.luacheck or 'missing'}")
+    else:
+        click.echo(f"the Minetest engine is not installed; {info.install}")
+    sys.exit(0 if info.installed else 1)
+
+
+@engine.command()
+@click.option("--game", default="minetest_game", show_default=True, help="Game folder of the engine.")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+              help="Write into this folder instead of engine/games/<game>/.")
+@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds the engine may run.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def dump(game: str, output: Path | None, timeout: float, fmt: str) -> None:
+    """Run the engine once with the dump mod and write the game's registry.json and ENGINE_VERSION."""
+    from taskverse.engine.profile import dump_registry, profile_dir, write_profile
+
+    registry, version, seconds = dump_registry(game, timeout=timeout)
+    files = write_profile(registry, version, output or profile_dir(game))
+    counts = {
+        "items": len(registry.items),
+        "nodes": sum(1 for i in registry.items.values() if i.type == "node"),
+        "tools": sum(1 for i in registry.items.values() if i.type == "tool"),
+        "craftitems": sum(1 for i in registry.items.values() if i.type == "craft"),
+        "recipes": len(registry.recipes),
+        "fuels": len(registry.fuels),
+        "ores": len(registry.ores),
+        "biomes": len(registry.biomes),
+        "decorations": len(registry.decorations),
+        "entities": len(registry.entities),
+        "aliases": len(registry.aliases),
+    }
+    if fmt == "json":
+        emit_json({"game": game, "engine_version": version, "seconds": round(seconds, 3),
+                    "files": [str(f) for f in files], "counts": counts})
+        return
+    click.echo(", ".join(f"{v} {k}" for k, v in counts.items()))
+    click.echo(f"wrote {', '.join(str(f) for f in files)} (Minetest {version}, {seconds:.2f} s)", err=True)
+
+
+@engine.command()
+@click.argument("task")
+@click.option("--plan", "plan_source", default="scripted", show_default=True, metavar="scripted|FILE",
+              help="The planner's scripted plan, or a plan file (JSON steps; docs/engine.md).")
+@click.option("--episodes", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--parallel", type=click.IntRange(min=1, max=16), default=1, show_default=True,
+              help="Episodes at a time (each has its own server, client and port).")
+@click.option("--game", default="minetest_game", show_default=True)
+@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds an episode may take.")
+@click.option("--show-plan", is_flag=True, help="Print the plan (JSON) and do not run it.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def run(task: str, plan_source: str, episodes: int, parallel: int, game: str, timeout: float, show_plan: bool,
+        fmt: str) -> None:
+    """Run TASK in the real engine: headless server, headless client as the player, a scripted plan.
+
+    Reports success (the task runtime's verdict), rewards, the events it logged, timings, the engine's own
+    error lines when a mod fails, and whether the Python evaluator replaying the events agrees. Exits 1 when
+    an episode failed to run (not when the plan merely did not complete the task).
+    """
+    from taskverse.cli.app import _library, resolve_task
+    from taskverse.engine.compiler import compile_task
+    from taskverse.engine.harness import load_plan, resolve_plan
+    from taskverse.engine.planner import plan_task
+    from taskverse.engine.runner import run_episodes, summarise
+
+    library = _library()
+    resolved = resolve_task(task)
+    ir = compile_task(resolved, library, game)
+    if plan_source == "scripted":
+        plan = plan_task(resolved, ir, library)
+    else:
+        plan = resolve_plan(load_plan(Path(plan_source)), game)
+    if show_plan:
+        click.echo(plan.to_json(), nl=False)
+        return
+    started = time.monotonic()
+    reports = run_episodes(resolved, ir, plan, library=library, episodes=episodes, parallel=parallel,
+                           timeout=timeout)
+    summary = summarise(reports, time.monotonic() - started)
+    if fmt == "json":
+        emit_json({"task": ir.id, "description": ir.description, "game": game,
+                   "plan": {"source": plan_source, "steps": len(plan.steps)}, "summary": summary,
+                   "episodes": [r.model_dump(mode="json") for r in reports]})
+    else:
+        for report in reports:
+            click.echo(report.summary())
+            for line in report.engine_errors:
+                click.echo(f"  {line}")
+        click.echo(f"{summary['successes']}/{summary['episodes']} succeeded; {summary['wall_seconds']:.1f} s, "
+                   f"{summary['episodes_per_minute']:.0f} episodes/min", err=True)
+    sys.exit(1 if summary["engine_errors"] else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    engine()
+
+
+COMMANDS = [engine]

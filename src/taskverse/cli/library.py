@@ -1,0 +1,269 @@
+"""Library and algebra commands: list, show, validate, graph, compose, generate, schema, summary."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import click
+
+from taskverse import __version__
+from taskverse.cli.app import _library, compose_expression, main, resolve_task
+from taskverse.cli.util import emit_json, friendly
+from taskverse.errors import TaskverseError
+
+
+@main.command("list")
+@click.option("--kind", type=click.Choice(["atom", "molecule"]), help="Only tasks of this kind.")
+@click.option("--category", help="Only tasks of this category (mining, navigation, crafting, ...).")
+@click.option("--verb", help="Only tasks with this verb (craft, mine, find, ...).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@friendly
+def list_tasks(kind: str | None, category: str | None, verb: str | None, fmt: str) -> None:
+    """List the tasks of the library: its atoms, and the molecules its suites hold (benchmarks/)."""
+    from taskverse.schema import Category
+
+    if category is not None and category.lower() not in {c.value for c in Category}:
+        raise TaskverseError(f"unknown category {category!r}; expected one of {', '.join(c.value for c in Category)}")
+    rows = []
+    if kind in (None, "atom"):
+        rows += [{"id": t.id, "description": t.description, "category": t.category.value, "kind": t.kind,
+                  "verb": t.verb} for t in _library().tasks]
+    if kind in (None, "molecule"):
+        rows += _suite_molecules()
+    rows = [r for r in rows if (category is None or r["category"] == category.lower())
+            and (verb is None or r["verb"] == verb)]
+    if fmt == "json":
+        emit_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['id']:<48} {row['category']:<13} {row['description']}")
+    click.echo(f"{len(rows)} task(s)", err=True)
+
+
+def _suite_molecules() -> list[dict[str, Any]]:
+    """The distinct molecules of the built suites, as list rows."""
+    from taskverse.benchmarks.suites import benchmarks_dir, entry_for_suite_task, load_suite, suite_names
+
+    library = _library()
+    rows: dict[str, dict[str, Any]] = {}
+    for name in suite_names():
+        if not (benchmarks_dir() / f"{name}.yaml").exists():
+            continue
+        for item in load_suite(name).tasks:
+            if item.expression is not None and item.id not in rows:
+                entry = entry_for_suite_task(item, library, None)
+                rows[item.id] = {"id": item.id, "description": item.description, "category": entry.category,
+                                 "kind": "molecule", "verb": entry.verb}
+    return [rows[k] for k in sorted(rows)]
+
+
+def task_details(task: Any) -> dict[str, Any]:
+    """A task with every attribute, plus its derived pre-tasks, dependency-graph size and six difficulty scores."""
+    from taskverse.cli.difficulty import show_difficulty
+
+    data = task.model_dump(mode="json", exclude_defaults=False)
+    data["difficulty"] = show_difficulty(task)  # raw, calibrated (once 'taskverse calibrate' has run), source
+    if task.kind == "molecule":
+        return data
+    library = _library()
+    if task.id in library.by_id and library.by_id[task.id] == task:
+        world = library.world
+        nodes, edges = world.graph_size(task.id)
+        data["pre_tasks"] = sorted(set(task.pre_tasks) | set(world.pre_tasks(task.id)))
+        data["dependency_graph"] = {"nodes": nodes, "edges": edges}
+    return data
+
+
+@main.command()
+@click.argument("task")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@friendly
+def show(task: str, fmt: str) -> None:
+    """Show one task (id, description, YAML file or composition) with all its attributes."""
+    from taskverse.yamlio import dump_yaml
+
+    data = task_details(resolve_task(task))
+    if fmt == "json":
+        emit_json(data)
+    else:
+        click.echo(dump_yaml(data), nl=False)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def validate(paths: tuple[Path, ...], fmt: str) -> None:
+    """Validate task YAML files (default: the whole library); exit 0 only if all are valid."""
+    from taskverse.knowledge.facts import load_knowledge
+    from taskverse.library.loader import library_files, validate_files
+
+    files: list[Path] = []
+    for path in paths or ():
+        if path.is_dir():
+            files += sorted(path.rglob("*.yaml"))
+        else:
+            files.append(path)
+    context: dict[str, Any] = {}
+    if paths:
+        try:
+            context = _library().by_id  # pre-tasks may refer to library atoms
+        except TaskverseError:
+            context = {}
+    located, errors = validate_files(files or library_files(), load_knowledge(), context)
+    molecules = 0
+    for path in files:
+        if path.suffix in (".yaml", ".yml") and "kind: molecule" in path.read_text(encoding="utf-8", errors="replace"):
+            from taskverse.algebra.files import load_molecule_file
+
+            try:
+                molecules += load_molecule_file(path, _library()) is not None
+            except TaskverseError as exc:
+                errors.append(exc)
+    if fmt == "json":
+        emit_json({"valid": not errors, "tasks": len(located) + molecules, "files": len(files or library_files()),
+                   "errors": [{"file": str(e.file) if e.file else None, "line": e.line, "field": e.field,
+                               "message": e.message, "suggestions": e.suggestions} for e in errors]})
+    else:
+        for error in errors:
+            click.echo(f"error: {error}", err=True)
+        status = "invalid" if errors else "ok"
+        click.echo(f"{status}: {len(located) + molecules} task(s) in {len(files or library_files())} file(s), "
+                   f"{len(errors)} error(s)")
+    sys.exit(1 if errors else 0)
+
+
+@main.command()
+@click.argument("task")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE.dot, FILE.png or FILE.svg.")
+@friendly
+def graph(task: str, output: Path | None) -> None:
+    """Show a task's pre-task dependency graph (AND/OR edges, item nodes) as DOT, PNG or SVG."""
+    from taskverse.library.render import draw, to_dot
+
+    library = _library()
+    atom = resolve_task(task)
+    if atom.id not in library.by_id:
+        raise TaskverseError(f"task {atom.id!r} is not in the library; add it to atoms/ to graph it")
+    dep = library.world.dependency_graph(atom.id)
+    tags = library.knowledge.tags
+    if output is None:
+        click.echo(to_dot(dep, atom.description, tags), nl=False)
+        return
+    suffix = output.suffix.lower()
+    if suffix == ".dot":
+        output.write_text(to_dot(dep, atom.description, tags))
+    elif suffix in {".png", ".svg"}:
+        draw(dep, output, atom.description, tags)
+    else:
+        raise TaskverseError("unsupported output type; expected .dot, .png or .svg", file=output)
+    click.echo(f"wrote {output} ({dep.number_of_nodes()} nodes, {dep.number_of_edges()} edges)", err=True)
+
+
+@main.command()
+@click.argument("expr")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the molecule to FILE.yaml.")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@friendly
+def compose(expr: str, output: Path | None, fmt: str) -> None:
+    """Build a molecule task from a composition EXPR.
+
+    \b
+    Operators, loosest first:  A | B (either)   A & B (all, any order)   A >> B (A, then B)
+    Constraints:  A @ when=day|night|first_day|clear|rain|thunder
+                  A @ where=DIMENSION|BIOME|cave|height:LOW..HIGH
+                  A @ how=bare_hand|arrows|with:ITEM      (several: A @ when=night, how=bare_hand)
+    Initialization:  naive(A)   init(A, time=night, biome=desert, inventory.ITEM=N, summon.MOB=N)
+    Tasks are ids (craft.iron_sword), quoted descriptions ("craft iron_sword") or bare words (craft iron_sword).
+    An infeasible composition exits non-zero and names the conflicting parts.
+    """  # noqa: D301
+    from taskverse.algebra.files import molecule_to_yaml
+
+    molecule = compose_expression(expr)
+    if output is not None:
+        output.write_text(molecule_to_yaml(molecule))
+        click.echo(f"wrote {output} ({molecule.id}: {molecule.description})", err=True)
+        return
+    if fmt == "json":
+        emit_json(molecule.model_dump(mode="json"))
+    else:
+        click.echo(molecule_to_yaml(molecule), nl=False)
+
+
+@main.command()
+@click.option("--n", "count", type=click.IntRange(min=0), required=True, help="How many molecules.")
+@click.option("--seed", type=int, required=True, help="Random seed (the same seed gives the same molecules).")
+@click.option("--max-atoms", type=click.IntRange(min=1, max=20), default=3, show_default=True)
+@click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False),
+              help="Write one YAML file per molecule into DIR.")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@friendly
+def generate(count: int, seed: int, max_atoms: int, output: Path | None, fmt: str) -> None:
+    """Generate N distinct feasible random molecule tasks, reproducibly from a seed."""
+    from taskverse.algebra.files import molecule_to_yaml
+    from taskverse.algebra.generate import random_molecules
+
+    try:
+        molecules = list(random_molecules(_library(), count, seed, max_atoms))
+    except RuntimeError as exc:
+        raise TaskverseError(str(exc)) from None
+    if output is not None:
+        output.mkdir(parents=True, exist_ok=True)
+        for molecule in molecules:
+            (output / f"{molecule.id}.yaml").write_text(molecule_to_yaml(molecule))
+        click.echo(f"wrote {len(molecules)} molecule(s) to {output}", err=True)
+    elif fmt == "json":
+        emit_json([m.model_dump(mode="json") for m in molecules])
+    else:
+        click.echo("\n---\n".join(molecule_to_yaml(m) for m in molecules), nl=False)
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(["atom", "molecule", "suite", "ratings", "trajectory"]), default="atom")
+@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True,
+              help="JSON Schema is always JSON.")
+@friendly
+def schema(kind: str, fmt: str) -> None:
+    """Print the JSON Schema of a file format users write (for editors)."""
+    from taskverse.algebra.molecule import MoleculeTask
+    from taskverse.benchmarks.suites import Suite
+    from taskverse.difficulty.ratings import RatingsFile
+    from taskverse.difficulty.trajectories import Trajectory
+    from taskverse.schema import AtomTask
+
+    models: dict[str, Any] = {"atom": AtomTask, "molecule": MoleculeTask, "suite": Suite, "ratings": RatingsFile,
+                              "trajectory": Trajectory}
+    emit_json(models[kind].model_json_schema())
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def summary(fmt: str) -> None:
+    """Validate the library and summarise it: atoms per category and verb, dependency-graph sizes."""
+    library = _library()
+    world = library.world
+    by_category = Counter(t.category.value for t in library.tasks)
+    by_verb = Counter(t.verb for t in library.tasks)
+    reachable = sum(1 for t in library.tasks if world.task_rank(t.id) != float("inf"))
+    data = {
+        "atoms": len(library.tasks),
+        "categories": dict(sorted(by_category.items())),
+        "verbs": dict(sorted(by_verb.items())),
+        "solvable_from_scratch": reachable,
+        "world_graph": {"nodes": len(world.nodes), "edges": sum(len(p) for p in world.preds.values())},
+        "knowledge": library.knowledge.source,
+    }
+    if fmt == "json":
+        emit_json(data)
+        return
+    click.echo(f"taskverse {__version__}: {data['atoms']} atom tasks, all valid")
+    click.echo("  by category: " + ", ".join(f"{k} {v}" for k, v in data["categories"].items()))
+    click.echo("  by verb:     " + ", ".join(f"{k} {v}" for k, v in data["verbs"].items()))
+    click.echo(f"  solvable from an empty inventory: {reachable} of {data['atoms']}")
+    click.echo(f"  world dependency graph: {data['world_graph']['nodes']} nodes, {data['world_graph']['edges']} edges")
+    src = library.knowledge.source
+    click.echo(f"  game knowledge: Minecraft {src['minecraft']} from {src['package']}=={src['version']}")

@@ -1,0 +1,183 @@
+"""The main job: the whole pipeline on the bundled library, with progress bars and a summary at the end.
+
+validate -> score and calibrate -> build SkillForge -> evaluate the baseline planners on SkillForge-Chain in the
+text environment -> compile a sample of tasks (and run a few in the engine when it is installed) -> the
+task-space figure. Outputs go to ``--out`` (default ``out/``); the repository's own files are never rewritten.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from taskverse.cli.util import friendly
+
+
+def _step(title: str) -> float:
+    click.echo(f"\n== {title}", err=True)
+    return time.perf_counter()
+
+
+def _done(start: float, summary: dict[str, Any], key: str, value: Any) -> None:
+    summary[key] = value
+    summary.setdefault("seconds", {})[key] = round(time.perf_counter() - start, 2)
+
+
+@click.command("pipeline")
+@click.option("-o", "--out", type=click.Path(path_type=Path, file_okay=False), default=Path("out"),
+              show_default=True, help="Where reports and figures go.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--compile-sample", type=click.IntRange(min=0), default=40, show_default=True,
+              help="How many random compilable atoms to compile.")
+@click.option("--engine-episodes", type=click.IntRange(min=0), default=4, show_default=True,
+              help="How many compiled tasks to run in the engine (when it is installed).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, fmt: str) -> None:
+    """Run the whole pipeline on the bundled library and summarise it."""
+    from taskverse.cli.app import _library
+
+    out.mkdir(parents=True, exist_ok=True)
+    summary: dict[str, Any] = {}
+
+    start = _step("validate the library")
+    library = _library()
+    world = library.world
+    solvable = sum(1 for t in library.tasks if world.task_rank(t.id) != float("inf"))
+    _done(start, summary, "library", {"atoms": len(library.tasks), "solvable_from_scratch": solvable})
+
+    start = _step("score every atom and naive version, and calibrate")
+    from taskverse.difficulty.calibration import save_table
+    from taskverse.difficulty.recalibrate import compute_table
+
+    table = compute_table(library)
+    save_table(table, out / "quantiles.json")
+    scored = int(table.meta.get("atoms", 0)) + int(table.meta.get("naive_versions", 0))
+    _done(start, summary, "calibration", {"tasks": scored, "file": str(out / "quantiles.json")})
+
+    start = _step("build SkillForge")
+    from taskverse.benchmarks.suites import build_suite, load_suite
+    from taskverse.cli.suites import scorer_for
+
+    built = build_suite("SkillForge", library, scorer_for(library))
+    (out / "SkillForge.yaml").write_text(json.dumps(built.model_dump(mode="json"), indent=1))
+    same = built.tasks == load_suite("SkillForge").tasks
+    _done(start, summary, "skillforge", {"tasks": len(built.tasks), "matches_committed_suite": same})
+
+    start = _step("evaluate baseline planners on SkillForge-Chain (text environment)")
+    summary["planners"] = _evaluate_planners(library, seed, out)
+    summary.setdefault("seconds", {})["planners"] = round(time.perf_counter() - start, 2)
+
+    start = _step("compile a sample of tasks to Lua mods")
+    summary["compile"] = _compile_sample(library, compile_sample, engine_episodes, seed, out)
+    summary.setdefault("seconds", {})["compile"] = round(time.perf_counter() - start, 2)
+
+    start = _step("the task space of SkillForge")
+    from taskverse.benchmarks.space import clustering, embed, scatter_png
+    from taskverse.cli.space import space_points
+
+    points = space_points("SkillForge", library)
+    coordinates = embed(points, seed=seed)
+    scatter_png(points, coordinates, out / "task_space.png", f"SkillForge task space ({len(points)} tasks)")
+    _done(start, summary, "task_space", {"figure": str(out / "task_space.png"), **clustering(points, coordinates)})
+
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    if fmt == "json":
+        click.echo(json.dumps(summary, indent=2))
+        return
+    _print_summary(summary, out)
+
+
+def _evaluate_planners(library: Any, seed: int, out: Path) -> dict[str, Any]:
+    try:
+        from taskverse.textenv.evaluation import evaluate, suite_tasks
+    except ImportError:
+        click.echo("   the text environment is not installed; skipped", err=True)
+        return {"skipped": "text environment not available"}
+    tasks = suite_tasks("SkillForge-Chain", library)
+    results = {}
+    for agent in ("random", "greedy", "optimal"):
+        report = evaluate(agent, tasks, episodes=1, seed=seed, library=library, progress=True)
+        (out / f"eval_{agent}.json").write_text(json.dumps(report, indent=1))
+        summary = report["summary"]
+        results[agent] = {k: summary.get(k) for k in ("success_rate", "mean_steps", "plan_efficiency")}
+    return results
+
+
+def _compile_sample(library: Any, sample: int, episodes: int, seed: int, out: Path) -> dict[str, Any]:
+    from tqdm import tqdm
+
+    from taskverse.engine.compiler import CompileError, compile_task
+    from taskverse.engine.lua import write_env
+
+    rng = random.Random(seed)
+    ids = sorted(library.by_id)
+    rng.shuffle(ids)
+    compiled: list[tuple[Any, Any]] = []
+    tried = 0
+    with tqdm(total=sample, desc="compile", unit="task", file=sys.stderr, dynamic_ncols=True) as bar:
+        for task_id in ids:
+            if len(compiled) >= sample:
+                break
+            tried += 1
+            task = library.by_id[task_id]
+            try:
+                ir = compile_task(task, library)
+            except CompileError:
+                continue
+            write_env(ir, out / "mods" / task_id)
+            compiled.append((task, ir))
+            bar.update(1)
+    result: dict[str, Any] = {"compiled": len(compiled), "tried": tried}
+    result["engine"] = _run_in_engine(compiled[:episodes], library) if episodes else {"skipped": "not asked"}
+    return result
+
+
+def _run_in_engine(compiled: list[tuple[Any, Any]], library: Any) -> dict[str, Any]:
+    from taskverse.engine.binaries import engine_info
+
+    if not engine_info().installed:
+        click.echo("   the engine is not installed (scripts/install-engine.sh); engine runs skipped", err=True)
+        return {"skipped": "engine not installed"}
+    from taskverse.engine.planner import NoPlan, plan_task
+    from taskverse.engine.runner import run_jobs, summarise
+
+    jobs = []
+    for task, ir in compiled:
+        try:
+            jobs.append((task, ir, plan_task(task, ir, library)))
+        except NoPlan:
+            continue
+    if not jobs:
+        return {"skipped": "no scripted plan for the sampled tasks"}
+    start = time.perf_counter()
+    reports = run_jobs(jobs, library=library, parallel=2)
+    return summarise(reports, time.perf_counter() - start)
+
+
+def _print_summary(summary: dict[str, Any], out: Path) -> None:
+    lib = summary["library"]
+    click.echo(f"\ntaskverse pipeline: done (outputs in {out}/)")
+    click.echo(f"  library      {lib['atoms']} atoms, {lib['solvable_from_scratch']} solvable from scratch")
+    click.echo(f"  calibration  {summary['calibration']['tasks']} tasks scored and calibrated")
+    sf = summary["skillforge"]
+    click.echo(f"  SkillForge   {sf['tasks']} tasks (identical to benchmarks/SkillForge.yaml: "
+               f"{sf['matches_committed_suite']})")
+    for agent, stats in summary["planners"].items():
+        click.echo(f"  planner      {agent:<8} {stats}")
+    comp = summary["compile"]
+    click.echo(f"  compile      {comp['compiled']} of {comp['tried']} sampled atoms compiled; engine: "
+               f"{comp['engine']}")
+    space = summary["task_space"]
+    click.echo(f"  task space   {space['figure']} (silhouette 6-D {space['silhouette_6d']}, "
+               f"t-SNE {space['silhouette_2d']})")
+    click.echo(f"  seconds      {summary['seconds']}")
+
+
+COMMANDS = [pipeline]

@@ -1,0 +1,197 @@
+"""Commands for benchmarks: ``filter``, ``suite list|show|build``, ``coverage`` and ``bias``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from taskverse.cli.util import emit_json, friendly
+from taskverse.errors import TaskverseError
+
+
+def scorer_for(library: Any) -> Any:
+    """The difficulty scorer (calibrated and raw scores by dimension) for filters and selection."""
+    from taskverse.difficulty.scores import scores
+    from taskverse.schema import DIFFICULTY_DIMENSIONS
+
+    def score(task: Any) -> tuple[dict[str, float], dict[str, float]]:
+        difficulty = scores(task, library)
+        calibrated, raw = {}, {}
+        for dim in DIFFICULTY_DIMENSIONS:
+            value = getattr(difficulty, dim)
+            if value is not None and value.calibrated is not None:
+                calibrated[dim] = value.calibrated
+            if value is not None and value.raw is not None:
+                raw[dim] = value.raw
+        return calibrated, raw
+
+    return score
+
+
+def suite_vectors(names: list[str], library: Any, scorer: Any) -> Any:
+    """(n, 6) calibrated difficulty of the union of some suites' tasks (each task once)."""
+    from taskverse.benchmarks.suites import load_suite, resolve_suite_task, vectors
+
+    items = {item.id: item for name in names for item in load_suite(name).tasks}
+    return vectors([resolve_suite_task(item, library) for item in items.values()], scorer)
+
+
+@click.command("filter")
+@click.argument("expr", default="")
+@click.option("--from", "source", help="Filter the tasks of this suite (default: every atom and naive version).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@friendly
+def filter_command(expr: str, source: str | None, fmt: str) -> None:
+    """Tasks matching a filter EXPR, e.g. 'category=mining and planning_complexity>=3 and init=naive'.
+
+    Fields: category, verb, kind (atom|molecule), init (atom|naive|custom), atoms, id, tag, description, and the six
+    difficulty dimensions (calibrated; raw.<dimension> for raw). Operators: = != < <= > >= ~ (contains);
+    combine with and, or, not and parentheses.
+    """
+    from taskverse.benchmarks.filters import parse_filter
+    from taskverse.benchmarks.suites import entries, entry_for_suite_task, load_suite
+    from taskverse.cli.app import _library as library_of
+
+    check = parse_filter(expr)
+    library = library_of()
+    scorer = scorer_for(library)
+    if source:
+        pool = [entry_for_suite_task(t, library, scorer) for t in load_suite(source).tasks]
+    else:
+        pool = entries(library, scorer)
+    rows = [e for e in pool if check(e)]
+    if fmt == "json":
+        emit_json([{"id": e.id, "description": e.description, "category": e.category, "kind": e.kind,
+                    "init": e.init, "verb": e.verb, "difficulty": e.calibrated} for e in rows])
+        return
+    for e in rows:
+        click.echo(f"{e.id:<40} {e.category:<13} {e.init:<6} {e.description}")
+    click.echo(f"{len(rows)} of {len(pool)} task(s) match", err=True)
+
+
+@click.group("suite")
+def suite() -> None:
+    """Benchmark suites in benchmarks/: SkillForge, its filtered versions and the literature's benchmarks."""
+
+
+@suite.command("list")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@friendly
+def suite_list(fmt: str) -> None:
+    """List the suites (built or not)."""
+    from taskverse.benchmarks.suites import load_suite, suite_names, suite_path
+
+    rows = []
+    for name in suite_names():
+        built = suite_path(name).exists()
+        size = len(load_suite(name).tasks) if built else None
+        rows.append({"name": name, "built": built, "tasks": size})
+    if fmt == "json":
+        emit_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['name']:<28} {row['tasks'] if row['built'] else 'not built':>9}")
+
+
+@suite.command("show")
+@click.argument("name")
+@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@friendly
+def suite_show(name: str, fmt: str) -> None:
+    """Show a suite: how it was built and its tasks with their content hashes."""
+    from taskverse.benchmarks.suites import load_suite
+    from taskverse.yamlio import dump_yaml
+
+    data = load_suite(name).model_dump(mode="json", exclude_none=True)
+    if fmt == "json":
+        emit_json(data)
+    else:
+        click.echo(dump_yaml(data), nl=False)
+
+
+@suite.command("build")
+@click.argument("names", nargs=-1)
+@click.option("--all", "build_all", is_flag=True, help="Build every suite.")
+@click.option("--size", type=click.IntRange(min=8), help="Total size (SkillForge selections only).")
+@click.option("--seed", type=int, help="Override the definition's seed.")
+@friendly
+def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed: int | None) -> None:
+    """(Re)build suite files deterministically (the same inputs give the same file)."""
+    from taskverse.benchmarks.suites import build_suite, load_definitions, suite_names, write_suite
+    from taskverse.cli.app import _library as library_of
+
+    library = library_of()
+    scorer = scorer_for(library)
+    wanted = list(names)
+    if build_all:
+        wanted = suite_names()
+    if not wanted:
+        raise TaskverseError("name a suite to build, or --all")
+    definitions = load_definitions()
+    # selections first: filtered suites read them
+    wanted.sort(key=lambda n: (definitions[n].selection is None) if n in definitions else True)
+    for name in wanted:
+        path = write_suite(build_suite(name, library, scorer, size=size, seed=seed))
+        click.echo(f"wrote {path}", err=True)
+
+
+@click.command("coverage")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@friendly
+def coverage_command(file: Path, fmt: str) -> None:
+    """Map a benchmark's task list (one description per line) onto the library, with the share covered."""
+    from taskverse.benchmarks.coverage import coverage
+    from taskverse.cli.app import _library as library_of
+
+    if not file.exists():
+        raise TaskverseError("no such file", file=file)
+    report = coverage(file.read_text(encoding="utf-8").splitlines(), library_of())
+    if fmt == "json":
+        emit_json(report)
+        return
+    for row in report["lines"]:
+        target = f"-> {row['task']} ({row['kind']})" if row["mapped"] else f"-- {row['reason']}"
+        click.echo(f"{row['line']:>4}  {row['text']:<40} {target}")
+    click.echo(f"covered {report['covered']} of {report['total']} ({report['share']:.0%})")
+
+
+@click.command("bias")
+@click.option("--existing", default="literature", show_default=True,
+              help="Suites forming 'existing benchmarks', comma-separated ('literature' = all Literature-* suites).")
+@click.option("--against", default="SkillForge", show_default=True, help="The suite to compare with.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the heatmap (Figure 4) as PNG or SVG.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@friendly
+def bias_command(existing: str, against: str, output: Path | None, fmt: str) -> None:
+    """Compare difficulty distributions of existing benchmarks and a suite (MCU Section 4.3, Figure 4)."""
+    from taskverse.benchmarks.bias import compare, heatmap
+    from taskverse.benchmarks.suites import literature_suite_name, load_papers
+    from taskverse.cli.app import _library as library_of
+    from taskverse.schema import DIFFICULTY_DIMENSIONS
+
+    library = library_of()
+    scorer = scorer_for(library)
+    names = [literature_suite_name(p) for p in load_papers()] if existing == "literature" else existing.split(",")
+    label = "Existing benchmarks" if existing == "literature" else existing
+    result = compare(suite_vectors(names, library, scorer), suite_vectors([against], library, scorer),
+                     (label, against))
+    if output is not None:
+        heatmap(result, output)
+        click.echo(f"wrote {output}", err=True)
+    if fmt == "json":
+        emit_json(result.to_json())
+        return
+    click.echo(f"{'dimension':<22}{'mean ' + label[:12]:>20}{'mean ' + against[:12]:>20}{'spread':>16}"
+               f"{'JS div':>9}{'W1':>8}")
+    for dim in DIFFICULTY_DIMENSIONS:
+        ma, mb = result.means[dim]
+        sa, sb = result.spread[dim]
+        click.echo(f"{dim:<22}{ma:>20.2f}{mb:>20.2f}{sa:>8.2f}/{sb:<7.2f}{result.jensen_shannon[dim]:>9.3f}"
+                   f"{result.wasserstein[dim]:>8.3f}")
+    click.echo(f"({result.sizes[0]} vs {result.sizes[1]} tasks; spread = normalised entropy of the score bins)")
+
+
+COMMANDS = [filter_command, suite, coverage_command, bias_command]

@@ -1,0 +1,596 @@
+"""Compile a task (atom or molecule) for an engine game: the typed intermediate form, or why it cannot be.
+
+Every Minecraft name a task uses is looked up in the game profile: ``mapping.yaml`` says what it is in the game,
+``registry.json`` whether the game can do what the goal asks (a recipe to craft, something to cook, an item to
+eat, a callback to use). Whatever has no counterpart is a :class:`Problem`, grouped by a stable ``reason`` so a
+coverage report can count why atoms do not compile; :class:`CompileError` names them all.
+
+Example:
+    >>> from taskverse.library.loader import load_library
+    >>> ir = compile_task(load_library().get("craft.stick"))
+    >>> ir.goals["craft.stick"].targets, ir.names["default:stick"]
+    (['stick'], 'stick')
+
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from taskverse.algebra.expr import (
+    AllOf,
+    AnyOf,
+    AtomRef,
+    Constrained,
+    Constraint,
+    Initialized,
+    Then,
+    atoms_of,
+    height_range,
+)
+from taskverse.engine.ir import (
+    AtomIR,
+    BuildIR,
+    ConstrainedIR,
+    ConstraintIR,
+    DropIR,
+    ExprIR,
+    FindIR,
+    GoalIR,
+    GroupIR,
+    InitializedIR,
+    InitIR,
+    InteractIR,
+    ItemsIR,
+    MobIR,
+    ReachIR,
+    StackIR,
+    TaskIR,
+    TrackersIR,
+)
+from taskverse.engine.profile import GameMapping, Registry, load_mapping, load_registry
+from taskverse.errors import TaskverseError
+from taskverse.schema import Goal, Initialization
+
+#: Build targets the runtime recognises, as shapes of nodes the player placed (the rest do not compile).
+BUILD_SHAPES: dict[str, dict[str, Any]] = {
+    "pillar": {"shape": "column", "length": 5},
+    "tower": {"shape": "column", "length": 10},
+    "wall": {"shape": "wall", "length": 5, "height": 3},
+    "floor": {"shape": "floor", "length": 5, "width": 5},
+    "fence": {"shape": "line", "length": 10},
+}
+
+#: Reach targets the runtime measures: the player's height, depth below the start, distance from the start.
+REACH_MEASURES = ("height", "depth", "distance", "horizontal_distance")
+
+#: Times of day of an initialization, as the engine's time of day (0 midnight, 0.5 noon).
+TIMES_OF_DAY = {"day": 0.5, "noon": 0.5, "night": 0.0, "midnight": 0.0, "sunrise": 0.25, "sunset": 0.75}
+
+#: How the runtime draws each mob: a cube with one of the game's textures (simple visuals).
+MOB_TEXTURES = {
+    "sheep": "wool_white.png", "cow": "wool_brown.png", "pig": "wool_pink.png", "chicken": "wool_yellow.png",
+    "zombie": "wool_dark_green.png", "skeleton": "wool_grey.png", "spider": "wool_black.png",
+    "creeper": "wool_green.png",
+}
+DEFAULT_TEXTURE = "default_dirt.png"
+
+USE_CALLBACKS = {"on_use", "on_secondary_use", "on_place"}
+TASK_MOD = "taskverse_task"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing a task needs that the game lacks.
+
+    Attributes:
+        reason: A stable group name for coverage reports (``item with no counterpart``).
+        name: The Minecraft name (or value) it is about.
+        detail: A sentence saying what is missing and why.
+
+    """
+
+    reason: str
+    name: str
+    detail: str
+
+
+class CompileError(TaskverseError):
+    """A task that cannot run in the game; ``problems`` lists every missing thing."""
+
+    problems: list[Problem]
+
+    def __init__(self, task_id: str, game: str, problems: list[Problem]) -> None:
+        shown = "; ".join(p.detail for p in problems[:3])
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        super().__init__(f"cannot compile {task_id} for {game}: {shown}{more}")
+        self.problems = problems
+
+
+@dataclass
+class _State:
+    problems: list[Problem] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+    biomes: dict[str, str] = field(default_factory=dict)
+    place_as: dict[str, str] = field(default_factory=dict)
+    mobs: dict[str, MobIR] = field(default_factory=dict)
+    find_nodes: set[str] = field(default_factory=set)
+    find_entities: set[str] = field(default_factory=set)
+    measures: set[str] = field(default_factory=set)
+    reach_nodes: set[str] = field(default_factory=set)
+    use_items: set[str] = field(default_factory=set)
+    place_items: set[str] = field(default_factory=set)
+    interact_nodes: set[str] = field(default_factory=set)
+    interact_entities: set[str] = field(default_factory=set)
+    death: bool = False
+    builds: dict[str, BuildIR] = field(default_factory=dict)
+
+    def problem(self, reason: str, name: str, detail: str) -> None:
+        entry = Problem(reason, name, detail)
+        if entry not in self.problems:
+            self.problems.append(entry)
+
+
+class Compiler:
+    """Compiles tasks of a library for one game (its mapping and registry are loaded once)."""
+
+    def __init__(self, library: Any, game: str = "minetest_game") -> None:
+        self.library = library
+        self.kn = library.knowledge
+        self.game = game
+        self.mapping: GameMapping = load_mapping(game)
+        self.registry: Registry = load_registry(game)
+        self._outputs = {(r.method, r.output) for r in self.registry.recipes}
+        self._placements: dict[str, list[str]] = {}
+        for p in self.kn.placements:
+            self._placements.setdefault(p.block, []).append(p.item)
+
+    # --- names -----------------------------------------------------------------------------------------------
+
+    def _note(self, name: str, kind: str) -> str:
+        counterpart = self.mapping.lookup(name, kind)  # type: ignore[arg-type]
+        return f" ({counterpart.note})" if counterpart is not None and counterpart.note else ""
+
+    def _lookup(self, s: _State, name: str, kind: str) -> str | None:
+        """The game name of one Minecraft name (recorded in ``names``), or None with a problem recorded."""
+        counterpart = self.mapping.lookup(name, kind)  # type: ignore[arg-type]
+        if counterpart is None or counterpart.to is None:
+            s.problem(f"{kind} with no counterpart", name,
+                      f"{name} ({kind}) has no counterpart in {self.game}{self._note(name, kind)}")
+            return None
+        s.names.setdefault(counterpart.to, name)
+        return counterpart.to
+
+    def _members(self, name: str) -> list[str]:
+        return list(self.kn.tags.get(name[1:], [])) if name.startswith("#") else [name]
+
+    def _lookup_all(self, s: _State, name: str, kind: str) -> dict[str, str]:
+        """Minecraft name (or each member of a ``#tag``) -> game name, for those with a counterpart."""
+        if not name.startswith("#"):
+            found = self._lookup(s, name, kind)
+            return {name: found} if found else {}
+        out = {}
+        for member in self._members(name):
+            counterpart = self.mapping.lookup(member, kind)  # type: ignore[arg-type]
+            if counterpart is not None and counterpart.to is not None:
+                s.names.setdefault(counterpart.to, member)
+                out[member] = counterpart.to
+        if not out:
+            s.problem(f"{kind} with no counterpart", name, f"no member of {name} has a counterpart in {self.game}")
+        return out
+
+    def _item_type(self, engine: str) -> str | None:
+        item = self.registry.items.get(engine)
+        return item.type if item else None
+
+    def _callbacks(self, engine: str) -> set[str]:
+        item = self.registry.items.get(engine)
+        return set(item.callbacks) if item else set()
+
+    def _mob(self, s: _State, name: str) -> str | None:
+        counterpart = self.mapping.lookup(name, "entity")
+        if counterpart is None or counterpart.to is None:
+            s.problem("mob with no counterpart", name, f"{name} (mob) has no counterpart in {self.game}")
+            return None
+        s.names.setdefault(counterpart.to, name)
+        if counterpart.supplied_by == "runtime" and counterpart.to not in s.mobs:
+            s.mobs[counterpart.to] = self._mob_ir(s, name, counterpart.to)
+        return counterpart.to
+
+    def _mob_ir(self, s: _State, name: str, engine: str) -> MobIR:
+        mob = self.kn.mobs.get(name)
+        drops = []
+        loot = [(d["item"], d.get("chance", 1.0), d.get("min", 1), d.get("max", 1))
+                for d in self.kn.entity_loot.get(name, [])]
+        loot += [(d.item, d.chance, d.count, d.count) for d in (mob.extra_drops if mob else [])]
+        for item, chance, low, high in loot:
+            counterpart = self.mapping.lookup(item, "item")
+            if counterpart is None or counterpart.to is None:
+                continue  # a drop the game has no counterpart for is left out; the mob still drops the rest
+            s.names.setdefault(counterpart.to, item)
+            drops.append(DropIR(name=counterpart.to, chance=max(1, round(1 / chance)), min=int(low), max=int(high)))
+        hp = max(1, round(mob.health)) if mob else 10
+        return MobIR(name=engine, hp=hp, texture=MOB_TEXTURES.get(name, DEFAULT_TEXTURE),
+                     drops=sorted(set(drops), key=lambda d: (d.name, d.chance, d.min, d.max)))
+
+    # --- goals -----------------------------------------------------------------------------------------------
+
+    def goal(self, s: _State, atom_id: str, goal: Goal) -> GoalIR:
+        """The goal in Minecraft names, after checking the game can observe it."""
+        event = goal.event.value
+        handler = getattr(self, f"_goal_{event}", None)
+        targets: list[str] = []
+        if handler is None:
+            s.problem(f"{event} goals", goal.target, f"{event} {goal.target}: the engine runtime has no {event} goals")
+        else:
+            targets = handler(s, goal)
+        using = None
+        if goal.using is not None:
+            mapped = self._lookup_all(s, goal.using, "item")
+            using = sorted(mapped)
+            if event == "use":
+                self._use_items(s, goal.using, mapped)
+        return GoalIR(event=event, targets=sorted(set(targets)), count=goal.count, using=using, value=goal.value)
+
+    def _items_with(self, s: _State, goal: Goal, check: Any, reason: str, verb: str) -> list[str]:
+        mapped = self._lookup_all(s, goal.target, "item")
+        ok = {mc: engine for mc, engine in mapped.items() if check(engine)}
+        if mapped and not ok:
+            s.problem(reason, goal.target, f"{goal.target} cannot be {verb} in {self.game}")
+        return list(ok)
+
+    def _goal_obtain(self, s: _State, goal: Goal) -> list[str]:
+        return list(self._lookup_all(s, goal.target, "item"))
+
+    def _goal_craft(self, s: _State, goal: Goal) -> list[str]:
+        return self._items_with(s, goal, lambda e: ("normal", e) in self._outputs, "no such recipe in the game",
+                                "crafted")
+
+    def _goal_smelt(self, s: _State, goal: Goal) -> list[str]:
+        return self._items_with(s, goal, lambda e: ("cooking", e) in self._outputs, "not cookable in the game",
+                                "smelted")
+
+    def _goal_eat(self, s: _State, goal: Goal) -> list[str]:
+        return self._items_with(s, goal, lambda e: "on_use" in self._callbacks(e), "not edible in the game", "eaten")
+
+    def _goal_equip(self, s: _State, goal: Goal) -> list[str]:
+        return list(self._lookup_all(s, goal.target, "item"))
+
+    def _goal_mine(self, s: _State, goal: Goal) -> list[str]:
+        mapped = self._lookup_all(s, goal.target, "block")
+        nodes = [mc for mc, engine in mapped.items() if self._item_type(engine) == "node"]
+        if mapped and not nodes:
+            s.problem("not a node in the game", goal.target, f"{goal.target} is not a block in {self.game}")
+        return nodes
+
+    def _goal_place(self, s: _State, goal: Goal) -> list[str]:
+        targets = []
+        for block in self._members(goal.target):
+            node = self.mapping.lookup(block, "block")
+            placers = []
+            if node is not None and node.to is not None and self._item_type(node.to) == "node":
+                s.names.setdefault(node.to, block)
+                placers.append(node.to)
+            for item in self._placements.get(block, []):
+                counterpart = self.mapping.lookup(item, "item")
+                if counterpart is not None and counterpart.to is not None:
+                    s.names.setdefault(counterpart.to, item)
+                    s.place_as[counterpart.to] = block
+                    s.place_items.add(counterpart.to)
+                    placers.append(counterpart.to)
+            if placers:
+                targets.append(block)
+        if not targets:
+            s.problem("block with no counterpart", goal.target,
+                      f"nothing in {self.game} places {goal.target}{self._note(goal.target, 'block')}")
+        return targets
+
+    def _goal_kill(self, s: _State, goal: Goal) -> list[str]:
+        out = []
+        for mob in self._members(goal.target):
+            engine = self._mob(s, mob)
+            if engine is not None and engine in s.mobs:
+                out.append(mob)
+            elif engine is not None:
+                s.problem("mob with no counterpart", mob, f"{mob} ({engine}) is not a mob that can be killed")
+        return out
+
+    def _goal_find(self, s: _State, goal: Goal) -> list[str]:
+        target = goal.target
+        if target in self.kn.biomes:
+            biome = self.mapping.biomes.get(target)
+            if biome is None or biome.to is None:
+                note = f" ({biome.note})" if biome is not None and biome.note else ""
+                s.problem("biome with no counterpart", target,
+                          f"{target} (biome) has no counterpart in {self.game}{note}")
+                return []
+            for engine in biome.to:
+                s.biomes[engine] = target
+            return [target]
+        if target in self.kn.structures:
+            s.problem("structures are not generated", target, f"{self.game} generates no structures ({target})")
+            return []
+        if target.startswith("#") or target in self.kn.blocks:
+            mapped = self._lookup_all(s, target, "block")
+            s.find_nodes.update(mapped.values())
+            return list(mapped)
+        mob = self._mob(s, target)
+        if mob is None:
+            return []
+        s.find_entities.add(mob)
+        return [target]
+
+    def _use_items(self, s: _State, name: str, mapped: dict[str, str]) -> None:
+        usable = {e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS}
+        if mapped and not usable:
+            s.problem("nothing happens on use in the game", name, f"{name} does nothing when used in {self.game}")
+        s.use_items.update(usable)
+
+    def _goal_use(self, s: _State, goal: Goal) -> list[str]:
+        target = goal.target
+        if target in self.kn.mobs or (target in self.kn.entities and target not in self.kn.items):
+            engine = self._mob(s, target)
+            return [target] if engine else []
+        if goal.using is not None:  # used on a block with an item (the item is checked with `using`)
+            return list(self._lookup_all(s, target, "block"))
+        mapped = self._lookup_all(s, target, "item")
+        self._use_items(s, target, mapped)
+        return [mc for mc, e in mapped.items() if e in s.use_items]
+
+    def _goal_reach(self, s: _State, goal: Goal) -> list[str]:
+        target = goal.target
+        if target in REACH_MEASURES:
+            s.measures.add(target)
+            return [target]
+        if target.startswith("#") or target in self.kn.blocks:
+            mapped = self._lookup_all(s, target, "block")
+            s.reach_nodes.update(mapped.values())
+            return list(mapped)
+        s.problem("reach target the engine cannot measure", target,
+                  f"reach {target}: the runtime measures only {', '.join(REACH_MEASURES)} and blocks to stand on")
+        return []
+
+    def _goal_interact(self, s: _State, goal: Goal) -> list[str]:
+        target = goal.target
+        if target == "death":
+            s.death = True
+            return [target]
+        if target.startswith("#") or target in self.kn.blocks:
+            mapped = self._lookup_all(s, target, "block")
+            s.interact_nodes.update(e for e in mapped.values() if self._item_type(e) == "node")
+            return [mc for mc, e in mapped.items() if self._item_type(e) == "node"]
+        counterpart = self.mapping.lookup(target, "entity") or self.mapping.lookup(target, "item")
+        if counterpart is not None and counterpart.to is not None and \
+                (counterpart.supplied_by == "runtime" or counterpart.to in self.registry.entities):
+            engine = self._mob(s, target) if counterpart.supplied_by == "runtime" else counterpart.to
+            if engine is not None:
+                s.names.setdefault(engine, target)
+                s.interact_entities.add(engine)
+                return [target]
+        s.problem("interact target the engine cannot observe", target,
+                  f"interact with {target}: {self.game} has no block or entity for it to watch")
+        return []
+
+    def _goal_build(self, s: _State, goal: Goal) -> list[str]:
+        shape = BUILD_SHAPES.get(goal.target)
+        if shape is None:
+            s.problem("build shape the runtime does not know", goal.target,
+                      f"build {goal.target}: the runtime recognises only {', '.join(sorted(BUILD_SHAPES))}")
+            return []
+        s.builds[goal.target] = BuildIR(name=goal.target, **shape)
+        return [goal.target]
+
+    def _goal_enter(self, s: _State, goal: Goal) -> list[str]:
+        s.problem("other dimensions (nether, end)", goal.target, f"{self.game} has only the overworld")
+        return []
+
+    # --- constraints and the expression ----------------------------------------------------------------------
+
+    def constraint(self, s: _State, c: Constraint) -> ConstraintIR:
+        """A constraint as the runtime checks it; unsupported parts become problems."""
+        fields: dict[str, Any] = {}
+        if c.when is not None:
+            if c.when.value in ("rain", "thunder"):
+                s.problem("weather (rain, thunder)", c.when.value,
+                          f"when={c.when.value}: {self.game} has no weather (it never rains)")
+            fields["when"] = c.when.value
+        if c.where is not None:
+            where = c.where
+            fields["where"] = where
+            if where in ("overworld", "nether", "end"):
+                if where != "overworld":
+                    s.problem("other dimensions (nether, end)", where, f"where={where}: {self.game} has only the "
+                              "overworld")
+                fields["where_kind"] = "dimension"
+            elif where == "cave":
+                fields["where_kind"] = "cave"
+            elif where.startswith("height:"):
+                fields["where_kind"] = "height"
+                fields["low"], fields["high"] = height_range(where)
+            else:
+                fields["where_kind"] = "biome"
+                biome = self.mapping.biomes.get(where)
+                if biome is None or biome.to is None:
+                    s.problem("biome with no counterpart", where, f"where={where}: {where} (biome) has no "
+                              f"counterpart in {self.game}")
+                else:
+                    for engine in biome.to:
+                        s.biomes[engine] = where
+        if c.how is not None:
+            fields["how"] = c.how
+            if c.how == "arrows":
+                s.problem("ranged weapons (arrows)", "arrows", f"how=arrows: {self.game} has no bows or arrows")
+            elif c.how.startswith("with:"):
+                fields["how_items"] = sorted(self._lookup_all(s, c.how[5:], "item"))
+        return ConstraintIR(**fields)
+
+    def expression(self, s: _State, node: Any, goals: dict[str, GoalIR], own: dict[str, Goal]) -> ExprIR:
+        """The expression in the runtime's form, compiling each atom's goal once.
+
+        ``own`` holds goals of atoms that are not in the library, such as an atom read from a YAML file.
+        """
+        if isinstance(node, AtomRef):
+            if node.task not in goals:
+                goal = own[node.task] if node.task in own else self.library.by_id[node.task].goal
+                goals[node.task] = self.goal(s, node.task, goal)
+            return AtomIR(atom=node.task)
+        if isinstance(node, AllOf | AnyOf | Then):
+            op: Literal["all", "any", "then"] = "all" if isinstance(node, AllOf) else \
+                "any" if isinstance(node, AnyOf) else "then"
+            return GroupIR(op=op, parts=[self.expression(s, p, goals, own) for p in node.parts])
+        if isinstance(node, Constrained):
+            return ConstrainedIR(part=self.expression(s, node.part, goals, own),
+                                 constraint=self.constraint(s, node.constraint))
+        if isinstance(node, Initialized):
+            return InitializedIR(part=self.expression(s, node.part, goals, own))
+        raise TypeError(f"not a task expression: {node!r}")
+
+    # --- the start -------------------------------------------------------------------------------------------
+
+    def _alternative(self, name: str, kind: str, alternatives: dict[str, list[str]]) -> str:
+        """A stand-in with a counterpart for a starting item or block that has none, from the same need.
+
+        An atom's start holds one choice per need (``bamboo`` for "2 of any planks"); when the game lacks that
+        choice, another member of the need does the same job (oak first, then in order).
+        """
+        own = self.mapping.lookup(name, kind)  # type: ignore[arg-type]
+        if own is not None and own.to is not None:
+            return name
+        options = [o for o in alternatives.get(name, [])
+                   if (c := self.mapping.lookup(o, kind)) and c.to]  # type: ignore[arg-type]
+        options = sorted(options, key=lambda o: not o.startswith("oak_"))  # stable: oak first, then in order
+        return options[0] if options else name
+
+    def init(self, s: _State, init: Initialization, requires: list[list[Any]] | None = None) -> InitIR:
+        """The start in game names; what the game lacks becomes problems (unneeded things are left out)."""
+        alternatives: dict[str, list[str]] = {}
+        for way in requires or []:
+            for need in way:
+                for member in need.any_of:
+                    alternatives.setdefault(member, list(need.any_of))
+        inventory: dict[str, int] = {}
+        for item, count in init.inventory.items():
+            counterpart = self.mapping.lookup(item, "item")
+            if counterpart is not None and counterpart.to is None and not counterpart.needed:
+                continue
+            item = self._alternative(item, "item", alternatives)
+            engine = self._lookup(s, item, "item")
+            if engine is not None:
+                inventory[engine] = inventory.get(engine, 0) + count
+        wield = self._lookup(s, init.main_hand, "item") if init.main_hand else None
+        if init.equipment:
+            s.problem("equipment slots (armor)", ", ".join(sorted(init.equipment.values())),
+                      f"{self.game} has no armor or equipment slots")
+        if init.dimension.value != "overworld":
+            s.problem("other dimensions (nether, end)", init.dimension.value,
+                      f"starts in the {init.dimension.value}: {self.game} has only the overworld")
+        if init.structure is not None:
+            s.problem("structures are not generated", init.structure,
+                      f"starts in a {init.structure}: {self.game} generates no structures")
+        biomes = None
+        if init.biome is not None:
+            biome = self.mapping.biomes.get(init.biome)
+            if biome is None or biome.to is None:
+                note = f" ({biome.note})" if biome is not None and biome.note else ""
+                s.problem("biome with no counterpart", init.biome,
+                          f"starts in {init.biome} (biome), which has no counterpart in {self.game}{note}")
+            else:
+                biomes = list(biome.to)
+                for engine in biome.to:
+                    s.biomes[engine] = init.biome
+        if init.weather is not None and init.weather.value != "clear":
+            s.problem("weather (rain, thunder)", init.weather.value,
+                      f"starts in {init.weather.value}: {self.game} has no weather (it never rains)")
+        nearby = []
+        for block, count in init.nearby_blocks.items():
+            engine = self._lookup(s, self._alternative(block, "block", alternatives), "block")
+            if engine is not None:
+                nearby.append(StackIR(name=engine, count=count))
+        summon = []
+        for entry in init.summon:
+            engine = self._mob(s, entry.entity)
+            if engine is not None:
+                summon.append(StackIR(name=engine, count=entry.count))
+        return InitIR(
+            inventory=[StackIR(name=n, count=c) for n, c in sorted(inventory.items())],
+            wield=wield, biomes=biomes, position=list(init.position) if init.position is not None else None,
+            time=TIMES_OF_DAY[init.time.value] if init.time is not None else None,
+            nearby=sorted(nearby, key=lambda x: x.name), summon=sorted(summon, key=lambda x: x.name),
+        )
+
+    def _check_mobs_present(self, s: _State, goals: dict[str, GoalIR], init: InitIR) -> None:
+        """Runtime mobs exist only where the start summons them (they never spawn by themselves)."""
+        summoned = {stack.name for stack in init.summon}
+        for goal in goals.values():
+            if goal.event not in ("kill", "find"):
+                continue
+            mobs = {e for e, mc in s.names.items() if mc in goal.targets and e in s.mobs}
+            if mobs and not mobs & summoned:
+                s.problem("mobs are only summoned, never spawned", ", ".join(goal.targets),
+                          f"{goal.event} {', '.join(goal.targets)}: the runtime's mobs do not spawn by "
+                          "themselves and the start summons none")
+
+    # --- the whole task --------------------------------------------------------------------------------------
+
+    def problems(self, task: Any) -> list[Problem]:
+        """Everything the game lacks for the task (empty when it compiles)."""
+        return self._compile(task)[1]
+
+    def compile(self, task: Any) -> TaskIR:
+        """The task's intermediate form; raises :class:`CompileError` naming everything the game lacks."""
+        ir, problems = self._compile(task)
+        if problems or ir is None:
+            raise CompileError(task.id, self.game, problems)
+        return ir
+
+    def _compile(self, task: Any) -> tuple[TaskIR | None, list[Problem]]:
+        # every game biome with a counterpart, so the event log names biomes in Minecraft's words
+        s = _State(biomes=dict(self.mapping.biome_names()))
+        molecule = getattr(task, "kind", "atom") == "molecule"
+        expr = task.expression if molecule else AtomRef(task=task.id)
+        own = {} if molecule else {task.id: task.goal}
+        goals: dict[str, GoalIR] = {}
+        expression = self.expression(s, expr, goals, own)
+        # a start holds one choice per need of each atom: the atoms' needs say what else would do
+        requires = [way for atom in atoms_of(expr) for way in
+                    ((task if atom == task.id and not molecule else self.library.by_id[atom]).requires or [])]
+        init = self.init(s, task.initialization, requires)
+        self._check_mobs_present(s, goals, init)
+        if s.problems:
+            return None, s.problems
+        mobs = [s.mobs[name] for name in sorted(s.mobs)]
+        settings = {k: v for k, v in self.registry.game.settings.items() if k != "mg_name"}
+        ir = TaskIR(
+            id=task.id, description=task.description, game=self.game, expression=expression,
+            goals=dict(sorted(goals.items())), init=init,
+            names=dict(sorted(s.names.items())), biomes=dict(sorted(s.biomes.items())),
+            place_as=dict(sorted(s.place_as.items())), mobs=mobs,
+            trackers=TrackersIR(
+                find=FindIR(nodes=sorted(s.find_nodes), entities=sorted(s.find_entities)),
+                reach=ReachIR(measures=sorted(s.measures), nodes=sorted(s.reach_nodes)),
+                use=ItemsIR(items=sorted(s.use_items)),
+                place=ItemsIR(items=sorted(s.place_items)),
+                interact=InteractIR(nodes=sorted(s.interact_nodes), entities=sorted(s.interact_entities),
+                                    death=s.death),
+                builds=[s.builds[name] for name in sorted(s.builds)],
+            ),
+            mods=["mobs"] if mobs else [],
+            settings=dict(sorted(settings.items())),
+        )
+        return ir, []
+
+
+def compile_task(task: Any, library: Any | None = None, game: str = "minetest_game") -> TaskIR:
+    """Compile one task (atom or molecule) for a game; raises :class:`CompileError` when the game lacks a part."""
+    if library is None:
+        from taskverse.library.loader import load_library
+
+        library = load_library()
+    return Compiler(library, game).compile(task)
+
+
+def reasons(problems: Iterable[Problem]) -> list[str]:
+    """The distinct reasons of some problems, in first-seen order."""
+    return list(dict.fromkeys(p.reason for p in problems))

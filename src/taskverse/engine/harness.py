@@ -1,0 +1,178 @@
+"""The plan format: a JSON list of engine actions the harness mod plays as the connected player.
+
+A plan is engine-level and generic: any planner can write one (the scripted planner in
+``taskverse.engine.planner``, the text-environment planner, a person). Item, node and entity names are the game's
+(``default:tree``) or Minecraft names without a colon (``oak_log``), which :func:`resolve_plan` translates through
+the game's mapping. ``engine/mods/taskverse_harness`` runs the steps; docs/engine.md lists every action.
+
+Example:
+    >>> plan = Plan(steps=[Step(do="dig", node="oak_log"), Step(do="craft", item="oak_planks")])
+    >>> [s.item or s.node for s in resolve_plan(plan).steps]
+    ['default:tree', 'default:wood']
+
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from taskverse.errors import TaskverseError, close_matches
+
+PLAN_FORMAT = 1
+
+Action = Literal["wield", "dig", "place", "craft", "cook", "kill", "collect", "eat", "use", "interact", "move",
+                 "home", "goto_biome", "goto_node", "time", "wait", "die"]
+
+#: The fields each action reads (beyond ``do`` and ``note``); others are refused.
+ACTION_FIELDS: dict[str, set[str]] = {
+    "wield": {"item"},
+    "dig": {"node", "tool", "count", "at", "pos", "radius"},
+    "place": {"item", "count", "at", "pos", "on", "radius"},
+    "craft": {"item", "count", "ingredients"},
+    "cook": {"item", "count", "fuel"},
+    "kill": {"entity", "tool", "radius", "max_hits"},
+    "collect": {"radius"},
+    "eat": {"item"},
+    "use": {"item", "node", "entity", "at", "pos", "radius", "secondary"},
+    "interact": {"node", "entity", "at", "pos", "radius", "punch"},
+    "move": {"to", "by"},
+    "home": set(),
+    "goto_biome": {"biomes"},
+    "goto_node": {"node", "radius", "y", "vertical", "above"},
+    "time": {"of_day"},
+    "wait": {"seconds"},
+    "die": set(),
+}
+_REQUIRED: dict[str, tuple[str, ...]] = {
+    "dig": ("node",), "place": ("item",), "craft": ("item",), "cook": ("item",), "kill": ("entity",),
+    "eat": ("item",), "goto_biome": ("biomes",), "goto_node": ("node",), "time": ("of_day",),
+}
+
+Vector = tuple[float, float, float]
+
+
+class Step(BaseModel):
+    """One engine action. ``at`` is relative to the player's feet; ``pos`` and ``to`` are absolute."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    do: Action
+    note: str | None = None
+    item: str | None = None
+    node: str | None = None
+    entity: str | None = None
+    tool: str | None = None
+    fuel: str | None = None
+    on: str | None = None
+    count: int | None = Field(default=None, ge=1)
+    at: Vector | None = None
+    pos: Vector | None = None
+    to: Vector | None = None
+    by: Vector | None = None
+    radius: int | None = Field(default=None, ge=1, le=128)
+    y: float | None = None
+    vertical: int | None = Field(default=None, ge=1, le=128)
+    biomes: list[str] | None = None
+    ingredients: list[str] | None = None
+    of_day: float | Literal["day", "night"] | None = None
+    seconds: float | None = Field(default=None, ge=0, le=30)
+    secondary: bool | None = None
+    punch: bool | None = None
+    above: bool | None = None
+    max_hits: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _fields_fit_the_action(self) -> Step:
+        given = {name for name in type(self).model_fields if getattr(self, name) is not None} - {"do", "note"}
+        extra = given - ACTION_FIELDS[self.do]
+        if extra:
+            raise ValueError(f"{self.do} does not take {', '.join(sorted(extra))} "
+                             f"(it takes {', '.join(sorted(ACTION_FIELDS[self.do])) or 'nothing'})")
+        missing = [name for name in _REQUIRED.get(self.do, ()) if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"{self.do} needs {', '.join(missing)}")
+        return self
+
+
+class Plan(BaseModel):
+    """A scripted episode: steps in order; stop when the task is done (``stop_on_success``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format: int = PLAN_FORMAT
+    steps: list[Step]
+    stop_on_success: bool = True
+    settle: float = Field(default=0.2, ge=0, le=10, description="Seconds to keep observing after the last step.")
+
+    def to_json(self) -> str:
+        """The plan as the harness reads it (unset fields left out)."""
+        return json.dumps(self.model_dump(mode="json", exclude_none=True), indent=1) + "\n"
+
+
+def load_plan(path: Path) -> Plan:
+    """Read a plan file (a JSON object with ``steps``, or a bare list of steps)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TaskverseError("no such plan file", file=path) from None
+    except json.JSONDecodeError as exc:
+        raise TaskverseError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from None
+    if isinstance(data, list):
+        data = {"steps": data}
+    try:
+        return Plan.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        return _raise(err, path)
+
+
+def _raise(err: Any, path: Path) -> Plan:
+    loc = ".".join(str(p) for p in err["loc"])
+    message = err["msg"].removeprefix("Value error, ")
+    if err["type"] == "literal_error" and err["loc"][-1] == "do":
+        message = f"unknown action {err.get('input')!r}; expected one of {', '.join(ACTION_FIELDS)}"
+    raise TaskverseError(message, file=path, field=loc or None)
+
+
+def resolve_plan(plan: Plan, game: str = "minetest_game") -> Plan:
+    """Translate Minecraft names (no colon) in a plan to the game's names; unknown ones are an error."""
+    from taskverse.engine.profile import load_mapping, load_registry
+
+    mapping = load_mapping(game)
+    registry = load_registry(game)
+
+    def name(value: str | None, kind: str) -> str | None:
+        if value is None or ":" in value or value == "":
+            return value
+        counterpart = mapping.lookup(value, kind)  # type: ignore[arg-type]
+        if counterpart is None or counterpart.to is None:
+            known = [*mapping.items, *mapping.blocks, *mapping.entities]
+            raise TaskverseError(f"plan names {value!r}, which has no counterpart in {game}",
+                                 suggestions=close_matches(value, known))
+        return counterpart.to
+
+    def biomes(values: list[str] | None) -> list[str] | None:
+        if values is None:
+            return None
+        out: list[str] = []
+        for value in values:
+            if value in registry.biomes:
+                out.append(value)
+            elif value in mapping.biomes and mapping.biomes[value].to:
+                out.extend(mapping.biomes[value].to or [])
+            else:
+                raise TaskverseError(f"plan names biome {value!r}, which {game} does not have",
+                                     suggestions=close_matches(value, [*registry.biomes, *mapping.biomes]))
+        return out
+
+    steps = [step.model_copy(update={
+        "item": name(step.item, "item"), "tool": name(step.tool, "item"), "fuel": name(step.fuel, "item"),
+        "node": name(step.node, "block"), "entity": name(step.entity, "entity"), "on": name(step.on, "block"),
+        "biomes": biomes(step.biomes),
+        "ingredients": [name(i, "item") or i for i in step.ingredients] if step.ingredients else step.ingredients,
+    }) for step in plan.steps]
+    return plan.model_copy(update={"steps": steps})

@@ -1,0 +1,197 @@
+"""The typed intermediate form between a task and the Lua mod that runs it in the engine.
+
+``taskverse.engine.compiler`` turns a task (atom or molecule) into a :class:`TaskIR`: every Minecraft name the task uses
+is checked against the game profile (``engine/games/<game>/mapping.yaml`` and ``registry.json``) and the game
+names it stands for are written out, so the runtime needs no knowledge of its own. ``taskverse.engine.lua``
+writes a TaskIR as Lua data; the runtime mod (``engine/mods/taskverse``) reads exactly these fields.
+
+Goals keep Minecraft names: the runtime logs events in the vocabulary of :class:`taskverse.algebra.semantics.GameEvent`
+(it translates game names back through :attr:`TaskIR.names`), so a trace from the engine replays through the
+Python evaluator unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: The runtime's data format; ``engine/mods/taskverse/init.lua`` refuses other formats.
+IR_FORMAT = 1
+
+
+class IRModel(BaseModel):
+    """Base of the intermediate form: frozen, unknown fields rejected."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GoalIR(IRModel):
+    """An atom's success goal in Minecraft names (a ``#tag`` expanded to its members with a game counterpart)."""
+
+    event: str
+    targets: list[str]
+    count: int = 1
+    using: list[str] | None = None
+    value: float | None = None
+
+
+class ConstraintIR(IRModel):
+    """A constraint as the runtime checks it (``where_kind`` says how to read ``where``)."""
+
+    when: str | None = None
+    where: str | None = None
+    where_kind: Literal["dimension", "cave", "height", "biome"] | None = None
+    low: float | None = None
+    high: float | None = None
+    how: str | None = None
+    how_items: list[str] = Field(default_factory=list)
+
+
+class AtomIR(IRModel):
+    """A reference to an atom's goal (in :attr:`TaskIR.goals`)."""
+
+    op: Literal["atom"] = "atom"
+    atom: str
+
+
+class GroupIR(IRModel):
+    """AND (any order), OR, or THEN (in order) over parts."""
+
+    op: Literal["all", "any", "then"]
+    parts: list[ExprIR]
+
+
+class ConstrainedIR(IRModel):
+    """A part whose events count only under a constraint."""
+
+    op: Literal["constrained"] = "constrained"
+    part: ExprIR
+    constraint: ConstraintIR
+
+
+class InitializedIR(IRModel):
+    """A part with its own start; the start itself is :attr:`TaskIR.init` (success is unchanged)."""
+
+    op: Literal["initialized"] = "initialized"
+    part: ExprIR
+
+
+ExprIR = Annotated[Union[AtomIR, GroupIR, ConstrainedIR, InitializedIR], Field(discriminator="op")]  # noqa: UP007
+for _model in (GroupIR, ConstrainedIR, InitializedIR):
+    _model.model_rebuild()
+
+
+class StackIR(IRModel):
+    """``count`` of one game item, node or entity."""
+
+    name: str
+    count: int
+
+
+class InitIR(IRModel):
+    """The start, in game names: the inventory (always replaced), the wielded item, where and when."""
+
+    inventory: list[StackIR] = Field(default_factory=list)
+    wield: str | None = None
+    position: list[float] | None = None
+    biomes: list[str] | None = None
+    time: float | None = None
+    nearby: list[StackIR] = Field(default_factory=list)
+    summon: list[StackIR] = Field(default_factory=list)
+
+
+class DropIR(IRModel):
+    """A mob drop in mobs_redo's terms: ``chance`` is 1 in N."""
+
+    name: str
+    chance: int = 1
+    min: int = 1
+    max: int = 1
+
+
+class MobIR(IRModel):
+    """A mob the runtime registers through the mobs_redo API (minetest_game has none)."""
+
+    name: str
+    hp: int
+    texture: str
+    drops: list[DropIR] = Field(default_factory=list)
+
+
+class FindIR(IRModel):
+    """What the surroundings scan looks for (biomes are always watched)."""
+
+    radius: int = 8
+    nodes: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+
+
+class ReachIR(IRModel):
+    """Measures of movement to report (``height``, ``depth``, ``distance``...) and nodes to stand on."""
+
+    measures: list[str] = Field(default_factory=list)
+    nodes: list[str] = Field(default_factory=list)
+
+
+class ItemsIR(IRModel):
+    """Game items whose callbacks the runtime wraps."""
+
+    items: list[str] = Field(default_factory=list)
+
+
+class InteractIR(IRModel):
+    """Nodes and entities to watch being right-clicked (or punched), and whether dying counts."""
+
+    nodes: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    death: bool = False
+
+
+class BuildIR(IRModel):
+    """A shape of placed nodes that counts as building ``name``."""
+
+    name: str
+    shape: Literal["column", "line", "floor", "wall"]
+    length: int
+    width: int = 1
+    height: int = 1
+
+
+class TrackersIR(IRModel):
+    """The watchers a task needs beyond those always on (obtain, craft, mine, place, eat, smelt, kill, equip)."""
+
+    find: FindIR = Field(default_factory=FindIR)
+    reach: ReachIR = Field(default_factory=ReachIR)
+    use: ItemsIR = Field(default_factory=ItemsIR)
+    place: ItemsIR = Field(default_factory=ItemsIR)
+    interact: InteractIR = Field(default_factory=InteractIR)
+    builds: list[BuildIR] = Field(default_factory=list)
+
+
+class TaskIR(IRModel):
+    """Everything the runtime needs to run one task, and nothing it would have to look up.
+
+    Attributes:
+        names: game item, node or entity name -> the Minecraft name events report for it.
+        biomes: game biome -> Minecraft biome.
+        place_as: game item -> the Minecraft block placing it makes (seeds make crops).
+        mods: mods installed beside the engine the task needs loaded (``mobs``).
+        settings: engine settings the task's world needs.
+
+    """
+
+    format: int = IR_FORMAT
+    id: str
+    description: str
+    game: str
+    expression: ExprIR
+    goals: dict[str, GoalIR]
+    init: InitIR
+    names: dict[str, str] = Field(default_factory=dict)
+    biomes: dict[str, str] = Field(default_factory=dict)
+    place_as: dict[str, str] = Field(default_factory=dict)
+    mobs: list[MobIR] = Field(default_factory=list)
+    trackers: TrackersIR = Field(default_factory=TrackersIR)
+    mods: list[str] = Field(default_factory=list)
+    settings: dict[str, str | bool | int] = Field(default_factory=dict)

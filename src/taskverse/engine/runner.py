@@ -1,0 +1,264 @@
+"""Run compiled tasks in the real engine: a headless server, a headless client as the player, a scripted plan.
+
+One episode: a fresh world on a free loopback port with three mods (the runtime, the task's generated mod and
+the harness), the plan written into the world, a client joined as the player; the harness plays the plan and
+shuts the server down. The report says whether the runtime judged the task done, the rewards it gave, every
+event it logged, timings, the engine's own error lines when a mod failed, and whether the Python evaluator,
+replaying the logged events, reaches the same verdict. No process outlives an episode.
+
+Example:
+    >>> reports = run_episodes(task, ir, plan, episodes=4, parallel=2)  # doctest: +SKIP
+    >>> all(r.success and r.replay.agrees for r in reports)  # doctest: +SKIP
+    True
+
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from taskverse.algebra.expr import AtomRef, atoms_of
+from taskverse.algebra.semantics import Evaluator, GameEvent
+from taskverse.engine.compiler import TASK_MOD
+from taskverse.engine.harness import Plan
+from taskverse.engine.ir import TaskIR
+from taskverse.engine.lua import HARNESS_MOD, RUNTIME_MOD, harness_dir, render_mod, runtime_dir, world_settings
+from taskverse.errors import TaskverseError
+
+PLAN_FILE = "taskverse_plan.json"
+RESULT_FILE = "taskverse_result.json"
+STATUS_FILE = "taskverse_status.json"
+EVENTS_FILE = "taskverse_events.jsonl"
+
+
+class Replay(BaseModel):
+    """The Python evaluator's verdict on the events the engine logged, and whether it matches the engine's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    satisfied: bool
+    satisfied_seq: int | None
+    progress: float
+    agrees: bool
+
+
+class Timings(BaseModel):
+    """Seconds: from start to the server listening, to the plan starting, the plan, and the whole episode."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    listening: float | None = None
+    plan: float | None = None
+    total: float
+
+
+class EpisodeReport(BaseModel):
+    """What one episode did and how the task was judged."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    task: str
+    episode: int
+    success: bool
+    progress: float = 0.0
+    satisfied_seq: int | None = None
+    rewards: list[dict[str, Any]] = Field(default_factory=list)
+    reward_total: float = 0.0
+    terminated: bool = False
+    craftium_api: bool = False
+    plan_completed: bool = False
+    stopped_on_success: bool = False
+    failed_step: int | None = None
+    plan_error: str | None = None
+    steps: list[dict[str, Any]] = Field(default_factory=list)
+    events: list[dict[str, Any]] = Field(default_factory=list)
+    replay: Replay | None = None
+    timings: Timings
+    error: str | None = None
+    engine_errors: list[str] = Field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line for the text output."""
+        if self.error:
+            return f"episode {self.episode}: engine error after {self.timings.total:.2f} s: {self.error}"
+        verdict = "success" if self.success else f"not done (progress {self.progress:.2f})"
+        replay = "" if self.replay is None else ("; replay agrees" if self.replay.agrees else "; REPLAY DISAGREES")
+        plan = "" if self.plan_error is None else f"; plan stopped: {self.plan_error}"
+        return (f"episode {self.episode}: {verdict} in {self.timings.total:.2f} s (reward {self.reward_total:g}, "
+                f"{len(self.events)} events{replay}){plan}")
+
+
+def expression_of(task: Any) -> Any:
+    """The task's expression (an atom is a reference to itself)."""
+    return task.expression if getattr(task, "kind", "atom") == "molecule" else AtomRef(task=task.id)
+
+
+def evaluator_for(task: Any, library: Any) -> Evaluator:
+    """The Python evaluator for a task: its atoms' goals (an atom outside the library brings its own)."""
+    expr = expression_of(task)
+    own = {} if getattr(task, "kind", "atom") == "molecule" else {task.id: task.goal}
+    goals = {a: own[a] if a in own else library.by_id[a].goal for a in atoms_of(expr)}
+    return Evaluator(goals, library.knowledge.tags)
+
+
+def replay(task: Any, events: list[dict[str, Any]], library: Any) -> tuple[Any, list[GameEvent]]:
+    """The Python evaluator's verdict on logged event lines (``{"seq", "game_event", ...}``)."""
+    trace = [GameEvent.model_validate(line["game_event"]) for line in events]
+    return evaluator_for(task, library).evaluate(expression_of(task), trace), trace
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+
+
+def _read_events(path: Path) -> list[dict[str, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    events = []
+    for line in text.splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            break  # a line cut short by a crash: everything before it is complete
+    return events
+
+
+def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int = 1, timeout: float = 60.0,
+                client_home: Path | None = None, workdir: Path | None = None) -> EpisodeReport:
+    """Run one episode of a compiled task with a plan; engine failures are reported, not raised."""
+    from taskverse.engine.binaries import error_lines, headless_server
+
+    started = time.monotonic()
+    listening: float | None = None
+    error: str | None = None
+    engine_errors: list[str] = []
+    result = status = None
+    events: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="taskverse-mod-") as tmp:
+        mod = Path(tmp) / TASK_MOD
+        mod.mkdir()
+        for name, text in render_mod(ir).items():
+            (mod / name).write_text(text, encoding="utf-8")
+        worldmods = {RUNTIME_MOD: runtime_dir(), TASK_MOD: mod, HARNESS_MOD: harness_dir()}
+        with headless_server(ir.game, worldmods=worldmods, settings=world_settings(ir), enable_mods=ir.mods,
+                             timeout=timeout, workdir=workdir) as run:
+            (run.world / PLAN_FILE).write_text(plan.to_json(), encoding="utf-8")
+            try:
+                run.wait_for("listening on")
+                listening = time.monotonic() - started
+                run.start_client("bot", home=client_home)
+                if run.wait_for_file(run.world / RESULT_FILE):
+                    run.stop(grace=0)  # the results are written; the world is thrown away unsaved
+                else:
+                    run.wait()  # exited without a result: raises with the engine's error lines
+            except TaskverseError as exc:
+                error = exc.message
+                engine_errors = error_lines(run.log(), limit=10)
+            result = _read_json(run.world / RESULT_FILE)
+            status = _read_json(run.world / STATUS_FILE) or {}
+            events = _read_events(run.world / EVENTS_FILE)
+    total = time.monotonic() - started
+    if result is not None and isinstance(result.get("status"), dict):
+        status = result["status"]
+    result = result or {}
+    status = status or {}
+    if error is None and not result:
+        error = "the harness wrote no result"
+    verdict, _ = replay(task, events, library)
+    success = bool(status.get("satisfied"))
+    seq = status.get("satisfied_seq")
+    agrees = verdict.satisfied == success and (not success or (verdict.satisfied_at is not None
+                                                               and verdict.satisfied_at + 1 == seq))
+    plan_seconds = result.get("seconds")
+    return EpisodeReport(
+        task=task.id, episode=episode, success=success, progress=float(status.get("progress") or 0.0),
+        satisfied_seq=seq, rewards=list(status.get("rewards") or []),
+        reward_total=float(status.get("reward_total") or 0.0), terminated=bool(status.get("terminated")),
+        craftium_api=bool(status.get("craftium")), plan_completed=bool(result.get("completed")),
+        stopped_on_success=bool(result.get("stopped_on_success")), failed_step=result.get("failed_step"),
+        plan_error=result.get("error"), steps=[s for s in result.get("steps") or [] if isinstance(s, dict)],
+        events=events,
+        replay=Replay(satisfied=verdict.satisfied,
+                      satisfied_seq=None if verdict.satisfied_at is None else verdict.satisfied_at + 1,
+                      progress=verdict.progress, agrees=agrees),
+        timings=Timings(listening=listening, plan=plan_seconds, total=total),
+        error=error, engine_errors=engine_errors,
+    )
+
+
+def client_homes(count: int) -> list[Path]:
+    """Client home folders kept between runs (the media cache makes joining faster), one per parallel slot."""
+    from taskverse.paths import cache_dir
+
+    homes = [cache_dir() / "engine-client" / f"home-{i}" for i in range(count)]
+    for home in homes:
+        home.mkdir(parents=True, exist_ok=True)
+    return homes
+
+
+def run_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episodes: int = 1, parallel: int = 1,
+                 timeout: float = 60.0) -> list[EpisodeReport]:
+    """Run ``episodes`` episodes, ``parallel`` at a time; reports in episode order."""
+    if episodes < 1 or parallel < 1:
+        raise TaskverseError("episodes and parallel must be at least 1")
+    homes: queue.Queue[Path] = queue.Queue()
+    for home in client_homes(min(parallel, episodes)):
+        homes.put(home)
+
+    def one(index: int) -> EpisodeReport:
+        home = homes.get()
+        try:
+            return run_episode(task, ir, plan, library=library, episode=index, timeout=timeout, client_home=home)
+        finally:
+            homes.put(home)
+
+    if parallel == 1 or episodes == 1:
+        return [one(i) for i in range(1, episodes + 1)]
+    with ThreadPoolExecutor(max_workers=min(parallel, episodes)) as pool:
+        return list(pool.map(one, range(1, episodes + 1)))
+
+
+def run_jobs(jobs: list[tuple[Any, TaskIR, Plan]], *, library: Any, parallel: int = 2,
+             timeout: float = 60.0) -> list[EpisodeReport]:
+    """Run one episode of each (task, ir, plan), ``parallel`` at a time; reports in job order."""
+    homes: queue.Queue[Path] = queue.Queue()
+    for home in client_homes(max(1, min(parallel, len(jobs)))):
+        homes.put(home)
+
+    def one(job: tuple[Any, TaskIR, Plan]) -> EpisodeReport:
+        home = homes.get()
+        try:
+            return run_episode(job[0], job[1], job[2], library=library, timeout=timeout, client_home=home)
+        finally:
+            homes.put(home)
+
+    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        return list(pool.map(one, jobs))
+
+
+def summarise(reports: list[EpisodeReport], wall: float) -> dict[str, Any]:
+    """Success rate and speed over a run of episodes."""
+    n = len(reports)
+    return {
+        "episodes": n,
+        "successes": sum(r.success for r in reports),
+        "success_rate": sum(r.success for r in reports) / n if n else 0.0,
+        "engine_errors": sum(r.error is not None for r in reports),
+        "replay_agrees": all(r.replay is not None and r.replay.agrees for r in reports),
+        "mean_episode_seconds": sum(r.timings.total for r in reports) / n if n else 0.0,
+        "wall_seconds": wall,
+        "episodes_per_minute": 60.0 * n / wall if wall > 0 else 0.0,
+    }

@@ -1,0 +1,1 @@
+"""Game knowledge: the reduced minecraft-data facts and the curated facts they lack, as one typed object."""

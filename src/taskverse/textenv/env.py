@@ -1,0 +1,652 @@
+"""SkillForge-text as a gymnasium environment (MCU Appendix D), registered as ``taskverse/SkillForgeText-v0``.
+
+The agent plans with atoms: at each step it picks one of the candidate actions (the atoms whose needs are met,
+see ``taskverse.world.rules``) until the target task, an atom or any AND / OR / THEN molecule, is done. Success is
+decided by ``semantics.Evaluator`` on the trace of events the actions emit, so the operators mean the same here
+as everywhere else. The variants are presets registered in a loop from ``PRESETS``.
+
+Example:
+    >>> import gymnasium
+    >>> import taskverse.textenv.env
+    >>> env = gymnasium.make("taskverse/SkillForgeText-v0", task="craft stick")
+    >>> obs, info = env.reset(seed=0)
+    >>> print(obs.splitlines()[0])
+    Task: craft stick.
+    >>> info["optimal_steps"]
+    4
+
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Constrained, Initialized, Then, atoms_of
+from taskverse.algebra.semantics import Evaluator, GameEvent, Verdict
+from taskverse.algebra.tracker import Context
+from taskverse.errors import TaskverseError, close_matches
+from taskverse.schema import AtomTask, Initialization
+from taskverse.textenv.planning import shortest_plan_length
+from taskverse.textenv.registry import ENV_NAMESPACE, PRESETS, Preset, env_ids, register_envs  # noqa: F401, E402
+from taskverse.world.rules import CHANCE_MODES, Event, Rules, State
+
+DEFAULT_TASK = "craft.iron_sword"
+"""The target when none is given: MCU Figure 5's example."""
+DEFAULT_MAX_STEPS = 100
+TEXT_CHARSET = frozenset(string.printable)
+MAX_TEXT = 1 << 20
+ObservationMode = Literal["text", "structured"]
+InitMode = Literal["auto", "naive", "task"]
+
+
+TASK_LISTS = ("naive-craft",)
+
+
+# -- targets -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """A resolved target: its expression over library atoms, what to call it, and where it starts."""
+
+    expression: Any
+    id: str
+    description: str
+    category: str
+    initialization: Initialization
+    custom_start: bool
+    extra_goals: tuple[AtomTask, ...] = ()
+
+
+def resolve_target(task: Any, library: Any) -> Target:
+    """A target from an atom or molecule task, an id, a description, a composition string or a YAML path.
+
+    Raises a TaskverseError with close matches when the reference names nothing.
+    """
+    from pathlib import Path
+
+    from taskverse.algebra.molecule import MoleculeTask, build_molecule
+
+    if isinstance(task, Target):
+        return task
+    if isinstance(task, str):
+        text = task.strip()
+        if text.endswith((".yaml", ".yml")):
+            path = Path(text)
+            if not path.exists():
+                raise TaskverseError("no such file", file=text)
+            from taskverse.algebra.files import load_molecule_file
+            from taskverse.library.loader import parse_task_file
+
+            molecule = load_molecule_file(path, library)
+            if molecule is not None:
+                return resolve_target(molecule, library)
+            found = parse_task_file(path)
+            if len(found) != 1:
+                raise TaskverseError(f"expected one task in the file, found {len(found)}", file=text)
+            return resolve_target(found[0].task, library)
+        if text in library.by_id:
+            return resolve_target(library.by_id[text], library)
+        if any(mark in text for mark in ("&", "|", ">>", "@", "naive(", "init(")):
+            from taskverse.algebra.parse import parse_expression
+
+            return resolve_target(build_molecule(parse_expression(text), library), library)
+        return resolve_target(library.get(text), library)
+    if isinstance(task, AtomTask):
+        extra = () if task.id in library.by_id and library.by_id[task.id] == task else (task,)
+        return Target(AtomRef(task=task.id), task.id, task.description, task.category.value, task.initialization,
+                      custom_start=False, extra_goals=extra)
+    if isinstance(task, MoleculeTask):
+        return Target(task.expression, task.id, task.description, task.category.value, task.initialization,
+                      custom_start=_has_custom_start(task.expression))
+    if isinstance(task, AtomRef | AllOf | AnyOf | Then | Constrained | Initialized):
+        return resolve_target(build_molecule(task, library), library)
+    raise TaskverseError(f"cannot use {type(task).__name__} as a task: give an id, a description, a composition, "
+                         "an AtomTask or a MoleculeTask")
+
+
+def _has_custom_start(expr: Any) -> bool:
+    if isinstance(expr, Initialized):
+        return expr.mode == "custom" or _has_custom_start(expr.part)
+    if isinstance(expr, AllOf | AnyOf | Then):
+        return any(_has_custom_start(p) for p in expr.parts)
+    if isinstance(expr, Constrained):
+        return _has_custom_start(expr.part)
+    return False
+
+
+def start_of(target: Target, mode: InitMode) -> Initialization:
+    """Where an episode starts: naive (empty inventory) unless the target has a custom start or ``mode='task'``."""
+    if mode == "task" or (mode == "auto" and target.custom_start):
+        return target.initialization
+    return Initialization()
+
+
+def task_list(name: str | Sequence[str], library: Any) -> list[str]:
+    """A named task list (``naive-craft``) or an explicit list of task references."""
+    if not isinstance(name, str):
+        return list(name)
+    if name == "naive-craft":
+        world = library.world
+        return [t.id for t in library.tasks if t.verb == "craft" and world.task_rank(t.id) != float("inf")]
+    raise TaskverseError(f"unknown task list {name!r}", suggestions=close_matches(name, TASK_LISTS))
+
+
+# -- the environment -----------------------------------------------------------------------------------------------
+
+
+class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
+    """The text-only planner environment.
+
+    Args:
+        task: The target: an id, a description, a composition (``"craft stick & hunt sheep"``), a YAML path, an
+            ``AtomTask``, a ``MoleculeTask`` or an algebra expression. Default: ``craft.iron_sword``.
+        tasks: A list of targets (or ``"naive-craft"``) to draw one from at each reset (``options={"task": ...}``
+            picks one explicitly).
+        observation: ``"text"`` (MCU Figure 5) or ``"structured"`` (inventory vector, candidate mask, target
+            encoding, step, mission).
+        max_steps: Step limit; the episode is truncated when it is reached.
+        initialization: ``"auto"`` (naive, unless the target has a custom ``init(...)``), ``"naive"`` or
+            ``"task"`` (the task's own initialization, e.g. an atom's prerequisites).
+        chance: ``"expected"`` (chance yields at their expected rate, deterministic) or ``"sample"`` (drawn with
+            ``np_random``).
+        render_mode: ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it).
+        library: A loaded library (default: ``load_library()``).
+        plan_info: Put the shortest plan length into ``info`` (planned once per target and start, cached).
+
+    The action space is ``Discrete(n)`` over every atom except ``obtain.*`` (goals, not actions); the candidates
+    are ``info["action_mask"]`` and ``action_masks()``. Choosing a non-candidate wastes the step
+    (``info["invalid_action"]``). The reward is 1 when the target is done (the episode terminates), else 0.
+
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, task: Any = None, tasks: str | Sequence[Any] | None = None,
+                 observation: ObservationMode = "text", max_steps: int = DEFAULT_MAX_STEPS,
+                 initialization: InitMode = "auto", chance: str = "expected", render_mode: str | None = None,
+                 library: Any = None, plan_info: bool = True) -> None:
+        if observation not in ("text", "structured"):
+            raise TaskverseError(f"observation={observation!r}: expected 'text' or 'structured'")
+        if chance not in CHANCE_MODES:
+            raise TaskverseError(f"chance={chance!r}: expected one of {', '.join(CHANCE_MODES)}")
+        if initialization not in ("auto", "naive", "task"):
+            raise TaskverseError(f"initialization={initialization!r}: expected auto, naive or task")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise TaskverseError(f"render_mode={render_mode!r}: expected ansi or human")
+        if max_steps < 1:
+            raise TaskverseError(f"max_steps={max_steps}: expected at least 1")
+        self._args = {"task": task, "tasks": tasks, "observation": observation, "max_steps": max_steps,
+                      "initialization": initialization, "chance": chance, "render_mode": render_mode,
+                      "plan_info": plan_info, "library": library}
+        self._custom_library = library is not None
+        self._build(library)
+        self._state: State | None = None
+        self._steps = 0
+        self._trace: list[GameEvent] = []
+        self._light_trace: list[Event] = []
+        self._actions: list[int] = []
+        self._verdict: Verdict | None = None
+        self._last_invalid = False
+        self._last_error: str | None = None
+        self._plan_info: tuple[int | None, bool] | None = None
+        self._obs_mask = np.zeros(0, dtype=np.int8)
+        self._candidate_lines: dict[bytes, str] = {}
+
+    def _build(self, library: Any) -> None:
+        args = self._args
+        self.library = library if library is not None else shared_library()
+        self.rules = Rules.for_library(self.library)
+        self.observation_mode: ObservationMode = args["observation"]
+        self.max_steps = int(args["max_steps"])
+        self.init_mode: InitMode = args["initialization"]
+        self.chance = str(args["chance"])
+        self.render_mode = args["render_mode"]
+        self.plan_info = bool(args["plan_info"])
+        self.task_refs: list[Any] = task_list(args["tasks"], self.library) if args["tasks"] is not None else []
+        self._targets: dict[int, Target] = {}
+        self._derived: dict[str, tuple[Any, ...]] = {}
+        first = args["task"] if args["task"] is not None else (self.task_refs[0] if self.task_refs else DEFAULT_TASK)
+        self._set_target(resolve_target(first, self.library))
+        n_actions = self._n_actions = len(self.rules.actions)
+        self.action_space = spaces.Discrete(n_actions)
+        if self.observation_mode == "text":
+            self.observation_space = spaces.Text(max_length=MAX_TEXT, min_length=0, charset=TEXT_CHARSET)
+        else:
+            self.observation_space = spaces.Dict({
+                "inventory": spaces.Box(0, np.iinfo(np.int32).max - 1, (self.rules.n_resources,), np.int32),
+                "action_mask": spaces.MultiBinary(n_actions),
+                "target": spaces.MultiBinary(len(self.rules.atom_ids)),
+                "step": spaces.Box(0, self.max_steps, (1,), np.int32),
+                "mission": spaces.Text(max_length=MAX_TEXT, min_length=0, charset=TEXT_CHARSET),
+            })
+
+    def _set_target(self, target: Target) -> None:
+        self.target = target
+        derived = self._derived.get(target.id)
+        if derived is not None and derived[0] is target:
+            (_, self.evaluator, self.expression, self.keys, self.relevant_actions, self.start, self.context,
+             self._target_vector, self._task_line) = derived
+            return
+        extra = {t.id: t.goal for t in target.extra_goals}
+        if extra:
+            from collections import ChainMap
+
+            base = Evaluator.for_library(self.library)
+            self.evaluator = Evaluator(ChainMap(extra, base.goals), self.library.knowledge.tags)  # type: ignore[arg-type]
+        else:
+            self.evaluator = _library_evaluator(self.library)
+        self.expression = target.expression
+        self.keys = frozenset(self.evaluator.relevant_keys(self.expression))
+        self.relevant_actions = bytearray(len(self.rules.actions))
+        for key in self.keys:
+            for a in self.rules.actions_by_key.get(key, ()):
+                self.relevant_actions[a] = 1
+        self.start = start_of(target, self.init_mode)
+        self.context = Context(time=self.start.time.value if self.start.time else "day",
+                               weather=self.start.weather.value if self.start.weather else "clear",
+                               dimension=self.start.dimension.value)
+        target_vector = np.zeros(len(self.rules.atom_ids), dtype=np.int8)
+        for atom in atoms_of(self.expression):
+            if atom in self.rules.atom_index:
+                target_vector[self.rules.atom_index[atom]] = 1
+        self._target_vector = target_vector
+        self._task_line = f"Task: {target.description}."
+        if len(self._derived) > 4096:
+            self._derived.clear()
+        self._derived[target.id] = (target, self.evaluator, self.expression, self.keys, self.relevant_actions,
+                                    self.start, self.context, self._target_vector, self._task_line)
+
+    # -- gymnasium API -------------------------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Start an episode (``options``: ``task`` to change the target; a task list draws one otherwise)."""
+        super().reset(seed=seed)
+        options = options or {}
+        if "task" in options:
+            self._set_target(resolve_target(options["task"], self.library))
+        elif self.task_refs:
+            index = int(self.np_random.integers(len(self.task_refs)))
+            target = self._targets.get(index)
+            if target is None:
+                target = self._targets[index] = resolve_target(self.task_refs[index], self.library)
+            self._set_target(target)
+        self._state = self.rules.state_from_initialization(self.start, track=True)
+        self._plan_info = None
+        self._steps = 0
+        self._trace = []
+        self._light_trace = []
+        self._actions = []
+        self._verdict = self.evaluator.evaluate(self.expression, self._trace)
+        self._last_invalid = False
+        self._last_error = None
+        if self.render_mode == "human":
+            print(self.text())
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Do candidate action ``action`` (a non-candidate wastes the step)."""
+        state = self._state
+        if state is None:
+            raise TaskverseError("call reset() before step()")
+        a = int(action)
+        if not 0 <= a < self._n_actions:
+            raise TaskverseError(f"action {a} is out of range (0..{self._n_actions - 1})")
+        self._steps += 1
+        self._last_error = None
+        if state.mask[a]:
+            self._last_invalid = False
+            self._actions.append(a)
+            relevant = self.relevant_actions[a]
+            rng = self.np_random if self.chance == "sample" else None
+            events = self.rules.act(state, a, rng, events=bool(relevant))
+            if events:
+                changed = False
+                for event in events:
+                    if (event[0], event[1]) in self.keys:
+                        self._light_trace.append(event)
+                        self._trace.append(self.context.game_event(event))
+                        changed = True
+                if changed:
+                    self._verdict = self.evaluator.evaluate(self.expression, self._trace)
+        else:
+            self._last_invalid = True
+            self._last_error = f"{self.rules.descriptions[a]!r} is not a candidate now: {self.rules.explain(state, a)}"
+        return self._finish_step()
+
+    def invalid_step(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Waste a step with an error message (for wrappers whose input named no action)."""
+        self._require_state()
+        self._steps += 1
+        self._last_invalid = True
+        self._last_error = message
+        return self._finish_step()
+
+    def _finish_step(self) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        verdict = self._verdict
+        terminated = verdict is not None and verdict.satisfied
+        truncated = not terminated and self._steps >= self.max_steps
+        if self.render_mode == "human":
+            print(self.text())
+        return self._observation(), 1.0 if terminated else 0.0, terminated, truncated, self._info()
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The text observation (``ansi``), or print it (``human``)."""
+        if self._state is None:
+            return None
+        if self.render_mode == "human":
+            print(self.text())
+            return None
+        return self.text()
+
+    def action_masks(self) -> np.ndarray:
+        """The candidate mask as booleans (for masked policies such as sb3-contrib's MaskablePPO)."""
+        return np.frombuffer(self._require_state().mask, dtype=np.uint8).astype(bool)
+
+    # -- observations --------------------------------------------------------------------------------------------
+
+    def _require_state(self) -> State:
+        if self._state is None:
+            raise TaskverseError("call reset() before step()")
+        return self._state
+
+    def candidates(self) -> list[int]:
+        """The candidate actions now, in the order the text numbers them."""
+        mask = self._require_state().mask
+        return np.flatnonzero(np.frombuffer(mask, dtype=np.uint8)).tolist()  # type: ignore[no-any-return]
+
+    def _observation(self) -> Any:
+        if self.observation_mode == "text":
+            return self.text()
+        state = self._state
+        assert state is not None and state.array is not None
+        mask = self._obs_mask = np.frombuffer(state.mask, dtype=np.int8).copy()
+        return {
+            "inventory": state.array.copy(),
+            "action_mask": mask,
+            "target": self._target_vector.copy(),
+            "step": np.array((min(self._steps, self.max_steps),), dtype=np.int32),
+            "mission": self.target.description,
+        }
+
+    def inventory(self) -> dict[str, int]:
+        """Held items by name."""
+        array = self._require_state().array
+        assert array is not None
+        names = self.rules.names
+        held = np.flatnonzero(array[:self.rules.n_items]).tolist()
+        return {names[r]: int(array[r]) for r in held}
+
+    def found(self) -> list[tuple[str, str]]:
+        """What was found, as (kind, name)."""
+        array = self._require_state().array
+        assert array is not None
+        n_items = self.rules.n_items
+        resources = self.rules.resources
+        return [resources[n_items + r] for r in np.flatnonzero(array[n_items:]).tolist()]
+
+    def text(self) -> str:
+        """The observation as MCU Figure 5 shows it: task, step, inventory, numbered candidate actions."""
+        state = self._require_state()
+        inventory = ", ".join(f"'{name}': {count}" for name, count in self.inventory().items())
+        lines = [self._task_line, f"Step: {self._steps}/{self.max_steps}", f"Inventory: {{{inventory}}}"]
+        found = [f for f in self.found() if f != ("dimension", "overworld")]  # where everyone starts: not news
+        if found:
+            lines.append("Found: " + ", ".join(f"{name} ({kind})" for kind, name in found))
+        if self._last_error:
+            lines.append(f"Invalid action: {self._last_error}")
+        lines.append("Candidate Actions:")
+        lines.append(self._candidate_line(state))
+        return "\n".join(lines)
+
+    def _candidate_line(self, state: State) -> str:
+        key = bytes(state.mask)
+        cache = self._candidate_lines
+        line = cache.get(key)
+        if line is None:
+            descriptions = self.rules.descriptions
+            line = "; ".join([f"{i}: {descriptions[a]}" for i, a in enumerate(self.candidates())])
+            if len(cache) > 256:
+                cache.clear()
+            cache[key] = line
+        return line
+
+    def _info(self) -> dict[str, Any]:
+        if self.observation_mode == "structured":
+            mask = self._obs_mask.view(bool)  # the observation's copy, seen as booleans
+        else:
+            mask = np.frombuffer(self._require_state().mask, dtype=np.bool_).copy()
+        verdict = self._verdict
+        info: dict[str, Any] = {
+            "action_mask": mask,
+            "steps": self._steps,
+            "max_steps": self.max_steps,
+            "task": self.target.id,
+            "progress": 0.0 if verdict is None else verdict.progress,
+            "success": bool(verdict is not None and verdict.satisfied),
+            "invalid_action": self._last_invalid,
+        }
+        if self._last_error:
+            info["error"] = self._last_error
+        if self.observation_mode == "text":
+            info["candidates"] = self.candidates()
+        if self.plan_info:
+            if self._plan_info is None:
+                self._plan_info = shortest_plan_length(self)
+            info["optimal_steps"], info["optimal_proven"] = self._plan_info
+        return info
+
+    # -- what agents and tools read ------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        """The current text-world state (read it, do not change it)."""
+        return self._require_state()
+
+    @property
+    def steps(self) -> int:
+        """Steps taken in this episode."""
+        return self._steps
+
+    @property
+    def trace(self) -> list[GameEvent]:
+        """The events so far that can matter to the target (what success is decided on)."""
+        return list(self._trace)
+
+    @property
+    def light_trace(self) -> list[Event]:
+        """The same events in the light tuple form (for planners' goal automata)."""
+        return list(self._light_trace)
+
+    @property
+    def trajectory(self) -> list[str]:
+        """The atoms done so far, in order."""
+        return [self.rules.actions[a] for a in self._actions]
+
+    def json_observation(self) -> dict[str, Any]:
+        """The observation as one JSON object (the external agent protocol, ``docs/textenv.md``)."""
+        self._require_state()
+        rules = self.rules
+        verdict = self._verdict
+        return {
+            "task": self.target.description,
+            "task_id": self.target.id,
+            "step": self._steps,
+            "max_steps": self.max_steps,
+            "inventory": self.inventory(),
+            "found": [{"kind": kind, "name": name} for kind, name in self.found()],
+            "candidates": [{"index": i, "id": rules.actions[a], "name": rules.descriptions[a]}
+                           for i, a in enumerate(self.candidates())],
+            "progress": 0.0 if verdict is None else verdict.progress,
+            "error": self._last_error,
+            "text": self.text(),
+        }
+
+    # -- pickling ------------------------------------------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        args = dict(self._args)
+        if not self._custom_library:
+            args["library"] = None  # reloaded from its cache rather than carried along
+        state = self._state
+        return {
+            "args": args,
+            "target": self.target if self.target.extra_goals or not isinstance(args["task"], str) else None,
+            "target_ref": self.target.id,
+            "episode": None if state is None else {
+                "counts": list(state.counts), "tries": list(state.tries), "place": state.place, "steps": self._steps,
+                "trace": list(self._trace), "light": list(self._light_trace), "actions": list(self._actions),
+                "invalid": self._last_invalid, "error": self._last_error,
+            },
+            "np_random": self._np_random,
+            "np_random_seed": self._np_random_seed,
+            "plan_targets": self._targets,
+            "expression": self.expression,
+        }
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self._args = data["args"]
+        self._custom_library = data["args"]["library"] is not None
+        self._build(data["args"]["library"])
+        self._targets = data["plan_targets"]
+        target = data["target"]
+        if target is None:
+            target = self._find_target(data["target_ref"], data["expression"])
+        self._set_target(target)
+        self._np_random = data["np_random"]
+        self._np_random_seed = data["np_random_seed"]
+        episode = data["episode"]
+        self._state = None
+        self._verdict = None
+        self._plan_info = None
+        self._obs_mask = np.zeros(0, dtype=np.int8)
+        self._candidate_lines = {}
+        self._trace, self._light_trace, self._actions = [], [], []
+        self._steps = 0
+        self._last_invalid = False
+        self._last_error = None
+        if episode is not None:
+            self._state = self._restore_state(episode["counts"], episode["tries"])
+            self._state.place = episode["place"]
+            self._steps = episode["steps"]
+            self._trace = episode["trace"]
+            self._light_trace = episode["light"]
+            self._actions = episode["actions"]
+            self._last_invalid = episode["invalid"]
+            self._last_error = episode["error"]
+            self._verdict = self.evaluator.evaluate(self.expression, self._trace)
+            if self.observation_mode == "structured":
+                self._obs_mask = np.frombuffer(self._state.mask, dtype=np.int8).copy()
+
+    def _find_target(self, ref: str, expression: Any) -> Target:
+        for target in [self.target, *self._targets.values()]:
+            if target.id == ref:
+                return target
+        return resolve_target(expression, self.library) if not isinstance(expression, AtomRef) else \
+            resolve_target(expression.task, self.library)
+
+    def _restore_state(self, counts: list[int], tries: list[int]) -> State:
+        rules = self.rules
+        inventory = {rules.names[r]: c for r, c in enumerate(counts[:rules.n_items]) if c}
+        found = [rules.resources[r] for r in range(rules.n_items, rules.n_resources) if counts[r]]
+        state = rules.new_state(inventory, found, track=True)
+        state.tries[:] = tries
+        return state
+
+
+_EVALUATORS: dict[int, Evaluator] = {}
+_SHARED: list[Any] = []
+
+
+def shared_library() -> Any:
+    """The bundled library, loaded once per process (environments share it and its compiled rules)."""
+    if not _SHARED:
+        from taskverse.library.loader import load_library
+
+        _SHARED.append(load_library())
+    return _SHARED[0]
+
+
+def _library_evaluator(library: Any) -> Evaluator:
+    evaluator = _EVALUATORS.get(id(library))
+    if evaluator is None:
+        evaluator = _EVALUATORS[id(library)] = Evaluator.for_library(library)
+    return evaluator
+
+
+# -- wrappers ------------------------------------------------------------------------------------------------------
+
+
+class TextActions(gymnasium.Wrapper[Any, str, Any, Any]):
+    """Take actions as text: a candidate's number (as the text observation numbers them), an id or a name.
+
+    Text that names no candidate wastes the step and says why in ``info["error"]`` (and in the next text
+    observation), with the closest candidate names.
+
+    Example:
+        >>> env = TextActions(SkillForgeTextEnv(task="craft stick"))
+        >>> _ = env.reset(seed=0)
+        >>> _, _, _, _, info = env.step("fnd oak log")
+        >>> info["error"].split(" (")[0], "find oak_log" in info["error"]
+        ("no action named 'fnd oak log'", True)
+
+    """
+
+    def __init__(self, env: gymnasium.Env[Any, Any]) -> None:
+        super().__init__(env)
+        self.action_space = spaces.Text(max_length=512, min_length=0, charset=TEXT_CHARSET)  # type: ignore[assignment]
+
+    def resolve(self, text: str) -> int:
+        """The action a piece of text names (raises a TaskverseError with the closest names otherwise)."""
+        base: SkillForgeTextEnv = self.env.unwrapped  # type: ignore[assignment]
+        return resolve_action_text(base, text)
+
+    def step(self, action: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:  # type: ignore[override]
+        """Do the action the text names, or waste the step with an error message."""
+        base: SkillForgeTextEnv = self.env.unwrapped  # type: ignore[assignment]
+        try:
+            a = self.resolve(str(action))
+        except TaskverseError as exc:
+            return base.invalid_step(str(exc))
+        obs, reward, terminated, truncated, info = self.env.step(a)  # type: ignore[arg-type]
+        return obs, float(reward), terminated, truncated, info
+
+
+def resolve_action_text(env: SkillForgeTextEnv, text: str) -> int:
+    """The action ``text`` names: a candidate number, or an action id or name (which must be a candidate).
+
+    Raises a TaskverseError saying why not, with the closest candidate names.
+    """
+    text = text.strip()
+    candidates = env.candidates()
+    rules = env.rules
+    if text.isdigit():
+        number = int(text)
+        if number < len(candidates):
+            return candidates[number]
+        raise TaskverseError(f"no candidate number {number} (there are {len(candidates)}: 0..{len(candidates) - 1})")
+    head, _, name = text.partition(":")
+    if name.strip() and head.strip().isdigit():  # "3: craft planks", as Figure 5 echoes it: the name decides
+        return resolve_action_text(env, name)
+    try:
+        a = rules.lookup(text)
+    except TaskverseError:
+        from taskverse.text import normalize
+
+        names = [rules.descriptions[c] for c in candidates]
+        suggestions = close_matches(normalize(text), names, n=3) or close_matches(text, names, n=3)
+        raise TaskverseError(f"no action named {text!r}", suggestions=suggestions) from None
+    if a not in candidates:
+        raise TaskverseError(f"{rules.descriptions[a]!r} is not a candidate now: "
+                             f"{rules.explain(env.state, a)}")
+    return a
+
+
+register_envs()

@@ -1,0 +1,771 @@
+"""The rules of the text world (SkillForge-text, MCU Appendix D), read off the atoms' ``requires`` and ``yields``.
+
+The state is an inventory of item counts plus the things found (blocks, mobs, biomes, structures, dimensions).
+Every atom other than ``obtain.*`` (goals, not actions) is an action. Its candidates are exactly the atoms with a
+way whose needs are all met now; doing one applies the game's effects. There is no per-recipe code: every rule
+below reads the atom data.
+
+Rules:
+
+* A need is met when the items it accepts add up to its count (Minecraft's tagged recipe slots take any mix of
+  planks), or, for a presence need (block, entity, biome, structure, dimension), when any of them was found.
+* Presence is a fact, not a stock: a found tree, ore vein, herd or biome stays found, so hunting a found sheep
+  or mining a found log can be done again. Reaching a dimension is a fact too (there is no position).
+* Kept needs (tools, a crafting table, a furnace) and presence needs are not consumed; the other item needs are.
+* The first way (in the atom's order) whose needs are met is used. A need that accepts several items consumes
+  them one unit at a time: the cheapest to get first (by the atoms' own costs, ``CostModel``), the most held
+  of equally cheap ones, then the first by name; items some atom keeps (tools, tables, furnaces) and the
+  action's own product go last. So smelting burns planks before wool or the crafting table, and dyeing wool
+  green takes white wool, not green.
+* Yields are added. A chance yield is either drawn with the environment's ``np_random`` (``chance="sample"``)
+  or delivered deterministically at its expected rate (``chance="expected"``, the default): after ``t`` tries
+  the total given is ``floor(t * chance * count + 1/2)``, so a 10% flint arrives on the 5th, 15th, ... gravel.
+* The agent is where it last went: finding a biome or entering a dimension takes it there, and so does using
+  something found (mining netherrack happens in the nether); it starts where the initialization says.
+* Each action emits the atom's own success event (a tag target is named by the member used) and an ``obtain``
+  event per item received, where the agent is after the action, with the tool the action keeps in hand (none
+  for craft and smelt).
+
+Example:
+    >>> from taskverse import load_library
+    >>> rules = Rules.for_library(load_library())
+    >>> state = rules.new_state()
+    >>> a = rules.action_index["find.oak_log"]
+    >>> bool(state.mask[a]), bool(state.mask[rules.action_index["mine.oak_log"]])
+    (True, False)
+    >>> _ = rules.act(state, a)
+    >>> bool(state.mask[rules.action_index["mine.oak_log"]])
+    True
+
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from taskverse.errors import TaskverseError, close_matches
+from taskverse.schema import AtomTask, Initialization
+from taskverse.world.graph import ways_of
+
+INF = math.inf
+PRESENCE_KINDS = ("block", "entity", "biome", "structure", "dimension")
+CHANCE_MODES = ("expected", "sample")
+STATION_EVENTS = frozenset({"craft", "smelt"})
+"""Events done at a station, not with a tool in hand."""
+
+Resource = tuple[str, str]
+
+
+class Counters(Protocol):
+    """Chance-yield try counters by slot (a list, or a planner's view of its state)."""
+
+    def __getitem__(self, slot: int, /) -> int: ...
+
+    def __setitem__(self, slot: int, value: int, /) -> None: ...
+
+
+Event = tuple[str, str, int, "str | None", "str | None", "str | None", "float | None"]
+"""A light event: (event, target, count, held, biome, dimension, value)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """One compiled need: ``count`` of the resources ``members`` (indices, in consumption order)."""
+
+    members: tuple[int, ...]
+    count: int
+    consume: bool
+    presence: bool
+    virtual: int
+    """The single resource, or ``n_resources + g`` for the group of several members."""
+    levels: tuple[float, ...] = ()
+    """Per member, its place in the consumption order: kept items last, then by the cost to get one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """One compiled yield; ``slot`` >= 0 numbers the chance yields (their try counters)."""
+
+    resource: int
+    count: int
+    chance: float
+    slot: int
+
+
+@dataclass(frozen=True, slots=True)
+class GoalTemplate:
+    """An action's success event, with its tag (if its target or tool is one) resolved at run time."""
+
+    event: str
+    target: str
+    target_tag: frozenset[str] | None
+    count: int
+    value: float | None
+    using: str | None
+    using_tag: frozenset[str] | None
+
+
+def expected_delivery(tries: int, chance: float, count: int) -> int:
+    """How many units the ``tries``-th try of a chance yield gives in the deterministic (expected) mode."""
+    return math.floor(tries * chance * count + 0.5) - math.floor((tries - 1) * chance * count + 0.5)
+
+
+class Rules:
+    """The compiled rules of one set of atoms: resources, actions, needs, effects, and mask bookkeeping.
+
+    Args:
+        tasks: The atoms (``obtain.*`` atoms become goals only, never actions).
+        tags: Item tags (``#logs``) for goal targets and tools.
+        places: The biome and dimension a found resource implies, e.g. ``("block", "netherrack") -> (None,
+            "nether")``.
+        extra_items: Further item names to give an inventory slot (items no atom mentions).
+
+    """
+
+    def __init__(self, tasks: Iterable[AtomTask], tags: Mapping[str, Sequence[str]] | None = None,
+                 places: Mapping[Resource, tuple[str | None, str | None]] | None = None,
+                 extra_items: Iterable[str] = ()) -> None:
+        tasks = sorted(tasks, key=lambda t: t.id)
+        self.tags = {k: frozenset(v) for k, v in (tags or {}).items()}
+        self.atom_ids: list[str] = [t.id for t in tasks]
+        self.atom_index = {t: i for i, t in enumerate(self.atom_ids)}
+        self.goals_by_atom = {t.id: t.goal for t in tasks}
+        action_tasks = [t for t in tasks if t.verb != "obtain" and not t.id.startswith("obtain.")]
+        self.actions: list[str] = [t.id for t in action_tasks]
+        self.action_index = {t: i for i, t in enumerate(self.actions)}
+        self.descriptions: list[str] = [t.description for t in action_tasks]
+        self._compile_resources(tasks, extra_items)
+        self._compile_actions(action_tasks)
+        self._order_members()
+        self.places: dict[int, tuple[str | None, str | None]] = {}
+        for resource, place in (places or {}).items():
+            if resource in self.index:
+                self.places[self.index[resource]] = place
+        self._compile_masks()
+        self._by_name = self._name_index()
+
+    # -- construction -------------------------------------------------------------------------------------------
+
+    @classmethod
+    def for_library(cls, library: Any) -> Rules:
+        """The rules of a loaded library (built once per library and kept on it)."""
+        cached = getattr(library, "_textworld_rules", None)
+        if cached is None:
+            kn = library.knowledge
+            cached = cls(library.tasks, kn.tags, places_from_knowledge(kn), extra_items=kn.items)
+            library._textworld_rules = cached
+        return cached
+
+    def _compile_resources(self, tasks: list[AtomTask], extra_items: Iterable[str]) -> None:
+        seen: set[Resource] = {("item", name) for name in extra_items}
+        for task in tasks:
+            for way in ways_of(task):
+                seen.update((n.kind.value, m) for n in way for m in n.any_of)
+            seen.update((y.kind.value, y.name) for y in task.yields)
+            seen.update(initialization_resources(task.initialization))
+        seen.add(("dimension", "overworld"))
+        kind_order = {"item": 0, **{k: i + 1 for i, k in enumerate(PRESENCE_KINDS)}}
+        self.resources: list[Resource] = sorted(seen, key=lambda r: (kind_order[r[0]], r[1]))
+        self.index = {r: i for i, r in enumerate(self.resources)}
+        self.n_resources = len(self.resources)
+        self.n_items = sum(1 for r in self.resources if r[0] == "item")
+        self.names = [r[1] for r in self.resources]
+
+    def _compile_actions(self, action_tasks: list[AtomTask]) -> None:
+        index = self.index
+        kept_items: set[int] = set()
+        for task in action_tasks:
+            for way in ways_of(task):
+                for need in way:
+                    if need.kept and need.kind.value == "item":
+                        kept_items.update(index[("item", m)] for m in need.any_of)
+        self.kept_items = frozenset(kept_items)
+        groups: dict[tuple[int, ...], int] = {}
+        self.ways: list[tuple[tuple[Need, ...], ...]] = []
+        self.outputs: list[tuple[Output, ...]] = []
+        self.goals: list[GoalTemplate] = []
+        self.slot_action: list[int] = []
+        for a, task in enumerate(action_tasks):
+            compiled_ways = []
+            for way in ways_of(task):
+                needs = []
+                for need in way:
+                    kind = need.kind.value
+                    members = sorted({index[(kind, m)] for m in need.any_of},
+                                     key=lambda r: (r in self.kept_items, self.resources[r][1]))
+                    key = tuple(sorted(members))
+                    if len(key) == 1:
+                        virtual = key[0]
+                    else:
+                        virtual = self.n_resources + groups.setdefault(key, len(groups))
+                    presence = kind != "item"
+                    needs.append(Need(tuple(members), 1 if presence else need.count,
+                                      consume=not presence and not need.kept, presence=presence, virtual=virtual))
+                compiled_ways.append(tuple(needs))
+            self.ways.append(tuple(compiled_ways))
+            outputs = []
+            for y in task.yields:
+                slot = -1
+                if y.chance < 1:
+                    slot = len(self.slot_action)
+                    self.slot_action.append(a)
+                outputs.append(Output(index[(y.kind.value, y.name)], y.count, y.chance, slot))
+            self.outputs.append(tuple(outputs))
+            goal = task.goal
+            self.goals.append(GoalTemplate(
+                event=goal.event.value, target=goal.target, target_tag=self._tag(goal.target), count=goal.count,
+                value=goal.value, using=goal.using, using_tag=self._tag(goal.using)))
+        self.n_slots = len(self.slot_action)
+        self.output_items: list[frozenset[int]] = [
+            frozenset(o.resource for o in outputs if o.resource < self.n_items) for outputs in self.outputs]
+        self.group_members: list[tuple[int, ...]] = [key for key, _ in sorted(groups.items(), key=lambda kv: kv[1])]
+        groups_of: list[list[int]] = [[] for _ in range(self.n_resources)]
+        for g, group in enumerate(self.group_members):
+            for m in group:
+                groups_of[m].append(self.n_resources + g)
+        self.groups_of: list[tuple[int, ...]] = [tuple(g) for g in groups_of]
+        self.producers: list[list[int]] = [[] for _ in range(self.n_resources)]
+        for a, compiled in enumerate(self.outputs):
+            for out in compiled:
+                if a not in self.producers[out.resource]:
+                    self.producers[out.resource].append(a)
+        self.action_keys: list[frozenset[tuple[str, str]]] = [self._possible_keys(a) for a in range(len(self.actions))]
+        self.can_move = bytearray(
+            any(need.presence for way in self.ways[a] for need in way) or
+            any(o.resource >= self.n_items for o in self.outputs[a]) for a in range(len(self.actions)))
+        """Whether an action can take the agent somewhere (it uses or finds a thing with a place)."""
+        self.actions_by_key: dict[tuple[str, str], list[int]] = {}
+        for a, possible in enumerate(self.action_keys):
+            for event_key in possible:
+                self.actions_by_key.setdefault(event_key, []).append(a)
+
+    def _order_members(self) -> None:
+        """Sort each need's members into consumption order: items some atom keeps last, then cheapest first."""
+        costs = CostModel(self, [self.index[("dimension", "overworld")]])
+        self._cost_model = costs
+        unit = costs.unit
+        kept = self.kept_items
+
+        def level(m: int) -> float:
+            cost = unit[m] if unit[m] < INF else 1e9
+            return (1e12 if m in kept else 0.0) + round(cost, 6)
+
+        ordered = []
+        for ways in self.ways:
+            new_ways = []
+            for way in ways:
+                needs = []
+                for need in way:
+                    members = tuple(sorted(need.members, key=lambda m: (level(m), self.names[m])))
+                    needs.append(Need(members, need.count, need.consume, need.presence, need.virtual,
+                                      tuple(level(m) for m in members)))
+                new_ways.append(tuple(needs))
+            ordered.append(tuple(new_ways))
+        self.ways = ordered
+
+    def _tag(self, name: str | None) -> frozenset[str] | None:
+        if name is None or not name.startswith("#"):
+            return None
+        return self.tags.get(name[1:], frozenset())
+
+    def _possible_keys(self, a: int) -> frozenset[tuple[str, str]]:
+        """Every (event, target) the action can emit."""
+        goal = self.goals[a]
+        targets = goal.target_tag if goal.target_tag is not None else {goal.target}
+        keys = {(goal.event, t) for t in targets}
+        keys |= {("obtain", self.names[o.resource]) for o in self.outputs[a] if o.resource < self.n_items}
+        return frozenset(keys)
+
+    def _compile_masks(self) -> None:
+        """Flat arrays for incremental candidate masks: needs -> ways -> actions, thresholds per resource."""
+        n_virtual = self.n_resources + len(self.group_members)
+        self.n_virtual = n_virtual
+        self.need_way: list[int] = []
+        self.way_action: list[int] = []
+        self.action_ways: list[tuple[int, ...]] = []
+        way_size: list[int] = []
+        by_virtual: list[list[tuple[int, int]]] = [[] for _ in range(n_virtual)]
+        for a, ways in enumerate(self.ways):
+            ids = []
+            for way in ways:
+                w = len(self.way_action)
+                ids.append(w)
+                self.way_action.append(a)
+                way_size.append(len(way))
+                for need in way:
+                    n = len(self.need_way)
+                    self.need_way.append(w)
+                    by_virtual[need.virtual].append((need.count, n))
+            self.action_ways.append(tuple(ids))
+        self.way_size = way_size
+        self.thresholds: list[list[int]] = []
+        self.threshold_needs: list[list[int]] = []
+        for entries in by_virtual:
+            entries.sort()
+            self.thresholds.append([t for t, _ in entries])
+            self.threshold_needs.append([n for _, n in entries])
+        self._empty = self._empty_state()
+
+    def _empty_state(self) -> State:
+        ok_ways = [0] * len(self.actions)
+        mask = bytearray(len(self.actions))
+        for w, size in enumerate(self.way_size):
+            if size == 0:
+                a = self.way_action[w]
+                ok_ways[a] += 1
+                mask[a] = 1
+        return State(counts=[0] * self.n_resources, virtual=[0] * self.n_virtual, way_missing=list(self.way_size),
+                     ok_ways=ok_ways, mask=mask, tries=[0] * self.n_slots)
+
+    def _name_index(self) -> dict[str, int]:
+        from taskverse.text import loosen, normalize
+
+        names: dict[str, int] = {}
+        for a, (atom, text) in enumerate(zip(self.actions, self.descriptions, strict=True)):
+            for key in (atom, normalize(text), loosen(text), loosen(atom.replace(".", " "))):
+                names.setdefault(key, a)
+        return names
+
+    # -- states --------------------------------------------------------------------------------------------------
+
+    def new_state(self, inventory: Mapping[str, int] | None = None, found: Iterable[Resource] = (),
+                  track: bool = False) -> State:
+        """A state holding ``inventory`` with ``found`` present (empty: MCU's naive start).
+
+        With ``track`` the state keeps a numpy copy of the counts up to date (for vector observations).
+        """
+        empty = self._empty
+        state = State(counts=list(empty.counts), virtual=list(empty.virtual), way_missing=list(empty.way_missing),
+                      ok_ways=list(empty.ok_ways), mask=bytearray(empty.mask), tries=[0] * self.n_slots)
+        if track:
+            state.array = np.zeros(self.n_resources, dtype=np.int32)
+        for name, count in sorted((inventory or {}).items()):
+            self.change(state, self.resource("item", name), count)
+        for kind, name in sorted(found):
+            r = self.resource(kind, name)
+            if not state.counts[r]:
+                self.change(state, r, 1)
+        return state
+
+    def resource(self, kind: str, name: str) -> int:
+        """The index of a resource; a clear error with close matches for an unknown one."""
+        try:
+            return self.index[(kind, name)]
+        except KeyError:
+            known = [n for k, n in self.resources if k == kind]
+            raise TaskverseError(f"unknown {kind} {name!r} in the text world",
+                                 suggestions=close_matches(name, known)) from None
+
+    def state_from_initialization(self, init: Initialization, track: bool = False) -> State:
+        """The starting state an initialization describes (items in hand and worn count as held)."""
+        inventory = dict(init.inventory)
+        for item in [init.main_hand, *init.equipment.values()]:
+            if item:
+                inventory[item] = inventory.get(item, 0) + 1
+        found = [r for r in initialization_resources(init) if r[0] != "item"]
+        state = self.new_state(inventory, [*found, ("dimension", init.dimension.value)], track=track)
+        state.place = (self.index.get(("biome", init.biome), -1) if init.biome else -1,
+                       self.index[("dimension", init.dimension.value)])
+        return state
+
+    def change(self, state: State, r: int, delta: int) -> None:
+        """Add ``delta`` to resource ``r`` and update the candidate mask incrementally."""
+        counts = state.counts
+        old = counts[r]
+        new = old + delta
+        counts[r] = new
+        if state.array is not None:
+            state.array[r] = new
+        self._virtual_change(state, r, old, new)
+        virtual = state.virtual
+        for v in self.groups_of[r]:
+            v_old = virtual[v]
+            virtual[v] = v_old + delta
+            self._virtual_change(state, v, v_old, v_old + delta)
+
+    def _virtual_change(self, state: State, v: int, old: int, new: int) -> None:
+        if v < self.n_resources:
+            state.virtual[v] = new
+        thresholds = self.thresholds[v]
+        if not thresholds:
+            return
+        needs = self.threshold_needs[v]
+        way_missing = state.way_missing
+        ok_ways = state.ok_ways
+        mask = state.mask
+        need_way = self.need_way
+        way_action = self.way_action
+        if new > old:
+            for k in range(bisect_right(thresholds, old), bisect_right(thresholds, new)):
+                w = need_way[needs[k]]
+                way_missing[w] -= 1
+                if way_missing[w] == 0:
+                    a = way_action[w]
+                    ok_ways[a] += 1
+                    if ok_ways[a] == 1:
+                        mask[a] = 1
+        else:
+            for k in range(bisect_right(thresholds, new), bisect_right(thresholds, old)):
+                w = need_way[needs[k]]
+                if way_missing[w] == 0:
+                    a = way_action[w]
+                    ok_ways[a] -= 1
+                    if ok_ways[a] == 0:
+                        mask[a] = 0
+                way_missing[w] += 1
+
+    # -- effects -------------------------------------------------------------------------------------------------
+
+    def act(self, state: State, a: int, rng: np.random.Generator | None = None,
+            events: bool = True) -> list[Event] | None:
+        """Do candidate action ``a`` on ``state`` (in place); return the events it emits (if ``events``).
+
+        ``rng`` draws chance yields (``chance="sample"``); without it they come at their expected rate.
+        Raises a TaskverseError if ``a`` is not a candidate now.
+        """
+        if not state.mask[a]:
+            raise TaskverseError(f"{self.descriptions[a]!r} is not possible now: {self.explain(state, a)}")
+        ways = self.action_ways[a]
+        w = 0
+        if len(ways) > 1:
+            way_missing = state.way_missing
+            while way_missing[ways[w]]:
+                w += 1
+        counts = state.counts
+        deltas, outputs, used = self.effects(a, w, counts.__getitem__, rng, state.tries)
+        place = state.place
+        if self.can_move[a]:
+            place = state.place = self.moved(a, w, used, outputs, place)
+        emitted = self.events(a, w, used, outputs, place) if events else None
+        for r, d in deltas:
+            self.change(state, r, d)
+        return emitted
+
+    def effects(self, a: int, way: int, get: Callable[[int], int], rng: np.random.Generator | None,
+                tries: Counters | None) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[int]]:
+        """The changes doing action ``a`` by its way ``way`` makes, as a pure function of the counts.
+
+        Returns (changes to apply, items received and things found (again or not), the member used for each
+        need). ``tries`` (the chance-yield counters) is advanced in place.
+        """
+        deltas: list[tuple[int, int]] = []
+        used: list[int] = []
+        outputs_a = self.outputs[a]
+        needs = self.ways[a][way]
+        if not needs and len(outputs_a) == 1 and outputs_a[0].resource >= self.n_items:
+            r = outputs_a[0].resource  # a find: the commonest action, done without the general machinery
+            return ([], [(r, 1)], used) if get(r) else ([(r, 1)], [(r, 1)], used)
+        for need in needs:
+            if need.consume:
+                taken = self.take(need, get, self.output_items[a])
+                deltas += [(r, -k) for r, k in taken]
+                used.append(taken[0][0])
+            elif need.presence:
+                used.append(next(m for m in need.members if get(m)))
+            else:
+                used.append(max(need.members, key=lambda m: get(m)))  # stable: the first of the most held
+        outputs: list[tuple[int, int]] = []
+        n_items = self.n_items
+        for out in outputs_a:
+            amount = out.count
+            if out.slot >= 0:
+                if rng is not None:
+                    amount = out.count if rng.random() < out.chance else 0
+                if tries is not None:
+                    tries[out.slot] += 1
+                    if rng is None:
+                        amount = expected_delivery(tries[out.slot], out.chance, out.count)
+            if amount <= 0:
+                continue
+            r = out.resource
+            if r < n_items:
+                outputs.append((r, amount))
+                deltas.append((r, amount))
+            else:  # found again is still "been there" (it moves the agent), but counts only once
+                outputs.append((r, 1))
+                if not get(r) and all(r != d[0] for d in deltas):
+                    deltas.append((r, 1))
+        return deltas, outputs, used
+
+    def take(self, need: Need, get: Callable[[int], int], spare: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
+        """Which members a consumed need takes, and how many of each, one unit at a time.
+
+        Each unit comes from the cheapest member to get (the atoms' costs), the most held among equally cheap
+        ones, then the first by name. Items some atom keeps and, in ``spare``, what the action itself makes
+        (dyeing green wool takes any wool) come last.
+        """
+        left = need.count
+        taken: dict[int, int] = {}
+        pool: list[list[Any]] = []
+        for i, m in enumerate(need.members):
+            held = get(m)
+            if held > 0:
+                pool.append([m in spare, need.levels[i] if need.levels else 0.0, -held, i, m])
+        while left and pool:
+            best = min(pool)
+            best[2] += 1
+            taken[best[4]] = taken.get(best[4], 0) + 1
+            left -= 1
+            if best[2] == 0:
+                pool.remove(best)
+        return list(taken.items())
+
+    def moved(self, a: int, way: int, used: list[int], outputs: list[tuple[int, int]],
+              place: tuple[int, int]) -> tuple[int, int]:
+        """Where the agent is after action ``a`` (a biome and a dimension, -1 where unknown).
+
+        First where the things it used are (mining netherrack happens in the nether), then where what it found
+        is (finding a biome or entering a dimension takes it there).
+        """
+        biome, dimension = place
+        resources = self.resources
+        for u, need in zip(used, self.ways[a][way], strict=True):
+            if need.presence:
+                biome, dimension = self._at(u, biome, dimension)
+        for r, _ in outputs:
+            if r >= self.n_items:
+                biome, dimension = self._at(r, biome, dimension)
+                if resources[r][0] == "dimension":
+                    biome = -1
+        return biome, dimension
+
+    def _at(self, r: int, biome: int, dimension: int) -> tuple[int, int]:
+        kind = self.resources[r][0]
+        if kind == "biome":
+            biome = r
+        elif kind == "dimension":
+            dimension = r
+        where = self.places.get(r)
+        if where is not None:
+            if where[1] is not None:
+                new_dimension = self.index.get(("dimension", where[1]), dimension)
+                if new_dimension != dimension and kind != "biome":
+                    biome = -1  # another dimension: not in the biome we were in
+                dimension = new_dimension
+            if where[0] is not None:
+                biome = self.index.get(("biome", where[0]), biome)
+        return biome, dimension
+
+    def events(self, a: int, way: int, used: list[int], outputs: list[tuple[int, int]],
+               place: tuple[int, int] = (-1, -1)) -> list[Event]:
+        """The events action ``a`` emits.
+
+        Given its way, the members its needs used, what it received, and where it happened (``moved``).
+        """
+        goal = self.goals[a]
+        names = self.names
+        n_items = self.n_items
+        way_needs = self.ways[a][way]
+        target = goal.target
+        if goal.target_tag is not None:
+            target = self._pick(goal.target_tag, used, outputs)
+        held: str | None = None
+        if goal.using_tag is not None:
+            held = self._pick(goal.using_tag, used, outputs)
+        elif goal.using is not None:
+            held = goal.using
+        elif goal.event not in STATION_EVENTS:
+            held = next((names[u] for u, n in zip(used, way_needs, strict=True) if not n.consume and not n.presence),
+                        None)
+        biome = names[place[0]] if place[0] >= 0 else None
+        dimension = names[place[1]] if place[1] >= 0 else None
+        events: list[Event] = [(goal.event, target, goal.count, held, biome, dimension, goal.value)]
+        for r, amount in outputs:
+            if r < n_items and not (goal.event == "obtain" and names[r] == target):
+                events.append(("obtain", names[r], amount, held, biome, dimension, None))
+        return events
+
+    def _pick(self, tag: frozenset[str], used: list[int], outputs: list[tuple[int, int]]) -> str:
+        for r in [*used, *(r for r, _ in outputs)]:
+            if self.names[r] in tag:
+                return self.names[r]
+        return min(tag) if tag else ""
+
+    # -- reading states ------------------------------------------------------------------------------------------
+
+    def candidates(self, state: State) -> list[int]:
+        """The candidate actions now, in action order."""
+        return [a for a, ok in enumerate(state.mask) if ok]
+
+    def inventory(self, state: State) -> dict[str, int]:
+        """Held items by name (only those held)."""
+        counts = state.counts
+        return {self.names[r]: counts[r] for r in range(self.n_items) if counts[r]}
+
+    def found(self, state: State) -> list[Resource]:
+        """What was found, as (kind, name) pairs."""
+        counts = state.counts
+        return [self.resources[r] for r in range(self.n_items, self.n_resources) if counts[r]]
+
+    def explain(self, state: State, a: int) -> str:
+        """Why an action is not a candidate: the unmet needs of its closest way."""
+        best: list[str] | None = None
+        for way in self.ways[a]:
+            missing = [self._describe_need(state, need) for need in way if not self.need_met(state, need)]
+            if best is None or len(missing) < len(best):
+                best = missing
+        if not best:
+            return "it is possible now"
+        return "needs " + "; ".join(best)
+
+    def need_met(self, state: State, need: Need) -> bool:
+        """Whether one need is met in ``state``."""
+        return state.virtual[need.virtual] >= need.count
+
+    def _describe_need(self, state: State, need: Need) -> str:
+        names = sorted(self.names[m] for m in need.members)
+        shown = names[0] if len(names) == 1 else "any of " + ", ".join(names[:4]) + (", ..." if len(names) > 4
+                                                                                      else "")
+        if need.presence:
+            return f"{shown} found ({self.resources[need.members[0]][0]})"
+        have = state.virtual[need.virtual]
+        kept = "" if need.consume else " (kept)"
+        return f"{need.count} {shown}{kept}, have {have}"
+
+    def lookup(self, text: str) -> int:
+        """An action by id or description (case, spacing and underscores do not matter).
+
+        Raises a TaskverseError naming the closest actions when nothing matches.
+        """
+        from taskverse.text import loosen, normalize
+
+        for key in (text.strip(), normalize(text), loosen(text)):
+            if key in self._by_name:
+                return self._by_name[key]
+        suggestions = close_matches(normalize(text), self.descriptions, n=3)
+        raise TaskverseError(f"no action named {text.strip()!r}", suggestions=suggestions)
+
+
+@dataclass(slots=True)
+class State:
+    """A mutable text-world state with its candidate mask kept up to date (see ``Rules.change``)."""
+
+    counts: list[int]
+    virtual: list[int]
+    way_missing: list[int]
+    ok_ways: list[int]
+    mask: bytearray
+    tries: list[int]
+    array: np.ndarray | None = None
+    place: tuple[int, int] = (-1, -1)
+    """Where the agent is: (biome, dimension) resource indices, -1 where unknown (see ``Rules.moved``)."""
+
+    def copy(self) -> State:
+        """An independent copy."""
+        return State(list(self.counts), list(self.virtual), list(self.way_missing), list(self.ok_ways),
+                     bytearray(self.mask), list(self.tries), None if self.array is None else self.array.copy(),
+                     self.place)
+
+
+class CostModel:
+    """Unit costs of resources and step costs of actions from a set of holdings (a least fixpoint).
+
+    Args:
+        rules: The text-world rules.
+        held: Resources held or found at the start (cost nothing).
+
+    """
+
+    def __init__(self, rules: Rules, held: Iterable[int] = ()) -> None:
+        self.rules = rules
+        n_actions = len(rules.actions)
+        unit = [INF] * rules.n_resources
+        for r in held:
+            unit[r] = 0.0
+        action = [INF] * n_actions
+        consumers = consumers_of(rules)
+        queue = list(range(n_actions))
+        queued = [True] * n_actions
+        rounds = 0
+        while queue and rounds < 200 * n_actions:
+            rounds += 1
+            a = queue.pop()
+            queued[a] = False
+            cost = 1.0 + min((self._way_cost(way, unit) for way in rules.ways[a]), default=INF)
+            if cost >= action[a] - 1e-12:
+                continue
+            action[a] = cost
+            for out in rules.outputs[a]:
+                per_unit = cost / (out.count * out.chance) if out.resource < rules.n_items else cost
+                if per_unit < unit[out.resource] - 1e-12:
+                    unit[out.resource] = per_unit
+                    for b in consumers[out.resource]:
+                        if not queued[b]:
+                            queued[b] = True
+                            queue.append(b)
+        self.unit = unit
+        self.action = action
+
+    @staticmethod
+    def _way_cost(way: tuple[Need, ...], unit: list[float]) -> float:
+        """Consumed needs add up; of the one-time needs (shared with other uses) only the dearest counts."""
+        total = 0.0
+        once = 0.0
+        for need in way:
+            best = min(unit[m] for m in need.members)
+            if need.consume:
+                total += best * need.count
+            elif best > once:
+                once = best
+        return total + once
+
+    @classmethod
+    def for_rules(cls, rules: Rules) -> CostModel:
+        """The model from an empty inventory (built once per rules)."""
+        cached: CostModel | None = getattr(rules, "_cost_model", None)
+        if cached is None:
+            cached = cls(rules, [rules.index[("dimension", "overworld")]])
+            rules._cost_model = cached  # type: ignore[attr-defined]
+        return cached
+
+
+def consumers_of(rules: Rules) -> list[list[int]]:
+    """For each resource, the actions some need of which accepts it."""
+    cached: list[list[int]] | None = getattr(rules, "_consumers", None)
+    if cached is None:
+        sets: list[set[int]] = [set() for _ in range(rules.n_resources)]
+        for a, ways in enumerate(rules.ways):
+            for way in ways:
+                for need in way:
+                    for m in need.members:
+                        sets[m].add(a)
+        cached = [sorted(s) for s in sets]
+        rules._consumers = cached  # type: ignore[attr-defined]
+    return cached
+
+
+
+
+def initialization_resources(init: Initialization) -> list[Resource]:
+    """Every resource an initialization mentions (items held, things present)."""
+    out: list[Resource] = [("item", name) for name in init.inventory]
+    out += [("item", name) for name in [init.main_hand, *init.equipment.values()] if name]
+    out += [("block", name) for name in init.nearby_blocks]
+    out += [("entity", s.entity) for s in init.summon]
+    if init.biome:
+        out.append(("biome", init.biome))
+    if init.structure:
+        out.append(("structure", init.structure))
+    out.append(("dimension", init.dimension.value))
+    return out
+
+
+def places_from_knowledge(kn: Any) -> dict[Resource, tuple[str | None, str | None]]:
+    """The biome and dimension a found thing implies, from the game knowledge (for event conditions)."""
+    places: dict[Resource, tuple[str | None, str | None]] = {}
+    for name, biome in kn.biomes.items():
+        places[("biome", name)] = (name, biome.get("dimension"))
+    for name, block in kn.natural_blocks.items():
+        places[("block", name)] = (None, block.dimension)
+    for name, mob in kn.mobs.items():
+        if len(mob.dimensions) == 1:
+            places[("entity", name)] = (None, mob.dimensions[0])
+    for name, structure in kn.structures.items():
+        places[("structure", name)] = (None, structure.dimension)
+    return places

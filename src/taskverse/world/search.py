@@ -1,0 +1,786 @@
+"""Planning in the text world: shortest plans by A*, and a greedy goal-stack policy.
+
+Both work on the text world's own rules (``world.rules.Rules``) and decide success with the same automaton
+(``algebra.tracker.GoalTracker``), so a plan found here is a plan in the environment.
+
+**Costs.** ``CostModel`` estimates, for every resource, what one unit costs from the current holdings (actions
+are one step; a batch of four planks shares its step; a found thing or a tool is paid once per use), by a
+fixpoint over the atoms. It orders alternatives; it is not the search's bound.
+
+**Universe.** A need such as a furnace's fuel accepts some 250 items, and naive relevance pulls in most of the
+game (boats to burn, banners, nether trips). The planner therefore searches the actions that can contribute
+to the target through alternatives at most ``slack`` steps dearer than the cheapest (keeping at most ``ties``
+of equally cheap ones, e.g. two of the nine kinds of wood). Plans are optimal among plans made of these
+actions; ``tests/test_textenv_planners.py`` checks them against a brute-force search over all actions.
+
+**Search.** A* over states (inventory, found things, chance-yield counters, goal progress), hashed, with an
+admissible heuristic: the fractional cost of the item flow the remaining goal needs beyond what is held, plus
+the one-time needs (tools, stations, found things) every way to the goal must go through (landmarks), each
+charged the cost of its cheapest first achiever, shared evenly where one action achieves several.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from taskverse.world.rules import CostModel, Need, Rules, State
+
+if TYPE_CHECKING:  # the goal automaton belongs to the algebra, a layer above; the planner only calls it
+    from taskverse.algebra.tracker import GoalTracker
+
+INF = math.inf
+StateDict = dict[int, int]
+"""A planning state's holdings: resource index -> count (only non-zero), and ``n_resources + slot`` -> tries."""
+
+
+def holdings(rules: Rules, state: State) -> StateDict:
+    """A text-world state as a planning state: its counts, chance-yield counters and place."""
+    items = {r: c for r, c in enumerate(state.counts) if c}
+    n = rules.n_resources
+    items.update({n + s: t for s, t in enumerate(state.tries) if t})
+    biome_key, dimension_key = place_keys(rules)
+    if state.place[0] >= 0:
+        items[biome_key] = state.place[0] + 1
+    if state.place[1] >= 0:
+        items[dimension_key] = state.place[1] + 1
+    return items
+
+
+def place_keys(rules: Rules) -> tuple[int, int]:
+    """The planning-state keys of the agent's biome and dimension (their values are resource index + 1)."""
+    key = rules.n_resources + rules.n_slots
+    return key, key + 1
+
+
+@dataclass
+class Universe:
+    """The actions a planner considers for one target, and the resources they can use."""
+
+    actions: list[int]
+    emitters: dict[int, list[tuple[int, int]]]
+    """Leaf index -> (action, events' count per execution) for the actions that can advance that atom."""
+    producers: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+    """Resource -> (action, amount per execution) among the universe's actions."""
+
+
+def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: StateDict, slack: float = 1.0,
+                   ties: int = 1) -> Universe:
+    """The planning universe of a target (see the module docstring)."""
+    unit = costs.unit
+    action_cost = costs.action
+
+    def cheapest(options: list[tuple[float, int]]) -> list[int]:
+        finite = sorted(o for o in options if o[0] < INF)
+        if not finite:
+            return []
+        best = finite[0][0]
+        kept: list[int] = []
+        level_count: dict[float, int] = {}
+        for cost, key in finite:
+            if cost > best + slack + 1e-9:
+                break
+            level = round(cost, 6)
+            level_count[level] = level_count.get(level, 0) + 1
+            if level_count[level] <= ties:
+                kept.append(key)
+        return kept
+
+    emitters: dict[int, list[tuple[int, int]]] = {}
+    queue: list[int] = []
+    for leaf in tracker.leaves:
+        exact: list[tuple[float, int]] = []
+        tagged: list[tuple[float, int]] = []
+        for a, keys in enumerate(rules.action_keys):
+            if keys & leaf.keys:
+                # An action whose target is a tag emits the member it used, which depends on the state: it
+                # stands in only where no action names the target itself.
+                goal = rules.goals[a]
+                named = goal.target_tag is None and (goal.event, goal.target) in leaf.keys
+                named = named or any(("obtain", rules.names[o.resource]) in leaf.keys for o in rules.outputs[a])
+                (exact if named else tagged).append((action_cost[a], a))
+        chosen = cheapest(exact or tagged)
+        emitters[leaf.index] = [(a, _token_yield(rules, a, leaf.keys)) for a in chosen]
+        queue += chosen
+    # A target constrained to a place needs the actions that take the agent there.
+    for leaf in tracker.leaves:
+        for constraint in leaf.constraints:
+            for kind in ("biome", "dimension"):
+                r = rules.index.get((kind, constraint.where or ""))
+                if r is not None:
+                    queue += cheapest([(action_cost[p], p) for p in rules.producers[r]])
+    seen: set[int] = set()
+    producers: dict[int, list[tuple[int, float]]] = {}
+    while queue:
+        a = queue.pop()
+        if a in seen:
+            continue
+        seen.add(a)
+        ways = rules.ways[a]
+        way_costs = [CostModel._way_cost(w, unit) for w in ways]
+        best_way = min(way_costs, default=INF)
+        for way, cost in zip(ways, way_costs, strict=True):
+            if cost > best_way + slack + 1e-9:
+                continue
+            for need in way:
+                members = [m for m in need.members if held.get(m, 0)] + cheapest([(unit[m], m) for m in need.members])
+                for m in dict.fromkeys(members):
+                    if m in producers:
+                        continue
+                    options = []
+                    for p in rules.producers[m]:
+                        amount = _amount(rules, p, m, expected=True)
+                        options.append((action_cost[p] / amount if m < rules.n_items else action_cost[p], p))
+                    chosen = cheapest(options)
+                    producers[m] = [(p, _amount(rules, p, m)) for p in chosen]
+                    queue += chosen
+    return Universe(sorted(seen), emitters, producers)
+
+
+def _amount(rules: Rules, a: int, r: int, expected: bool = False) -> float:
+    """Units of ``r`` one run of ``a`` gives: at most (``count``), or on average (``count * chance``)."""
+    return float(sum(o.count * (o.chance if expected else 1.0) for o in rules.outputs[a] if o.resource == r)) or 1.0
+
+
+def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]]) -> int:
+    goal = rules.goals[a]
+    targets = goal.target_tag if goal.target_tag is not None else {goal.target}
+    best = goal.count if any((goal.event, t) in keys for t in targets) else 0
+    for out in rules.outputs[a]:
+        if ("obtain", rules.names[out.resource]) in keys:
+            best = max(best, out.count)
+    return max(best, 1)
+
+
+class Planner:
+    """Shortest plans for one target from one start (A* with an admissible heuristic, see the module docstring).
+
+    Args:
+        rules: The text-world rules.
+        tracker: The target as a goal automaton.
+        start: The starting holdings (see ``holdings``).
+        start_progress: The goal automaton's state at the start (default: nothing done yet).
+        slack: How much dearer than the cheapest an alternative may be and still be considered.
+        ties: How many equally cheap alternatives to keep.
+        max_expansions: Give up (return None) after expanding this many states.
+
+    """
+
+    def __init__(self, rules: Rules, tracker: GoalTracker, start: StateDict, slack: float = 1.0, ties: int = 1,
+                 max_expansions: int = 200_000, start_progress: Any = None) -> None:
+        self.rules = rules
+        self.tracker = tracker
+        # Where the agent is matters only to targets constrained to a place; elsewhere it would only split states.
+        self.track_place = any(c.where is not None for leaf in tracker.leaves for c in leaf.constraints)
+        self.place_keys = place_keys(rules)
+        self.start = self.normalize(start)
+        self.start_progress = tracker.initial() if start_progress is None else start_progress
+        held = [r for r in start if r < rules.n_resources]
+        naive = set(held) <= {rules.index[("dimension", "overworld")]}
+        self.costs = CostModel.for_rules(rules) if naive else CostModel(rules, held)
+        self.universe = build_universe(rules, tracker, self.costs, self.start, slack, ties)
+        self.max_expansions = max_expansions
+        self.expanded = 0
+        self._compile()
+
+    def _compile(self) -> None:
+        rules = self.rules
+        uni = self.universe
+        self.actions = uni.actions
+        # One-time needs (kept items, found things) of the universe's actions are the landmark candidates.
+        one_time: dict[tuple[int, ...], int] = {}
+        for a in uni.actions:
+            for way in rules.ways[a]:
+                for need in way:
+                    if not need.consume:
+                        one_time.setdefault(need.members, len(one_time))
+        self.one_time = one_time
+        self.one_time_members = list(one_time)
+        self._cone_cache: dict[int, frozenset[int]] = {}
+        self.flow_memo: dict[Any, tuple[float, int]] = {}
+        self.achievers: list[list[int]] = [
+            sorted({a for m in members for a, _ in uni.producers.get(m, ())}) for members in self.one_time_members]
+        self.all_bits = (1 << len(one_time)) - 1
+        self._lm_cache: dict[frozenset[int], tuple[int, dict[int, float]]] = {}
+        self._h_cache: dict[Any, float] = {}
+        triggers: dict[int, list[int]] = {}
+        self.always: list[int] = []
+        for a in uni.actions:
+            firsts = {need.members for way in rules.ways[a] for need in way[:1]}
+            if any(not way for way in rules.ways[a]):
+                self.always.append(a)
+                continue
+            for members in firsts:
+                for m in members:
+                    triggers.setdefault(m, []).append(a)
+        self.triggers = triggers
+        # An action serving several things the goal needs is charged to each a share of its cost (admissible).
+        demanded = set(uni.producers)
+        serves: dict[int, int] = {}
+        for a in uni.actions:
+            serves[a] = len({o.resource for o in rules.outputs[a]} & demanded)
+        for emitters in uni.emitters.values():
+            for a, _ in emitters:
+                serves[a] = serves.get(a, 0) + 1
+        self.share = {a: 1.0 / max(1, n) for a, n in serves.items()}
+        # Runs needed for chance yields: (sure units per run, chance slot, units per run on average).
+        self.supply: dict[tuple[int, int], tuple[float, int, float]] = {}
+        for r, options in uni.producers.items():
+            for a, _ in options:
+                sure = float(sum(o.count for o in rules.outputs[a] if o.resource == r and o.slot < 0))
+                chancy = [o for o in rules.outputs[a] if o.resource == r and o.slot >= 0]
+                if sure or len(chancy) != 1:
+                    self.supply[(a, r)] = (sure + sum(o.count for o in chancy) or 1.0, -1, 0.0)
+                else:
+                    self.supply[(a, r)] = (0.0, chancy[0].slot, chancy[0].count * chancy[0].chance)
+
+    def cone(self, r: int) -> frozenset[int]:
+        """Every holding (and chance counter) the heuristic may read to derive ``r``."""
+        cached = self._cone_cache.get(r)
+        if cached is not None:
+            return cached
+        rules = self.rules
+        producers = self.universe.producers
+        n = rules.n_resources
+        seen = {r}
+        stack = [r]
+        while stack:
+            x = stack.pop()
+            for a, _ in producers.get(x, ()):
+                seen.update(n + o.slot for o in rules.outputs[a] if o.slot >= 0)
+                for way in rules.ways[a]:
+                    for need in way:
+                        for m in need.members:
+                            if m not in seen:
+                                seen.add(m)
+                                stack.append(m)
+        cone = self._cone_cache[r] = frozenset(seen)
+        return cone
+
+    # -- states ------------------------------------------------------------------------------------------------
+
+    def enabled_way(self, a: int, state: StateDict) -> int | None:
+        """The way the environment would use for action ``a`` in ``state`` (None: not a candidate)."""
+        for w, way in enumerate(self.rules.ways[a]):
+            for need in way:
+                if _credit(need, state) < need.count:
+                    break
+            else:
+                return w
+        return None
+
+    def candidates(self, state: StateDict) -> list[tuple[int, int]]:
+        """The universe's candidate actions in ``state`` with the way each would use."""
+        seen: set[int] = set()
+        out = []
+        for a in itertools.chain(self.always, *(self.triggers.get(r, ()) for r in state)):
+            if a in seen:
+                continue
+            seen.add(a)
+            w = self.enabled_way(a, state)
+            if w is not None:
+                out.append((a, w))
+        return out
+
+    def normalize(self, state: StateDict) -> StateDict:
+        """A planning state as this planner keeps it (without the place when the target does not care)."""
+        if self.track_place:
+            return dict(state)
+        return {k: v for k, v in state.items() if k not in self.place_keys}
+
+    def apply(self, state: StateDict, progress: Any, a: int, w: int) -> tuple[StateDict, Any]:
+        """The successor of (state, progress) under action ``a`` by way ``w`` (chance yields at expected rates)."""
+        rules = self.rules
+        n = rules.n_resources
+        tries = _Tries(state, n)
+        deltas, outputs, used = rules.effects(a, w, lambda r: state.get(r, 0), None, tries)
+        child = dict(state)
+        for r, d in deltas:
+            value = child.get(r, 0) + d
+            if value:
+                child[r] = value
+            else:
+                child.pop(r, None)
+        child.update(tries.changed)
+        relevant = rules.action_keys[a] & self.tracker.keys
+        if self.track_place or relevant:
+            biome_key, dimension_key = self.place_keys
+            place = (state.get(biome_key, 0) - 1, state.get(dimension_key, 0) - 1)
+            if rules.can_move[a]:
+                place = rules.moved(a, w, used, outputs, place)
+            if self.track_place and rules.can_move[a]:
+                for key, value in zip(self.place_keys, place, strict=True):
+                    if value >= 0:
+                        child[key] = value + 1
+                    else:
+                        child.pop(key, None)
+            if relevant:
+                progress = self.tracker.feed(progress, rules.events(a, w, used, outputs, place))
+        return child, progress
+
+    # -- heuristic ---------------------------------------------------------------------------------------------
+
+    def heuristic(self, state: StateDict, progress: Any, key: Any = None) -> float:
+        """An admissible estimate of the steps left, rounded up (INF when the universe cannot reach the goal)."""
+        remaining = self.tracker.remaining(progress)
+        if remaining is None:
+            return 0.0
+        if key is None:
+            key = (_freeze(state), progress)
+        cached = self._h_cache.get(key)
+        if cached is not None:
+            return cached
+        evaluator = _Flow(self, state)
+        flow, marks = evaluator.goal(remaining)
+        if flow == INF:
+            value = INF
+        else:
+            value = float(math.ceil(flow + evaluator.landmark_cost(marks) - 1e-6))
+        self._h_cache[key] = value
+        return value
+
+    # -- search ------------------------------------------------------------------------------------------------
+
+    def solve(self, upper: int | None = None, weight: float = 1.0,
+              max_expansions: int | None = None) -> tuple[list[int] | None, bool]:
+        """Search for a plan shorter than ``upper`` (any plan if None).
+
+        With ``weight`` 1 this is A*: the plan found is a shortest one. A larger weight orders the search by
+        ``g + weight * h`` (faster, not shortest). Returns (plan or None, whether the search was exhaustive):
+        None with True means there is no plan shorter than ``upper`` in the universe.
+        """
+        budget = self.max_expansions if max_expansions is None else max_expansions
+        start_progress = self.start_progress
+        if self.tracker.done(start_progress):
+            return [], True
+        start_key = (_freeze(self.start), start_progress)
+        h0 = self.heuristic(self.start, start_progress, start_key)
+        bound = INF if upper is None else upper
+        if h0 >= bound:
+            return None, True
+        counter = itertools.count()
+        open_heap: list[tuple[float, int, int, Any]] = [(weight * h0, 0, next(counter), start_key)]
+        nodes: dict[Any, tuple[StateDict, Any, int, Any, int]] = {start_key: (self.start, start_progress, 0, None,
+                                                                              -1)}
+        closed: set[Any] = set()
+        expanded = 0
+        while open_heap:
+            _, neg_g, _, key = heapq.heappop(open_heap)
+            if key in closed:
+                continue
+            state, progress, g, _, _ = nodes[key]
+            if -neg_g != g:
+                continue
+            closed.add(key)
+            expanded += 1
+            self.expanded += 1
+            if expanded > budget:
+                return None, False
+            for a, w in self.candidates(state):
+                child, child_progress = self.apply(state, progress, a, w)
+                child_key = (_freeze(child), child_progress)
+                if child_key in closed:
+                    continue
+                g2 = g + 1
+                old = nodes.get(child_key)
+                if old is not None and old[2] <= g2:
+                    continue
+                if self.tracker.done(child_progress):
+                    # Safe to stop at generation: every state that is not a goal has h >= 1.
+                    if g2 < bound:
+                        nodes[child_key] = (child, child_progress, g2, key, a)
+                        return self._plan(nodes, child_key), True
+                    continue
+                h = self.heuristic(child, child_progress, child_key)
+                if g2 + h >= bound:
+                    continue
+                nodes[child_key] = (child, child_progress, g2, key, a)
+                heapq.heappush(open_heap, (g2 + weight * h, -g2, -next(counter), child_key))
+        return None, True
+
+    def best_plan(self, budget: int | None = None) -> tuple[list[int] | None, bool]:
+        """The shortest plan the search can prove, else the best found: (plan, proven shortest).
+
+        Runs the greedy policy and a weighted A* for a first plan, then A* bounded by it. A* gets the whole
+        ``budget`` of expansions when the first plan is within two steps of the lower bound, a quarter of it
+        otherwise (long plans with a wide gap are seldom proven in any budget); when it runs out the best plan
+        found so far is returned, marked as not proven.
+        """
+        budget = self.max_expansions if budget is None else budget
+        incumbent = greedy_plan(self, limit=2000)
+        h0 = self.heuristic(self.start, self.start_progress)
+        if h0 == INF:
+            return incumbent, False
+        if incumbent is not None and len(incumbent) <= h0:
+            return incumbent, True
+        found, _ = self.solve(None if incumbent is None else len(incumbent), weight=2.0,
+                              max_expansions=max(20, budget // 5))
+        if found is not None:
+            incumbent = found
+            if len(incumbent) <= h0:
+                return incumbent, True
+        gap = INF if incumbent is None else len(incumbent) - h0
+        found, exhaustive = self.solve(None if incumbent is None else len(incumbent),
+                                       max_expansions=budget if gap <= 2 else max(1, budget // 4))
+        if found is not None:
+            return found, True
+        return incumbent, exhaustive and incumbent is not None
+
+    @staticmethod
+    def _plan(nodes: dict[Any, tuple[StateDict, Any, int, Any, int]], key: Any) -> list[int]:
+        plan: list[int] = []
+        while True:
+            _, _, _, parent, action = nodes[key]
+            if parent is None:
+                return plan[::-1]
+            plan.append(action)
+            key = parent
+
+
+def _freeze(state: StateDict) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted(state.items()))
+
+
+class _Tries:
+    """Chance-yield counters of a planning state, as the list-like ``Rules.effects`` advances."""
+
+    def __init__(self, state: StateDict, offset: int) -> None:
+        self.state = state
+        self.offset = offset
+        self.changed: dict[int, int] = {}
+
+    def __getitem__(self, slot: int) -> int:
+        key = self.offset + slot
+        return self.changed.get(key, self.state.get(key, 0))
+
+    def __setitem__(self, slot: int, value: int) -> None:
+        self.changed[self.offset + slot] = value
+
+
+class _Flow:
+    """One evaluation of the heuristic in one state: flow costs and landmarks (memoised per state)."""
+
+    def __init__(self, planner: Planner, state: StateDict) -> None:
+        self.p = planner
+        self.state = state
+        self.items = sorted(state.items())
+        self.busy: set[int] = set()
+        self.once_memo: dict[tuple[int, ...], tuple[bool, int]] = {}
+        self.achiever_memo: dict[int, tuple[float, int]] = {}
+
+    def goal(self, node: Any) -> tuple[float, int]:
+        """(flow cost, landmark bits) of a remaining-goal tree."""
+        kind = node[0]
+        if kind == "leaf":
+            _, leaf, count = node
+            best, marks = INF, self.p.all_bits
+            for a, per in self.p.universe.emitters.get(leaf, ()):
+                cost, lm = self.action(a, count / per)
+                best = min(best, cost * self.p.share.get(a, 1.0))
+                marks &= lm
+            return best, (marks if best < INF else self.p.all_bits)
+        parts = [self.goal(child) for child in node[1]]
+        if kind == "all":
+            return sum(c for c, _ in parts), _union(m for _, m in parts)
+        best = min(c for c, _ in parts)
+        marks = self.p.all_bits
+        for _, m in parts:
+            marks &= m
+        return best, marks
+
+    def action(self, a: int, executions: float) -> tuple[float, int]:
+        """Cost of ``executions`` (fractional) runs of an action, and the landmarks it needs."""
+        best, marks = INF, self.p.all_bits
+        for way in self.p.rules.ways[a]:
+            cost = executions
+            lm = 0
+            for need in way:
+                if need.consume:
+                    c, m = self.need(need, executions * need.count)
+                    cost += c
+                    lm |= m
+                else:
+                    reachable, m = self.one_time(need)
+                    if not reachable:
+                        cost = INF
+                    lm |= m
+                if cost == INF:
+                    lm = self.p.all_bits  # an impossible way constrains nothing
+                    break
+            if cost < best:
+                best = cost
+            marks &= lm
+        return best, marks
+
+    def need(self, need: Need, amount: float) -> tuple[float, int]:
+        get = self.state.get
+        credit = _credit(need, self.state)
+        if credit >= amount - 1e-9:
+            return 0.0, 0
+        deficit = amount - credit
+        best, marks = INF, self.p.all_bits
+        for m in need.members:
+            if m in self.p.universe.producers or get(m, 0):
+                cost, lm = self.resource(m, deficit + get(m, 0))
+                best = min(best, cost)
+                marks &= lm
+        return best, marks
+
+    def runs(self, a: int, r: int, deficit: float) -> float:
+        """A lower bound on the runs of ``a`` that give ``deficit`` more units of ``r``.
+
+        A chance yield at its expected rate ``x`` per run, ``t0`` runs in, has given ``D0 = floor(t0 x + 1/2)``
+        and gives ``deficit`` more after ``t`` runs only if ``t >= deficit / x + (D0 - 1/2) / x - t0``; the bound
+        stays additive over the branches that share the yield because the offset is never positive.
+        """
+        per, slot, rate = self.p.supply.get((a, r), (1.0, -1, 0.0))
+        if slot < 0:
+            return deficit / per
+        t0 = self.state.get(self.p.rules.n_resources + slot, 0)
+        delivered = math.floor(t0 * rate + 0.5)
+        return max(0.0, (deficit + delivered - 0.5) / rate - t0)
+
+    def one_time(self, need: Need) -> tuple[bool, int]:
+        """Whether a one-time need can be met, and the landmark bits it adds (none if met now)."""
+        if self.busy:
+            return self._one_time(need)
+        cached = self.once_memo.get(need.members)
+        if cached is None:
+            cached = self.once_memo[need.members] = self._one_time(need)
+        return cached
+
+    def _one_time(self, need: Need) -> tuple[bool, int]:
+        get = self.state.get
+        if any(get(m, 0) for m in need.members):
+            return True, 0
+        bit = self.p.one_time.get(need.members)
+        marks = self.p.all_bits
+        reachable = False
+        for m in need.members:
+            if m in self.p.universe.producers:
+                cost, lm = self.resource(m, 1.0)
+                if cost < INF:
+                    reachable = True
+                    marks &= lm
+        return reachable, marks | (0 if bit is None else 1 << bit)
+
+    def resource(self, r: int, amount: float) -> tuple[float, int]:
+        """Cost to hold ``amount`` of ``r`` (beyond what is held), and the landmarks on the way."""
+        have = self.state.get(r, 0)
+        if have >= amount - 1e-9:
+            return 0.0, 0
+        busy = self.busy
+        if r in busy:
+            return INF, self.p.all_bits  # a derivation through r itself cannot be the first way to get r
+        # The answer depends only on the holdings r's derivations can read (its cone) and on which resources
+        # of the cone are being derived further up (cut there), so it is shared across states on that key.
+        cone = self.p.cone(r)
+        key = (r, round(amount, 6), tuple(kv for kv in self.items if kv[0] in cone),
+               tuple(sorted(b for b in busy if b in cone)) if busy else ())
+        memo = self.p.flow_memo
+        cached = memo.get(key)
+        if cached is not None:
+            return cached
+        busy.add(r)
+        deficit = amount - have if r < self.p.rules.n_items else 1.0
+        best, marks = INF, self.p.all_bits
+        share = self.p.share
+        for a, _ in self.p.universe.producers.get(r, ()):
+            cost, lm = self.action(a, self.runs(a, r, deficit))
+            cost *= share.get(a, 1.0)
+            if cost < best:
+                best = cost
+            marks &= lm
+        busy.discard(r)
+        if len(memo) > 500_000:
+            memo.clear()
+        memo[key] = (best, marks)
+        return best, marks
+
+    def landmark_cost(self, marks: int) -> float:
+        """The cost of the landmarks in ``marks``: each charged its cheapest first achiever (shared evenly)."""
+        if not marks:
+            return 0.0
+        p = self.p
+        achievers: dict[int, list[tuple[int, float]]] = {}
+        memo = self.achiever_memo
+        bit = 0
+        rest = marks
+        while rest:
+            if rest & 1:
+                options = []
+                for a in p.achievers[bit]:
+                    found = memo.get(a)
+                    if found is None:
+                        found = memo[a] = self.action(a, 1.0)
+                    cost, lm = found
+                    if cost < INF and not lm >> bit & 1:
+                        options.append((a, cost))
+                achievers[bit] = options
+            rest >>= 1
+            bit += 1
+        share: dict[int, int] = {}
+        for options in achievers.values():
+            for a, _ in options:
+                share[a] = share.get(a, 0) + 1
+        total = 0.0
+        for options in achievers.values():
+            total += min((cost / share[a] for a, cost in options), default=0.0)
+        return total
+
+
+_MEMBER_SETS: dict[tuple[int, ...], frozenset[int]] = {}
+
+
+def _credit(need: Need, state: StateDict) -> int:
+    """How many of a need's members are held (walks the smaller of the two)."""
+    members = need.members
+    if len(members) <= 4 or len(members) <= len(state):
+        get = state.get
+        return sum(get(m, 0) for m in members)
+    group = _MEMBER_SETS.get(members)
+    if group is None:
+        group = _MEMBER_SETS[members] = frozenset(members)
+    return sum(c for r, c in state.items() if r in group)
+
+
+def _union(marks: Iterable[int]) -> int:
+    out = 0
+    for m in marks:
+        out |= m
+    return out
+
+
+def greedy_choice(planner: Planner, state: StateDict, progress: Any) -> int | None:
+    """The greedy policy's action: work down from the target to the first thing that can be done now.
+
+    Pick the part of the target left to do (in order for ``>>``, the cheapest of ``|``), the cheapest action
+    that advances it, and, while that action is not a candidate, the cheapest producer of the dearest unmet
+    need of its cheapest way. An action that would use up what a step above is collecting (smelting green dye
+    with the green wool as fuel) counts as not possible yet. Costs come from ``CostModel`` (a dependency-graph
+    rank that counts batches).
+    """
+    rules = planner.rules
+    unit = planner.costs.unit
+    acost = planner.costs.action
+    remaining = planner.tracker.remaining(progress)
+    if remaining is None:
+        return None
+
+    def leaf_of(node: Any) -> int:
+        if node[0] == "leaf":
+            return int(node[1])
+        parts = node[1]
+        if node[0] == "any":
+            return min((leaf_of(p) for p in parts), key=lambda leaf: _leaf_cost(planner, leaf))
+        return leaf_of(parts[0])
+
+    leaf = leaf_of(remaining)
+    options = sorted(planner.universe.emitters.get(leaf, ()), key=lambda e: acost[e[0]])
+    visiting: set[int] = set()
+    get = state.get
+
+    def spoils(a: int, way: tuple[Need, ...], protected: frozenset[int]) -> list[Need]:
+        """The consumed needs of a way that would use up something a step above is collecting."""
+        if not protected:
+            return []
+        spare = rules.output_items[a]
+        return [n for n in way if n.consume and any(m in protected for m, _ in rules.take(n, lambda r: get(r, 0),
+                                                                                         spare))]
+
+    def pursue(a: int, depth: int, protected: frozenset[int]) -> int | None:
+        if a in visiting or depth > 64:
+            return None
+        w = planner.enabled_way(a, state)
+        if w is not None and not spoils(a, rules.ways[a][w], protected):
+            return a
+        visiting.add(a)
+        ways = sorted(rules.ways[a], key=lambda w: _way_gap(w, state, unit))
+        for way in ways:
+            unmet = [n for n in way if not _met(n, state)] or spoils(a, way, protected)
+            unmet.sort(key=lambda n: -min(unit[m] for m in n.members))
+            for need in unmet:
+                for m in sorted(need.members, key=lambda m: unit[m]):
+                    if m in protected:
+                        continue
+                    for p in sorted(rules.producers[m], key=lambda p: acost[p] / _amount(rules, p, m, expected=True)):
+                        if acost[p] == INF:
+                            continue
+                        choice = pursue(p, depth + 1, protected | {m} if need.consume else protected)
+                        if choice is not None:
+                            visiting.discard(a)
+                            return choice
+        visiting.discard(a)
+        return None
+
+    emitters = {a for a, _ in options}
+    for a, _ in options:
+        choice = pursue(a, 0, frozenset())
+        if choice is not None:
+            if choice in emitters:  # ready to advance the target: first go where it must happen, if anywhere
+                for r in _places_wanted(planner, leaf, state):
+                    for p in sorted(rules.producers[r], key=lambda p: acost[p]):
+                        move = pursue(p, 0, frozenset())
+                        if move is not None:
+                            return move
+            return choice
+    return None
+
+
+def _places_wanted(planner: Planner, leaf: int, state: StateDict) -> list[int]:
+    """The biome or dimension an atom of the target must happen in, if the agent is not there now."""
+    rules = planner.rules
+    wanted = []
+    for constraint in planner.tracker.leaves[leaf].constraints:
+        for kind, key in zip(("biome", "dimension"), planner.place_keys, strict=True):
+            r = rules.index.get((kind, constraint.where or ""))
+            if r is not None and state.get(key, 0) - 1 != r:
+                wanted.append(r)
+    return wanted
+
+
+def _leaf_cost(planner: Planner, leaf: int) -> float:
+    return min((planner.costs.action[a] for a, _ in planner.universe.emitters.get(leaf, ())), default=INF)
+
+
+def _met(need: Need, state: StateDict) -> bool:
+    return _credit(need, state) >= need.count
+
+
+def _way_gap(way: tuple[Need, ...], state: StateDict, unit: Sequence[float]) -> float:
+    """How much is missing for a way, in cost units."""
+    get = state.get
+    gap = 0.0
+    for need in way:
+        if need.presence:
+            if not any(get(m, 0) for m in need.members):
+                gap += min(unit[m] for m in need.members)
+        else:
+            short = need.count - sum(get(m, 0) for m in need.members)
+            if short > 0:
+                gap += short * min(unit[m] for m in need.members)
+    return gap
+
+
+def greedy_plan(planner: Planner, limit: int = 1000) -> list[int] | None:
+    """Run the greedy policy in the planner's model from its start; the plan if it reaches the target."""
+    state, progress = dict(planner.start), planner.start_progress
+    plan: list[int] = []
+    seen: set[Any] = set()
+    while not planner.tracker.done(progress):
+        key = (_freeze(state), progress)
+        if len(plan) >= limit or key in seen:  # going round in circles: the greedy rule is stuck
+            return None
+        seen.add(key)
+        a = greedy_choice(planner, state, progress)
+        if a is None:
+            return None
+        w = planner.enabled_way(a, state)
+        assert w is not None
+        state, progress = planner.apply(state, progress, a, w)
+        plan.append(a)
+    return plan
