@@ -14,7 +14,7 @@ from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
 from taskverse.textenv.agents import OptimalAgent, make_agent
 from taskverse.textenv.env import SkillForgeTextEnv
-from taskverse.world.rules import Rules, places_from_knowledge
+from taskverse.world.rules import Rules
 from taskverse.world.search import Planner, holdings
 
 MINI_WORLD = [
@@ -30,7 +30,7 @@ MINI_WORLD = [
 @pytest.fixture(scope="module")
 def mini(library):
     tasks = [library.by_id[t] for t in MINI_WORLD]
-    rules = Rules(tasks, library.knowledge.tags, places_from_knowledge(library.knowledge))
+    rules = Rules.from_knowledge(tasks, library.knowledge)
     evaluator = Evaluator({t.id: t.goal for t in tasks}, library.knowledge.tags)
     return rules, evaluator
 

@@ -16,8 +16,9 @@ def rules(library):
 
 
 def way_met(rules, counts, way):
-    """An independent reading of the rules: every need of the way is met by the counts."""
-    return all(sum(counts[m] for m in need.members) >= need.count for need in way)
+    """An independent reading of the rules: every need of the way is met by the counts (fuel by burn ticks)."""
+    return all(sum(counts[m] * w for m, w in zip(need.members, need.weights or [1] * len(need.members)))
+               >= need.count for need in way)
 
 
 def candidates_from_scratch(rules, state):
@@ -40,9 +41,9 @@ def test_candidates_are_exactly_the_atoms_whose_needs_are_met(rules, start, pick
         before = list(state.counts)
         rules.act(state, a)
         assert all(c >= 0 for c in state.counts)
-        # Kept needs stay held; found things stay found.
+        # Kept needs stay held unless a tool wore out; found things stay found.
         for need in next(w for w in rules.ways[a] if way_met(rules, before, w)):
-            if not need.consume:
+            if not need.consume and not need.uses:
                 assert sum(state.counts[m] for m in need.members) >= 1
         assert all(state.counts[r] for r in range(rules.n_items, rules.n_resources) if before[r])
 
@@ -59,6 +60,45 @@ def test_consumption_takes_the_most_held_and_keeps_tools_last(rules):
     assert state.counts[index[("item", "iron_ingot")]] == 2
 
 
+def test_fuel_burns_for_its_smelts_and_the_rest_stays_in_the_furnace(rules):
+    index = rules.index
+    smelt = rules.action_index["smelt.iron_ingot"]
+    state = rules.new_state({"raw_iron": 9, "coal": 1, "furnace": 1})
+    for _ in range(8):  # one coal smelts eight items (fuels.yaml: 1600 ticks)
+        rules.act(state, smelt)
+    assert state.counts[index[("item", "coal")]] == 0
+    assert state.counts[index[("item", "iron_ingot")]] == 8
+    assert not state.mask[smelt]  # the ninth needs more fuel
+    assert "fuel for 1 smelt" in rules.explain(state, smelt)
+    sticks = rules.new_state({"raw_iron": 2, "stick": 1, "furnace": 1})
+    assert not sticks.mask[smelt]  # a stick is half a smelt
+    rules.change(sticks, index[("item", "stick")], 1)
+    rules.act(sticks, smelt)
+    assert sticks.counts[index[("item", "stick")]] == 0
+
+
+def test_one_log_is_not_both_the_input_and_the_fuel(rules):
+    state = rules.new_state({"oak_log": 1, "furnace": 1})
+    assert not state.mask[rules.action_index["smelt.charcoal"]]
+    state = rules.new_state({"oak_log": 1, "oak_planks": 1, "furnace": 1})
+    rules.act(state, rules.action_index["smelt.charcoal"])
+    assert rules.inventory(state) == {"charcoal": 1, "furnace": 1}
+
+
+def test_tools_wear_and_break(rules):
+    index = rules.index
+    durability = rules.durability["wooden_pickaxe"]  # minecraft-data: 59
+    state = rules.new_state({"wooden_pickaxe": 1}, [("block", "stone")])
+    mine = rules.action_index["mine.stone"]
+    for _ in range(durability - 1):
+        rules.act(state, mine)
+    assert rules.inventory(state)["wooden_pickaxe"] == 1
+    rules.act(state, mine)
+    assert "wooden_pickaxe" not in rules.inventory(state)
+    assert rules.inventory(state)["cobblestone"] == durability
+    assert state.counts[index[("item", "wear:wooden_pickaxe")]] == 0
+
+
 def test_events_name_the_tag_member_used_and_the_tool(rules):
     state = rules.new_state({"stone_pickaxe": 1}, [("block", "birch_log"), ("block", "iron_ore")])
     events = rules.act(state, rules.action_index["mine.any_log"])
@@ -72,9 +112,9 @@ def test_events_name_the_tag_member_used_and_the_tool(rules):
 
 
 def test_expected_delivery_gives_the_expected_total():
-    for chance, count in [(0.1, 1), (0.5, 1), (0.25, 1), (0.5, 2), (0.008333, 1)]:
-        total = sum(expected_delivery(t, chance, count) for t in range(1, 1001))
-        assert abs(total - 1000 * chance * count) <= 0.5
+    for rate in [0.1, 0.5, 0.25, 1.0, 0.008333, 6.5, 1 / 3]:
+        total = sum(expected_delivery(t, rate) for t in range(1, 1001))
+        assert abs(total - 1000 * rate) <= 0.5
 
 
 def test_lookup_and_explain(rules):

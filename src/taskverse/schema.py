@@ -152,13 +152,27 @@ class Goal(StrictModel):
         return " ".join(words)
 
 
+class Measure(StrEnum):
+    """What a need's ``count`` counts: items, or smelts' worth of furnace fuel (each fuel item burns for its own)."""
+
+    ITEMS = "items"
+    SMELTS = "smelts"
+
+
 class Need(StrictModel):
-    """One requirement of a way to do a task: ``count`` of any of the listed resources (AND across needs)."""
+    """One requirement of a way to do a task: ``count`` of any of the listed resources (AND across needs).
+
+    ``kept`` items are not used up (tools, stations); a kept item with durability in the game data loses ``uses``
+    durability points per action and breaks when it has none left. With ``measure: smelts`` the count is in smelts
+    of fuel and each listed item pays what it burns for (a coal 8 smelts, a stick half of one).
+    """
 
     kind: ResourceKind = ResourceKind.ITEM
     any_of: Annotated[list[Name], Field(min_length=1)]
     count: PositiveInt = 1
     kept: bool = False
+    uses: Annotated[int, Field(ge=0, le=100_000)] = 1
+    measure: Measure = Measure.ITEMS
 
     @field_validator("any_of")
     @classmethod
@@ -167,14 +181,43 @@ class Need(StrictModel):
             raise ValueError("any_of lists a name twice")
         return names
 
+    @model_validator(mode="after")
+    def _consistent(self) -> Need:
+        if self.measure == Measure.SMELTS and (self.kept or self.kind != ResourceKind.ITEM):
+            raise ValueError("a fuel need (measure: smelts) is of items that are burnt, not kept")
+        return self
+
 
 class Yield(StrictModel):
-    """What doing a task gives: items, or the presence of something found (a block, an entity, a biome...)."""
+    """What doing a task gives: items, or the presence of something found (a block, an entity, a biome...).
+
+    ``count`` items come with probability ``chance``; with ``max`` the count is drawn from ``count..max`` (a
+    range, as the game's loot tables give: lapis ore drops 4 to 9), so on average ``chance * (count + max) / 2``.
+    """
 
     kind: ResourceKind = ResourceKind.ITEM
     name: Name
-    count: PositiveInt = 1
+    count: Annotated[int, Field(ge=0, le=1_000_000)] = 1
+    max: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
     chance: Annotated[float, Field(gt=0, le=1)] = 1.0
+
+    @model_validator(mode="after")
+    def _range(self) -> Yield:
+        if self.max is None and self.count == 0:
+            raise ValueError("a yield of 0 items needs a range (max)")
+        if self.max is not None and self.max < self.count:
+            raise ValueError(f"max ({self.max}) is below count ({self.count})")
+        return self
+
+    @property
+    def upper(self) -> int:
+        """The most one try can give."""
+        return self.count if self.max is None else self.max
+
+    @property
+    def expected(self) -> float:
+        """The average one try gives."""
+        return self.chance * (self.count + self.upper) / 2
 
 
 class Summon(StrictModel):
@@ -236,6 +279,17 @@ class Difficulty(StrictModel):
 Way = list[Need]
 
 
+class WaySpec(StrictModel):
+    """A way with an outcome of its own: its needs, and what it yields instead of the task's ``yields``.
+
+    Recipes for one item can give different counts (two planks make four sticks, two bamboo one), so a way may
+    say what it yields; a plain list of needs yields the task's ``yields``.
+    """
+
+    needs: list[Need]
+    yields: list[Yield]
+
+
 class AtomTask(StrictModel):
     """An atom task (MCU Section 2.1): the basic building block of every benchmark.
 
@@ -252,7 +306,7 @@ class AtomTask(StrictModel):
     category: Category
     verb: Annotated[str, Field(pattern=r"^[a-z_]+$")]
     initialization: Initialization = Field(default_factory=Initialization)
-    requires: list[Way] | None = None
+    requires: list[Way | WaySpec] | None = None
     yields: list[Yield] = Field(default_factory=list)
     pre_tasks: list[Annotated[str, Field(pattern=TASK_ID_PATTERN)]] = Field(default_factory=list)
     metrics: Metrics
@@ -265,6 +319,17 @@ class AtomTask(StrictModel):
             raise ValueError(f"task {self.id!r} lists itself as a pre-task")
         if self.requires is not None and not self.requires:
             raise ValueError("requires, when given, lists at least one way")
+        for way in self.requires or ():
+            needs = way.needs if isinstance(way, WaySpec) else way
+            used: dict[str, int] = {}
+            for n, need in enumerate(needs):
+                if need.kept or need.kind != ResourceKind.ITEM:
+                    continue
+                for name in need.any_of:
+                    if name in used:
+                        # One unit cannot be spent twice: a log is not both the input and the fuel.
+                        raise ValueError(f"needs {used[name] + 1} and {n + 1} of a way both use up {name!r}")
+                    used[name] = n
         return self
 
     @property

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 
 from taskverse.knowledge.facts import Knowledge
 from taskverse.schema import AtomTask, Category, Event, ResourceKind
-from taskverse.world.graph import World, task_node
+from taskverse.world.graph import World, task_node, ways_of
 
 RATING_MIN, RATING_MAX = 1.0, 5.0
 
@@ -48,7 +48,7 @@ def intricacy(task: AtomTask, kn: Knowledge) -> float:
     goal = task.goal
     event = goal.event
     if event == Event.CRAFT:
-        way = (task.requires or [[]])[0]
+        way = ways_of(task)[0]
         kinds = [n for n in way if n.kind == ResourceKind.ITEM and not n.kept]
         value = 1.5 + 0.5 * max(0, len(kinds) - 1)
         if any(w.needs_table for w in kn.craft_ways.get(goal.target, [])):

@@ -28,6 +28,7 @@ from taskverse.difficulty.entropy import DEFAULT_D, PatternSummary
 from taskverse.difficulty.trajectories import ACTION_CODE
 from taskverse.knowledge.facts import Knowledge
 from taskverse.schema import AtomTask, Event, ResourceKind
+from taskverse.world.graph import ways_of
 
 TICKS_PER_SECOND = 20
 WALK_FRAMES_PER_BLOCK = TICKS_PER_SECOND / 4.317  # walking speed 4.317 blocks/s
@@ -234,7 +235,7 @@ class ActionModel:
         target = task.goal.target
         if target in self.kn.blocks:
             return target
-        for way in task.requires or []:
+        for way in ways_of(task) if task.requires is not None else []:
             for need in way:
                 if need.kind == ResourceKind.BLOCK:
                     return sorted(need.any_of, key=lambda b: self.kn.blocks.get(b, {}).get("hardness", 0))[0]
@@ -286,7 +287,7 @@ class ActionModel:
         return self.kn.hand_speed
 
     def _cells(self, task: AtomTask) -> int:
-        ways = task.requires if task.requires is not None else None
+        ways = ways_of(task) if task.requires is not None else None
         if ways:
             return sum(n.count for n in ways[0] if n.kind == ResourceKind.ITEM and not n.kept)
         return sum(n for item, n in task.initialization.inventory.items() if item != "crafting_table")

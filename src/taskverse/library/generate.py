@@ -9,6 +9,7 @@ literature's phrasings (``atoms/aliases.yaml``) are attached as aliases. Running
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from pydantic import BaseModel
 
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.knowledge.facts import Knowledge
-from taskverse.schema import AtomTask, Category, Need, ResourceKind
+from taskverse.schema import AtomTask, Category, Measure, Need, ResourceKind
 from taskverse.world.costs import step_cost_for
 from taskverse.world.graph import INF, build_world, compute_ranks, resource_node
 from taskverse.yamlio import dump_yaml, read_yaml
@@ -153,7 +154,9 @@ def _smelts(kn: Knowledge) -> list[Draft]:
     fuels = _fuel_items(kn)
     drafts = []
     for output, ins in sorted(inputs.items()):
-        needs = [_need(ins), _need(["furnace"], kept=True), _need(fuels)]
+        # One item is not both the input and the fuel (a log smelted into charcoal burns another fuel).
+        fuel = Need(any_of=[f for f in fuels if f not in ins], count=1, measure=Measure.SMELTS)
+        needs = [_need(ins), _need(["furnace"], kept=True), fuel]
         drafts.append(_draft("smelt", output, "smelt", [needs], [{"name": output, "count": counts[output]}]))
     return drafts
 
@@ -261,8 +264,12 @@ def _representative(names: list[str], rank: dict[str, float], kind: str) -> str:
     return min(names, key=key)
 
 
-def _initialization_for(way: list[Need], rank: dict[str, float], base: dict[str, Any]) -> dict[str, Any]:
-    """An initialization with exactly the prerequisites of one way (the given base fields kept)."""
+def _initialization_for(way: list[Need], rank: dict[str, float], base: dict[str, Any],
+                        smelts: dict[str, float]) -> dict[str, Any]:
+    """An initialization with exactly the prerequisites of one way (the given base fields kept).
+
+    A fuel need gets as many of its representative fuel as burn for its count of smelts.
+    """
     init = dict(base)
     inventory: dict[str, int] = dict(init.get("inventory", {}))
     for need in way:
@@ -271,7 +278,10 @@ def _initialization_for(way: list[Need], rank: dict[str, float], base: dict[str,
         item = _representative(need.any_of, rank, "item")
         if need.kept and "main_hand" in init:
             continue
-        inventory[item] = inventory.get(item, 0) + need.count
+        count = need.count
+        if need.measure == Measure.SMELTS:
+            count = math.ceil(need.count / smelts[item] - 1e-9)
+        inventory[item] = inventory.get(item, 0) + count
     if inventory:
         init["inventory"] = dict(sorted(inventory.items()))
     return init
@@ -301,12 +311,13 @@ def generate(kn: Knowledge, curated: list[AtomTask], aliases: dict[str, list[str
     step_cost = step_cost_for(kn)
     rank = compute_ranks(everything, step_cost)
     world = build_world(everything.values(), step_cost)
+    smelts = {f.item: f.smelts for f in kn.fuels}
     tasks = []
     for draft in drafts:
         data = dict(draft.data)
         base = data.pop("initialization", {})
         way = _best_way(draft.ways, rank)
-        data["initialization"] = _initialization_for(way, rank, base)
+        data["initialization"] = _initialization_for(way, rank, base, smelts)
         data["requires"] = [[n.model_dump(mode="json", exclude_defaults=True) for n in w] for w in draft.ways]
         data["aliases"] = sorted(aliases.get(data["id"], []))
         tasks.append(AtomTask.model_validate(data))

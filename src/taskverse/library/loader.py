@@ -22,7 +22,7 @@ from taskverse import __version__
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.knowledge.facts import Knowledge, load_knowledge, prime_knowledge
 from taskverse.paths import atoms_dir, cache_dir, knowledge_dir
-from taskverse.schema import AtomTask, Event, ResourceKind, TaskFile
+from taskverse.schema import AtomTask, Event, ResourceKind, TaskFile, WaySpec
 from taskverse.text import loosen, normalize
 from taskverse.world.costs import step_cost_for
 from taskverse.world.graph import World, build_world, iter_cycles_in_pre_tasks
@@ -97,9 +97,13 @@ def _name_checks(task: AtomTask) -> Iterator[tuple[str, str, tuple[str | int, ..
     if init.structure:
         yield init.structure, "structure", ("initialization", "structure")
     for w, way in enumerate(task.requires or []):
-        for n, need in enumerate(way):
+        needs, where = (way.needs, ("requires", w, "needs")) if isinstance(way, WaySpec) else (way, ("requires", w))
+        for n, need in enumerate(needs):
             for name in need.any_of:
-                yield name, need.kind.value, ("requires", w, n, "any_of")
+                yield name, need.kind.value, (*where, n, "any_of")
+        if isinstance(way, WaySpec):
+            for i, y in enumerate(way.yields):
+                yield y.name, y.kind.value, ("requires", w, "yields", i, "name")
     for i, y in enumerate(task.yields):
         if y.kind != ResourceKind.STRUCTURE or y.name != "nether_portal":
             yield y.name, y.kind.value, ("yields", i, "name")

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # networkx is imported where graphs are made: `taskverse show` need not pay for it
     import networkx as nx
 
-from taskverse.schema import AtomTask, Initialization, Need, ResourceKind
+from taskverse.schema import AtomTask, Initialization, Need, ResourceKind, WaySpec, Yield
 
 SLACK = 1
 """An alternative way is kept when its rank is at most this much above the best alternative's."""
@@ -79,8 +79,15 @@ def needs_from_initialization(init: Initialization) -> list[Need]:
 def ways_of(task: AtomTask) -> list[list[Need]]:
     """The ways to do an atom: its declared ``requires``, else the one way its initialization implies."""
     if task.requires is not None:
-        return [list(way) for way in task.requires]
+        return [list(way.needs) if isinstance(way, WaySpec) else list(way) for way in task.requires]
     return [needs_from_initialization(task.initialization)]
+
+
+def way_yields(task: AtomTask) -> list[list[Yield]]:
+    """What each way of an atom yields (parallel to ``ways_of``): its own yields, else the task's."""
+    if task.requires is None:
+        return [list(task.yields)]
+    return [list(way.yields) if isinstance(way, WaySpec) else list(task.yields) for way in task.requires]
 
 
 def need_members(need: Need) -> list[Resource]:
@@ -185,6 +192,7 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
     missing: dict[tuple[str, int], int] = {}
     need_rank: dict[tuple[str, int, int], float] = {}
     heap: list[tuple[float, str, str]] = []
+    outcomes = {task_id: way_yields(task) for task_id, task in tasks.items()}
     for task_id, task in tasks.items():
         for w, way in enumerate(ways_of(task)):
             missing[(task_id, w)] = len(way)
@@ -192,16 +200,20 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
                 for member in need_members(need):
                     slots[member].append((task_id, w, n))
             if not way:
-                heapq.heappush(heap, (step_cost(task), "task", task_id))
+                heapq.heappush(heap, (step_cost(task), "way", f"{task_id}\0{w}"))
     settled_resources: set[Resource] = set()
+    settled_ways: set[str] = set()
     while heap:
         value, kind, key = heapq.heappop(heap)
-        if kind == "task":
-            node = task_node(key)
-            if node in rank:
+        if kind == "way":
+            if key in settled_ways:
                 continue
-            rank[node] = value
-            for y in tasks[key].yields:
+            settled_ways.add(key)
+            task_id, way_text = key.split("\0")
+            node = task_node(task_id)
+            if node not in rank:
+                rank[node] = value
+            for y in outcomes[task_id][int(way_text)]:
                 heapq.heappush(heap, (value + yield_penalty(y.chance), "res", f"{y.kind.value}\0{y.name}"))
             continue
         res_kind, name = key.split("\0")
@@ -217,7 +229,7 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
             need_rank[slot] = value
             missing[(task_id, w)] -= 1
             if missing[(task_id, w)] == 0:
-                heapq.heappush(heap, (value + step_cost(tasks[task_id]), "task", task_id))
+                heapq.heappush(heap, (value + step_cost(tasks[task_id]), "way", f"{task_id}\0{w}"))
     return rank
 
 
@@ -261,7 +273,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> W
                 else:
                     _add_resource(graph, members[0], rank)
                 graph.add_edge(node, target, dep=AND, count=need.count)
-        for y in task.yields:
+        for y in {y.name: y for outcome in way_yields(task) for y in outcome}.values():
             res_node = resource_node(y.kind.value, y.name)
             if t_rank + yield_penalty(y.chance) <= r(res_node) + SLACK:
                 _add_resource(graph, (y.kind.value, y.name), rank)

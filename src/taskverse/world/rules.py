@@ -12,14 +12,20 @@ Rules:
 * Presence is a fact, not a stock: a found tree, ore vein, herd or biome stays found, so hunting a found sheep
   or mining a found log can be done again. Reaching a dimension is a fact too (there is no position).
 * Kept needs (tools, a crafting table, a furnace) and presence needs are not consumed; the other item needs are.
+  A kept item with durability in the game data wears: each action spends the need's ``uses`` of it, and when the
+  item has none left it breaks (one fewer held); the uses spent on the item in hand are part of the state.
+* A fuel need (``measure: smelts``) counts in smelts: each fuel item burns for its own number of ticks (200 a
+  smelt: a coal smelts 8 items, a stick half of one). What an action burns beyond its need stays in the furnace
+  as heat for the next smelt, so one coal smelts eight items, one at a time; the heat is used before any item.
 * The first way (in the atom's order) whose needs are met is used. A need that accepts several items consumes
   them one unit at a time: the cheapest to get first (by the atoms' own costs, ``CostModel``), the most held
   of equally cheap ones, then the first by name; items some atom keeps (tools, tables, furnaces) and the
   action's own product go last. So smelting burns planks before wool or the crafting table, and dyeing wool
   green takes white wool, not green.
-* Yields are added. A chance yield is either drawn with the environment's ``np_random`` (``chance="sample"``)
-  or delivered deterministically at its expected rate (``chance="expected"``, the default): after ``t`` tries
-  the total given is ``floor(t * chance * count + 1/2)``, so a 10% flint arrives on the 5th, 15th, ... gravel.
+* Yields are added: each way gives its own (two planks make four sticks, two bamboo one). A chance yield or a
+  count range (lapis ore: 4 to 9) is either drawn with the environment's ``np_random`` (``chance="sample"``)
+  or delivered deterministically at its expected rate ``x`` (``chance="expected"``, the default): after ``t``
+  tries the total given is ``floor(t * x + 1/2)``, so a 10% flint arrives on the 5th, 15th, ... gravel.
 * The agent is where it last went: finding a biome or entering a dimension takes it there, and so does using
   something found (mining netherrack happens in the nether); it starts where the initialization says.
 * Each action emits the atom's own success event (a tag target is named by the member used) and an ``obtain``
@@ -50,11 +56,16 @@ from typing import Any, Protocol
 import numpy as np
 
 from taskverse.errors import TaskverseError, close_matches
-from taskverse.schema import AtomTask, Initialization
-from taskverse.world.graph import ways_of
+from taskverse.schema import AtomTask, Initialization, Measure
+from taskverse.world.graph import way_yields, ways_of
 
 INF = math.inf
 PRESENCE_KINDS = ("block", "entity", "biome", "structure", "dimension")
+HEAT = "furnace_heat"
+"""The internal item that holds a furnace's unburnt fuel, in ticks."""
+TICKS_PER_SMELT = 200
+WEAR_PREFIX = "wear:"
+"""Internal items ``wear:<tool>``: durability spent on the tool in hand (it breaks when this reaches its durability)."""
 CHANCE_MODES = ("expected", "sample")
 STATION_EVENTS = frozenset({"craft", "smelt"})
 """Events done at a station, not with a tool in hand."""
@@ -86,16 +97,32 @@ class Need:
     """The single resource, or ``n_resources + g`` for the group of several members."""
     levels: tuple[float, ...] = ()
     """Per member, its place in the consumption order: kept items last, then by the cost to get one."""
+    weights: tuple[int, ...] | None = None
+    """Per member, what one unit counts for (a fuel's burn ticks); None: one each. ``count`` is in these units."""
+    uses: int = 0
+    """Durability one action spends on a kept member that wears (see ``Rules.wear_of``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """One compiled yield; ``slot`` >= 0 numbers the chance yields (their try counters)."""
+    """One compiled yield; ``slot`` >= 0 numbers the uncertain yields (a chance or a range: their try counters)."""
 
     resource: int
     count: int
     chance: float
     slot: int
+    upper: int = 0
+    """The most one try gives (``count`` when 0)."""
+
+    @property
+    def most(self) -> int:
+        """The most one try gives."""
+        return self.upper or self.count
+
+    @property
+    def expected(self) -> float:
+        """What one try gives on average."""
+        return self.chance * (self.count + self.most) / 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,9 +138,9 @@ class GoalTemplate:
     using_tag: frozenset[str] | None
 
 
-def expected_delivery(tries: int, chance: float, count: int) -> int:
-    """How many units the ``tries``-th try of a chance yield gives in the deterministic (expected) mode."""
-    return math.floor(tries * chance * count + 0.5) - math.floor((tries - 1) * chance * count + 0.5)
+def expected_delivery(tries: int, rate: float) -> int:
+    """How many units the ``tries``-th try of an uncertain yield gives in the deterministic (expected) mode."""
+    return math.floor(tries * rate + 0.5) - math.floor((tries - 1) * rate + 0.5)
 
 
 class Rules:
@@ -125,13 +152,18 @@ class Rules:
         places: The biome and dimension a found resource implies, e.g. ``("block", "netherrack") -> (None,
             "nether")``.
         extra_items: Further item names to give an inventory slot (items no atom mentions).
+        fuel_ticks: Burn ticks of each fuel item (200 smelt one item), for fuel needs.
+        durability: Durability of each item that wears, for kept needs.
 
     """
 
     def __init__(self, tasks: Iterable[AtomTask], tags: Mapping[str, Sequence[str]] | None = None,
                  places: Mapping[Resource, tuple[str | None, str | None]] | None = None,
-                 extra_items: Iterable[str] = ()) -> None:
+                 extra_items: Iterable[str] = (), fuel_ticks: Mapping[str, int] | None = None,
+                 durability: Mapping[str, int] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
+        self.fuel_ticks = dict(fuel_ticks or {})
+        self.durability = dict(durability or {})
         self.tags = {k: frozenset(v) for k, v in (tags or {}).items()}
         self.atom_ids: list[str] = [t.id for t in tasks]
         self.atom_index = {t: i for i, t in enumerate(self.atom_ids)}
@@ -158,16 +190,26 @@ class Rules:
         cached = getattr(library, "_textworld_rules", None)
         if cached is None:
             kn = library.knowledge
-            cached = cls(library.tasks, kn.tags, places_from_knowledge(kn), extra_items=kn.items)
+            cached = cls.from_knowledge(library.tasks, kn, extra_items=kn.items)
             library._textworld_rules = cached
         return cached
+
+    @classmethod
+    def from_knowledge(cls, tasks: Iterable[AtomTask], kn: Any, extra_items: Iterable[str] = ()) -> Rules:
+        """The rules of some atoms, with the game facts they read (tags, places, fuels, durability) from ``kn``."""
+        return cls(tasks, kn.tags, places_from_knowledge(kn), extra_items=extra_items,
+                   fuel_ticks=fuel_ticks_from_knowledge(kn), durability=durability_from_knowledge(kn))
 
     def _compile_resources(self, tasks: list[AtomTask], extra_items: Iterable[str]) -> None:
         seen: set[Resource] = {("item", name) for name in extra_items}
         for task in tasks:
             for way in ways_of(task):
                 seen.update((n.kind.value, m) for n in way for m in n.any_of)
-            seen.update((y.kind.value, y.name) for y in task.yields)
+                if any(n.measure == Measure.SMELTS for n in way):
+                    seen.add(("item", HEAT))
+                seen.update(("item", WEAR_PREFIX + m) for n in way if n.kept and n.uses and n.kind.value == "item"
+                            for m in n.any_of if m in self.durability)
+            seen.update((y.kind.value, y.name) for outcome in way_yields(task) for y in outcome)
             seen.update(initialization_resources(task.initialization))
         seen.add(("dimension", "overworld"))
         kind_order = {"item": 0, **{k: i + 1 for i, k in enumerate(PRESENCE_KINDS)}}
@@ -176,6 +218,10 @@ class Rules:
         self.n_resources = len(self.resources)
         self.n_items = sum(1 for r in self.resources if r[0] == "item")
         self.names = [r[1] for r in self.resources]
+        self.internal = frozenset(r for r, (kind, name) in enumerate(self.resources)
+                                  if kind == "item" and (name == HEAT or name.startswith(WEAR_PREFIX)))
+        """Items the state tracks that are not things held: furnace heat, wear."""
+        self.heat = self.index.get(("item", HEAT), -1)
 
     def _compile_actions(self, action_tasks: list[AtomTask]) -> None:
         index = self.index
@@ -186,8 +232,9 @@ class Rules:
                     if need.kept and need.kind.value == "item":
                         kept_items.update(index[("item", m)] for m in need.any_of)
         self.kept_items = frozenset(kept_items)
-        groups: dict[tuple[int, ...], int] = {}
+        groups: dict[tuple[tuple[int, ...], tuple[int, ...] | None], int] = {}
         self.ways: list[tuple[tuple[Need, ...], ...]] = []
+        self.way_outputs: list[tuple[tuple[Output, ...], ...]] = []
         self.outputs: list[tuple[Output, ...]] = []
         self.goals: list[GoalTemplate] = []
         self.slot_action: list[int] = []
@@ -197,26 +244,45 @@ class Rules:
                 needs = []
                 for need in way:
                     kind = need.kind.value
+                    weights: tuple[int, ...] | None = None
+                    count = need.count
                     members = sorted({index[(kind, m)] for m in need.any_of},
                                      key=lambda r: (r in self.kept_items, self.resources[r][1]))
+                    if need.measure == Measure.SMELTS:
+                        unknown = [self.names[m] for m in members if self.fuel_ticks.get(self.names[m], 0) <= 0]
+                        if unknown:
+                            raise TaskverseError(f"{task.id}: the fuel need lists {unknown[0]!r}, which has no burn "
+                                                 "time (fuels.yaml)")
+                        members.append(self.heat)
+                        weights = tuple(1 if m == self.heat else self.fuel_ticks[self.names[m]] for m in members)
+                        count = need.count * TICKS_PER_SMELT
                     key = tuple(sorted(members))
-                    if len(key) == 1:
+                    if len(key) == 1 and weights is None:
                         virtual = key[0]
                     else:
-                        virtual = self.n_resources + groups.setdefault(key, len(groups))
+                        group_key = (key, None if weights is None else
+                                     tuple(weights[members.index(m)] for m in key))
+                        virtual = self.n_resources + groups.setdefault(group_key, len(groups))
                     presence = kind != "item"
-                    needs.append(Need(tuple(members), 1 if presence else need.count,
-                                      consume=not presence and not need.kept, presence=presence, virtual=virtual))
+                    wears = need.kept and kind == "item" and any(self.names[m] in self.durability for m in members)
+                    needs.append(Need(tuple(members), 1 if presence else count,
+                                      consume=not presence and not need.kept, presence=presence, virtual=virtual,
+                                      weights=weights, uses=need.uses if wears else 0))
                 compiled_ways.append(tuple(needs))
             self.ways.append(tuple(compiled_ways))
-            outputs = []
-            for y in task.yields:
-                slot = -1
-                if y.chance < 1:
-                    slot = len(self.slot_action)
-                    self.slot_action.append(a)
-                outputs.append(Output(index[(y.kind.value, y.name)], y.count, y.chance, slot))
-            self.outputs.append(tuple(outputs))
+            outcomes = []
+            for outcome in way_yields(task):
+                outputs = []
+                for y in outcome:
+                    slot = -1
+                    if y.chance < 1 or y.upper != y.count:
+                        slot = len(self.slot_action)
+                        self.slot_action.append(a)
+                    outputs.append(Output(index[(y.kind.value, y.name)], y.count, y.chance, slot,
+                                          y.upper if y.upper != y.count else 0))
+                outcomes.append(tuple(outputs))
+            self.way_outputs.append(tuple(outcomes))
+            self.outputs.append(_best_outputs(outcomes))
             goal = task.goal
             self.goals.append(GoalTemplate(
                 event=goal.event.value, target=goal.target, target_tag=self._tag(goal.target), count=goal.count,
@@ -224,17 +290,25 @@ class Rules:
         self.n_slots = len(self.slot_action)
         self.output_items: list[frozenset[int]] = [
             frozenset(o.resource for o in outputs if o.resource < self.n_items) for outputs in self.outputs]
-        self.group_members: list[tuple[int, ...]] = [key for key, _ in sorted(groups.items(), key=lambda kv: kv[1])]
-        groups_of: list[list[int]] = [[] for _ in range(self.n_resources)]
-        for g, group in enumerate(self.group_members):
-            for m in group:
-                groups_of[m].append(self.n_resources + g)
-        self.groups_of: list[tuple[int, ...]] = [tuple(g) for g in groups_of]
+        ordered_groups = [key for key, _ in sorted(groups.items(), key=lambda kv: kv[1])]
+        self.group_members: list[tuple[int, ...]] = [members for members, _ in ordered_groups]
+        groups_of: list[list[tuple[int, int]]] = [[] for _ in range(self.n_resources)]
+        for g, (group, group_weights) in enumerate(ordered_groups):
+            for i, m in enumerate(group):
+                groups_of[m].append((self.n_resources + g, 1 if group_weights is None else group_weights[i]))
+        self.groups_of: list[tuple[tuple[int, int], ...]] = [tuple(g) for g in groups_of]
+        """Per resource, the groups it is a member of and what one unit of it counts for there."""
+        self.wear_of: dict[int, tuple[int, int]] = {
+            index[("item", name)]: (index[("item", WEAR_PREFIX + name)], durability)
+            for name, durability in self.durability.items()
+            if ("item", name) in index and ("item", WEAR_PREFIX + name) in index}
+        """Tool -> (its wear counter, its durability), for tools some kept need wears."""
         self.producers: list[list[int]] = [[] for _ in range(self.n_resources)]
         for a, compiled in enumerate(self.outputs):
             for out in compiled:
                 if a not in self.producers[out.resource]:
                     self.producers[out.resource].append(a)
+
         self.action_keys: list[frozenset[tuple[str, str]]] = [self._possible_keys(a) for a in range(len(self.actions))]
         self.can_move = bytearray(
             any(need.presence for way in self.ways[a] for need in way) or
@@ -262,9 +336,20 @@ class Rules:
             for way in ways:
                 needs = []
                 for need in way:
-                    members = tuple(sorted(need.members, key=lambda m: (level(m), self.names[m])))
+                    if need.weights is None:
+                        members = tuple(sorted(need.members, key=lambda m: (level(m), self.names[m])))
+                        needs.append(Need(members, need.count, need.consume, need.presence, need.virtual,
+                                          tuple(level(m) for m in members), uses=need.uses))
+                        continue
+                    # Fuel: the heat left in the furnace first, then the cheapest per tick of burning.
+                    weight = dict(zip(need.members, need.weights, strict=True))
+
+                    def fuel_level(m: int, weight: dict[int, int] = weight) -> float:
+                        return -1.0 if m == self.heat else level(m) / weight[m]
+
+                    members = tuple(sorted(need.members, key=lambda m: (fuel_level(m), self.names[m])))
                     needs.append(Need(members, need.count, need.consume, need.presence, need.virtual,
-                                      tuple(level(m) for m in members)))
+                                      tuple(fuel_level(m) for m in members), tuple(weight[m] for m in members)))
                 new_ways.append(tuple(needs))
             ordered.append(tuple(new_ways))
         self.ways = ordered
@@ -384,10 +469,11 @@ class Rules:
             state.array[r] = new
         self._virtual_change(state, r, old, new)
         virtual = state.virtual
-        for v in self.groups_of[r]:
+        for v, weight in self.groups_of[r]:
             v_old = virtual[v]
-            virtual[v] = v_old + delta
-            self._virtual_change(state, v, v_old, v_old + delta)
+            v_new = v_old + delta * weight
+            virtual[v] = v_new
+            self._virtual_change(state, v, v_old, v_new)
 
     def _virtual_change(self, state: State, v: int, old: int, new: int) -> None:
         if v < self.n_resources:
@@ -456,7 +542,7 @@ class Rules:
         """
         deltas: list[tuple[int, int]] = []
         used: list[int] = []
-        outputs_a = self.outputs[a]
+        outputs_a = self.way_outputs[a][way]
         needs = self.ways[a][way]
         if not needs and len(outputs_a) == 1 and outputs_a[0].resource >= self.n_items:
             r = outputs_a[0].resource  # a find: the commonest action, done without the general machinery
@@ -466,21 +552,35 @@ class Rules:
                 taken = self.take(need, get, self.output_items[a])
                 deltas += [(r, -k) for r, k in taken]
                 used.append(taken[0][0])
+                if need.weights is not None:  # what burns beyond the need stays in the furnace
+                    weight = dict(zip(need.members, need.weights, strict=True))
+                    left = sum(weight[r] * k for r, k in taken) - need.count
+                    if left > 0:
+                        deltas.append((self.heat, left))
             elif need.presence:
                 used.append(next(m for m in need.members if get(m)))
             else:
-                used.append(max(need.members, key=lambda m: get(m)))  # stable: the first of the most held
+                tool = max(need.members, key=lambda m: get(m))  # stable: the first of the most held
+                used.append(tool)
+                wear = self.wear_of.get(tool) if need.uses else None
+                if wear is not None:
+                    counter, durability = wear
+                    spent = get(counter) + need.uses
+                    broken = min(spent // durability, get(tool))
+                    deltas.append((counter, spent - broken * durability - get(counter)))
+                    if broken:
+                        deltas.append((tool, -broken))
         outputs: list[tuple[int, int]] = []
         n_items = self.n_items
         for out in outputs_a:
             amount = out.count
             if out.slot >= 0:
                 if rng is not None:
-                    amount = out.count if rng.random() < out.chance else 0
+                    amount = int(rng.integers(out.count, out.most + 1)) if rng.random() < out.chance else 0
                 if tries is not None:
                     tries[out.slot] += 1
                     if rng is None:
-                        amount = expected_delivery(tries[out.slot], out.chance, out.count)
+                        amount = expected_delivery(tries[out.slot], out.expected)
             if amount <= 0:
                 continue
             r = out.resource
@@ -502,6 +602,18 @@ class Rules:
         """
         left = need.count
         taken: dict[int, int] = {}
+        if need.weights is not None:  # fuel: heat first, then whole items, cheapest per tick, what is made last
+            order = sorted(range(len(need.members)), key=lambda i: need.members[i] in spare)
+            for i in order:
+                m = need.members[i]
+                held = get(m)
+                if left <= 0 or held <= 0:
+                    continue
+                weight = need.weights[i]
+                k = min(held, -(-left // weight))
+                taken[m] = k
+                left -= k * weight
+            return list(taken.items())
         pool: list[list[Any]] = []
         for i, m in enumerate(need.members):
             held = get(m)
@@ -596,7 +708,8 @@ class Rules:
     def inventory(self, state: State) -> dict[str, int]:
         """Held items by name (only those held)."""
         counts = state.counts
-        return {self.names[r]: counts[r] for r in range(self.n_items) if counts[r]}
+        internal = self.internal
+        return {self.names[r]: counts[r] for r in range(self.n_items) if counts[r] and r not in internal}
 
     def found(self, state: State) -> list[Resource]:
         """What was found, as (kind, name) pairs."""
@@ -625,6 +738,8 @@ class Rules:
         if need.presence:
             return f"{shown} found ({self.resources[need.members[0]][0]})"
         have = state.virtual[need.virtual]
+        if need.weights is not None:
+            return f"fuel for {need.count / TICKS_PER_SMELT:g} smelt(s), have {have / TICKS_PER_SMELT:g}"
         kept = "" if need.consume else " (kept)"
         return f"{need.count} {shown}{kept}, have {have}"
 
@@ -692,7 +807,7 @@ class CostModel:
                 continue
             action[a] = cost
             for out in rules.outputs[a]:
-                per_unit = cost / (out.count * out.chance) if out.resource < rules.n_items else cost
+                per_unit = cost / out.expected if out.resource < rules.n_items else cost
                 if per_unit < unit[out.resource] - 1e-12:
                     unit[out.resource] = per_unit
                     for b in consumers[out.resource]:
@@ -708,7 +823,10 @@ class CostModel:
         total = 0.0
         once = 0.0
         for need in way:
-            best = min(unit[m] for m in need.members)
+            if need.weights is not None:
+                best = min(unit[m] / w for m, w in zip(need.members, need.weights, strict=True))
+            else:
+                best = min(unit[m] for m in need.members)
             if need.consume:
                 total += best * need.count
             elif best > once:
@@ -769,3 +887,26 @@ def places_from_knowledge(kn: Any) -> dict[Resource, tuple[str | None, str | Non
     for name, structure in kn.structures.items():
         places[("structure", name)] = (None, structure.dimension)
     return places
+
+
+def _best_outputs(outcomes: list[tuple[Output, ...]]) -> tuple[Output, ...]:
+    """One output per resource over all ways: the most a run can give (what estimates and producers read)."""
+    if len(outcomes) == 1:
+        return outcomes[0]
+    best: dict[int, Output] = {}
+    for outputs in outcomes:
+        for out in outputs:
+            old = best.get(out.resource)
+            if old is None or (out.expected, out.most) > (old.expected, old.most):
+                best[out.resource] = out
+    return tuple(best.values())
+
+
+def fuel_ticks_from_knowledge(kn: Any) -> dict[str, int]:
+    """Burn ticks of every fuel (``fuels.yaml`` gives smelts per item; a smelt is 200 ticks)."""
+    return {f.item: round(f.smelts * TICKS_PER_SMELT) for f in kn.fuels}
+
+
+def durability_from_knowledge(kn: Any) -> dict[str, int]:
+    """Durability of every item that has one (minecraft-data's ``maxDurability``)."""
+    return {name: int(item["durability"]) for name, item in kn.items.items() if item.get("durability")}

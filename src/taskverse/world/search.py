@@ -127,7 +127,9 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
             if cost > best_way + slack + 1e-9:
                 continue
             for need in way:
-                members = [m for m in need.members if held.get(m, 0)] + cheapest([(unit[m], m) for m in need.members])
+                per = need.weights or (1,) * len(need.members)
+                members = [m for m in need.members if held.get(m, 0)] + cheapest(
+                    [(unit[m] / w, m) for m, w in zip(need.members, per, strict=True)])
                 for m in dict.fromkeys(members):
                     if m in producers:
                         continue
@@ -142,8 +144,8 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
 
 
 def _amount(rules: Rules, a: int, r: int, expected: bool = False) -> float:
-    """Units of ``r`` one run of ``a`` gives: at most (``count``), or on average (``count * chance``)."""
-    return float(sum(o.count * (o.chance if expected else 1.0) for o in rules.outputs[a] if o.resource == r)) or 1.0
+    """Units of ``r`` one run of ``a`` gives: at most, or on average (``expected``)."""
+    return float(sum(o.expected if expected else o.most for o in rules.outputs[a] if o.resource == r)) or 1.0
 
 
 def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]]) -> int:
@@ -152,7 +154,7 @@ def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]]) -> int:
     best = goal.count if any((goal.event, t) in keys for t in targets) else 0
     for out in rules.outputs[a]:
         if ("obtain", rules.names[out.resource]) in keys:
-            best = max(best, out.count)
+            best = max(best, out.most)
     return max(best, 1)
 
 
@@ -233,10 +235,11 @@ class Planner:
             for a, _ in options:
                 sure = float(sum(o.count for o in rules.outputs[a] if o.resource == r and o.slot < 0))
                 chancy = [o for o in rules.outputs[a] if o.resource == r and o.slot >= 0]
-                if sure or len(chancy) != 1:
-                    self.supply[(a, r)] = (sure + sum(o.count for o in chancy) or 1.0, -1, 0.0)
+                several_ways = len(rules.way_outputs[a]) > 1
+                if sure or len(chancy) != 1 or several_ways:
+                    self.supply[(a, r)] = (sure + sum(o.most for o in chancy) or 1.0, -1, 0.0)
                 else:
-                    self.supply[(a, r)] = (0.0, chancy[0].slot, chancy[0].count * chancy[0].chance)
+                    self.supply[(a, r)] = (0.0, chancy[0].slot, chancy[0].expected)
 
     def cone(self, r: int) -> frozenset[int]:
         """Every holding (and chance counter) the heuristic may read to derive ``r``."""
@@ -523,9 +526,10 @@ class _Flow:
             return 0.0, 0
         deficit = amount - credit
         best, marks = INF, self.p.all_bits
-        for m in need.members:
+        per = need.weights or (1,) * len(need.members)
+        for m, weight in zip(need.members, per, strict=True):
             if m in self.p.universe.producers or get(m, 0):
-                cost, lm = self.resource(m, deficit + get(m, 0))
+                cost, lm = self.resource(m, deficit / weight + get(m, 0))
                 best = min(best, cost)
                 marks &= lm
         return best, marks
@@ -637,8 +641,11 @@ _MEMBER_SETS: dict[tuple[int, ...], frozenset[int]] = {}
 
 
 def _credit(need: Need, state: StateDict) -> int:
-    """How many of a need's members are held (walks the smaller of the two)."""
+    """How many of a need's members are held, in the need's units (walks the smaller of the two)."""
     members = need.members
+    if need.weights is not None:
+        get = state.get
+        return sum(get(m, 0) * w for m, w in zip(members, need.weights, strict=True))
     if len(members) <= 4 or len(members) <= len(state):
         get = state.get
         return sum(get(m, 0) for m in members)
@@ -760,9 +767,10 @@ def _way_gap(way: tuple[Need, ...], state: StateDict, unit: Sequence[float]) -> 
             if not any(get(m, 0) for m in need.members):
                 gap += min(unit[m] for m in need.members)
         else:
-            short = need.count - sum(get(m, 0) for m in need.members)
+            per = need.weights or (1,) * len(need.members)
+            short = need.count - _credit(need, state)
             if short > 0:
-                gap += short * min(unit[m] for m in need.members)
+                gap += short * min(unit[m] / w for m, w in zip(need.members, per, strict=True))
     return gap
 
 
