@@ -17,7 +17,7 @@ def rules(library):
 
 def way_met(rules, counts, way):
     """An independent reading of the rules: every need of the way is met by the counts (fuel by burn ticks)."""
-    return all(sum(counts[m] * w for m, w in zip(need.members, need.weights or [1] * len(need.members)))
+    return all(sum(counts[m] * w for m, w in zip(need.members, need.weights or [1] * len(need.members), strict=True))
                >= need.count for need in way)
 
 

@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # the goal automaton belongs to the algebra, a layer above; t
     from taskverse.algebra.tracker import GoalTracker
 
 INF = math.inf
+FUEL_CHOICES = 2
+"""How many fuels a plan considers: the cheapest per smelt (held fuel is always considered)."""
 StateDict = dict[int, int]
 """A planning state's holdings: resource index -> count (only non-zero), and ``n_resources + slot`` -> tries."""
 
@@ -66,6 +68,8 @@ class Universe:
     """Leaf index -> (action, events' count per execution) for the actions that can advance that atom."""
     producers: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
     """Resource -> (action, amount per execution) among the universe's actions."""
+    fuels: set[int] = field(default_factory=set)
+    """The fuels chosen for the universe's fuel needs."""
 
 
 def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: StateDict, slack: float = 1.0,
@@ -115,6 +119,7 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                     queue += cheapest([(action_cost[p], p) for p in rules.producers[r]])
     seen: set[int] = set()
     producers: dict[int, list[tuple[int, float]]] = {}
+    fuels: set[int] = set()
     while queue:
         a = queue.pop()
         if a in seen:
@@ -127,9 +132,15 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
             if cost > best_way + slack + 1e-9:
                 continue
             for need in way:
-                per = need.weights or (1,) * len(need.members)
-                members = [m for m in need.members if held.get(m, 0)] + cheapest(
-                    [(unit[m] / w, m) for m, w in zip(need.members, per, strict=True)])
+                if need.weights is None:
+                    options = [(unit[m], m) for m in need.members]
+                    members = [m for m in need.members if held.get(m, 0)] + cheapest(options)
+                else:
+                    # Fuel: some 250 items burn, each a few steps from the start; the cheapest few per smelt do.
+                    per_smelt = sorted((unit[m] * math.ceil(need.count / w), m)
+                                       for m, w in zip(need.members, need.weights, strict=True) if unit[m] < INF)
+                    members = [m for m in need.members if held.get(m, 0)] + [m for _, m in per_smelt[:FUEL_CHOICES]]
+                    fuels.update(members)
                 for m in dict.fromkeys(members):
                     if m in producers:
                         continue
@@ -140,7 +151,7 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                     chosen = cheapest(options)
                     producers[m] = [(p, _amount(rules, p, m)) for p in chosen]
                     queue += chosen
-    return Universe(sorted(seen), emitters, producers)
+    return Universe(sorted(seen), emitters, producers, fuels)
 
 
 def _amount(rules: Rules, a: int, r: int, expected: bool = False) -> float:
@@ -529,6 +540,8 @@ class _Flow:
         per = need.weights or (1,) * len(need.members)
         for m, weight in zip(need.members, per, strict=True):
             if m in self.p.universe.producers or get(m, 0):
+                if weight > 1 and not get(m, 0) and m not in self.p.universe.fuels:
+                    continue
                 cost, lm = self.resource(m, deficit / weight + get(m, 0))
                 best = min(best, cost)
                 marks &= lm
