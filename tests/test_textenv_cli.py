@@ -45,7 +45,8 @@ def test_eval_json_report_shape(tmp_path):
     task = report["tasks"][0]
     assert task["id"] == "craft.stick" and task["optimal_steps"] == 4 and task["optimal_proven"] is True
     assert [e["seed"] for e in task["episodes"]] == [1, 2]
-    assert {"seed", "success", "steps", "efficiency", "invalid_actions", "progress"} == set(task["episodes"][0])
+    assert {"seed", "success", "steps", "efficiency", "invalid_actions", "progress", "termination", "error",
+            "episode", "line", "seconds", "max_steps", "reward"} == set(task["episodes"][0])
     assert "eval greedy" in result.stderr  # the progress bar
 
 
@@ -99,5 +100,8 @@ def test_external_agent_answers_are_checked(tmp_path):
     assert episode["invalid_actions"] == 1 and episode["steps"] == 3 and not episode["success"]
     crash = tmp_path / "crash.py"
     crash.write_text("import sys; sys.stdin.readline(); sys.exit(3)\n")
-    bad = run_cli("eval", "--tasks", "craft stick", "--agent", f"cmd:{sys.executable} {crash}", "--no-progress")
-    assert bad.returncode == 2 and "ended without answering" in bad.stderr
+    bad = run_cli("eval", "--tasks", "craft stick", "--agent", f"cmd:{sys.executable} {crash}", "--no-progress",
+                  "--format", "json")
+    assert bad.returncode == 0 and "ended without answering" in bad.stderr  # the episode fails, the run goes on
+    failed = json.loads(bad.stdout)["tasks"][0]["episodes"][0]
+    assert failed["termination"] == "agent_error" and "ended without answering" in failed["error"]

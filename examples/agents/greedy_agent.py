@@ -2,10 +2,15 @@
 """An external agent for ``taskverse eval --agent cmd:"python examples/agents/greedy_agent.py"``.
 
 It speaks the JSON-lines protocol of ``docs/textenv.md``: it reads one observation per line on stdin and writes
-one answer per line on stdout (here an action id, e.g. ``craft.stick``; a candidate number or a name would do
-too). It decides with taskverse's greedy goal-stack rule, rebuilding the state from the observation's
-inventory and found things, so it shows how a planner outside the environment plugs in. Replace ``choose``
-with your own (an LLM prompt with ``observation["text"]``, a search, ...).
+one answer per line on stdout (here ``{"action": <id>, "reasoning": ...}``; a candidate number or a name would
+do too). It decides with taskverse's greedy goal-stack rule on its own copy of the episode: at step 0 it builds
+the target from the observation's ``expression`` (atoms and molecules alike), and every later observation's
+``previous_action`` (null when the last answer was refused) is replayed on the copy, so the copy knows which
+parts of an AND / THEN target are done. Replace ``choose`` with your own (an LLM prompt with
+``observation["text"]``, a search, ...).
+
+``python`` in a ``cmd:`` spec is the interpreter running taskverse, so the imports below work whether or not a
+virtual environment is active.
 """
 
 from __future__ import annotations
@@ -14,41 +19,45 @@ import json
 import sys
 from typing import Any
 
-from taskverse.algebra.semantics import Evaluator
-from taskverse.textenv.env import resolve_target, shared_library
-from taskverse.algebra.tracker import Context, GoalTracker
-from taskverse.world.search import Planner, greedy_choice
-from taskverse.world.rules import Rules
+from pydantic import TypeAdapter
 
-_planners: dict[str, Planner] = {}
+from taskverse.algebra.expr import Expr
+from taskverse.textenv.agents import GreedyAgent
+from taskverse.textenv.env import SkillForgeTextEnv
 
-
-def planner_for(task_id: str) -> Planner:
-    """A planner for a task (built once per task)."""
-    if task_id not in _planners:
-        library = shared_library()
-        rules = Rules.for_library(library)
-        target = resolve_target(task_id, library)
-        tracker = GoalTracker(target.expression, Evaluator.for_library(library), Context())
-        _planners[task_id] = Planner(rules, tracker, {})
-    return _planners[task_id]
+_copy: dict[str, Any] = {}
 
 
-def choose(observation: dict[str, Any]) -> str:
-    """The action to take: the greedy rule's choice, else the first candidate."""
+def follow(observation: dict[str, Any]) -> SkillForgeTextEnv:
+    """The agent's copy of the episode, brought to the observation's step."""
+    if observation["step"] == 0 or "env" not in _copy:
+        expression = TypeAdapter(Expr).validate_python(observation["expression"])
+        env = SkillForgeTextEnv(task=expression, observation="structured", plan_info=False,
+                                max_steps=observation["max_steps"])
+        env.reset(seed=0)
+        agent = GreedyAgent()
+        agent.reset(env, 0)
+        _copy.update(env=env, agent=agent)
+    env = _copy["env"]
+    previous = observation.get("previous_action")
+    if observation["step"] > 0 and previous is not None:
+        env.step(env.rules.lookup(previous))
+    elif observation["step"] > 0:
+        env.invalid_step(observation.get("error") or "refused")
+    return env
+
+
+def choose(observation: dict[str, Any]) -> dict[str, Any]:
+    """The action to take: the greedy rule's choice on the copy, else the first candidate."""
     candidates = observation["candidates"]
-    try:
-        planner = planner_for(observation["task_id"])
-    except Exception:  # noqa: BLE001 - a task this agent cannot parse: fall back to the first candidate
-        return str(candidates[0]["index"])
-    rules = planner.rules
-    state = {rules.index[("item", name)]: count for name, count in observation["inventory"].items()}
-    state.update({rules.index[(f["kind"], f["name"])]: 1 for f in observation["found"]})
-    choice = greedy_choice(planner, state, planner.tracker.initial())
+    env = follow(observation)
+    choice = _copy["agent"].act(env)
     ids = {c["id"] for c in candidates}
-    if choice is not None and rules.actions[choice] in ids:
-        return rules.actions[choice]
-    return str(candidates[0]["index"])
+    action = env.rules.actions[choice]
+    if action in ids or choice in env.candidates():
+        return {"action": action, "reasoning": f"greedy: {env.rules.descriptions[choice]} advances "
+                                               f"{observation['task']!r}"}
+    return {"action": candidates[0]["index"], "reasoning": "greedy found nothing: the first candidate"}
 
 
 def main() -> int:
@@ -57,7 +66,7 @@ def main() -> int:
         message = json.loads(line)
         if message.get("type") != "observation":
             continue
-        print(choose(message), flush=True)
+        print(json.dumps(choose(message)), flush=True)
     return 0
 
 

@@ -12,6 +12,7 @@ import json
 import random
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,6 +28,33 @@ from taskverse.yamlio import dump_yaml, load_model, read_yaml, validation_error
 
 Scorer = Callable[[Any], tuple[dict[str, float], dict[str, float]]]
 """Gives a task's (calibrated, raw) difficulty scores by dimension."""
+Checker = Callable[[Any], "TaskCheck"]
+"""Says whether a task can be done, in how many steps at best, and within which step limit (see ``TaskCheck``)."""
+
+
+def step_limit(optimal_steps: int) -> int:
+    """The step limit a suite records for a task whose shortest plan takes ``optimal_steps``: twice it, plus 10.
+
+    Room for an agent to explore and recover from mistakes, and no ceiling below the shortest plan.
+
+    Example:
+        >>> step_limit(4), step_limit(102)
+        (18, 214)
+
+    """
+    return 2 * optimal_steps + 10
+
+
+STEP_LIMIT_RULE = "2 * optimal_steps + 10"
+
+
+@dataclass(frozen=True)
+class TaskCheck:
+    """A checker's verdict on one task: its shortest plan's length and step limit, or why it was rejected."""
+
+    optimal_steps: int | None
+    max_steps: int | None
+    reason: str | None = None
 
 
 class SuiteTask(StrictModel):
@@ -37,6 +65,16 @@ class SuiteTask(StrictModel):
     description: str
     expression: Expr | None = None
     source: str | None = None
+    optimal_steps: int | None = None
+    max_steps: int | None = None
+
+
+class Rejected(StrictModel):
+    """A task the builder selected and then left out, and why (it cannot be done, or not within a step limit)."""
+
+    id: str
+    description: str
+    reason: str
 
 
 class BuiltWith(StrictModel):
@@ -48,6 +86,8 @@ class BuiltWith(StrictModel):
     size: int | None = None
     seed: int | None = None
     library: str
+    step_limit: str | None = None
+    rejected: list[Rejected] | None = None
 
 
 class Suite(StrictModel):
@@ -295,8 +335,29 @@ def build_literature(paper: Paper, library: Any) -> list[SuiteTask]:
     return out
 
 
-def build_suite(name: str, library: Any, scorer: Scorer, size: int | None = None, seed: int | None = None) -> Suite:
-    """Build a suite by name (a SkillForge definition or a literature paper), deterministically."""
+def check_tasks(tasks: list[SuiteTask], library: Any, check: Checker) -> tuple[list[SuiteTask], list[Rejected]]:
+    """The tasks the checker accepts, each with its shortest plan's length and step limit; and those rejected."""
+    kept: list[SuiteTask] = []
+    rejected: list[Rejected] = []
+    for item in tasks:
+        verdict = check(resolve_suite_task(item, library))
+        if verdict.reason is not None or verdict.max_steps is None:
+            rejected.append(Rejected(id=item.id, description=item.description,
+                                     reason=verdict.reason or "no step limit"))
+            continue
+        kept.append(item.model_copy(update={"optimal_steps": verdict.optimal_steps, "max_steps": verdict.max_steps}))
+    return kept, rejected
+
+
+def build_suite(name: str, library: Any, scorer: Scorer, size: int | None = None, seed: int | None = None,
+                check: Checker | None = None) -> Suite:
+    """Build a suite by name (a SkillForge definition or a literature paper), deterministically.
+
+    With ``check`` (``taskverse.textenv.checks.check_task`` in the command line), every task a SkillForge
+    selection picks must be feasible and solvable within its step limit: each records its shortest plan's length
+    and step limit, and the builder leaves out what fails, recording why (``built_with.rejected``). Filtered
+    suites take their tasks, with these fields, from the suite they filter.
+    """
     definitions = load_definitions()
     papers = {literature_suite_name(p): p for p in load_papers()}
     if name in papers:
@@ -318,18 +379,22 @@ def build_suite(name: str, library: Any, scorer: Scorer, size: int | None = None
                                                      "molecules": max(0, size - per * 7 - round(size * 0.25))})
             definition = definition.model_copy(update={"selection": selection})
         tasks = build_skillforge(definition, library, scorer)
+        rejected: list[Rejected] | None = None
+        if check is not None:
+            tasks, rejected = check_tasks(tasks, library, check)
         built = BuiltWith(selection=f"farthest_point per category ({selection.per_category}), naive "
                           f"({selection.naive}), molecules ({selection.molecules})", size=len(tasks),
-                          seed=definition.seed, library=library.digest)
+                          seed=definition.seed, library=library.digest,
+                          step_limit=STEP_LIMIT_RULE if check is not None else None, rejected=rejected or None)
     else:
         if definition.source is None:
             raise TaskverseError(f"suite {name!r} names neither a selection nor a source suite",
                                  file=benchmarks_dir() / "suites.yaml")
         base = load_suite(definition.source)
-        check = parse_filter(definition.filter or "")
-        tasks = [t for t in base.tasks if check(entry_for_suite_task(t, library, scorer))]
+        keep = parse_filter(definition.filter or "")
+        tasks = [t for t in base.tasks if keep(entry_for_suite_task(t, library, scorer))]
         built = BuiltWith(selection="filter", filter=definition.filter, source=definition.source, size=len(tasks),
-                          library=library.digest)
+                          library=library.digest, step_limit=base.built_with.step_limit)
     return Suite(name=name, description=definition.description, built_with=built, tasks=tasks)
 
 

@@ -64,8 +64,9 @@ def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, fm
     start = _step("build SkillForge")
     from taskverse.benchmarks.suites import build_suite, load_suite
     from taskverse.cli.suites import scorer_for
+    from taskverse.textenv.checks import check_task
 
-    built = build_suite("SkillForge", library, scorer_for(library))
+    built = build_suite("SkillForge", library, scorer_for(library), check=lambda task: check_task(task, library))
     (out / "SkillForge.yaml").write_text(json.dumps(built.model_dump(mode="json"), indent=1))
     same = built.tasks == load_suite("SkillForge").tasks
     _done(start, summary, "skillforge", {"tasks": len(built.tasks), "matches_committed_suite": same})

@@ -118,7 +118,12 @@ def suite_show(name: str, fmt: str) -> None:
 @click.option("--seed", type=int, help="Override the definition's seed.")
 @friendly
 def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed: int | None) -> None:
-    """(Re)build suite files deterministically (the same inputs give the same file)."""
+    """(Re)build suite files deterministically (the same inputs give the same file).
+
+    Every task a SkillForge selection picks must be feasible in the text environment and solved by the optimal
+    agent within its step limit (twice its shortest plan, plus 10): each records both, and what fails is left
+    out with the reason (built_with.rejected).
+    """
     from taskverse.benchmarks.suites import build_suite, load_definitions, suite_names, write_suite
     from taskverse.cli.app import _library as library_of
 
@@ -132,8 +137,11 @@ def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed:
     definitions = load_definitions()
     # selections first: filtered suites read them
     wanted.sort(key=lambda n: (definitions[n].selection is None) if n in definitions else True)
+    from taskverse.textenv.checks import check_task
+
     for name in wanted:
-        path = write_suite(build_suite(name, library, scorer, size=size, seed=seed))
+        path = write_suite(build_suite(name, library, scorer, size=size, seed=seed,
+                                       check=lambda task: check_task(task, library)))
         click.echo(f"wrote {path}", err=True)
 
 

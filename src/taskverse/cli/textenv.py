@@ -113,54 +113,131 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.option("--suite", help="A suite in benchmarks/ (SkillForge, SkillForge-Chain, ...) or a suite YAML file.")
 @click.option("--tasks", "tasks", multiple=True, metavar="TASK",
               help="Tasks to evaluate (ids, descriptions, compositions); more may follow as arguments.")
-@click.option("--agent", required=True, metavar="random|greedy|optimal|cmd:PROGRAM",
-              help="The planner: a built-in agent, or an external program speaking JSON lines (docs/textenv.md).")
+@click.option("--agent", metavar="random|greedy|optimal|cmd:PROGRAM|openai:MODEL",
+              help="The planner: a built-in agent, an external program speaking JSON lines, or a language model "
+                   "behind an OpenAI-compatible endpoint (docs/textenv.md).")
 @click.option("--episodes", type=click.IntRange(min=1), default=1, show_default=True, help="Episodes per task.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Base seed (episode seeds follow from it).")
-@click.option("--max-steps", type=click.IntRange(min=1), default=100, show_default=True, help="Step limit.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="Step limit of every task [default: the limit a suite records per task, else 100].")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
               show_default=True, help="Start of each episode (see taskverse play --help).")
 @click.option("--chance", type=click.Choice(["expected", "sample"]), default="expected", show_default=True,
               help="Chance yields at their expected rate, or drawn at random.")
 @click.option("--budget", type=click.IntRange(min=1), default=None,
               help="States the optimal planner may expand to prove a plan shortest (default 1000).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the JSON report here.")
+@click.option("--view", default="all", show_default=True, metavar="all|relevant|top:K",
+              help="Which candidates observations list: all, those on some way to the target, or the K the "
+                   "planner ranks cheapest.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the JSON report here (and the trajectories next to it, REPORT.trajectories.jsonl).")
+@click.option("--trajectories", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the trajectories (JSON Lines, one episode a line) here instead.")
+@click.option("--observations/--no-observations", default=True, show_default=True,
+              help="Keep each step's text observation in the trajectories.")
+@click.option("--resume", is_flag=True, help="Continue the interrupted run whose report is -o (same arguments).")
+@click.option("--force", is_flag=True, help="Overwrite an existing report and its trajectories.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Episodes run in parallel in worker processes [default: one per CPU, at most 8 and a fourth "
+                   "of the episodes; 1 for cmd: agents]. With --ray: a local Ray instance's CPUs.")
+@click.option("--ray", "use_ray", is_flag=True,
+              help="Run the episodes on Ray: the cluster at RAY_ADDRESS (setting it is enough), else a local "
+                   "instance (pip install 'taskverse[ray]').")
+@click.option("--answer-timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
+              help="Seconds to wait for each answer of a cmd: or openai: agent; longer fails the episode.")
+@click.option("--retries", type=click.IntRange(min=0), default=2, show_default=True,
+              help="Retries of a failed request to the endpoint (openai:).")
+@click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 [default: "
+                                 "OPENAI_BASE_URL, else OpenAI's].")
+@click.option("--api-key", help="The endpoint's key [default: OPENAI_API_KEY; local servers need none].")
+@click.option("--prompt", type=click.Path(dir_okay=False, path_type=Path),
+              help="A prompt template file (copy the default with --show-prompt > prompt.txt and edit it).")
+@click.option("--temperature", type=click.FloatRange(min=0.0), default=0.0, show_default=True)
+@click.option("--max-tokens", type=click.IntRange(min=1), default=None, help="A cap on each answer's tokens.")
+@click.option("--show-prompt", is_flag=True, help="Print the default prompt template and exit.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="A progress bar on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @_friendly_lazy
-def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[str, ...], agent: str, episodes: int,
-                 seed: int, max_steps: int, initialization: str, chance: str, budget: int | None,
-                 output: Path | None, progress: bool, fmt: str) -> None:
+def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[str, ...], agent: str | None,
+                 episodes: int, seed: int, max_steps: int | None, initialization: str, chance: str,
+                 budget: int | None, view: str, output: Path | None, trajectories: Path | None, observations: bool,
+                 resume: bool, force: bool, workers: int | None, use_ray: bool, answer_timeout: float, retries: int,
+                 base_url: str | None, api_key: str | None, prompt: Path | None, temperature: float,
+                 max_tokens: int | None, show_prompt: bool, progress: bool, fmt: str) -> None:
     """Evaluate a planner on a suite or on tasks: success rate, steps, plan efficiency, per category.
+
+    Every episode's trajectory (actions, observations, answers, reasoning, invalid actions, why it ended) goes to
+    JSON Lines next to the report. Ctrl-C, or an agent that fails, leaves a valid partial report: --resume
+    continues it. Exits 0 when the run completed, 130 when it was interrupted.
 
     \b
     taskverse eval --tasks "craft stick" "craft bed" --agent greedy
     taskverse eval --suite SkillForge-Chain --agent optimal --episodes 3 -o report.json
     taskverse eval --tasks craft.torch --agent cmd:"python examples/agents/greedy_agent.py" --format json
+    taskverse eval --suite SkillForge-Chain --agent openai:qwen2.5:7b --base-url http://127.0.0.1:11434/v1 \\
+        --view top:10 -o qwen.json
     """  # noqa: D301
-    import json
-
     from taskverse.errors import TaskverseError
-    from taskverse.textenv.agents import DEFAULT_BUDGET, check_agent_spec
+    from taskverse.textenv.agents import DEFAULT_BUDGET, AgentOptions, check_agent_spec
     from taskverse.textenv.env import shared_library
-    from taskverse.textenv.evaluation import evaluate, named_tasks, suite_tasks, summary_lines
+    from taskverse.textenv.evaluation import (
+        EvalSettings,
+        evaluate,
+        named_tasks,
+        suite_tasks,
+        summary_lines,
+        trajectories_path,
+    )
+    from taskverse.textenv.views import parse_view
+    from taskverse.workers import choose_backend
 
+    if show_prompt:
+        from taskverse.textenv.llm import default_prompt_text
+
+        click.echo(default_prompt_text(), nl=False)
+        return
+    if agent is None:
+        raise TaskverseError("give the agent to evaluate: --agent random|greedy|optimal|cmd:PROGRAM|openai:MODEL")
     check_agent_spec(agent)
+    parse_view(view)
     references = [*tasks, *more_tasks]
     if (suite is None) == (not references):
         raise TaskverseError("give either --suite NAME or --tasks TASK... (one of the two)")
+    if resume and output is None:
+        raise TaskverseError("--resume needs the report to continue: -o REPORT.json")
+    if resume and force:
+        raise TaskverseError("--resume continues a report and --force starts it again: give one of the two")
+    if output is not None and not resume and not force:
+        for path in (output, trajectories or trajectories_path(output)):
+            if path.exists():
+                raise TaskverseError("exists already: give --force to overwrite it, or --resume to continue that "
+                                     "run", file=path)
+    if prompt is not None and not agent.startswith("openai:"):
+        raise TaskverseError("--prompt is for openai:MODEL agents")
     library = shared_library()
     chosen = suite_tasks(suite, library) if suite is not None else named_tasks(
         [_task_argument(r) for r in references], library)
-    report = evaluate(agent, chosen, episodes=episodes, seed=seed, max_steps=max_steps, chance=chance,
-                      initialization=initialization, suite=suite, progress=progress, library=library,
-                      budget=budget or DEFAULT_BUDGET)
+    if workers is None and agent.startswith("cmd:"):
+        workers = 1  # an external program may hold a GPU or a model: one copy unless asked for more
+    backend = choose_backend(workers, use_ray, len(chosen) * episodes)
+    options = AgentOptions(answer_timeout=answer_timeout, retries=retries, base_url=base_url, api_key=api_key,
+                           prompt=None if prompt is None else str(prompt), temperature=temperature,
+                           max_tokens=max_tokens)
+    settings = EvalSettings(agent=agent, max_steps=max_steps or 100, override_steps=max_steps is not None,
+                            chance=chance, initialization=initialization, budget=budget or DEFAULT_BUDGET,
+                            view=view, observations=observations, options=options)
+    interrupted = False
+    try:
+        report = evaluate(settings, chosen, episodes=episodes, seed=seed, suite=suite, progress=progress,
+                          library=library, backend=backend, output=output, trajectories=trajectories,
+                          resume=resume)
+    except KeyboardInterrupt:
+        interrupted = True
+        click.echo("interrupted: " + (f"the partial report is in {output}; continue with --resume"
+                                      if output is not None else "nothing written (no -o)"), err=True)
+        sys.exit(130)
     if output is not None:
-        try:
-            output.write_text(json.dumps(report, indent=2) + "\n")
-        except OSError as exc:
-            raise TaskverseError(f"cannot write the report: {exc.strerror}", file=output) from None
-        click.echo(f"wrote {output}", err=True)
+        click.echo(f"wrote {output} and {report['trajectories']}", err=True)
     if fmt == "json":
         from taskverse.cli.util import emit_json
 
@@ -168,6 +245,8 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
     else:
         for line in summary_lines(report):
             click.echo(line)
+    if interrupted:  # pragma: no cover - the interrupt exits above
+        sys.exit(130)
 
 
 def _task_argument(reference: str) -> Any:

@@ -1,8 +1,11 @@
-"""Agents for the text environment: random, greedy, optimal, and an external program speaking JSON lines.
+"""Agents for the text environment: random, greedy, optimal, an external program, and a language model.
 
 Every agent has ``reset(env, seed)`` (a new episode of ``env``, a ``SkillForgeTextEnv``) and ``act(env)``, which
 returns an action index or text naming an action (a candidate number, an id or a name). In-process agents read
-the environment directly; the external agent sees only ``env.json_observation()``.
+the environment directly; the external agent sees only ``env.json_observation()``, the language model agent
+(``taskverse.textenv.llm``) a prompt. Agents that think aloud leave ``reasoning`` (and ``answer``, the raw text)
+after each ``act``; those that call a model count ``usage()``. ``act`` raises ``AgentError`` when the agent
+gave no usable answer (the episode fails; ``recover()``, where present, makes it ready for the next).
 
 Example:
     >>> from taskverse.textenv.env import SkillForgeTextEnv
@@ -21,15 +24,20 @@ Example:
 from __future__ import annotations
 
 import json
+import os
+import queue
 import shlex
 import subprocess
+import sys
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from taskverse.errors import TaskverseError
+from taskverse.textenv.llm import OpenAIAgent
+from taskverse.textenv.options import AgentError, AgentOptions, AnswerRefused
 from taskverse.textenv.planning import DEFAULT_BUDGET, planner_for, view
 from taskverse.world.search import Planner, StateDict, greedy_choice
 
@@ -157,31 +165,57 @@ class OptimalAgent:
         """Nothing to release."""
 
 
+def program_argv(command: str | Sequence[str]) -> list[str]:
+    """The argv of a ``cmd:`` agent: ``python`` (or a ``.py`` file) runs with the interpreter running taskverse.
+
+    So an example agent that imports taskverse works as documented whether or not a virtual environment is
+    active: ``cmd:"python examples/agents/greedy_agent.py"`` starts ``sys.executable``.
+    """
+    argv = shlex.split(command) if isinstance(command, str) else list(command)
+    if not argv:
+        raise TaskverseError("cmd: needs a program to run, e.g. cmd:\"python my_agent.py\"")
+    if argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    elif argv[0].endswith(".py") and os.path.isfile(argv[0]) and not os.access(argv[0], os.X_OK):
+        argv.insert(0, sys.executable)
+    return argv
+
+
 class ExternalAgent:
     """A program that reads one JSON observation per line on stdin and answers one action per line on stdout.
 
     The protocol is in ``docs/textenv.md``: each line sent is ``env.json_observation()`` plus ``"episode"``
     and ``"type": "observation"``; the answer is a candidate number, an action id or name, or a JSON object
-    ``{"action": ...}``. The program runs once for a whole evaluation; its stdin is closed at the end.
+    ``{"action": ..., "reasoning": ...}``. The program runs for a whole evaluation (one per worker); its stdin is
+    closed at the end. A program that crashes, times out or writes an over-long line fails the episode and is
+    started again for the next one.
 
     Args:
         command: The command line (split like a shell would).
         timeout: Seconds to wait for each answer.
+        max_answer_bytes: The longest answer line accepted.
 
     """
 
-    def __init__(self, command: str | Sequence[str], timeout: float = 30.0) -> None:
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
-        if not self.argv:
-            raise TaskverseError("cmd: needs a program to run, e.g. cmd:\"python my_agent.py\"")
-        self.name = "cmd:" + " ".join(self.argv)
+    def __init__(self, command: str | Sequence[str], timeout: float = 30.0, max_answer_bytes: int = 65536) -> None:
+        self.argv = program_argv(command)
+        self.name = "cmd:" + (command if isinstance(command, str) else " ".join(command))
         self.timeout = timeout
+        self.max_answer_bytes = max_answer_bytes
         self.episode = -1
+        self.reasoning: str | None = None
+        self.answer: str | None = None
+        self._start()
+
+    def _start(self) -> None:
         try:
+            # its own session: Ctrl-C stops the evaluation, which then closes the program itself
             self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=None, text=True, bufsize=1)
+                                            stderr=None, start_new_session=True)
         except OSError as exc:
             raise TaskverseError(f"cannot start the agent program {self.argv[0]!r}: {exc.strerror}") from None
+        assert self.process.stdout is not None
+        self.reader = _LineReader(self.process.stdout, self.max_answer_bytes)
 
     def reset(self, env: SkillForgeTextEnv, seed: int | None = None) -> None:
         """Count the episode (the next observation carries its number)."""
@@ -191,20 +225,33 @@ class ExternalAgent:
         """Send the observation, read the answer (text naming an action)."""
         message = {"type": "observation", "episode": self.episode, **env.json_observation()}
         process = self.process
-        assert process.stdin is not None and process.stdout is not None
+        self.reasoning = self.answer = None
+        program = self.argv[0] if len(self.argv) == 1 else " ".join(self.argv[:2])
+        if not _write(process, (json.dumps(message) + "\n").encode(), self.timeout):
+            raise AgentError(f"the agent program {program!r} stopped reading its input "
+                             f"(exit code {process.poll()})")
+        kind, data = self.reader.get(self.timeout)
+        if kind == "timeout":
+            raise AgentError(f"the agent program {program!r} gave no answer within {self.timeout:g} s")
+        if kind == "eof":
+            raise AgentError(f"the agent program {program!r} ended without answering (exit code {process.poll()})")
+        if kind == "huge":
+            raise AgentError(f"the agent program {program!r} wrote an answer longer than "
+                             f"{self.max_answer_bytes} bytes")
+        assert isinstance(data, bytes)
         try:
-            process.stdin.write(json.dumps(message) + "\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise TaskverseError(f"the agent program {self.argv[0]!r} stopped reading its input "
-                                 f"(exit code {process.poll()})") from None
-        line = _readline(process, self.timeout)
-        if line is None:
-            raise TaskverseError(f"the agent program {self.argv[0]!r} gave no answer within {self.timeout:g} s")
-        if line == "":
-            raise TaskverseError(f"the agent program {self.argv[0]!r} ended without answering "
-                                 f"(exit code {process.poll()})")
-        return parse_answer(line)
+            line = data.decode("utf-8")
+        except UnicodeDecodeError:
+            self.answer = repr(data[:80])
+            raise AnswerRefused(f"the answer is not UTF-8 text ({len(data)} bytes: {data[:24]!r}...)") from None
+        self.answer = line.strip()[:2000]
+        action, self.reasoning = parse_answer_with_reasoning(line)
+        return action
+
+    def recover(self) -> None:
+        """Start the program again (after a failure its output may be out of step with its input)."""
+        self.close()
+        self._start()
 
     def close(self) -> None:
         """Close the program's input and wait for it (killing it if it does not end)."""
@@ -218,30 +265,88 @@ class ExternalAgent:
             process.wait()
 
 
-def _readline(process: subprocess.Popen[str], timeout: float) -> str | None:
-    """One line from the process (None on timeout, '' at end of output)."""
-    result: list[str] = []
-    assert process.stdout is not None
-    stdout = process.stdout
-    reader = threading.Thread(target=lambda: result.append(stdout.readline()), daemon=True)
-    reader.start()
-    reader.join(timeout)
-    if reader.is_alive():
-        return None
-    return result[0]
+def _write(process: subprocess.Popen[bytes], data: bytes, timeout: float) -> bool:
+    """Write to the program's stdin; False if it is closed or the write does not finish in time."""
+    stdin = process.stdin
+    assert stdin is not None
+    ok: list[bool] = []
+
+    def write() -> None:
+        try:
+            stdin.write(data)
+            stdin.flush()
+            ok.append(True)
+        except (BrokenPipeError, OSError, ValueError):
+            ok.append(False)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    writer.join(timeout)
+    return bool(ok and ok[0])
+
+
+class _LineReader:
+    """Reads a program's output in a thread: whole lines, bounded in length, with a timeout per line."""
+
+    def __init__(self, stream: Any, limit: int) -> None:
+        self.limit = limit
+        self.lines: queue.Queue[tuple[str, bytes | None]] = queue.Queue()
+        threading.Thread(target=self._run, args=(stream,), daemon=True).start()
+
+    def _run(self, stream: Any) -> None:
+        buffer = b""
+        skipping = False  # inside an over-long line: dropped up to its end
+        fd = stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.lines.put(("eof", None))
+                return
+            buffer += chunk
+            while True:
+                end = buffer.find(b"\n")
+                if end < 0:
+                    break
+                line, buffer = buffer[:end], buffer[end + 1:]
+                if skipping:
+                    skipping = False
+                elif len(line) > self.limit:
+                    self.lines.put(("huge", None))
+                else:
+                    self.lines.put(("line", line))
+            if len(buffer) > self.limit:
+                if not skipping:
+                    self.lines.put(("huge", None))
+                skipping, buffer = True, b""
+
+    def get(self, timeout: float) -> tuple[str, bytes | None]:
+        """The next line: ("line", bytes), ("huge", None), ("eof", None) or ("timeout", None)."""
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            return "timeout", None
 
 
 def parse_answer(line: str) -> str:
     """An agent's answer line as text naming an action (a JSON ``{"action": ...}`` is unwrapped)."""
+    return parse_answer_with_reasoning(line)[0]
+
+
+def parse_answer_with_reasoning(line: str) -> tuple[str, str | None]:
+    """(text naming an action, the agent's reasoning if it gave one) from an answer line."""
     text = line.strip()
     if text.startswith("{"):
         try:
             data = json.loads(text)
         except json.JSONDecodeError:
-            return text
+            return text, None
         if isinstance(data, dict) and "action" in data:
-            return str(data["action"])
-    return text
+            reasoning = data.get("reasoning")
+            return str(data["action"]), None if reasoning is None else str(reasoning)[:20000]
+    return text, None
 
 
 def check_agent_spec(spec: str) -> None:
@@ -249,19 +354,31 @@ def check_agent_spec(spec: str) -> None:
     if spec.startswith("cmd:"):
         if not spec[4:].strip().strip('"').strip("'"):
             raise TaskverseError("cmd: needs a program to run, e.g. cmd:\"python my_agent.py\"")
+        try:
+            shlex.split(spec[4:])
+        except ValueError as exc:
+            raise TaskverseError(f"cannot read the command line of {spec!r}: {exc}") from None
+        return
+    if spec.startswith("openai:"):
+        if not spec[7:].strip():
+            raise TaskverseError("openai: needs a model name, e.g. openai:gpt-4o-mini or openai:qwen2.5:7b")
         return
     if spec not in AGENT_NAMES:
         from taskverse.errors import close_matches
 
-        raise TaskverseError(f"unknown agent {spec!r}; expected random, greedy, optimal or cmd:PROGRAM",
-                             suggestions=close_matches(spec, AGENT_NAMES))
+        raise TaskverseError(f"unknown agent {spec!r}; expected random, greedy, optimal, cmd:PROGRAM or "
+                             "openai:MODEL", suggestions=close_matches(spec, AGENT_NAMES))
 
 
-def make_agent(spec: str, budget: int = DEFAULT_BUDGET) -> Agent:
-    """An agent from its name: ``random``, ``greedy``, ``optimal`` or ``cmd:PROGRAM``."""
+def make_agent(spec: str, budget: int = DEFAULT_BUDGET, options: AgentOptions | None = None) -> Agent:
+    """An agent from its name: ``random``, ``greedy``, ``optimal``, ``cmd:PROGRAM`` or ``openai:MODEL``."""
     check_agent_spec(spec)
+    options = options or AgentOptions()
     if spec.startswith("cmd:"):
-        return ExternalAgent(spec[4:].strip().strip('"').strip("'") or "")
+        return ExternalAgent(spec[4:].strip().strip('"').strip("'") or "", timeout=options.answer_timeout,
+                             max_answer_bytes=options.max_answer_bytes)
+    if spec.startswith("openai:"):
+        return OpenAIAgent(spec[7:].strip(), options)
     if spec == "random":
         return RandomAgent()
     if spec == "greedy":

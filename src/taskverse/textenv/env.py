@@ -35,6 +35,7 @@ from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import AtomTask, Initialization
 from taskverse.textenv.planning import shortest_plan_length
 from taskverse.textenv.registry import ENV_NAMESPACE, PRESETS, Preset, env_ids, register_envs  # noqa: F401, E402
+from taskverse.textenv.views import parse_view, relevant_closure, shown_candidates
 from taskverse.world.rules import CHANCE_MODES, Event, Rules, State
 
 DEFAULT_TASK = "craft.iron_sword"
@@ -112,6 +113,18 @@ def resolve_target(task: Any, library: Any) -> Target:
                          "an AtomTask or a MoleculeTask")
 
 
+def _wanted_tools(expr: Any) -> list[str]:
+    """The tools a target's ``how=with:TOOL`` constraints ask to have in hand, in order."""
+    if isinstance(expr, Constrained):
+        how = expr.constraint.how
+        return ([how[5:]] if how and how.startswith("with:") else []) + _wanted_tools(expr.part)
+    if isinstance(expr, AllOf | AnyOf | Then):
+        return [t for p in expr.parts for t in _wanted_tools(p)]
+    if isinstance(expr, Initialized):
+        return _wanted_tools(expr.part)
+    return []
+
+
 def _has_custom_start(expr: Any) -> bool:
     if isinstance(expr, Initialized):
         return expr.mode == "custom" or _has_custom_start(expr.part)
@@ -160,10 +173,13 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         render_mode: ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it).
         library: A loaded library (default: ``load_library()``).
         plan_info: Put the shortest plan length into ``info`` (planned once per target and start, cached).
+        view: Which candidates the text and JSON observations list (``taskverse.textenv.views``): ``"all"``,
+            ``"relevant"`` (on some way to the target) or ``"top:K"`` (the K the planner ranks cheapest).
 
     The action space is ``Discrete(n)`` over every atom except ``obtain.*`` (goals, not actions); the candidates
     are ``info["action_mask"]`` and ``action_masks()``. Choosing a non-candidate wastes the step
     (``info["invalid_action"]``). The reward is 1 when the target is done (the episode terminates), else 0.
+    Stepping an episode that has terminated or been truncated raises a TaskverseError: call ``reset()``.
 
     """
 
@@ -172,7 +188,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
     def __init__(self, task: Any = None, tasks: str | Sequence[Any] | None = None,
                  observation: ObservationMode = "text", max_steps: int = DEFAULT_MAX_STEPS,
                  initialization: InitMode = "auto", chance: str = "expected", render_mode: str | None = None,
-                 library: Any = None, plan_info: bool = True) -> None:
+                 library: Any = None, plan_info: bool = True, view: str = "all") -> None:
         if observation not in ("text", "structured"):
             raise TaskverseError(f"observation={observation!r}: expected 'text' or 'structured'")
         if chance not in CHANCE_MODES:
@@ -183,7 +199,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             raise TaskverseError(f"render_mode={render_mode!r}: expected ansi or human")
         if max_steps < 1:
             raise TaskverseError(f"max_steps={max_steps}: expected at least 1")
-        self._args = {"task": task, "tasks": tasks, "observation": observation, "max_steps": max_steps,
+        self.view_kind, self.view_k = parse_view(view)
+        self._args = {"view": view, "task": task, "tasks": tasks, "observation": observation, "max_steps": max_steps,
                       "initialization": initialization, "chance": chance, "render_mode": render_mode,
                       "plan_info": plan_info, "library": library}
         self._custom_library = library is not None
@@ -196,6 +213,9 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._verdict: Verdict | None = None
         self._last_invalid = False
         self._last_error: str | None = None
+        self._last_action: int | None = None
+        self._ended = False
+        self.view_planner: Any = None  # the top:K view's planner for this episode
         self._plan_info: tuple[int | None, bool] | None = None
         self._obs_mask = np.zeros(0, dtype=np.int8)
         self._candidate_lines: dict[bytes, str] = {}
@@ -213,6 +233,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self.task_refs: list[Any] = task_list(args["tasks"], self.library) if args["tasks"] is not None else []
         self._targets: dict[int, Target] = {}
         self._derived: dict[str, tuple[Any, ...]] = {}
+        self._closures: dict[str, bytearray] = {}
         first = args["task"] if args["task"] is not None else (self.task_refs[0] if self.task_refs else DEFAULT_TASK)
         self._set_target(resolve_target(first, self.library))
         n_actions = self._n_actions = len(self.rules.actions)
@@ -233,7 +254,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         derived = self._derived.get(target.id)
         if derived is not None and derived[0] is target:
             (_, self.evaluator, self.expression, self.keys, self.relevant_actions, self.start, self.context,
-             self._target_vector, self._task_line) = derived
+             self._target_vector, self._task_line, self.wield) = derived
             return
         extra = {t.id: t.goal for t in target.extra_goals}
         if extra:
@@ -245,6 +266,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             self.evaluator = _library_evaluator(self.library)
         self.expression = target.expression
         self.keys = frozenset(self.evaluator.relevant_keys(self.expression))
+        self.wield = self.rules.wield_tools(_wanted_tools(self.expression))
         self.relevant_actions = bytearray(len(self.rules.actions))
         for key in self.keys:
             for a in self.rules.actions_by_key.get(key, ()):
@@ -262,12 +284,16 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if len(self._derived) > 4096:
             self._derived.clear()
         self._derived[target.id] = (target, self.evaluator, self.expression, self.keys, self.relevant_actions,
-                                    self.start, self.context, self._target_vector, self._task_line)
+                                    self.start, self.context, self._target_vector, self._task_line, self.wield)
 
     # -- gymnasium API -------------------------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Start an episode (``options``: ``task`` to change the target; a task list draws one otherwise)."""
+        """Start an episode.
+
+        ``options``: ``task`` to change the target (a task list draws one otherwise); ``max_steps``, this
+        episode's step limit (suites record one per task).
+        """
         super().reset(seed=seed)
         options = options or {}
         if "task" in options:
@@ -278,6 +304,10 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             if target is None:
                 target = self._targets[index] = resolve_target(self.task_refs[index], self.library)
             self._set_target(target)
+        limit = options.get("max_steps", self._args["max_steps"])
+        if not isinstance(limit, int) or limit < 1:
+            raise TaskverseError(f"options max_steps={limit!r}: expected a whole number of at least 1")
+        self.max_steps = limit
         self._state = self.rules.state_from_initialization(self.start, track=True)
         self._plan_info = None
         self._steps = 0
@@ -287,6 +317,9 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._verdict = self.evaluator.evaluate(self.expression, self._trace)
         self._last_invalid = False
         self._last_error = None
+        self._last_action = None
+        self._ended = False
+        self.view_planner = None
         if self.render_mode == "human":
             print(self.text())
         return self._observation(), self._info()
@@ -296,17 +329,21 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         state = self._state
         if state is None:
             raise TaskverseError("call reset() before step()")
+        if self._ended:
+            raise TaskverseError("the episode has ended (terminated or truncated): call reset() before step()")
         a = int(action)
         if not 0 <= a < self._n_actions:
             raise TaskverseError(f"action {a} is out of range (0..{self._n_actions - 1})")
         self._steps += 1
         self._last_error = None
+        self._last_action = None
         if state.mask[a]:
             self._last_invalid = False
+            self._last_action = a
             self._actions.append(a)
             relevant = self.relevant_actions[a]
             rng = self.np_random if self.chance == "sample" else None
-            events = self.rules.act(state, a, rng, events=bool(relevant))
+            events = self.rules.act(state, a, rng, events=bool(relevant), wield=self.wield)
             if events:
                 changed = False
                 for event in events:
@@ -324,7 +361,10 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
     def invalid_step(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Waste a step with an error message (for wrappers whose input named no action)."""
         self._require_state()
+        if self._ended:
+            raise TaskverseError("the episode has ended (terminated or truncated): call reset() before step()")
         self._steps += 1
+        self._last_action = None
         self._last_invalid = True
         self._last_error = message
         return self._finish_step()
@@ -333,6 +373,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         verdict = self._verdict
         terminated = verdict is not None and verdict.satisfied
         truncated = not terminated and self._steps >= self.max_steps
+        self._ended = terminated or truncated
         if self.render_mode == "human":
             print(self.text())
         return self._observation(), 1.0 if terminated else 0.0, terminated, truncated, self._info()
@@ -362,6 +403,21 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         mask = self._require_state().mask
         return np.flatnonzero(np.frombuffer(mask, dtype=np.uint8)).tolist()  # type: ignore[no-any-return]
 
+    def shown_candidates(self) -> list[int]:
+        """The candidates the observation lists under the env's view, in the order it numbers them."""
+        if self.view_kind == "all":
+            return self.candidates()
+        return shown_candidates(self, self.view_kind, self.view_k)
+
+    def relevant_closure(self) -> bytearray:
+        """A mask of the actions on some way to the target (computed once per target)."""
+        cached = self._closures.get(self.target.id)
+        if cached is None:
+            if len(self._closures) > 256:
+                self._closures.clear()
+            cached = self._closures[self.target.id] = relevant_closure(self)
+        return cached
+
     def _observation(self) -> Any:
         if self.observation_mode == "text":
             return self.text()
@@ -372,7 +428,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             "inventory": state.array.copy(),
             "action_mask": mask,
             "target": self._target_vector.copy(),
-            "step": np.array((min(self._steps, self.max_steps),), dtype=np.int32),
+            "step": np.array((min(self._steps, self._args["max_steps"]),), dtype=np.int32),
             "mission": self.target.description,
         }
 
@@ -407,6 +463,9 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         return "\n".join(lines)
 
     def _candidate_line(self, state: State) -> str:
+        if self.view_kind != "all":
+            descriptions = self.rules.descriptions
+            return "; ".join([f"{i}: {descriptions[a]}" for i, a in enumerate(self.shown_candidates())])
         key = bytes(state.mask)
         cache = self._candidate_lines
         line = cache.get(key)
@@ -436,7 +495,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if self._last_error:
             info["error"] = self._last_error
         if self.observation_mode == "text":
-            info["candidates"] = self.candidates()
+            info["candidates"] = self.shown_candidates()
         if self.plan_info:
             if self._plan_info is None:
                 self._plan_info = shortest_plan_length(self)
@@ -466,6 +525,16 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         return list(self._light_trace)
 
     @property
+    def action_indices(self) -> list[int]:
+        """The actions done so far (indices into the action space), in order."""
+        return list(self._actions)
+
+    @property
+    def last_error(self) -> str | None:
+        """Why the last step's action was refused (None if it was not)."""
+        return self._last_error
+
+    @property
     def trajectory(self) -> list[str]:
         """The atoms done so far, in order."""
         return [self.rules.actions[a] for a in self._actions]
@@ -478,12 +547,15 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         return {
             "task": self.target.description,
             "task_id": self.target.id,
+            "expression": self.target.expression.model_dump(mode="json", exclude_none=True),
+            "previous_action": None if self._last_action is None else rules.actions[self._last_action],
+            "view": self._args["view"],
             "step": self._steps,
             "max_steps": self.max_steps,
             "inventory": self.inventory(),
             "found": [{"kind": kind, "name": name} for kind, name in self.found()],
             "candidates": [{"index": i, "id": rules.actions[a], "name": rules.descriptions[a]}
-                           for i, a in enumerate(self.candidates())],
+                           for i, a in enumerate(self.shown_candidates())],
             "progress": 0.0 if verdict is None else verdict.progress,
             "error": self._last_error,
             "text": self.text(),
@@ -503,7 +575,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             "episode": None if state is None else {
                 "counts": list(state.counts), "tries": list(state.tries), "place": state.place, "steps": self._steps,
                 "trace": list(self._trace), "light": list(self._light_trace), "actions": list(self._actions),
-                "invalid": self._last_invalid, "error": self._last_error,
+                "invalid": self._last_invalid, "error": self._last_error, "last_action": self._last_action,
+                "ended": self._ended,
             },
             "np_random": self._np_random,
             "np_random_seed": self._np_random_seed,
@@ -513,6 +586,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self._args = data["args"]
+        self.view_kind, self.view_k = parse_view(self._args.get("view", "all"))
         self._custom_library = data["args"]["library"] is not None
         self._build(data["args"]["library"])
         self._targets = data["plan_targets"]
@@ -532,6 +606,9 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._steps = 0
         self._last_invalid = False
         self._last_error = None
+        self._last_action = None
+        self._ended = False
+        self.view_planner = None
         if episode is not None:
             self._state = self._restore_state(episode["counts"], episode["tries"])
             self._state.place = episode["place"]
@@ -541,6 +618,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             self._actions = episode["actions"]
             self._last_invalid = episode["invalid"]
             self._last_error = episode["error"]
+            self._last_action = episode["last_action"]
+            self._ended = episode["ended"]
             self._verdict = self.evaluator.evaluate(self.expression, self._trace)
             if self.observation_mode == "structured":
                 self._obs_mask = np.frombuffer(self._state.mask, dtype=np.int8).copy()
@@ -628,10 +707,11 @@ def resolve_action_text(env: SkillForgeTextEnv, text: str) -> int:
     candidates = env.candidates()
     rules = env.rules
     if text.isdigit():
+        shown = env.shown_candidates()
         number = int(text)
-        if number < len(candidates):
-            return candidates[number]
-        raise TaskverseError(f"no candidate number {number} (there are {len(candidates)}: 0..{len(candidates) - 1})")
+        if number < len(shown):
+            return shown[number]
+        raise TaskverseError(f"no candidate number {number} (there are {len(shown)}: 0..{len(shown) - 1})")
     head, _, name = text.partition(":")
     if name.strip() and head.strip().isdigit():  # "3: craft planks", as Figure 5 echoes it: the name decides
         return resolve_action_text(env, name)

@@ -1,72 +1,117 @@
-"""Evaluating a planner on SkillForge-text: episodes, and a JSON report of success, steps and plan efficiency.
+"""Evaluating a planner on SkillForge-text: episodes, trajectories, and a report of success, steps, efficiency.
 
-A report (``evaluate``) has the run's settings, a ``summary``, a ``by_category`` breakdown and a ``tasks`` list
-with every episode. Plan efficiency is the shortest plan's length divided by the steps taken, on a successful
-episode (0 on a failed one); ``plan_efficiency`` averages it over all episodes and
-``plan_efficiency_successful`` over the successful ones. ``docs/textenv.md`` describes every field.
+A run is a list of independent episodes (``EpisodeJob``), each run by ``run_job`` wherever a worker is (this
+process, local worker processes, or a Ray cluster: ``taskverse.workers``). Every finished episode is appended at
+once to a JSON Lines trajectory file (actions, observations, rewards, reasoning, invalid answers, termination
+reason), and the report (``build_report``) is made from those records, so an interrupted run leaves a valid
+partial report and ``resume`` continues it. When the run completes, the trajectory file is rewritten in task and
+episode order, so a run gives the same report and file however many workers ran it.
+
+Plan efficiency is the shortest plan's length divided by the steps taken, on a successful episode (0 on a failed
+one); ``plan_efficiency`` averages it over all episodes and ``plan_efficiency_successful`` over the successful
+ones. ``docs/textenv.md`` describes every field.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
 import sys
+import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from taskverse.errors import TaskverseError
-from taskverse.textenv.agents import DEFAULT_BUDGET, Agent, make_agent
-from taskverse.textenv.env import DEFAULT_MAX_STEPS, SkillForgeTextEnv, Target, resolve_action_text, resolve_target
+from taskverse.textenv.agents import DEFAULT_BUDGET, Agent, AgentError, AgentOptions, AnswerRefused, make_agent
+from taskverse.textenv.env import (
+    DEFAULT_MAX_STEPS,
+    SkillForgeTextEnv,
+    Target,
+    resolve_action_text,
+    resolve_target,
+    shared_library,
+)
+from taskverse.workers import Backend, run_jobs
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
+TERMINATIONS = ("success", "step_limit", "agent_error")
+"""Why an episode ended: the target was done, the step limit was reached, or the agent gave no usable answer."""
+REPORT_EVERY = 10.0
+"""Seconds between rewrites of the partial report during a run (the trajectory file grows with every episode)."""
 
 
 @dataclass(frozen=True)
 class EvalTask:
-    """A task to evaluate: how the user named it, and what it resolved to."""
+    """A task to evaluate: how the user named it, what it resolved to, and its own step limit (suites record one)."""
 
     reference: str
     target: Target
+    max_steps: int | None = None
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    """What every episode of a run shares.
+
+    Attributes:
+        agent: ``random``, ``greedy``, ``optimal``, ``cmd:PROGRAM`` or ``openai:MODEL``.
+        max_steps: The step limit of tasks that record none (suites record one per task), or of every task when
+            ``override_steps``.
+        override_steps: Use ``max_steps`` for every task, whatever the suite records.
+        chance: ``expected`` or ``sample``.
+        initialization: ``auto``, ``naive`` or ``task``.
+        budget: States the optimal planner may expand.
+        view: The candidate view (``all``, ``relevant``, ``top:K``; ``taskverse.textenv.views``).
+        observations: Keep each step's text observation in the trajectories.
+        options: Settings of external and language model agents.
+
+    """
+
+    agent: str
+    max_steps: int = DEFAULT_MAX_STEPS
+    override_steps: bool = False
+    chance: str = "expected"
+    initialization: str = "auto"
+    budget: int = DEFAULT_BUDGET
+    view: str = "all"
+    observations: bool = True
+    options: AgentOptions = field(default_factory=AgentOptions)
+
+    def public(self) -> dict[str, Any]:
+        """The settings a report records (a resumed run must match them)."""
+        out = {k: v for k, v in asdict(self).items() if k != "options"}
+        if self.agent.startswith(("cmd:", "openai:")):
+            out["agent_options"] = self.options.public()
+        return out
+
+
+@dataclass(frozen=True)
+class EpisodeJob:
+    """One episode to run: which task (its index in the run), which episode of it, the seed, the target."""
+
+    task_index: int
+    episode: int
+    seed: int
+    target: Target
+    max_steps: int
 
 
 def suite_tasks(name: str, library: Any) -> list[EvalTask]:
-    """The tasks of ``benchmarks/NAME.yaml`` (or a suite file path): a ``tasks:`` list of ``id`` / ``expression``.
+    """The tasks of ``benchmarks/NAME.yaml`` (or a suite file path), each with the step limit the suite records.
 
     Raises a TaskverseError naming the file when it is missing or malformed.
     """
-    try:
-        from taskverse.benchmarks import suites
-    except ImportError:  # pragma: no cover - the suites module ships with the package
-        suites = None  # type: ignore[assignment]
-    if suites is not None:
-        suite = suites.load_suite(name)
-        out = []
-        for item in suite.tasks:
-            task = suites.resolve_suite_task(item, library)
-            out.append(EvalTask(item.id, resolve_target(task, library)))
-        return out
-    return _plain_suite(name, library)  # pragma: no cover
+    from taskverse.benchmarks import suites
 
-
-def _plain_suite(name: str, library: Any) -> list[EvalTask]:  # pragma: no cover - fallback without suites
-    from pathlib import Path
-
-    from taskverse.paths import project_root
-    from taskverse.yamlio import read_yaml
-
-    path = Path(name) if name.endswith((".yaml", ".yml")) else project_root() / "benchmarks" / f"{name}.yaml"
-    if not path.exists():
-        raise TaskverseError(f"no suite {name!r}: expected a file {path} with a 'tasks:' list")
-    data = read_yaml(path)
-    if not isinstance(data, dict) or not isinstance(data.get("tasks"), list):
-        raise TaskverseError("expected a mapping with a 'tasks:' list", file=path)
+    suite = suites.load_suite(name)
     out = []
-    for i, item in enumerate(data["tasks"]):
-        reference = item.get("expression") or item.get("id") if isinstance(item, dict) else None
-        if reference is None:
-            raise TaskverseError("each task needs an 'id' or an 'expression'", file=path, field=f"tasks.{i}")
-        out.append(EvalTask(str(item.get("id", reference)), resolve_target(reference, library)))
+    for item in suite.tasks:
+        task = suites.resolve_suite_task(item, library)
+        out.append(EvalTask(item.id, resolve_target(task, library), item.max_steps))
     return out
 
 
@@ -75,49 +120,167 @@ def named_tasks(references: Sequence[str], library: Any) -> list[EvalTask]:
     return [EvalTask(ref, resolve_target(ref, library)) for ref in references]
 
 
-def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int) -> dict[str, Any]:
-    """One episode of ``agent`` on ``target``; the episode's record for the report."""
-    _, info = env.reset(seed=seed, options={"task": target})
+# -- one episode (runs in a worker) -----------------------------------------------------------------------------
+
+_SESSIONS: dict[EvalSettings, tuple[SkillForgeTextEnv, Agent]] = {}
+_WORKER_LIBRARY: list[Any] = []
+"""A library given to ``evaluate`` (forked local workers inherit it; others load the bundled one)."""
+
+
+def _session(settings: EvalSettings) -> tuple[SkillForgeTextEnv, Agent]:
+    """The worker's environment and agent for these settings (made once per worker process)."""
+    session = _SESSIONS.get(settings)
+    if session is None:
+        library = _WORKER_LIBRARY[0] if _WORKER_LIBRARY else None
+        env = SkillForgeTextEnv(observation="structured", max_steps=settings.max_steps, chance=settings.chance,
+                                initialization=settings.initialization, view=settings.view,  # type: ignore[arg-type]
+                                library=library)
+        agent = make_agent(settings.agent, settings.budget, settings.options)
+        for old_env, old_agent in _SESSIONS.values():
+            old_agent.close()
+            old_env.close()
+        _SESSIONS.clear()
+        session = _SESSIONS[settings] = (env, agent)
+    return session
+
+
+def close_sessions() -> None:
+    """Close the agents this process holds (external programs, clients)."""
+    for _, agent in _SESSIONS.values():
+        agent.close()
+    _SESSIONS.clear()
+
+
+def run_job(settings: EvalSettings, job: EpisodeJob) -> dict[str, Any]:
+    """Run one episode; its record (the trajectory line): summary figures and every step."""
+    env, agent = _session(settings)
+    return run_episode(env, agent, job.target, job.seed, max_steps=job.max_steps,
+                       observations=settings.observations) | {"task_index": job.task_index, "episode": job.episode}
+
+
+def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int, max_steps: int | None = None,
+                observations: bool = True) -> dict[str, Any]:
+    """One episode of ``agent`` on ``target``: its record, with the trajectory (``steps``).
+
+    An agent that gives no usable answer (``AgentError``) ends the episode as failed with the reason
+    (``termination: agent_error``); an answer that names no candidate wastes the step.
+    """
+    started = time.monotonic()
+    options: dict[str, Any] = {"task": target}
+    if max_steps is not None:
+        options["max_steps"] = max_steps
+    _, info = env.reset(seed=seed, options=options)
     agent.reset(env, seed)
     done = truncated = False
     invalid = 0
+    steps: list[dict[str, Any]] = []
+    termination = error = None
+    rules = env.rules
     while not (done or truncated):
-        choice = agent.act(env)
+        step: dict[str, Any] = {"step": env.steps}
+        if observations:
+            step["observation"] = env.text()
+        steps.append(step)
+        try:
+            choice = agent.act(env)
+        except AnswerRefused as exc:
+            _record_thoughts(step, agent)
+            _, reward, done, truncated, info = env.invalid_step(str(exc))
+            invalid += 1
+            step.update(action=None, invalid=True, error=str(exc), reward=reward)
+            continue
+        except (AgentError, TaskverseError) as exc:
+            termination, error = "agent_error", str(exc)
+            _record_thoughts(step, agent)
+            step.update(action=None, invalid=True, error=error, reward=0.0)
+            recover = getattr(agent, "recover", None)
+            if recover is not None:
+                try:
+                    recover()
+                except TaskverseError as again:
+                    error += f"; restarting the agent failed: {again}"
+            break
+        _record_thoughts(step, agent)
         if isinstance(choice, str):
+            step.setdefault("answer", choice[:2000])
             try:
                 action = resolve_action_text(env, choice)
             except TaskverseError as exc:
-                _, _, done, truncated, info = env.invalid_step(str(exc))
+                _, reward, done, truncated, info = env.invalid_step(str(exc))
                 invalid += 1
+                step.update(action=None, invalid=True, error=str(exc), reward=reward)
                 continue
         else:
             action = int(choice)
-        _, _, done, truncated, info = env.step(action)
-        invalid += bool(info["invalid_action"])
-    steps = int(info["steps"])
+        _, reward, done, truncated, info = env.step(action)
+        step.update(action=rules.actions[action], invalid=bool(info["invalid_action"]), reward=reward)
+        if info["invalid_action"]:
+            invalid += 1
+            step["error"] = info.get("error")
+    if termination is None:
+        termination = "success" if done else "step_limit"
+    steps_taken = int(env.steps)
     optimal = info.get("optimal_steps")
     success = bool(done)
     efficiency: float | None = 0.0
     if success:  # an unproven "shortest" plan can be beaten: the ratio is capped at 1
-        efficiency = None if not optimal else round(min(1.0, optimal / max(steps, 1)), 4)
-    return {
+        efficiency = None if not optimal else round(min(1.0, optimal / max(steps_taken, 1)), 4)
+    record: dict[str, Any] = {
+        "task": target.id,
         "seed": seed,
         "success": success,
-        "steps": steps,
+        "termination": termination,
+        "error": error,
+        "steps": steps_taken,
+        "max_steps": env.max_steps,
         "efficiency": efficiency,
         "invalid_actions": invalid,
         "progress": round(float(info["progress"]), 4),
+        "reward": float(success),
+        "optimal_steps": optimal,
+        "optimal_proven": info.get("optimal_proven"),
+        "actions": env.trajectory,
     }
+    usage = getattr(agent, "usage", None)
+    if usage is not None:
+        record["usage"] = usage()
+    record["seconds"] = round(time.monotonic() - started, 4)
+    record["trajectory"] = steps
+    return record
 
 
-def evaluate(agent_spec: str, tasks: Sequence[EvalTask], episodes: int = 1, seed: int = 0,
-             max_steps: int = DEFAULT_MAX_STEPS, chance: str = "expected", initialization: str = "auto",
+def _record_thoughts(step: dict[str, Any], agent: Agent) -> None:
+    answer = getattr(agent, "answer", None)
+    reasoning = getattr(agent, "reasoning", None)
+    if answer is not None:
+        step["answer"] = answer
+    if reasoning:
+        step["reasoning"] = reasoning
+
+
+# -- a run ---------------------------------------------------------------------------------------------------------
+
+EPISODE_FIELDS = ("seed", "success", "termination", "error", "steps", "max_steps", "efficiency", "invalid_actions",
+                  "progress", "reward", "usage", "seconds")
+
+
+def trajectories_path(report: Path) -> Path:
+    """Where a report's trajectories go: ``report.json`` -> ``report.trajectories.jsonl``."""
+    return report.with_name(report.stem + ".trajectories.jsonl")
+
+
+def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes: int = 1, seed: int = 0,
+             max_steps: int | None = None, chance: str = "expected", initialization: str = "auto",
              suite: str | None = None, progress: bool = True, library: Any = None,
-             budget: int = DEFAULT_BUDGET) -> dict[str, Any]:
-    """Run ``episodes`` episodes of an agent (``random``, ``greedy``, ``optimal``, ``cmd:PROGRAM``) per task.
+             budget: int = DEFAULT_BUDGET, backend: Backend | None = None, output: Path | None = None,
+             trajectories: Path | None = None, resume: bool = False) -> dict[str, Any]:
+    """Run ``episodes`` episodes of an agent per task; returns the report (and writes it to ``output``).
 
     Episode ``k`` of task ``i`` is seeded ``seed + i * episodes + k`` (the environment and the agent alike), so
-    a report is reproducible from its seed. Returns the report (see the module docstring).
+    a report is reproducible from its seed. ``agent_spec`` is an agent name or the full ``EvalSettings``.
+    Trajectories go to ``trajectories`` (default: next to ``output``; none without either). With ``resume``,
+    the episodes already in the trajectory file are kept and only the rest run. An interrupt (Ctrl-C) stops the
+    run with a partial report (``complete: false``) written and raises ``KeyboardInterrupt``.
     """
     from tqdm import tqdm
 
@@ -125,54 +288,188 @@ def evaluate(agent_spec: str, tasks: Sequence[EvalTask], episodes: int = 1, seed
         raise TaskverseError("no tasks to evaluate")
     if episodes < 1:
         raise TaskverseError(f"--episodes {episodes}: expected at least 1")
-    env = SkillForgeTextEnv(task=tasks[0].target, observation="structured", max_steps=max_steps, chance=chance,
-                            initialization=initialization, library=library)  # type: ignore[arg-type]
-    agent = make_agent(agent_spec, budget)
-    records = []
-    bar = tqdm(total=len(tasks) * episodes, desc=f"eval {agent.name}", unit="episode", file=sys.stderr,
-               disable=not progress, dynamic_ncols=True)
+    settings = agent_spec if isinstance(agent_spec, EvalSettings) else EvalSettings(
+        agent=agent_spec, max_steps=max_steps or DEFAULT_MAX_STEPS, override_steps=max_steps is not None,
+        chance=chance, initialization=initialization, budget=budget)
+    backend = backend or Backend()
+    jobs = [EpisodeJob(i, k, seed + i * episodes + k, task.target,
+                       task.max_steps if task.max_steps and not settings.override_steps else settings.max_steps)
+            for i, task in enumerate(tasks) for k in range(episodes)]
+    if trajectories is None and output is not None:
+        trajectories = trajectories_path(output)
+    header = {"version": REPORT_VERSION, "agent": settings.agent, "suite": suite, "episodes_per_task": episodes,
+              "seed": seed, **{k: v for k, v in settings.public().items() if k != "agent"},
+              "tasks_run": [task.reference for task in tasks]}
+    records: dict[tuple[int, int], dict[str, Any]] = {}
+    if resume:
+        if output is None or trajectories is None:
+            raise TaskverseError("--resume needs the report to continue (-o REPORT.json)")
+        records = _resumable(output, trajectories, header, jobs)
+    elif trajectories is not None:
+        trajectories.parent.mkdir(parents=True, exist_ok=True)
+        trajectories.write_text("")
+    todo = [job for job in jobs if (job.task_index, job.episode) not in records]
+    check_agent = make_agent(settings.agent, settings.budget, settings.options) if todo and \
+        settings.agent.startswith("openai:") else None  # a missing client or key: one message before any episode
+    if check_agent is not None:
+        check_agent.close()
+    if library is not None and library is not shared_library():
+        _WORKER_LIBRARY[:] = [library]
+        if backend.ray:
+            raise TaskverseError("a custom library cannot be shipped to Ray workers: evaluate with the bundled one")
+    lines: dict[tuple[int, int], int] = {}
+    if trajectories is not None:
+        lines = {key: n for n, key in enumerate(records, start=1)}
+    bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc=f"eval {settings.agent}", unit="episode",
+               file=sys.stderr, disable=not progress, dynamic_ncols=True)
+    started = time.monotonic()
+    last_write = started
+    complete = False
+    stream = trajectories.open("a", encoding="utf-8") if trajectories is not None else None
+    failures: dict[str, int] = {}
     try:
-        for i, task in enumerate(tasks):
-            runs = []
-            for k in range(episodes):
-                runs.append(run_episode(env, agent, task.target, seed + i * episodes + k))
-                bar.update(1)
-            optimal = env._plan_info or (None, False)
-            records.append(_task_record(task, runs, optimal))
+        for _, record in run_jobs(run_job, [(settings, job) for job in todo], backend=backend):
+            key = (record["task_index"], record["episode"])
+            if stream is not None:
+                stream.write(json.dumps(record) + "\n")
+                stream.flush()
+                lines[key] = len(lines) + 1
+            record.pop("trajectory", None)
+            records[key] = record
+            if record["termination"] == "agent_error":
+                message = record["error"] or "the agent failed"
+                failures[message] = failures.get(message, 0) + 1
+                if failures[message] == 1:  # each distinct failure once, not once per episode
+                    bar.write(f"episode {record['episode']} of {tasks[key[0]].reference!r} failed: {message}",
+                              file=sys.stderr)
+            bar.update(1)
+            if output is not None and time.monotonic() - last_write > REPORT_EVERY:
+                _write_report(output, build_report(header, tasks, records, lines, trajectories, backend,
+                                                   complete=False, seconds=time.monotonic() - started))
+                last_write = time.monotonic()
+        complete = True
     finally:
         bar.close()
-        agent.close()
-    all_runs = [run for record in records for run in record["episodes"]]
+        if stream is not None:
+            stream.close()
+        close_sessions()
+        if complete and trajectories is not None:
+            lines = _sort_trajectories(trajectories)
+        report = build_report(header, tasks, records, lines, trajectories, backend, complete=complete,
+                              seconds=time.monotonic() - started)
+        if output is not None:
+            _write_report(output, report)
+    return report
+
+
+def _resumable(output: Path, trajectories: Path, header: dict[str, Any],
+               jobs: list[EpisodeJob]) -> dict[tuple[int, int], dict[str, Any]]:
+    """The finished episodes of an earlier run of the same evaluation (its settings must match)."""
+    try:
+        old = json.loads(output.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TaskverseError("no report to resume (run without --resume to start one)", file=output) from None
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise TaskverseError(f"cannot read the report to resume: {exc}", file=output) from None
+    if not isinstance(old, dict):
+        raise TaskverseError("not a taskverse eval report", file=output)
+    for key, value in header.items():
+        if old.get(key) != value:
+            raise TaskverseError(f"the report was made with {key}={old.get(key)!r}, not {value!r}: resume with "
+                                 "the same arguments", file=output, field=key)
+    wanted = {(job.task_index, job.episode): job for job in jobs}
+    records: dict[tuple[int, int], dict[str, Any]] = {}
+    good: list[str] = []
+    try:
+        text = trajectories.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+            found = (int(record["task_index"]), int(record["episode"]))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            break  # a line cut short when the run was killed: it and what follows run again
+        job = wanted.get(found)
+        if job is None or record.get("seed") != job.seed or found in records:
+            raise TaskverseError(f"line {len(good) + 1} is not an episode of this evaluation", file=trajectories)
+        record.pop("trajectory", None)
+        records[found] = record
+        good.append(line)
+    trajectories.write_text("".join(line + "\n" for line in good), encoding="utf-8")
+    return records
+
+
+def _sort_trajectories(path: Path) -> dict[tuple[int, int], int]:
+    """Rewrite the trajectory file in task and episode order; the line of each episode."""
+    entries = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        entries.append(((int(record["task_index"]), int(record["episode"])), line))
+    entries.sort(key=lambda e: e[0])
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text("".join(line + "\n" for _, line in entries), encoding="utf-8")
+    os.replace(temporary, path)
+    return {key: n for n, (key, _) in enumerate(entries, start=1)}
+
+
+def _write_report(path: Path, report: dict[str, Any]) -> None:
+    """Write the report whole or not at all (a reader never sees half a report)."""
+    temporary = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise TaskverseError(f"cannot write the report: {exc.strerror}", file=path) from None
+
+
+def build_report(header: dict[str, Any], tasks: Sequence[EvalTask], records: dict[tuple[int, int], dict[str, Any]],
+                 lines: dict[tuple[int, int], int], trajectories: Path | None, backend: Backend, complete: bool,
+                 seconds: float) -> dict[str, Any]:
+    """The report over the episodes finished so far (``complete`` when every episode ran)."""
+    task_records = []
+    episodes = header["episodes_per_task"]
+    for i, task in enumerate(tasks):
+        runs = []
+        for k in range(episodes):
+            record = records.get((i, k))
+            if record is None:
+                continue
+            run = {name: record.get(name) for name in EPISODE_FIELDS if name in record}
+            run["episode"] = k
+            if (i, k) in lines:
+                run["line"] = lines[(i, k)]
+            runs.append(run)
+        first = records.get((i, 0)) or next((records[(i, k)] for k in range(episodes) if (i, k) in records), None)
+        target = task.target
+        task_records.append({
+            "task": task.reference,
+            "id": target.id,
+            "description": target.description,
+            "category": target.category,
+            "max_steps": first["max_steps"] if first else None,
+            "optimal_steps": first["optimal_steps"] if first else None,
+            "optimal_proven": first["optimal_proven"] if first else None,
+            **_stats(runs),
+            "episodes": runs,
+        })
+    all_runs = [run for record in task_records for run in record["episodes"]]
     by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
+    for record in task_records:
         by_category[record["category"]].extend(record["episodes"])
+    total = len(tasks) * episodes
     return {
-        "version": REPORT_VERSION,
-        "agent": agent.name,
-        "suite": suite,
-        "episodes_per_task": episodes,
-        "seed": seed,
-        "max_steps": max_steps,
-        "chance": chance,
-        "initialization": initialization,
-        "summary": {"tasks": len(records), **_stats(all_runs)},
-        "by_category": {category: {"tasks": sum(1 for r in records if r["category"] == category), **_stats(runs)}
+        **header,
+        "complete": complete,
+        "episodes_done": len(all_runs),
+        "episodes_total": total,
+        "run": {**backend.describe(), "wall_seconds": round(seconds, 3)},
+        "trajectories": None if trajectories is None else str(trajectories),
+        "summary": {"tasks": len(tasks), **_stats(all_runs)},
+        "by_category": {category: {"tasks": sum(1 for r in task_records if r["category"] == category), **_stats(runs)}
                         for category, runs in sorted(by_category.items())},
-        "tasks": records,
-    }
-
-
-def _task_record(task: EvalTask, runs: list[dict[str, Any]], optimal: tuple[int | None, bool]) -> dict[str, Any]:
-    target = task.target
-    return {
-        "task": task.reference,
-        "id": target.id,
-        "description": target.description,
-        "category": target.category,
-        "optimal_steps": optimal[0],
-        "optimal_proven": optimal[1],
-        **_stats(runs),
-        "episodes": runs,
+        "tasks": task_records,
     }
 
 
@@ -180,7 +477,11 @@ def _stats(runs: list[dict[str, Any]]) -> dict[str, Any]:
     successes = [r for r in runs if r["success"]]
     rated = [r["efficiency"] for r in runs if r["efficiency"] is not None]
     rated_successes = [r["efficiency"] for r in successes if r["efficiency"] is not None]
-    return {
+    usage: dict[str, int] = {}
+    for run in runs:
+        for name, value in (run.get("usage") or {}).items():
+            usage[name] = usage.get(name, 0) + int(value)
+    out = {
         "episodes": len(runs),
         "successes": len(successes),
         "success_rate": round(len(successes) / len(runs), 4) if runs else 0.0,
@@ -189,19 +490,31 @@ def _stats(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "plan_efficiency": round(statistics.fmean(rated), 4) if rated else 0.0,
         "plan_efficiency_successful": round(statistics.fmean(rated_successes), 4) if rated_successes else None,
         "invalid_actions": sum(r["invalid_actions"] for r in runs),
+        "agent_errors": sum(1 for r in runs if r.get("termination") == "agent_error"),
     }
+    if usage:
+        out["usage"] = usage
+    return out
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
     """A short human-readable summary of a report."""
     s = report["summary"]
+    partial = "" if report.get("complete", True) else \
+        f" (partial: {report['episodes_done']}/{report['episodes_total']} episodes ran)"
     lines = [f"{report['agent']}: {s['successes']}/{s['episodes']} episodes succeeded "
              f"({100 * s['success_rate']:.1f}%) on {s['tasks']} task(s); mean steps {s['mean_steps']:.1f}; "
-             f"plan efficiency {s['plan_efficiency']:.3f}"]
+             f"plan efficiency {s['plan_efficiency']:.3f}{partial}"]
+    if s.get("agent_errors"):
+        lines.append(f"  {s['agent_errors']} episode(s) failed because the agent gave no usable answer "
+                     "(see each episode's error)")
+    if s.get("usage"):
+        lines.append("  usage: " + ", ".join(f"{k} {v}" for k, v in s["usage"].items()))
     for category, c in report["by_category"].items():
         lines.append(f"  {category:<13} {c['successes']:>4}/{c['episodes']:<4} success {100 * c['success_rate']:5.1f}%"
                      f"  steps {c['mean_steps']:6.1f}  efficiency {c['plan_efficiency']:.3f}")
     return lines
 
 
-__all__ = ["EvalTask", "evaluate", "make_agent", "named_tasks", "run_episode", "suite_tasks", "summary_lines"]
+__all__ = ["EpisodeJob", "EvalSettings", "EvalTask", "build_report", "evaluate", "make_agent", "named_tasks",
+           "run_episode", "run_job", "suite_tasks", "summary_lines", "trajectories_path"]

@@ -68,6 +68,8 @@ WEAR_PREFIX = "wear:"
 """Internal items ``wear:<tool>``: durability spent on the tool in hand (it breaks when this reaches its durability)."""
 CHANCE_MODES = ("expected", "sample")
 STATION_EVENTS = frozenset({"craft", "smelt"})
+HAND_EVENTS = frozenset({"place", "eat", "equip"})
+"""Events whose hand holds the thing acted with (the block placed, the food, the armour): no tool can be held."""
 """Events done at a station, not with a tool in hand."""
 
 Resource = tuple[str, str]
@@ -509,11 +511,12 @@ class Rules:
     # -- effects -------------------------------------------------------------------------------------------------
 
     def act(self, state: State, a: int, rng: np.random.Generator | None = None,
-            events: bool = True) -> list[Event] | None:
+            events: bool = True, wield: Sequence[int] = ()) -> list[Event] | None:
         """Do candidate action ``a`` on ``state`` (in place); return the events it emits (if ``events``).
 
         ``rng`` draws chance yields (``chance="sample"``); without it they come at their expected rate.
-        Raises a TaskverseError if ``a`` is not a candidate now.
+        ``wield``: tools the agent takes in hand, when it carries one, for actions that leave its hand free
+        (``wielded``). Raises a TaskverseError if ``a`` is not a candidate now.
         """
         if not state.mask[a]:
             raise TaskverseError(f"{self.descriptions[a]!r} is not possible now: {self.explain(state, a)}")
@@ -528,7 +531,8 @@ class Rules:
         place = state.place
         if self.can_move[a]:
             place = state.place = self.moved(a, w, used, outputs, place)
-        emitted = self.events(a, w, used, outputs, place) if events else None
+        emitted = self.events(a, w, used, outputs, place, self.wielded(a, w, wield, counts.__getitem__)) \
+            if events else None
         for r, d in deltas:
             self.change(state, r, d)
         return emitted
@@ -664,11 +668,41 @@ class Rules:
                 biome = self.index.get(("biome", where[0]), biome)
         return biome, dimension
 
+    def wield_tools(self, names: Iterable[str]) -> tuple[int, ...]:
+        """The item resources a list of tool names (or ``#tags``) stands for, in order, for ``wielded``."""
+        out: list[int] = []
+        for name in names:
+            members = self._tag(name) or {name}
+            out += sorted(r for m in members if (r := self.index.get(("item", m))) is not None)
+        return tuple(dict.fromkeys(out))
+
+    def wielded(self, a: int, way: int, wield: Sequence[int], get: Callable[[int], int]) -> int | None:
+        """The tool of ``wield`` the agent holds doing action ``a`` by ``way`` (None: no tool of ``wield``).
+
+        The first it carries, when the action leaves its hand free (it keeps no tool of its own and is not a
+        place, eat or equip), or when the action's own tool may be that one (mining iron ore with the stone
+        pickaxe asked for, not the iron one also carried).
+
+        So a target asking for ``how=with:stone_axe`` is honoured for every verb that can be done holding it:
+        ``combat zombie @ how=with:stone_axe`` once the agent carries a stone axe.
+        """
+        if not wield:
+            return None
+        goal = self.goals[a]
+        if goal.using is not None or goal.using_tag is not None or goal.event in HAND_EVENTS:
+            return None
+        if goal.event not in STATION_EVENTS:
+            kept = [n for n in self.ways[a][way] if not n.consume and not n.presence]
+            if kept:  # it holds a tool of its own (a pickaxe for mining): the asked one if it is one of those
+                return next((r for r in wield if get(r) > 0 and r in kept[0].members), None)
+        return next((r for r in wield if get(r) > 0), None)
+
     def events(self, a: int, way: int, used: list[int], outputs: list[tuple[int, int]],
-               place: tuple[int, int] = (-1, -1)) -> list[Event]:
+               place: tuple[int, int] = (-1, -1), wielded: int | None = None) -> list[Event]:
         """The events action ``a`` emits.
 
-        Given its way, the members its needs used, what it received, and where it happened (``moved``).
+        Given its way, the members its needs used, what it received, where it happened (``moved``), and the tool
+        in hand when the action leaves the hand free (``wielded``).
         """
         goal = self.goals[a]
         names = self.names
@@ -685,6 +719,8 @@ class Rules:
         elif goal.event not in STATION_EVENTS:
             held = next((names[u] for u, n in zip(used, way_needs, strict=True) if not n.consume and not n.presence),
                         None)
+        if held is None and wielded is not None:
+            held = names[wielded]
         biome = names[place[0]] if place[0] >= 0 else None
         dimension = names[place[1]] if place[1] >= 0 else None
         events: list[Event] = [(goal.event, target, goal.count, held, biome, dimension, goal.value)]

@@ -72,6 +72,12 @@ class Universe:
     """The fuels chosen for the universe's fuel needs."""
 
 
+def wield_of(rules: Rules, tracker: GoalTracker) -> tuple[int, ...]:
+    """The tools a target asks to have in hand (``how=with:TOOL``), as item resources (``Rules.wielded``)."""
+    names = [c.how[5:] for leaf in tracker.leaves for c in leaf.constraints if c.how and c.how.startswith("with:")]
+    return rules.wield_tools(names) if names else ()
+
+
 def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: StateDict, slack: float = 1.0,
                    ties: int = 1) -> Universe:
     """The planning universe of a target (see the module docstring)."""
@@ -110,13 +116,17 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
         chosen = cheapest(exact or tagged)
         emitters[leaf.index] = [(a, _token_yield(rules, a, leaf.keys)) for a in chosen]
         queue += chosen
-    # A target constrained to a place needs the actions that take the agent there.
+    # A target constrained to a place needs the actions that take the agent there; one asking for a tool in
+    # hand, the actions that make the tool.
     for leaf in tracker.leaves:
         for constraint in leaf.constraints:
             for kind in ("biome", "dimension"):
                 r = rules.index.get((kind, constraint.where or ""))
                 if r is not None:
                     queue += cheapest([(action_cost[p], p) for p in rules.producers[r]])
+    for r in wield_of(rules, tracker):
+        if not held.get(r, 0):
+            queue += cheapest([(action_cost[p], p) for p in rules.producers[r]])
     seen: set[int] = set()
     producers: dict[int, list[tuple[int, float]]] = {}
     fuels: set[int] = set()
@@ -189,6 +199,7 @@ class Planner:
         self.tracker = tracker
         # Where the agent is matters only to targets constrained to a place; elsewhere it would only split states.
         self.track_place = any(c.where is not None for leaf in tracker.leaves for c in leaf.constraints)
+        self.wield = wield_of(rules, tracker)
         self.place_keys = place_keys(rules)
         self.start = self.normalize(start)
         self.start_progress = tracker.initial() if start_progress is None else start_progress
@@ -333,7 +344,8 @@ class Planner:
                     else:
                         child.pop(key, None)
             if relevant:
-                progress = self.tracker.feed(progress, rules.events(a, w, used, outputs, place))
+                wielded = rules.wielded(a, w, self.wield, lambda r: state.get(r, 0))
+                progress = self.tracker.feed(progress, rules.events(a, w, used, outputs, place, wielded))
         return child, progress
 
     # -- heuristic ---------------------------------------------------------------------------------------------
