@@ -385,13 +385,17 @@ def _with_schematic_nodes(decoration: Decoration, game: str) -> Decoration:
     return decoration.model_copy(update={"schematic_nodes": schematic_nodes(found[0].read_bytes())})
 
 
-def write_profile(registry: Registry, version: str, directory: Path) -> list[Path]:
-    """Write ``registry.json`` and ``ENGINE_VERSION`` into a profile folder; return the files written."""
-    directory.mkdir(parents=True, exist_ok=True)
-    registry_path = directory / REGISTRY_FILE
-    version_path = directory / VERSION_FILE
-    registry_path.write_text(registry_text(registry), encoding="utf-8")
-    version_path.write_text(version + "\n", encoding="utf-8")
+def write_profile(registry: Registry, version: str, directory: Path, force: bool = False) -> list[Path]:
+    """Write ``registry.json`` and ``ENGINE_VERSION`` into a profile folder (atomically); return the files.
+
+    A profile under ``engine/games/`` is rewritten (that is what a dump is for); elsewhere existing files are
+    replaced only with ``force``.
+    """
+    from taskverse.fileio import write_text
+
+    profiles = engine_dir() / "games"
+    registry_path = write_text(directory / REGISTRY_FILE, registry_text(registry), force, maintains=profiles)
+    version_path = write_text(directory / VERSION_FILE, version + "\n", force, maintains=profiles)
     return [registry_path, version_path]
 
 
