@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 
 import click
 
+from taskverse.cli.util import SEED
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -36,7 +38,7 @@ PROMPT = "Input the No. or name of the action: "
 
 @click.command("play")
 @click.argument("task")
-@click.option("--seed", type=int, default=None, help="Seed of the episode (chance yields with --chance sample).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the episode (chance yields with --chance sample).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=100, show_default=True, help="Step limit.")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
               show_default=True, help="Start: naive unless the task has init(...); or always naive; or the task's.")
@@ -50,9 +52,11 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 
     TASK is an id, a description, a composition ("craft stick & hunt sheep") or a YAML file. Reads one answer
     per line from stdin (a terminal or a pipe); "help" lists the commands, "quit" (or the end of input) stops.
+    A line longer than 4096 characters is ignored with an error; after 100,000 lines the session stops.
     Exits 0 when the task is done, 1 when it is not.
     """
     from taskverse.errors import TaskverseError
+    from taskverse.fileio import MAX_INPUT_LINES, read_line
     from taskverse.textenv.env import SkillForgeTextEnv, resolve_action_text
 
     out = sys.stderr if fmt == "json" else sys.stdout
@@ -62,6 +66,7 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
     echo = not sys.stdin.isatty()
     reason = "input ended"
     click.echo(text, file=out)
+    lines = 0
     while True:
         if info["success"]:
             reason = "done"
@@ -70,8 +75,17 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
             reason = "step limit"
             break
         click.echo(PROMPT, nl=False, file=out)
-        line = sys.stdin.readline()
-        if not line:
+        lines += 1
+        if lines > MAX_INPUT_LINES:
+            click.echo("", file=out)
+            reason = "input limit"
+            break
+        try:
+            line = read_line(sys.stdin)  # bounded: a 50 MB line costs no more memory than a short one
+        except TaskverseError as exc:
+            click.echo(f"error: {exc}", file=out)
+            continue
+        if line is None:
             click.echo("", file=out)
             break
         answer = line.strip()
@@ -116,7 +130,7 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.option("--agent", required=True, metavar="random|greedy|optimal|cmd:PROGRAM",
               help="The planner: a built-in agent, or an external program speaking JSON lines (docs/textenv.md).")
 @click.option("--episodes", type=click.IntRange(min=1), default=1, show_default=True, help="Episodes per task.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Base seed (episode seeds follow from it).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Base seed (episode seeds follow from it).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=100, show_default=True, help="Step limit.")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
               show_default=True, help="Start of each episode (see taskverse play --help).")
@@ -125,12 +139,13 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.option("--budget", type=click.IntRange(min=1), default=None,
               help="States the optimal planner may expand to prove a plan shortest (default 1000).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the JSON report here.")
+@click.option("--force", is_flag=True, help="Replace an existing report file.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="A progress bar on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @_friendly_lazy
 def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[str, ...], agent: str, episodes: int,
                  seed: int, max_steps: int, initialization: str, chance: str, budget: int | None,
-                 output: Path | None, progress: bool, fmt: str) -> None:
+                 output: Path | None, force: bool, progress: bool, fmt: str) -> None:
     """Evaluate a planner on a suite or on tasks: success rate, steps, plan efficiency, per category.
 
     \b
@@ -146,6 +161,10 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
     from taskverse.textenv.evaluation import evaluate, named_tasks, suite_tasks, summary_lines
 
     check_agent_spec(agent)
+    if output is not None:
+        from taskverse.fileio import check_output
+
+        check_output(output, force)  # before the episodes run, not after
     references = [*tasks, *more_tasks]
     if (suite is None) == (not references):
         raise TaskverseError("give either --suite NAME or --tasks TASK... (one of the two)")
@@ -156,10 +175,9 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                       initialization=initialization, suite=suite, progress=progress, library=library,
                       budget=budget or DEFAULT_BUDGET)
     if output is not None:
-        try:
-            output.write_text(json.dumps(report, indent=2) + "\n")
-        except OSError as exc:
-            raise TaskverseError(f"cannot write the report: {exc.strerror}", file=output) from None
+        from taskverse.fileio import write_text
+
+        write_text(output, json.dumps(report, indent=2) + "\n", force=force)
         click.echo(f"wrote {output}", err=True)
     if fmt == "json":
         from taskverse.cli.util import emit_json

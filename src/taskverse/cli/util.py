@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -23,12 +24,45 @@ def friendly(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except TaskverseError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(error_line(exc), err=True)
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
 
 
+MAX_ERROR_CHARS = 1000
+
+
+def error_line(problem: object) -> str:
+    """``error: ...`` on one line of at most ``MAX_ERROR_CHARS`` characters (long input is cut, not echoed whole)."""
+    text = " ".join(str(problem).split())
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[:MAX_ERROR_CHARS - 1] + "…"
+    return f"error: {text}"
+
+
 def emit_json(data: Any) -> None:
     """Print one JSON document on stdout."""
     click.echo(json.dumps(data, indent=2, sort_keys=False, default=str))
+
+
+force_option = click.option("--force", is_flag=True,
+                            help="Replace existing output files (without it, a command never overwrites one).")
+"""The ``--force`` option of every command that writes files."""
+
+
+SEED = click.IntRange(min=0, max=2**32 - 1)
+"""Seeds: what every random generator the commands use accepts (``--seed -1`` is a clean error)."""
+
+
+class FiniteFloat(click.FloatRange):
+    """A float in a range that is also finite: click's ranges let ``nan`` through (it compares false)."""
+
+    name = "finite float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The number, or a usage error naming the range."""
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number

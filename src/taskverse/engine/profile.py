@@ -482,6 +482,10 @@ class GameMapping(BaseModel):
 @cache
 def load_mapping(game: str = "minetest_game", directory: Path | None = None) -> GameMapping:
     """Load and check a game's ``mapping.yaml``: every game-side name must be in the game's registry."""
+    if directory is None and not profile_dir(game).is_dir():
+        known = sorted(p.name for p in (engine_dir() / "games").iterdir() if (p / MAPPING_FILE).is_file())
+        raise TaskverseError(f"no game profile {game!r} in engine/games/ (games: {', '.join(known)})",
+                             suggestions=close_matches(game, known))
     directory = directory or profile_dir(game)
     path = directory / MAPPING_FILE
     data = read_yaml(path)
