@@ -323,3 +323,26 @@ def test_engine_dump_may_write_only_its_own_profiles(tmp_path):
     (tmp_path / "registry.json").write_text("{}")
     one_clean_line(cli("engine", "dump", "-o", str(tmp_path)), "already exists; add --force")
     assert (tmp_path / "registry.json").read_text() == "{}"
+
+
+def test_a_real_ctrl_c_during_generate_keeps_whole_files(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "mols"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    process = subprocess.Popen([sys.executable, "-m", "taskverse.cli", "generate", "--n", "10000", "--seed", "5",
+                                "--max-atoms", "8", "-o", str(out)], env=env, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (out.is_dir() and len(list(out.iterdir())) >= 20) and process.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    files = list(out.iterdir())
+    assert process.returncode == 130, stderr
+    assert stderr.strip().endswith(f"error: interrupted after {len(files)} of 10000 molecule(s)")
+    assert all(f.name.startswith("mol.") and f.suffix == ".yaml" and f.stat().st_size > 100 for f in files)

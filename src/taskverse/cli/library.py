@@ -12,7 +12,7 @@ import click
 
 from taskverse import __version__
 from taskverse.cli.app import _library, compose_expression, main, resolve_task
-from taskverse.cli.util import SEED, emit_json, force_option, friendly
+from taskverse.cli.util import SEED, emit_json, force_option, friendly, interruptible
 from taskverse.errors import TaskverseError
 
 
@@ -264,12 +264,15 @@ def generate(count: int, seed: int, max_atoms: int, output: Path | None, force: 
         check_output(output, force, folder=True)
     done: list[Any] = []
     try:
-        for molecule in random_molecules(_library(), count, seed, max_atoms):
-            if output is not None:
-                write_text(output / f"{molecule.id}.yaml", molecule_to_yaml(molecule), force=force)
-            elif fmt == "yaml":
-                click.echo(("---\n" if done else "") + molecule_to_yaml(molecule), nl=False)
-            done.append(molecule)
+        with interruptible() as interrupted:
+            for molecule in random_molecules(_library(), count, seed, max_atoms):
+                if output is not None:
+                    write_text(output / f"{molecule.id}.yaml", molecule_to_yaml(molecule), force=force)
+                elif fmt == "yaml":
+                    click.echo(("---\n" if done else "") + molecule_to_yaml(molecule), nl=False)
+                done.append(molecule)
+                if interrupted():
+                    raise KeyboardInterrupt
     except KeyboardInterrupt:
         _finish_generate(done, output, fmt)
         click.echo(f"error: interrupted after {len(done)} of {count} molecule(s)", err=True)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -66,3 +69,27 @@ class FiniteFloat(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return number
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[Callable[[], bool]]:
+    """Yield a function saying whether Ctrl-C was pressed; the first Ctrl-C only sets it, a second one stops at once.
+
+    A loop producing many results checks it between results and stops cleanly, keeping what it finished. (An
+    interrupt raised at an arbitrary point can be swallowed by a C extension calling back into Python, and the
+    loop would go on.)
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    pressed = [False]
+
+    def handler(signum: int, frame: Any) -> None:
+        pressed[0] = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # a second Ctrl-C interrupts at once
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield lambda: pressed[0]
+    finally:
+        signal.signal(signal.SIGINT, previous)
