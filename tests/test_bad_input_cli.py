@@ -80,11 +80,11 @@ def test_validate_rejects_an_id_of_the_library(tmp_path):
         in result.stderr
 
 
-@pytest.mark.parametrize("command", ["show", "difficulty", "compile"])
+@pytest.mark.parametrize("command", ["show", "difficulty", "compile", "play", "eval"])
 def test_unknown_items_in_a_task_file_are_reported_by_every_command(tmp_path, command):
     path = tmp_path / "t.yaml"
     path.write_text(GOOD.replace("iron_ingot: 2", "iron_ingt: 2"))
-    extra = ["-o", str(tmp_path / "out")] if command == "compile" else []
+    extra = {"compile": ["-o", str(tmp_path / "out")], "eval": ["--agent", "random"]}.get(command, [])
     line = one_clean_line(cli(command, str(path), *extra), f"{path}:6:", "unknown item 'iron_ingt'")
     assert "'iron_ingot'" in line
 

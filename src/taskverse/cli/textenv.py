@@ -189,7 +189,15 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
 
 
 def _task_argument(reference: str) -> Any:
-    """A TASK argument as the environment takes it (a path stays a path, text stays text)."""
+    """A TASK argument as the environment takes it (a path stays a path, text stays text).
+
+    A task file is checked first as every command checks one (unknown names with close matches), so play and
+    eval refuse what show and validate refuse.
+    """
+    if reference.endswith((".yaml", ".yml")):
+        from taskverse.cli.app import task_from_file
+
+        task_from_file(Path(reference))
     return reference
 
 
