@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml
 setup: $(VENV)/.installed
 
 run: setup
-	$(VENV)/bin/taskverse pipeline --out out
+	$(VENV)/bin/taskverse pipeline --out out --force
 
 test: setup engine-setup lint
 	$(PY) -m pytest

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,3 +30,55 @@ def cli_json(*args: str):
     result = run_cli(*args, "--format", "json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+def cli(*args: str, input: str | bytes | None = None):
+    """Run the command line in-process (click's test runner): fast, with stdout and stderr apart."""
+    from click.testing import CliRunner
+
+    from taskverse.cli import main
+
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def one_clean_line(result, *needles: str, code: int | None = 2) -> str:
+    """The command failed with exactly one line on stderr, no traceback, naming what it should."""
+    assert result.exit_code != 0, result.output
+    if code is not None:
+        assert result.exit_code == code, (result.exit_code, result.stderr)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ") and "Traceback" not in result.stderr and "internal error" not in lines[0]
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+PATH_ERRORS = {"missing": "no such file", "folder": "is a folder", "fifo": "FIFO", "loop": "symlink loop",
+               "binary": "not UTF-8", "latin1": "not UTF-8", "under_file": "is a file, not a folder"}
+"""Each kind of bad path, and what its error says."""
+
+
+@pytest.fixture
+def bad_paths(tmp_path: Path) -> dict[str, Path]:
+    """One path of each bad kind (see PATH_ERRORS)."""
+    paths = {"missing": tmp_path / "missing.yaml", "folder": tmp_path / "folder.yaml",
+             "fifo": tmp_path / "fifo.yaml", "loop": tmp_path / "loop.yaml", "binary": tmp_path / "binary.yaml",
+             "latin1": tmp_path / "latin1.yaml", "under_file": tmp_path / "afile" / "x.yaml"}
+    paths["folder"].mkdir()
+    os.mkfifo(paths["fifo"])
+    os.symlink(tmp_path / "loop2.yaml", paths["loop"])
+    os.symlink(paths["loop"], tmp_path / "loop2.yaml")
+    paths["binary"].write_bytes(b"\x00\x01\xff\xfe\x89PNG")
+    paths["latin1"].write_bytes("id: caf\xe9\n".encode("latin-1"))
+    (tmp_path / "afile").write_text("x")
+    return paths
+
+
+def billion_laughs(levels: int = 40) -> str:
+    """A small molecule file whose anchors double at each level (under 2 KB for 40 levels)."""
+    lines = ["kind: molecule", "id: mol.0000000000000000", "description: laughs", "category: misc",
+             "expression:", "  kind: all", "  parts:", "  - &l0 {kind: atom, task: craft.stick}"]
+    lines += [f"  - &l{i} {{kind: all, parts: [*l{i - 1}, *l{i - 1}]}}" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"

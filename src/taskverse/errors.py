@@ -43,4 +43,14 @@ def close_matches(name: str, known: Iterable[str], n: int = 3) -> list[str]:
     """Return up to ``n`` known names that look like ``name`` (for 'did you mean' hints)."""
     import difflib
 
+    if len(name) > 200:  # no name is that long; comparing pasted text against every name only costs time
+        return []
     return difflib.get_close_matches(name, list(known), n=n, cutoff=0.6)
+
+
+def at_column(source: str, column0: int, message: str, context: int = 30) -> str:
+    """``message at column N, after '...'``: a place in a one-line source (expressions, filters), on one line."""
+    before = source[max(0, column0 - context):column0]
+    if column0 > context:
+        before = "…" + before
+    return f"{message} at column {column0 + 1}" + (f", after {before!r}" if before.strip() else "")

@@ -14,12 +14,17 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveInt, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 TASK_ID_PATTERN = r"^[a-z0-9_]+(\.[a-z0-9_#:-]+)+$"
 NAME_PATTERN = r"^#?[a-z0-9_:]+$"
 
 Name = Annotated[str, Field(pattern=NAME_PATTERN, min_length=1, max_length=128)]
+MAX_COUNT = 2304
+"""The largest count a task may name: a full inventory (36 slots of 64)."""
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+Count = Annotated[int, Field(strict=True, ge=1, le=MAX_COUNT)]
+"""A count of items, blocks or mobs: a whole number (not ``true``, not ``"3"``) from 1 to ``MAX_COUNT``."""
 
 
 class StrictModel(BaseModel):
@@ -136,9 +141,9 @@ class Goal(StrictModel):
 
     event: Event
     target: Name
-    count: PositiveInt = 1
+    count: Count = 1
     using: Name | None = None
-    value: float | None = None
+    value: Annotated[float, Field(allow_inf_nan=False)] | None = None
 
     def describe(self) -> str:
         """The goal in words, as MCU writes task descriptions."""
@@ -169,7 +174,7 @@ class Need(StrictModel):
 
     kind: ResourceKind = ResourceKind.ITEM
     any_of: Annotated[list[Name], Field(min_length=1)]
-    count: PositiveInt = 1
+    count: Count = 1
     kept: bool = False
     uses: Annotated[int, Field(ge=0, le=100_000)] = 1
     measure: Measure = Measure.ITEMS
@@ -224,7 +229,7 @@ class Summon(StrictModel):
     """An entity placed near the agent at the start."""
 
     entity: Name
-    count: PositiveInt = 1
+    count: Count = 1
 
 
 class Initialization(StrictModel):
@@ -233,14 +238,14 @@ class Initialization(StrictModel):
     The default is the naive initialization: empty inventory, random spawn in the overworld.
     """
 
-    inventory: dict[Name, PositiveInt] = Field(default_factory=dict)
+    inventory: dict[Name, Count] = Field(default_factory=dict)
     main_hand: Name | None = None
     equipment: dict[EquipSlot, Name] = Field(default_factory=dict)
     dimension: Dimension = Dimension.OVERWORLD
     biome: Name | None = None
     structure: Name | None = None
-    position: tuple[float, float, float] | None = None
-    nearby_blocks: dict[Name, PositiveInt] = Field(default_factory=dict)
+    position: tuple[Finite, Finite, Finite] | None = None
+    nearby_blocks: dict[Name, Count] = Field(default_factory=dict)
     summon: list[Summon] = Field(default_factory=list)
     time: TimeOfDay | None = None
     weather: Weather | None = None

@@ -1,4 +1,12 @@
-"""Reading and writing YAML with locations: syntax errors and schema errors point at a line."""
+"""Reading and writing YAML with locations: syntax errors and schema errors point at a line.
+
+Every YAML document goes through one loader: the safe loader (plain data only), with the C parser when PyYAML has
+it, and a composer that rejects what no task file needs and a hostile one can use against the machine: a key
+given twice in one mapping (instead of the last one silently winning), nesting deeper than ``MAX_DEPTH`` (deep
+enough for any task, shallow enough that nothing downstream recurses too deep), and aliases that expand to more
+than ``MAX_NODES`` values (a 1 KB file of nested anchors can otherwise stand for billions). Files are read through
+``taskverse.fileio`` (size limit, FIFOs, folders, encodings). The limits are listed in ``docs/limits.md``.
+"""
 
 from __future__ import annotations
 
@@ -6,46 +14,145 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-try:  # the C parser is several times faster on the 3000+ task library
-    _Loader: type = yaml.CSafeLoader
-    _Dumper: type = yaml.CSafeDumper
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
-    _Dumper = yaml.SafeDumper
+import yaml.reader
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import Resolver
+from yaml.scanner import Scanner
 
 from taskverse.errors import TaskverseError
+from taskverse.fileio import read_text
+
+
+class _PyParser(Reader, Scanner, Parser):
+    """PyYAML's pure-Python parser, for a PyYAML built without libyaml."""
+
+    def __init__(self, stream: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+
+
+# the C parser is several times faster on the 3000+ task library; its events feed the checking composer below
+try:
+    from yaml.cyaml import CParser as _CParser  # type: ignore[attr-defined]
+
+    _Parser: type = _CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _Parser = _PyParser
+_Dumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+MAX_DEPTH = 100
+"""Deepest nesting of lists and mappings in a YAML document (a molecule nested 45 operators deep fits)."""
+MAX_NODES = 1_000_000
+"""Most values a YAML document may stand for, counting each alias as the values it repeats."""
+
+
+class _LimitError(yaml.YAMLError):
+    def __init__(self, message: str, mark: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.mark = mark
+
+
+class _Composer(Composer):
+    """PyYAML's composer with the limits above; each node carries its expanded size (``_size``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Any:
+        events: Any = self  # the parser half of the loader (C or Python) supplies the events
+        if events.check_event(yaml.AliasEvent):
+            event = events.peek_event()
+            alias: Any = super().compose_node(parent, index)
+            if not hasattr(alias, "_size"):
+                raise _LimitError(f"the alias *{event.anchor} refers to a value that contains it", event.start_mark)
+            return alias
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _LimitError(f"nested more than {MAX_DEPTH} levels deep", events.peek_event().start_mark)
+        node: Any = super().compose_node(parent, index)  # typed Any: the size is an attribute PyYAML does not declare
+        self.depth -= 1
+        kind = type(node)
+        if kind is ScalarNode:
+            node._size = 1
+            return node
+        if kind is SequenceNode:
+            size = 1 + sum(child._size for child in node.value)
+        else:
+            size = 1 + sum(key._size + value._size for key, value in node.value)
+            _check_duplicate_keys(node)
+        if size > MAX_NODES:
+            raise _LimitError(f"expands to more than {MAX_NODES:,} values (through aliases)", node.start_mark)
+        node._size = size
+        return node
+
+
+def _check_duplicate_keys(node: MappingNode) -> None:
+    plain = [key.value for key, _ in node.value if type(key) is ScalarNode]
+    if len(set(plain)) == len(plain):
+        return  # the usual case, decided at C speed
+    seen: dict[tuple[str, str], Any] = {}
+    for key, _ in node.value:
+        if not isinstance(key, ScalarNode) or key.tag == "tag:yaml.org,2002:merge":
+            continue
+        first = seen.setdefault((key.tag, key.value), key)
+        if first is not key:
+            raise _LimitError(f"duplicate key {key.value!r} (first on line {first.start_mark.line + 1})",
+                              key.start_mark)
+
+
+class Loader(_Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc, valid-type]
+    """The safe loader with the limits of this module (the C parser's events, a checking composer)."""
+
+    def __init__(self, stream: str) -> None:
+        _Parser.__init__(self, stream)  # type: ignore[misc]
+        _Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
 
 
 def parse_yaml(text: str, source: str | Path = "<string>") -> Any:
-    """Parse YAML text; a syntax error becomes a TaskverseError with the line it occurred on."""
+    """Parse YAML text; a syntax error or a broken limit becomes a TaskverseError with its line."""
     try:
-        return yaml.load(text, Loader=_Loader)
+        return yaml.load(text, Loader=Loader)  # noqa: S506 - Loader is a safe loader
+    except _LimitError as exc:
+        line = exc.mark.line + 1 if exc.mark is not None else None
+        raise TaskverseError(f"invalid YAML: {exc.message}", file=source, line=line) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "invalid YAML"
+        if problem == "second occurrence" and exc.context:  # PyYAML splits this message in two
+            problem = exc.context.replace("; first occurrence", "")
+        elif problem.startswith("but ") and exc.context:
+            problem = f"{exc.context}, {problem}"
         raise TaskverseError(f"invalid YAML: {problem}", file=source, line=line) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else None
+        character = f"#x{exc.character:04x}" if isinstance(exc.character, int) else repr(exc.character)
+        raise TaskverseError(f"invalid YAML: unacceptable character {character} ({exc.reason})", file=source,
+                             line=line) from None
     except yaml.YAMLError as exc:
+        raise TaskverseError(f"invalid YAML: {' '.join(str(exc).split())}", file=source) from None
+    except (ValueError, OverflowError) as exc:  # e.g. a timestamp out of range: the constructor's own checks
         raise TaskverseError(f"invalid YAML: {exc}", file=source) from None
 
 
 def read_yaml(path: str | Path) -> Any:
-    """Read and parse one YAML file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TaskverseError("no such file", file=path) from None
-    except UnicodeDecodeError as exc:
-        raise TaskverseError(f"not UTF-8 text ({exc.reason})", file=path) from None
-    return parse_yaml(text, path)
+    """Read and parse one YAML file (see ``taskverse.fileio.read_text`` for the checks on the path)."""
+    return parse_yaml(read_text(path, "YAML file"), path)
 
 
 def line_of(text: str, location: tuple[str | int, ...]) -> int | None:
     """Return the 1-based line of the node at ``location`` (keys and list indices), or of its nearest parent."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=Loader)
     except yaml.YAMLError:
         return None
     line = node.start_mark.line + 1 if node is not None else None
@@ -99,12 +206,7 @@ def load_model(path: str | Path, model: Any, what: str) -> Any:
     from pydantic import ValidationError
 
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TaskverseError("no such file", file=path) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TaskverseError(f"cannot read: {exc}", file=path) from None
+    text = read_text(path, "YAML file")
     data = parse_yaml(text, path)
     if not isinstance(data, dict):
         raise TaskverseError(f"expected {what}", file=path, line=1)

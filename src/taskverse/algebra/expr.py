@@ -22,10 +22,10 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from taskverse.errors import TaskverseError
-from taskverse.schema import Dimension, Initialization, TimeOfDay, Weather
+from taskverse.schema import Count, Dimension, Initialization, TimeOfDay, Weather
 
 
 class _Node(BaseModel):
@@ -198,13 +198,13 @@ class InitOverrides(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    inventory: dict[str, PositiveInt] | None = None
+    inventory: dict[str, Count] | None = None
     main_hand: str | None = None
     dimension: Dimension | None = None
     biome: str | None = None
     structure: str | None = None
-    nearby_blocks: dict[str, PositiveInt] | None = None
-    summon: dict[str, PositiveInt] | None = None
+    nearby_blocks: dict[str, Count] | None = None
+    summon: dict[str, Count] | None = None
     time: TimeOfDay | None = None
     weather: Weather | None = None
 
@@ -336,6 +336,32 @@ def atoms_of(expr: Any) -> list[str]:
     return list(out)
 
 
+MAX_DEPTH = 32
+"""Deepest nesting of a task expression (every operator, ``naive``, ``init`` and constraint is a level)."""
+MAX_NODES = 1000
+"""Most nodes (atom references and operators) in one task expression."""
+
+
+def check_shape(expr: Any) -> None:
+    """Raise a TaskverseError if an expression nests deeper than ``MAX_DEPTH`` or has more than ``MAX_NODES``.
+
+    Walks with a stack, not recursion, so it is safe on any input; everything recursive runs after it.
+    """
+    stack: list[tuple[Any, int]] = [(expr, 1)]
+    nodes = 0
+    while stack:
+        node, depth = stack.pop()
+        nodes += 1
+        if depth > MAX_DEPTH:
+            raise TaskverseError(f"the expression nests more than {MAX_DEPTH} levels deep", field="expression")
+        if nodes > MAX_NODES:
+            raise TaskverseError(f"the expression has more than {MAX_NODES} parts", field="expression")
+        if isinstance(node, AllOf | AnyOf | Then):
+            stack.extend((part, depth + 1) for part in node.parts)
+        elif isinstance(node, Constrained | Initialized):
+            stack.append((node.part, depth + 1))
+
+
 def size(expr: Any) -> int:
     """Number of nodes in the expression tree."""
     if isinstance(expr, AtomRef):
@@ -347,6 +373,7 @@ def size(expr: Any) -> int:
 
 __all__ = [
     "AllOf", "AnyOf", "AtomRef", "Constrained", "Constraint", "Expr", "InitOverrides", "Initialization",
-    "Initialized", "Then", "When", "atoms_of", "canonical", "content_hash", "custom", "height_range",
+    "Initialized", "MAX_DEPTH", "MAX_NODES", "Then", "When", "atoms_of", "canonical", "check_shape", "content_hash",
+    "custom", "height_range",
     "merge_constraints", "naive", "ref", "size",
 ]

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from taskverse.algebra.molecule import MoleculeTask, build_molecule
 from taskverse.errors import TaskverseError
+from taskverse.fileio import read_text
 from taskverse.yamlio import dump_yaml, line_of, parse_yaml, validation_error
 
 
@@ -17,9 +18,9 @@ def molecule_to_yaml(molecule: MoleculeTask) -> str:
     return dump_yaml(molecule.model_dump(mode="json", exclude_none=True))
 
 
-def load_molecule_file(path: Path, library: Any) -> MoleculeTask | None:
+def load_molecule_file(path: Path, library: Any, text: str | None = None) -> MoleculeTask | None:
     """Load a molecule YAML file (None if the file holds an atom); check it is what its expression builds."""
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, "task file") if text is None else text
     data = parse_yaml(text, path)
     if not isinstance(data, dict) or data.get("kind") != "molecule":
         return None

@@ -23,6 +23,7 @@ from taskverse.algebra.expr import (
     Then,
     atoms_of,
     canonical,
+    check_shape,
     content_hash,
     height_range,
 )
@@ -146,10 +147,24 @@ class MoleculeBuilder:
             if node.mode == "naive":
                 return Initialization(), f"{name} from scratch"
             overrides = node.overrides.model_dump(exclude_none=True) if node.overrides else {}
+            self._check_override_names(overrides)
             if "summon" in overrides:
                 overrides["summon"] = [Summon(entity=e, count=n) for e, n in sorted(overrides["summon"].items())]
             return inner.model_copy(update=overrides), f"{name} (custom start)"
         raise TypeError(node)
+
+    def _check_override_names(self, overrides: dict[str, Any]) -> None:
+        """Every item, block, mob, biome and structure an ``init(...)`` names must exist (close matches if not)."""
+        named: list[tuple[str, str, str]] = [(f"inventory.{n}", n, "item") for n in overrides.get("inventory", {})]
+        named += [(f"nearby.{n}", n, "block") for n in overrides.get("nearby_blocks", {})]
+        named += [(f"summon.{n}", n, "entity") for n in overrides.get("summon", {})]
+        named += [(key, overrides[key], kind) for key, kind in
+                  (("main_hand", "item"), ("biome", "biome"), ("structure", "structure")) if key in overrides]
+        for where, name, kind in named:
+            try:
+                self.kn.check_name(name, kind)
+            except TaskverseError as exc:
+                raise TaskverseError(f"init(..., {where}=...): {exc.message}", suggestions=exc.suggestions) from None
 
     def _check_constraint_against_init(self, c: Constraint, init: Initialization, name: str) -> None:
         if c.where is None or c.where == "cave" or c.where.startswith("height:"):
@@ -313,6 +328,7 @@ def resolve_refs(expr: Any, library: Any) -> Any:
 
 def build_molecule(expr: Any, library: Any, tags: list[str] | None = None) -> MoleculeTask:
     """Check a composition and derive its attributes; raise Conflict naming the parts if it is infeasible."""
+    check_shape(expr)  # before anything recursive walks it
     expr = canonical(resolve_refs(expr, library))
     builder = MoleculeBuilder(library)
     builder.check_constraints(expr)

@@ -7,7 +7,9 @@ quoted description or id, or bare words up to the next operator::
     naive(craft iron_sword) & (hunt sheep | "combat spider" @ when=night) >> build a pillar
     init(craft.bread, time=night, inventory.wheat=3) @ where=plains, how=bare_hand
 
-A malformed expression raises a TaskverseError that points at the offending token.
+A malformed expression raises a TaskverseError that points at the offending token. Expressions nest at most
+``MAX_DEPTH`` operators deep (parentheses, ``naive``, ``init`` and ``@`` each count a level) and are at most
+``MAX_EXPRESSION_CHARS`` long, so no expression a user types can exhaust the stack.
 """
 
 from __future__ import annotations
@@ -18,12 +20,26 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Constrained, Constraint, Initialized, InitOverrides, Then
-from taskverse.errors import TaskverseError
+from taskverse.algebra.expr import (
+    MAX_DEPTH,
+    AllOf,
+    AnyOf,
+    AtomRef,
+    Constrained,
+    Constraint,
+    Initialized,
+    InitOverrides,
+    Then,
+    check_shape,
+)
+from taskverse.errors import TaskverseError, at_column
 
 TOKEN = re.compile(r"""\s*(?:(?P<op>>>|[&|()@,=])|(?P<str>"[^"]*"|'[^']*')|(?P<word>[^\s&|()@,="'>]+|>(?!>)))""")
 CONSTRAINT_KEYS = ("when", "where", "how")
 INIT_COUNTED = {"inventory": "inventory", "summon": "summon", "nearby": "nearby_blocks"}
+MAX_EXPRESSION_CHARS = 10_000
+"""Longest composition expression."""
+NESTED = f"nested more than {MAX_DEPTH} levels deep (parentheses, naive, init and @ each count one)"
 
 
 @dataclass
@@ -55,17 +71,20 @@ def tokenize(source: str) -> list[Token]:
 
 
 def _error(source: str, column0: int, message: str) -> TaskverseError:
-    pointer = " " * column0 + "^"
-    return TaskverseError(f"{message} at column {column0 + 1}\n  {source}\n  {pointer}", field="EXPR")
+    return TaskverseError(at_column(source, column0, message), field="EXPR")
 
 
 class Parser:
     """Recursive-descent parser producing algebra nodes (atom references keep the text as written)."""
 
     def __init__(self, source: str) -> None:
+        if len(source) > MAX_EXPRESSION_CHARS:
+            raise TaskverseError(f"the expression is {len(source):,} characters long; the limit is "
+                                 f"{MAX_EXPRESSION_CHARS:,}", field="EXPR")
         self.source = source
         self.tokens = tokenize(source)
         self.position = 0
+        self.depth = 0
 
     def peek(self, offset: int = 0) -> Token | None:
         """The token ``offset`` ahead, if any."""
@@ -127,7 +146,12 @@ class Parser:
     def parse_constrained(self) -> Any:
         """``a @ when=night, where=desert``."""
         node = self.parse_primary()
-        while self.accept("@"):
+        levels = 0
+        while (at := self.peek()) is not None and at.kind == "op" and at.text == "@":
+            levels += 1
+            if self.depth + levels > MAX_DEPTH:
+                raise self.fail(NESTED)
+            self.position += 1
             fields: dict[str, str] = {}
             start = self.peek()
             while True:
@@ -172,15 +196,19 @@ class Parser:
         if token is None:
             raise self.fail("expected a task before the end")
         if token.kind == "op" and token.text == "(":
+            self.enter()
             self.position += 1
             node = self.parse_or()
             self.expect(")")
+            self.depth -= 1
             return node
         following = self.peek(1)
         is_call = following is not None and following.kind == "op" and following.text == "("
         if token.kind == "word" and token.text in ("naive", "init") and is_call:
+            self.enter()
             self.position += 2
             node = self.parse_or()
+            self.depth -= 1
             if token.text == "naive":
                 self.expect(")")
                 return Initialized(part=node, mode="naive")
@@ -195,6 +223,12 @@ class Parser:
             words.append(t.text)
             self.position += 1
         return AtomRef(task=" ".join(words))
+
+    def enter(self) -> None:
+        """One level deeper (parentheses, naive, init); too deep is an error, not a RecursionError."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.fail(NESTED)
 
     def parse_init_overrides(self, node: Any, call: Token) -> Any:
         """The ``field=value`` list of ``init(TASK, ...)``."""
@@ -225,4 +259,9 @@ def _pydantic_message(exc: ValidationError) -> str:
 
 def parse_expression(source: str) -> Any:
     """Parse a composition expression into an (unresolved) algebra expression."""
-    return Parser(source).parse()
+    expr = Parser(source).parse()
+    try:
+        check_shape(expr)
+    except TaskverseError as exc:
+        raise TaskverseError(exc.message, field="EXPR") from None
+    return expr

@@ -4,7 +4,8 @@ Each line is a task as a paper writes it ("Mine oak wood", "Obtain cooked_beef",
 "craft XXX"). A line maps to a library atom, a composition of atoms ("X and then Y", "X from scratch",
 "X at night"), or a family ("craft XXX": every craft atom) only when the meaning is the same: names are matched
 exactly (case, articles and underscores aside), never by similarity, so a near name of a different item is not a
-match. A line that maps to nothing says why.
+match. A line that maps to nothing says why. A list holds at most ``MAX_LINES`` lines; a line longer than
+``MAX_LINE_CHARS`` maps to nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ SUFFIXES: tuple[tuple[str, dict[str, str]], ...] = (
     (" in the end", {"where": "end"}),
 )
 JOINERS = ((" and then ", Then), (" then ", Then), (" and ", AllOf), (" or ", AnyOf))
+MAX_LINES = 10_000
+"""Most lines of a task list (the literature's longest lists have a few hundred)."""
+MAX_LINE_CHARS = 500
+"""Longest line mapped (as long as a task description may be)."""
 
 
 @dataclass
@@ -55,13 +60,12 @@ class Mapper:
     def __init__(self, library: Any) -> None:
         self.library = library
         self.verbs = sorted({t.verb for t in library.tasks})
+        self._near: dict[str, list[str]] = {}
 
     def atom(self, text: str) -> AtomRef | None:
         """An exact (normalised) match of a description or alias, else None."""
-        try:
-            return AtomRef(task=self.library.get(text.strip()).id)
-        except TaskverseError:
-            return None
+        found = self.library.lookup(text.strip())
+        return None if found is None else AtomRef(task=found.id)
 
     def expression(self, text: str, depth: int = 0) -> Any | None:
         """A composition with the same meaning, else None."""
@@ -109,13 +113,19 @@ class Mapper:
         kn = self.library.knowledge
         tables = [kn.items, kn.blocks, kn.entities, kn.biomes, kn.structures]
         if rest and not any(rest in table for table in tables):
-            near = close_matches(rest, sorted({n for table in tables for n in table}), n=3)
+            if rest not in self._near:  # a list repeats its unknown names; each is looked for once
+                names = sorted({n for table in tables for n in table})
+                self._near[rest] = close_matches(rest, names, n=3) if len(rest) <= 64 else []
+            near = self._near[rest]
             hint = f"; near names of other things: {', '.join(near)}" if near else ""
             return f"{rest!r} names no item, block, mob, biome or structure{hint}"
         return f"the library has no {verb} task for {rest!r}"
 
     def map_line(self, number: int, text: str) -> LineMapping:
         """Map one line."""
+        if len(text) > MAX_LINE_CHARS:
+            return LineMapping(number, text[:60] + "…", False,
+                               reason=f"longer than {MAX_LINE_CHARS} characters; not a task description")
         family = self.family(text)
         if family is not None:
             return LineMapping(number, text, True, "family", f"{len(family)} atoms ({family[0]}, ...)",
@@ -137,6 +147,8 @@ class Mapper:
 
 def coverage(lines: list[str], library: Any) -> dict[str, Any]:
     """Map every non-empty, non-comment line; return the mappings and the share covered."""
+    if len(lines) > MAX_LINES:
+        raise TaskverseError(f"the list has {len(lines):,} lines; the limit is {MAX_LINES:,}")
     mapper = Mapper(library)
     rows = [mapper.map_line(i, line.strip()) for i, line in enumerate(lines, start=1)
             if line.strip() and not line.strip().startswith("#")]

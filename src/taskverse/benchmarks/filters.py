@@ -3,7 +3,8 @@
 Fields: ``category``, ``verb``, ``kind`` (atom / molecule), ``init`` (atom / naive / custom), ``atoms`` (number of
 atoms), ``id``, ``tag``, ``description`` (``~`` for contains), and each difficulty dimension, calibrated
 (``planning_complexity``) or raw (``raw.planning_complexity``). Comparisons: ``= != < <= > >= ~``. Combine with
-``and``, ``or``, ``not`` and parentheses. A malformed filter raises a TaskverseError pointing at the bad token.
+``and``, ``or``, ``not`` and parentheses, nested at most ``MAX_NESTING`` deep; a filter is at most
+``MAX_FILTER_CHARS`` long. A malformed filter raises a TaskverseError pointing at the bad token.
 
 Example:
     >>> f = parse_filter("category=mining and not tag=literature")
@@ -20,12 +21,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from taskverse.errors import TaskverseError, close_matches
+from taskverse.errors import TaskverseError, at_column, close_matches
 from taskverse.schema import DIFFICULTY_DIMENSIONS
 
 TEXT_FIELDS = ("category", "verb", "kind", "init", "id", "tag", "description")
 NUMBER_FIELDS = ("atoms", *DIFFICULTY_DIMENSIONS, *(f"raw.{d}" for d in DIFFICULTY_DIMENSIONS))
 FIELDS = TEXT_FIELDS + NUMBER_FIELDS
+FIXED_VALUES = {"category": ("mining", "navigation", "crafting", "exploitation", "combat", "building", "misc"),
+                "kind": ("atom", "molecule"), "init": ("atom", "naive", "custom")}
+MAX_NESTING = 32
+"""Deepest nesting of parentheses and ``not`` in a filter."""
+MAX_FILTER_CHARS = 10_000
+"""Longest filter expression."""
+NESTED = f"parentheses and 'not' nested more than {MAX_NESTING} deep"
 OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "=": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt,
     "~": lambda a, b: str(b).lower() in str(a).lower(),
@@ -67,6 +75,20 @@ class Filter:
     def describe(self) -> str:  # pragma: no cover - abstract
         """The filter in its normal written form."""
         raise NotImplementedError
+
+    def comparisons(self) -> list[Compare]:
+        """Every ``field OP value`` of the filter."""
+        parts: list[Filter] = [self]
+        found: list[Compare] = []
+        while parts:  # a loop, not recursion: nesting depth costs no stack
+            part = parts.pop()
+            if isinstance(part, Compare):
+                found.append(part)
+            elif isinstance(part, Not):
+                parts.append(part.part)
+            elif isinstance(part, Both | Either):
+                parts.extend(reversed(part.parts))
+        return found
 
 
 @dataclass(frozen=True)
@@ -164,9 +186,10 @@ class _Parser:
             self.tokens.append((kind, value[1:-1] if kind == "str" else value, match.start(kind)))
             position = match.end()
         self.i = 0
+        self.depth = 0
 
     def error(self, column: int, message: str) -> TaskverseError:
-        return TaskverseError(f"{message} at column {column + 1}\n  {self.text}\n  {' ' * column}^", field="FILTER")
+        return TaskverseError(at_column(self.text, column, message), field="FILTER")
 
     def peek(self) -> tuple[str, str, int] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -206,17 +229,29 @@ class _Parser:
         return parts[0] if len(parts) == 1 else Both(tuple(parts))
 
     def parse_not(self) -> Filter:
-        if self.keyword("not"):
-            return Not(self.parse_not())
-        return self.parse_atom()
+        negations = 0
+        while self.keyword("not"):  # a loop: a long run of 'not' costs no stack
+            negations += 1
+            if self.depth + negations > MAX_NESTING:
+                raise self.fail(NESTED)
+        self.depth += negations
+        part = self.parse_atom()
+        self.depth -= negations
+        for _ in range(negations):
+            part = Not(part)
+        return part
 
     def parse_atom(self) -> Filter:
         token = self.peek()
         if token is None:
             raise self.fail("expected a comparison such as category=mining")
         if token[:2] == ("op", "("):
+            if self.depth >= MAX_NESTING:
+                raise self.fail(NESTED)
             self.i += 1
+            self.depth += 1
             inner = self.parse_or()
+            self.depth -= 1
             token = self.peek()
             if token is None or token[:2] != ("op", ")"):
                 raise self.fail("expected ')'")
@@ -253,4 +288,28 @@ class _Parser:
 
 def parse_filter(text: str) -> Filter:
     """Parse a filter expression."""
+    if len(text) > MAX_FILTER_CHARS:
+        raise TaskverseError(f"the filter is {len(text):,} characters long; the limit is {MAX_FILTER_CHARS:,}",
+                             field="FILTER")
     return _Parser(text).parse()
+
+
+def check_values(check: Filter, known: dict[str, set[str]]) -> None:
+    """Reject ``field=value`` comparisons whose value no task has, with close matches (``category=minig``).
+
+    ``known`` maps a text field to the values tasks have; the fixed fields (category, kind, init) need no entry.
+    Contains (``~``) comparisons are left alone: any text may be part of a value.
+    """
+    for compare in check.comparisons():
+        if compare.op not in ("=", "!=") or compare.field in NUMBER_FIELDS or compare.field == "description":
+            continue
+        values = set(FIXED_VALUES.get(compare.field, ())) or known.get(compare.field, set())
+        value = str(compare.value)
+        if values and value not in values:
+            lowered = {v.lower(): v for v in values}
+            suggestions = close_matches(value, values)
+            if not suggestions and value.lower() in lowered:
+                suggestions = [lowered[value.lower()]]
+            listed = f"; one of {', '.join(sorted(values))}" if len(values) <= 8 and not suggestions else ""
+            raise TaskverseError(f"no task has {compare.field} {value!r}{listed}", field="FILTER",
+                                 suggestions=suggestions)

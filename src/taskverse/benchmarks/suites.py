@@ -404,12 +404,11 @@ def suite_path(name: str) -> Path:
 
 
 def write_suite(suite: Suite) -> Path:
-    """Write a suite file (atomically)."""
-    path = suite_path(suite.name)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(dump_yaml(suite.model_dump(mode="json", exclude_none=True)))
-    tmp.replace(path)
-    return path
+    """Write a suite file into ``benchmarks/`` (atomically, under a unique temporary name)."""
+    from taskverse.fileio import write_text
+
+    return write_text(suite_path(suite.name), dump_yaml(suite.model_dump(mode="json", exclude_none=True)),
+                      maintains=benchmarks_dir())
 
 
 def load_suite(name_or_path: str) -> Suite:

@@ -7,16 +7,99 @@ progress and logs go to stderr. Bad input exits non-zero with one clear line, ne
 from __future__ import annotations
 
 import functools
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from taskverse import __version__
+from taskverse.cli.util import error_line
 from taskverse.errors import TaskverseError
+from taskverse.fileio import os_reason
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class TaskverseGroup(click.Group):
+    """The command group, with the one place every failure becomes one line on stderr.
+
+    Bad input (a TaskverseError, or a bad option that click rejects) exits 2, Ctrl-C exits 130 with
+    ``error: interrupted`` (commands that produce many results keep what they finished), a full disk or closed
+    pipe on stdout is reported (or, for a pipe, ends quietly), and anything else is a bug: one line saying so,
+    exit 70, and the traceback only with ``TASKVERSE_DEBUG=1``.
+    """
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        """Run the command line; click's usage errors become one line (``error: ...``)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            where = exc.ctx.command_path if isinstance(exc, click.UsageError) and exc.ctx else "taskverse"
+            click.echo(error_line(f"{exc.format_message()} (see '{where} --help')"), err=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("error: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(result if isinstance(result, int) else 0)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        """The command named first in ``args``; an unknown name suggests close ones."""
+        name = args[0] if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            from taskverse.errors import close_matches
+
+            hint = close_matches(name, self.list_commands(ctx))
+            suffix = f" (did you mean {', '.join(repr(h) for h in hint)}?)" if hint else ""
+            raise click.UsageError(f"no command {name!r}{suffix}", ctx)
+        return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the chosen command and turn whatever it raises into one line and an exit code."""
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a full disk shows up here, not as an 'Exception ignored' at exit
+            return result
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except TaskverseError as exc:
+            click.echo(error_line(exc), err=True)
+            sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("\nerror: interrupted", err=True)
+            sys.exit(130)
+        except BrokenPipeError:
+            _silence_stdout()
+            sys.exit(1)
+        except OSError as exc:
+            _silence_stdout()
+            target = exc.filename or "the output"
+            click.echo(error_line(f"cannot write {target}: {os_reason(exc)}"), err=True)
+            sys.exit(1)
+        except Exception as exc:
+            if os.environ.get("TASKVERSE_DEBUG"):
+                raise
+            click.echo(error_line(f"internal error ({type(exc).__name__}: {exc}); this is a bug in taskverse, "
+                                  "please report it (TASKVERSE_DEBUG=1 shows the traceback)"), err=True)
+            sys.exit(70)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (e.g. under click's test runner)
+        pass
+
+
+@click.group(cls=TaskverseGroup,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="taskverse")
 def main() -> None:
     """taskverse: atom and molecule tasks, difficulty scores and benchmarks for open-ended game agents."""
@@ -34,25 +117,58 @@ COMPOSITION_MARKS = ("&", "|", ">>", "@", "naive(", "init(")
 
 
 def resolve_task(reference: str, molecules: bool = True) -> Any:
-    """A TASK argument: an id, a description, a task YAML file, or (with ``molecules``) a composition."""
-    from taskverse.library.loader import parse_task_file
+    """A TASK argument: an id, a description, a task YAML file, or (with ``molecules``) a composition.
 
-    path = Path(reference)
+    A file is checked as ``taskverse validate`` checks it (names of items, blocks and mobs with close matches,
+    pre-tasks that exist); a molecule id (``mol.<hash>``) is looked up in the built suites.
+    """
     if reference.endswith((".yaml", ".yml")):
-        if not path.exists():
-            raise TaskverseError("no such file", file=reference)
-        from taskverse.algebra.files import load_molecule_file
-
-        molecule = load_molecule_file(path, _library()) if molecules else None
-        if molecule is not None:
-            return molecule
-        found = parse_task_file(path)
-        if len(found) != 1:
-            raise TaskverseError(f"expected one task in the file, found {len(found)}", file=reference)
-        return found[0].task
+        return task_from_file(Path(reference), molecules)
     if molecules and any(mark in reference for mark in COMPOSITION_MARKS):
         return compose_expression(reference)
-    return _library().get(reference)
+    library = _library()
+    if reference.startswith("mol.") and reference not in library.by_id:
+        return suite_molecule(reference)
+    return library.get(reference)
+
+
+def task_from_file(path: Path, molecules: bool = True) -> Any:
+    """The one task of a task file, fully checked (a molecule is rebuilt from its expression and compared)."""
+    from taskverse.fileio import read_text
+    from taskverse.library.loader import validate_files
+
+    text = read_text(path, "task file")
+    library = _library()
+    if molecules:
+        from taskverse.algebra.files import load_molecule_file
+
+        molecule = load_molecule_file(path, library, text)
+        if molecule is not None:
+            return molecule
+    located, errors = validate_files([path], library.knowledge, library.by_id, texts={path: text})
+    if errors:
+        raise errors[0]
+    if len(located) != 1:
+        raise TaskverseError(f"expected one task in the file, found {len(located)}", file=path)
+    return located[0].task
+
+
+def suite_molecule(reference: str) -> Any:
+    """A molecule of a built suite by its id (as ``taskverse list --kind molecule`` lists them)."""
+    from taskverse.benchmarks.suites import load_suite, resolve_suite_task, suite_names, suite_path
+    from taskverse.errors import close_matches
+
+    known: set[str] = set()
+    for name in suite_names():
+        if not suite_path(name).exists():
+            continue
+        for item in load_suite(name).tasks:
+            if item.expression is not None:
+                if item.id == reference:
+                    return resolve_suite_task(item, _library())
+                known.add(item.id)
+    raise TaskverseError(f"no molecule {reference!r} in the built suites (write it as a composition instead)",
+                         suggestions=close_matches(reference, known))
 
 
 def compose_expression(source: str) -> Any:

@@ -18,9 +18,11 @@ from taskverse.errors import TaskverseError
 @click.option("--game", default="minetest_game", show_default=True, help="The engine game to compile for.")
 @click.option("--coverage", is_flag=True, help="Instead of one task: how many library atoms compile, and why not.")
 @click.option("--check", is_flag=True, help="With --coverage: also run luajit -bl and luacheck on every mod.")
+@click.option("--force", is_flag=True,
+              help="Replace the folder of an earlier compile (one holding taskverse_task.json).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
-def compile_command(task: str | None, output: Path | None, game: str, coverage: bool, check: bool,
+def compile_command(task: str | None, output: Path | None, game: str, coverage: bool, check: bool, force: bool,
                     fmt: str) -> None:
     """Compile TASK (id, description, YAML file or composition) to a Lua mod in a ready world.
 
@@ -52,13 +54,16 @@ def compile_command(task: str | None, output: Path | None, game: str, coverage: 
     if output is None:
         raise TaskverseError("give an output folder with -o DIR")
     from taskverse.engine.compiler import compile_task
-    from taskverse.engine.lua import write_env
+    from taskverse.engine.lua import IR_FILE, write_env
+    from taskverse.fileio import check_output, output_folder
 
+    check_output(output, force, folder=True)
     ir = compile_task(resolve_task(task), _library(), game)
-    files = write_env(ir, output)
+    with output_folder(output, force, marker=IR_FILE) as tmp:  # built aside, then moved into place whole
+        files = [f.relative_to(tmp) for f in write_env(ir, tmp)]
     if fmt == "json":
         emit_json({"task": ir.id, "game": game, "output": str(output),
-                   "files": [str(f.relative_to(output)) for f in files],
+                   "files": [str(f) for f in files],
                    "mods": ["taskverse", "taskverse_task", *ir.mods]})
         return
     click.echo(f"wrote {output} ({len(files)} files): {ir.id} for {game}", err=True)

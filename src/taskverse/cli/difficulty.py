@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from taskverse.cli.util import SEED
 from taskverse.errors import TaskverseError
 
 
@@ -144,8 +145,8 @@ def _describe_for_rating(task: Any, library: Any) -> list[str]:
 @click.option("--rater", required=True, help="Your name: ratings go to calibration/ratings/NAME.yaml.")
 @click.option("--tasks", "task_refs", multiple=True,
               help="A task to rate (id, description or composition); repeat, or separate with commas.")
-@click.option("--sample", type=click.IntRange(min=1), help="Rate N library atoms you have not rated yet.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed for --sample.")
+@click.option("--sample", type=click.IntRange(min=1, max=10_000), help="Rate N library atoms you have not rated yet.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed for --sample.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json: prompts go to stderr and a summary is printed as JSON at the end.")
 def rate_command(rater: str, task_refs: tuple[str, ...], sample: int | None, seed: int, fmt: str) -> None:
@@ -167,6 +168,7 @@ def rate_command(rater: str, task_refs: tuple[str, ...], sample: int | None, see
             pick_tasks,
             rate_interactively,
         )
+        from taskverse.fileio import MAX_INPUT_LINES, read_line
 
         if not re.match(RATER_NAME, rater):
             raise TaskverseError(f"rater name {rater!r}: use letters, digits, '.', '_' or '-'", field="--rater")
@@ -180,14 +182,23 @@ def rate_command(rater: str, task_refs: tuple[str, ...], sample: int | None, see
             already = {r.task for r in existing.ratings} | {t.id for t in chosen}
             chosen += [library.by_id[t] for t in pick_tasks(list(library.by_id), already, sample, seed)]
         err = fmt == "json"
+        asked = [0]
 
         def ask(prompt: str) -> str | None:
-            click.echo(prompt, nl=False, err=err)
-            line = sys.stdin.readline()
-            if not line:
-                click.echo("", err=err)
-                return None
-            return line.rstrip("\n")
+            while True:
+                asked[0] += 1
+                if asked[0] > MAX_INPUT_LINES:  # endless input (yes | taskverse rate) ends like the end of input
+                    return None
+                click.echo(prompt, nl=False, err=err)
+                try:
+                    line = read_line(sys.stdin)  # bounded: an endless line costs no memory
+                except TaskverseError as exc:
+                    click.echo(f"error: {exc}", err=err)
+                    continue
+                if line is None:
+                    click.echo("", err=err)
+                    return None
+                return line.rstrip("\n")
 
         items = [(t.id, t.description, _describe_for_rating(t, library)) for t in chosen]
         result = rate_interactively(items, existing, path, ask, lambda text: click.echo(text, err=err))

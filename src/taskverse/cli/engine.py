@@ -12,7 +12,9 @@ from pathlib import Path
 
 import click
 
-from taskverse.cli.util import emit_json, friendly
+from taskverse.cli.util import FiniteFloat, emit_json, friendly
+
+TIMEOUT = FiniteFloat(min=0, min_open=True, max=3600)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -47,15 +49,28 @@ def check(fmt: str) -> None:
 @click.option("--game", default="minetest_game", show_default=True, help="Game folder of the engine.")
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
               help="Write into this folder instead of engine/games/<game>/.")
-@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds the engine may run.")
+@click.option("--force", is_flag=True, help="With -o: replace registry.json and ENGINE_VERSION if they exist.")
+@click.option("--timeout", type=TIMEOUT, default=60.0, show_default=True, help="Seconds the engine may run.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
-def dump(game: str, output: Path | None, timeout: float, fmt: str) -> None:
+def dump(game: str, output: Path | None, force: bool, timeout: float, fmt: str) -> None:
     """Run the engine once with the dump mod and write the game's registry.json and ENGINE_VERSION."""
-    from taskverse.engine.profile import dump_registry, profile_dir, write_profile
+    from taskverse.engine.profile import (
+        REGISTRY_FILE,
+        VERSION_FILE,
+        dump_registry,
+        engine_dir,
+        profile_dir,
+        write_profile,
+    )
+    from taskverse.fileio import check_output
 
+    if output is not None:  # engine/games/ is the dump's own folder: it may rewrite files there
+        check_output(output, force, maintains=engine_dir() / "games", folder=True)
+        for name in (REGISTRY_FILE, VERSION_FILE):
+            check_output(output / name, force, maintains=engine_dir() / "games")
     registry, version, seconds = dump_registry(game, timeout=timeout)
-    files = write_profile(registry, version, output or profile_dir(game))
+    files = write_profile(registry, version, output or profile_dir(game), force=force)
     counts = {
         "items": len(registry.items),
         "nodes": sum(1 for i in registry.items.values() if i.type == "node"),
@@ -81,11 +96,11 @@ def dump(game: str, output: Path | None, timeout: float, fmt: str) -> None:
 @click.argument("task")
 @click.option("--plan", "plan_source", default="scripted", show_default=True, metavar="scripted|FILE",
               help="The planner's scripted plan, or a plan file (JSON steps; docs/engine.md).")
-@click.option("--episodes", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--episodes", type=click.IntRange(min=1, max=1000), default=1, show_default=True)
 @click.option("--parallel", type=click.IntRange(min=1, max=16), default=1, show_default=True,
               help="Episodes at a time (each has its own server, client and port).")
 @click.option("--game", default="minetest_game", show_default=True)
-@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds an episode may take.")
+@click.option("--timeout", type=TIMEOUT, default=60.0, show_default=True, help="Seconds an episode may take.")
 @click.option("--show-plan", is_flag=True, help="Print the plan (JSON) and do not run it.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly

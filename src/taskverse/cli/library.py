@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -11,7 +12,7 @@ import click
 
 from taskverse import __version__
 from taskverse.cli.app import _library, compose_expression, main, resolve_task
-from taskverse.cli.util import emit_json, friendly
+from taskverse.cli.util import SEED, emit_json, force_option, friendly, interruptible
 from taskverse.errors import TaskverseError
 
 
@@ -27,6 +28,11 @@ def list_tasks(kind: str | None, category: str | None, verb: str | None, fmt: st
 
     if category is not None and category.lower() not in {c.value for c in Category}:
         raise TaskverseError(f"unknown category {category!r}; expected one of {', '.join(c.value for c in Category)}")
+    verbs = {str(data.get("verb")) for data in _library().index.data.values()} | {"mixed"}  # mixed: molecules
+    if verb is not None and verb not in verbs:
+        from taskverse.errors import close_matches
+
+        raise TaskverseError(f"unknown verb {verb!r}", suggestions=close_matches(verb, verbs))
     rows = []
     if kind in (None, "atom"):
         rows += [{"id": t.id, "description": t.description, "category": t.category.value, "kind": t.kind,
@@ -97,53 +103,86 @@ def show(task: str, fmt: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
 def validate(paths: tuple[Path, ...], fmt: str) -> None:
-    """Validate task YAML files (default: the whole library); exit 0 only if all are valid."""
+    """Validate task YAML files (default: the whole library); exit 0 only if all are valid.
+
+    A folder stands for every *.yaml and *.yml file under it (a folder with none is an error). A task in your
+    files may not reuse the id of a library atom; its pre-tasks may name library atoms.
+    """
+    from taskverse.fileio import read_text
     from taskverse.knowledge.facts import load_knowledge
     from taskverse.library.loader import library_files, validate_files
 
+    errors: list[TaskverseError] = []
     files: list[Path] = []
-    for path in paths or ():
+    for path in paths:
         if path.is_dir():
-            files += sorted(path.rglob("*.yaml"))
+            found = _yaml_files_under(path)
+            if not found:
+                errors.append(TaskverseError("no .yaml or .yml files in this folder", file=path))
+            files += found
         else:
             files.append(path)
-    context: dict[str, Any] = {}
+    context: Any = {}
     if paths:
         try:
             context = _library().by_id  # pre-tasks may refer to library atoms
         except TaskverseError:
             context = {}
-    located, errors = validate_files(files or library_files(), load_knowledge(), context)
+    else:
+        files = library_files()
+    texts: dict[Path, str] = {}
     molecules = 0
     for path in files:
-        if path.suffix in (".yaml", ".yml") and "kind: molecule" in path.read_text(encoding="utf-8", errors="replace"):
+        try:
+            texts[path] = read_text(path, "task file")
+        except TaskverseError as exc:
+            errors.append(exc)
+            continue
+        if "molecule" in texts[path]:
             from taskverse.algebra.files import load_molecule_file
 
             try:
-                molecules += load_molecule_file(path, _library()) is not None
+                molecules += load_molecule_file(path, _library(), texts[path]) is not None
             except TaskverseError as exc:
                 errors.append(exc)
+                del texts[path]  # reported once
+    located, more = validate_files(list(texts), load_knowledge(), context, texts=texts, new_ids=True)
+    errors += more
     if fmt == "json":
-        emit_json({"valid": not errors, "tasks": len(located) + molecules, "files": len(files or library_files()),
+        emit_json({"valid": not errors, "tasks": len(located) + molecules, "files": len(files),
                    "errors": [{"file": str(e.file) if e.file else None, "line": e.line, "field": e.field,
                                "message": e.message, "suggestions": e.suggestions} for e in errors]})
     else:
         for error in errors:
             click.echo(f"error: {error}", err=True)
         status = "invalid" if errors else "ok"
-        click.echo(f"{status}: {len(located) + molecules} task(s) in {len(files or library_files())} file(s), "
+        click.echo(f"{status}: {len(located) + molecules} task(s) in {len(files)} file(s), "
                    f"{len(errors)} error(s)")
     sys.exit(1 if errors else 0)
+
+
+def _yaml_files_under(folder: Path) -> list[Path]:
+    """Every regular *.yaml / *.yml file under a folder (symlinked folders are not followed: no loops)."""
+    found = []
+    for root, _dirs, names in os.walk(folder):
+        found += [Path(root) / n for n in names if n.endswith((".yaml", ".yml")) and (Path(root) / n).is_file()]
+    return sorted(found)
 
 
 @main.command()
 @click.argument("task")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE.dot, FILE.png or FILE.svg.")
+@force_option
 @friendly
-def graph(task: str, output: Path | None) -> None:
+def graph(task: str, output: Path | None, force: bool) -> None:
     """Show a task's pre-task dependency graph (AND/OR edges, item nodes) as DOT, PNG or SVG."""
+    from taskverse.fileio import check_output, output_file, write_text
     from taskverse.library.render import draw, to_dot
 
+    if output is not None:
+        if output.suffix.lower() not in {".dot", ".png", ".svg"}:
+            raise TaskverseError("unsupported output type; expected .dot, .png or .svg", file=output)
+        check_output(output, force)
     library = _library()
     atom = resolve_task(task)
     if atom.id not in library.by_id:
@@ -153,22 +192,21 @@ def graph(task: str, output: Path | None) -> None:
     if output is None:
         click.echo(to_dot(dep, atom.description, tags), nl=False)
         return
-    suffix = output.suffix.lower()
-    if suffix == ".dot":
-        output.write_text(to_dot(dep, atom.description, tags))
-    elif suffix in {".png", ".svg"}:
-        draw(dep, output, atom.description, tags)
+    if output.suffix.lower() == ".dot":
+        write_text(output, to_dot(dep, atom.description, tags), force=force)
     else:
-        raise TaskverseError("unsupported output type; expected .dot, .png or .svg", file=output)
+        with output_file(output, force) as tmp:
+            draw(dep, tmp, atom.description, tags)
     click.echo(f"wrote {output} ({dep.number_of_nodes()} nodes, {dep.number_of_edges()} edges)", err=True)
 
 
 @main.command()
 @click.argument("expr")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the molecule to FILE.yaml.")
+@force_option
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @friendly
-def compose(expr: str, output: Path | None, fmt: str) -> None:
+def compose(expr: str, output: Path | None, force: bool, fmt: str) -> None:
     """Build a molecule task from a composition EXPR.
 
     \b
@@ -178,13 +216,18 @@ def compose(expr: str, output: Path | None, fmt: str) -> None:
                   A @ how=bare_hand|arrows|with:ITEM      (several: A @ when=night, how=bare_hand)
     Initialization:  naive(A)   init(A, time=night, biome=desert, inventory.ITEM=N, summon.MOB=N)
     Tasks are ids (craft.iron_sword), quoted descriptions ("craft iron_sword") or bare words (craft iron_sword).
+    Limits: 32 levels of nesting (parentheses, naive, init and @ each count one), 1000 parts, 10,000 characters;
+    counts (inventory.ITEM=N) from 1 to 2304.
     An infeasible composition exits non-zero and names the conflicting parts.
     """  # noqa: D301
     from taskverse.algebra.files import molecule_to_yaml
+    from taskverse.fileio import check_output, write_text
 
+    if output is not None:
+        check_output(output, force)
     molecule = compose_expression(expr)
     if output is not None:
-        output.write_text(molecule_to_yaml(molecule))
+        write_text(output, molecule_to_yaml(molecule), force=force)
         click.echo(f"wrote {output} ({molecule.id}: {molecule.description})", err=True)
         return
     if fmt == "json":
@@ -193,32 +236,58 @@ def compose(expr: str, output: Path | None, fmt: str) -> None:
         click.echo(molecule_to_yaml(molecule), nl=False)
 
 
+MAX_GENERATE = 10_000
+
+
 @main.command()
-@click.option("--n", "count", type=click.IntRange(min=0), required=True, help="How many molecules.")
-@click.option("--seed", type=int, required=True, help="Random seed (the same seed gives the same molecules).")
+@click.option("--n", "count", type=click.IntRange(min=0, max=MAX_GENERATE), required=True,
+              help="How many molecules.")
+@click.option("--seed", type=SEED, required=True, help="Random seed (the same seed gives the same molecules).")
 @click.option("--max-atoms", type=click.IntRange(min=1, max=20), default=3, show_default=True)
 @click.option("-o", "--output", type=click.Path(path_type=Path, file_okay=False),
               help="Write one YAML file per molecule into DIR.")
+@force_option
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @friendly
-def generate(count: int, seed: int, max_atoms: int, output: Path | None, fmt: str) -> None:
-    """Generate N distinct feasible random molecule tasks, reproducibly from a seed."""
+def generate(count: int, seed: int, max_atoms: int, output: Path | None, force: bool, fmt: str) -> None:
+    """Generate N distinct feasible random molecule tasks, reproducibly from a seed.
+
+    Each molecule is written (or printed) as soon as it is found: Ctrl-C keeps the finished ones (with -o, one
+    complete file each; with --format json, a list of those found) and exits 130. A file already in DIR with
+    the same content counts as written; a different one is kept unless --force.
+    """
     from taskverse.algebra.files import molecule_to_yaml
     from taskverse.algebra.generate import random_molecules
+    from taskverse.fileio import check_output, write_text
 
-    try:
-        molecules = list(random_molecules(_library(), count, seed, max_atoms))
-    except RuntimeError as exc:
-        raise TaskverseError(str(exc)) from None
     if output is not None:
-        output.mkdir(parents=True, exist_ok=True)
-        for molecule in molecules:
-            (output / f"{molecule.id}.yaml").write_text(molecule_to_yaml(molecule))
-        click.echo(f"wrote {len(molecules)} molecule(s) to {output}", err=True)
+        check_output(output, force, folder=True)
+    done: list[Any] = []
+    try:
+        with interruptible() as interrupted:
+            for molecule in random_molecules(_library(), count, seed, max_atoms):
+                if output is not None:
+                    write_text(output / f"{molecule.id}.yaml", molecule_to_yaml(molecule), force=force)
+                elif fmt == "yaml":
+                    click.echo(("---\n" if done else "") + molecule_to_yaml(molecule), nl=False)
+                done.append(molecule)
+                if interrupted():
+                    raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        _finish_generate(done, output, fmt)
+        click.echo(f"error: interrupted after {len(done)} of {count} molecule(s)", err=True)
+        sys.exit(130)
+    except RuntimeError as exc:
+        _finish_generate(done, output, fmt)
+        raise TaskverseError(str(exc)) from None
+    _finish_generate(done, output, fmt)
+
+
+def _finish_generate(done: list[Any], output: Path | None, fmt: str) -> None:
+    if output is not None:
+        click.echo(f"wrote {len(done)} molecule(s) to {output}", err=True)
     elif fmt == "json":
-        emit_json([m.model_dump(mode="json") for m in molecules])
-    else:
-        click.echo("\n---\n".join(molecule_to_yaml(m) for m in molecules), nl=False)
+        emit_json([m.model_dump(mode="json") for m in done])
 
 
 @main.command()

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from taskverse.cli.util import friendly
+from taskverse.cli.util import SEED, friendly
 
 
 def _step(title: str) -> float:
@@ -32,18 +32,26 @@ def _done(start: float, summary: dict[str, Any], key: str, value: Any) -> None:
 @click.command("pipeline")
 @click.option("-o", "--out", type=click.Path(path_type=Path, file_okay=False), default=Path("out"),
               show_default=True, help="Where reports and figures go.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--compile-sample", type=click.IntRange(min=0), default=40, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--compile-sample", type=click.IntRange(min=0, max=10_000), default=40, show_default=True,
               help="How many random compilable atoms to compile.")
-@click.option("--engine-episodes", type=click.IntRange(min=0), default=4, show_default=True,
+@click.option("--engine-episodes", type=click.IntRange(min=0, max=100), default=4, show_default=True,
               help="How many compiled tasks to run in the engine (when it is installed).")
+@click.option("--force", is_flag=True, help="Replace the outputs of an earlier run in the folder.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
-def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, fmt: str) -> None:
-    """Run the whole pipeline on the bundled library and summarise it."""
-    from taskverse.cli.app import _library
+def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, force: bool, fmt: str) -> None:
+    """Run the whole pipeline on the bundled library and summarise it.
 
-    out.mkdir(parents=True, exist_ok=True)
+    Outputs already in the folder are replaced only with --force (checked before anything runs).
+    """
+    from taskverse.cli.app import _library
+    from taskverse.fileio import check_output, output_file, write_text
+
+    check_output(out, force, folder=True)
+    for name in ("quantiles.json", "SkillForge.yaml", *(f"eval_{a}.json" for a in AGENTS), "task_space.png",
+                 "summary.json"):
+        check_output(out / name, force)
     summary: dict[str, Any] = {}
 
     start = _step("validate the library")
@@ -57,7 +65,7 @@ def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, fm
     from taskverse.difficulty.recalibrate import compute_table
 
     table = compute_table(library)
-    save_table(table, out / "quantiles.json")
+    save_table(table, out / "quantiles.json", force=force)
     scored = int(table.meta.get("atoms", 0)) + int(table.meta.get("naive_versions", 0))
     _done(start, summary, "calibration", {"tasks": scored, "file": str(out / "quantiles.json")})
 
@@ -67,16 +75,16 @@ def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, fm
     from taskverse.textenv.checks import check_task
 
     built = build_suite("SkillForge", library, scorer_for(library), check=lambda task: check_task(task, library))
-    (out / "SkillForge.yaml").write_text(json.dumps(built.model_dump(mode="json"), indent=1))
+    write_text(out / "SkillForge.yaml", json.dumps(built.model_dump(mode="json"), indent=1), force=force)
     same = built.tasks == load_suite("SkillForge").tasks
     _done(start, summary, "skillforge", {"tasks": len(built.tasks), "matches_committed_suite": same})
 
     start = _step("evaluate baseline planners on SkillForge-Chain (text environment)")
-    summary["planners"] = _evaluate_planners(library, seed, out)
+    summary["planners"] = _evaluate_planners(library, seed, out, force)
     summary.setdefault("seconds", {})["planners"] = round(time.perf_counter() - start, 2)
 
     start = _step("compile a sample of tasks to Lua mods")
-    summary["compile"] = _compile_sample(library, compile_sample, engine_episodes, seed, out)
+    summary["compile"] = _compile_sample(library, compile_sample, engine_episodes, seed, out, force)
     summary.setdefault("seconds", {})["compile"] = round(time.perf_counter() - start, 2)
 
     start = _step("the task space of SkillForge")
@@ -85,17 +93,23 @@ def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, fm
 
     points = space_points("SkillForge", library)
     coordinates = embed(points, seed=seed)
-    scatter_png(points, coordinates, out / "task_space.png", f"SkillForge task space ({len(points)} tasks)")
+    with output_file(out / "task_space.png", force) as tmp:
+        scatter_png(points, coordinates, tmp, f"SkillForge task space ({len(points)} tasks)")
     _done(start, summary, "task_space", {"figure": str(out / "task_space.png"), **clustering(points, coordinates)})
 
-    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    write_text(out / "summary.json", json.dumps(summary, indent=2), force=force)
     if fmt == "json":
         click.echo(json.dumps(summary, indent=2))
         return
     _print_summary(summary, out)
 
 
-def _evaluate_planners(library: Any, seed: int, out: Path) -> dict[str, Any]:
+AGENTS = ("random", "greedy", "optimal")
+
+
+def _evaluate_planners(library: Any, seed: int, out: Path, force: bool) -> dict[str, Any]:
+    from taskverse.fileio import write_text
+
     try:
         from taskverse.textenv.evaluation import evaluate, suite_tasks
     except ImportError:
@@ -103,19 +117,20 @@ def _evaluate_planners(library: Any, seed: int, out: Path) -> dict[str, Any]:
         return {"skipped": "text environment not available"}
     tasks = suite_tasks("SkillForge-Chain", library)
     results = {}
-    for agent in ("random", "greedy", "optimal"):
+    for agent in AGENTS:
         report = evaluate(agent, tasks, episodes=1, seed=seed, library=library, progress=True)
-        (out / f"eval_{agent}.json").write_text(json.dumps(report, indent=1))
+        write_text(out / f"eval_{agent}.json", json.dumps(report, indent=1), force=force)
         summary = report["summary"]
         results[agent] = {k: summary.get(k) for k in ("success_rate", "mean_steps", "plan_efficiency")}
     return results
 
 
-def _compile_sample(library: Any, sample: int, episodes: int, seed: int, out: Path) -> dict[str, Any]:
+def _compile_sample(library: Any, sample: int, episodes: int, seed: int, out: Path, force: bool) -> dict[str, Any]:
     from tqdm import tqdm
 
     from taskverse.engine.compiler import CompileError, compile_task
-    from taskverse.engine.lua import write_env
+    from taskverse.engine.lua import IR_FILE, write_env
+    from taskverse.fileio import output_folder
 
     rng = random.Random(seed)
     ids = sorted(library.by_id)
@@ -132,7 +147,8 @@ def _compile_sample(library: Any, sample: int, episodes: int, seed: int, out: Pa
                 ir = compile_task(task, library)
             except CompileError:
                 continue
-            write_env(ir, out / "mods" / task_id)
+            with output_folder(out / "mods" / task_id, force, marker=IR_FILE) as tmp:
+                write_env(ir, tmp)
             compiled.append((task, ir))
             bar.update(1)
     result: dict[str, Any] = {"compiled": len(compiled), "tried": tried}

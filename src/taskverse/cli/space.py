@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from taskverse.cli.util import emit_json, friendly
+from taskverse.cli.util import SEED, FiniteFloat, emit_json, force_option, friendly
 from taskverse.errors import TaskverseError
 
 
@@ -37,17 +37,20 @@ def space_points(suite_name: str | None, library: Any) -> list[Any]:
 @click.command("space")
 @click.option("--suite", "suite_name", help="A suite (default: every atom and naive version of the library).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="FILE.png (scatter) or FILE.html (hover).")
-@click.option("--seed", type=int, default=0, show_default=True, help="t-SNE seed.")
-@click.option("--perplexity", type=float, default=30.0, show_default=True, help="Lowered for small suites.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="t-SNE seed.")
+@click.option("--perplexity", type=FiniteFloat(min=1.0, max=1000.0), default=30.0, show_default=True,
+              help="t-SNE perplexity (lowered for small suites).")
 @click.option("--label", "labels", multiple=True, help="Label these task ids in the PNG (repeatable).")
 @click.option("--radar", "radar_task", help="Instead: draw this task's six scores as a radar chart to -o.")
+@force_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
 def space(suite_name: str | None, output: Path | None, seed: int, perplexity: float, labels: tuple[str, ...],
-          radar_task: str | None, fmt: str) -> None:
+          radar_task: str | None, force: bool, fmt: str) -> None:
     """t-SNE of calibrated difficulty vectors coloured by category, and how well categories cluster."""
     from taskverse.benchmarks.space import Point, clustering, embed, radar, scatter_html, scatter_png
     from taskverse.cli.app import _library, resolve_task
+    from taskverse.fileio import check_output, output_file
 
     library = _library()
     if radar_task:
@@ -56,21 +59,26 @@ def space(suite_name: str | None, output: Path | None, seed: int, perplexity: fl
 
         if output is None or output.suffix.lower() not in (".png", ".svg"):
             raise TaskverseError("--radar needs -o FILE.png or FILE.svg")
+        check_output(output, force)
         task = resolve_task(radar_task)
-        radar(Point(task.id, task.description, task.category.value, vector_of(task, scorer_for(library))), output)
+        with output_file(output, force) as tmp:
+            radar(Point(task.id, task.description, task.category.value, vector_of(task, scorer_for(library))), tmp)
         click.echo(f"wrote {output}", err=True)
         return
-    if output is not None and output.suffix.lower() not in (".png", ".html"):
-        raise TaskverseError("unsupported output type; expected .png or .html", file=output)
+    if output is not None:
+        if output.suffix.lower() not in (".png", ".html"):
+            raise TaskverseError("unsupported output type; expected .png or .html", file=output)
+        check_output(output, force)
     points = space_points(suite_name, library)
     coordinates = embed(points, seed=seed, perplexity=perplexity)
     scores = clustering(points, coordinates)
     title = f"Task space of {suite_name or 'the library'} ({len(points)} tasks, t-SNE seed {seed})"
     if output is not None:
-        if output.suffix.lower() == ".png":
-            scatter_png(points, coordinates, output, title, list(labels))
-        else:
-            scatter_html(points, coordinates, output, title)
+        with output_file(output, force) as tmp:
+            if output.suffix.lower() == ".png":
+                scatter_png(points, coordinates, tmp, title, list(labels))
+            else:
+                scatter_html(points, coordinates, tmp, title)
         click.echo(f"wrote {output}", err=True)
     report = {"tasks": len(points), "seed": seed, **scores,
               "points": [{"id": p.id, "category": p.category, "x": round(float(x), 4), "y": round(float(y), 4)}

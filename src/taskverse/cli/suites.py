@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from taskverse.cli.util import emit_json, friendly
+from taskverse.cli.util import SEED, emit_json, force_option, friendly
 from taskverse.errors import TaskverseError
 
 
@@ -48,19 +48,22 @@ def filter_command(expr: str, source: str | None, fmt: str) -> None:
 
     Fields: category, verb, kind (atom|molecule), init (atom|naive|custom), atoms, id, tag, description, and the six
     difficulty dimensions (calibrated; raw.<dimension> for raw). Operators: = != < <= > >= ~ (contains);
-    combine with and, or, not and parentheses.
+    combine with and, or, not and parentheses (nested at most 32 deep; at most 10,000 characters). A value no
+    task has (category=minig) is an error with close matches.
     """
-    from taskverse.benchmarks.filters import parse_filter
+    from taskverse.benchmarks.filters import check_values, parse_filter
     from taskverse.benchmarks.suites import entries, entry_for_suite_task, load_suite
     from taskverse.cli.app import _library as library_of
 
     check = parse_filter(expr)
     library = library_of()
     scorer = scorer_for(library)
+    check_values(check, {})  # a typo in a fixed field (category, kind, init) fails before any task is scored
     if source:
         pool = [entry_for_suite_task(t, library, scorer) for t in load_suite(source).tasks]
     else:
         pool = entries(library, scorer)
+    check_values(check, _known_values(library, pool))
     rows = [e for e in pool if check(e)]
     if fmt == "json":
         emit_json([{"id": e.id, "description": e.description, "category": e.category, "kind": e.kind,
@@ -69,6 +72,19 @@ def filter_command(expr: str, source: str | None, fmt: str) -> None:
     for e in rows:
         click.echo(f"{e.id:<40} {e.category:<13} {e.init:<6} {e.description}")
     click.echo(f"{len(rows)} of {len(pool)} task(s) match", err=True)
+
+
+def _known_values(library: Any, pool: list[Any]) -> dict[str, set[str]]:
+    """The values tasks have for the text fields of filters: the library's atoms and the tasks filtered."""
+    known: dict[str, set[str]] = {"verb": set(), "tag": set(), "id": set(library.by_id)}
+    for data in library.index.data.values():
+        known["verb"].add(str(data.get("verb", "")))
+        known["tag"].update(data.get("tags") or ())
+    for entry in pool:
+        known["verb"].add(entry.verb)
+        known["tag"].update(entry.tags)
+        known["id"].add(entry.id)
+    return known
 
 
 @click.group("suite")
@@ -111,11 +127,15 @@ def suite_show(name: str, fmt: str) -> None:
         click.echo(dump_yaml(data), nl=False)
 
 
+MAX_SUITE_SIZE = 10_000
+
+
 @suite.command("build")
 @click.argument("names", nargs=-1)
 @click.option("--all", "build_all", is_flag=True, help="Build every suite.")
-@click.option("--size", type=click.IntRange(min=8), help="Total size (SkillForge selections only).")
-@click.option("--seed", type=int, help="Override the definition's seed.")
+@click.option("--size", type=click.IntRange(min=8, max=MAX_SUITE_SIZE),
+              help="Total size (SkillForge selections only).")
+@click.option("--seed", type=SEED, help="Override the definition's seed.")
 @friendly
 def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed: int | None) -> None:
     """(Re)build suite files deterministically (the same inputs give the same file).
@@ -150,13 +170,19 @@ def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @friendly
 def coverage_command(file: Path, fmt: str) -> None:
-    """Map a benchmark's task list (one description per line) onto the library, with the share covered."""
+    """Map a benchmark's task list (one description per line) onto the library, with the share covered.
+
+    FILE is UTF-8 text of at most 10,000 lines (and 8 MB); a line longer than 500 characters maps to nothing.
+    """
     from taskverse.benchmarks.coverage import coverage
     from taskverse.cli.app import _library as library_of
+    from taskverse.fileio import read_text
 
-    if not file.exists():
-        raise TaskverseError("no such file", file=file)
-    report = coverage(file.read_text(encoding="utf-8").splitlines(), library_of())
+    lines = read_text(file, "task list").splitlines()
+    try:
+        report = coverage(lines, library_of())
+    except TaskverseError as exc:
+        raise TaskverseError(exc.message, file=file) from None
     if fmt == "json":
         emit_json(report)
         return
@@ -171,15 +197,21 @@ def coverage_command(file: Path, fmt: str) -> None:
               help="Suites forming 'existing benchmarks', comma-separated ('literature' = all Literature-* suites).")
 @click.option("--against", default="SkillForge", show_default=True, help="The suite to compare with.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the heatmap (Figure 4) as PNG or SVG.")
+@force_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @friendly
-def bias_command(existing: str, against: str, output: Path | None, fmt: str) -> None:
+def bias_command(existing: str, against: str, output: Path | None, force: bool, fmt: str) -> None:
     """Compare difficulty distributions of existing benchmarks and a suite (MCU Section 4.3, Figure 4)."""
     from taskverse.benchmarks.bias import compare, heatmap
     from taskverse.benchmarks.suites import literature_suite_name, load_papers
     from taskverse.cli.app import _library as library_of
+    from taskverse.fileio import check_output, output_file
     from taskverse.schema import DIFFICULTY_DIMENSIONS
 
+    if output is not None:
+        if output.suffix.lower() not in (".png", ".svg"):
+            raise TaskverseError("unsupported output type; expected .png or .svg", file=output)
+        check_output(output, force)
     library = library_of()
     scorer = scorer_for(library)
     names = [literature_suite_name(p) for p in load_papers()] if existing == "literature" else existing.split(",")
@@ -187,7 +219,8 @@ def bias_command(existing: str, against: str, output: Path | None, fmt: str) -> 
     result = compare(suite_vectors(names, library, scorer), suite_vectors([against], library, scorer),
                      (label, against))
     if output is not None:
-        heatmap(result, output)
+        with output_file(output, force) as tmp:
+            heatmap(result, tmp)
         click.echo(f"wrote {output}", err=True)
     if fmt == "json":
         emit_json(result.to_json())

@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 
 import click
 
+from taskverse.cli.util import SEED
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -36,7 +38,7 @@ PROMPT = "Input the No. or name of the action: "
 
 @click.command("play")
 @click.argument("task")
-@click.option("--seed", type=int, default=None, help="Seed of the episode (chance yields with --chance sample).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the episode (chance yields with --chance sample).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=100, show_default=True, help="Step limit.")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
               show_default=True, help="Start: naive unless the task has init(...); or always naive; or the task's.")
@@ -50,9 +52,11 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 
     TASK is an id, a description, a composition ("craft stick & hunt sheep") or a YAML file. Reads one answer
     per line from stdin (a terminal or a pipe); "help" lists the commands, "quit" (or the end of input) stops.
+    A line longer than 4096 characters is ignored with an error; after 100,000 lines the session stops.
     Exits 0 when the task is done, 1 when it is not.
     """
     from taskverse.errors import TaskverseError
+    from taskverse.fileio import MAX_INPUT_LINES, read_line
     from taskverse.textenv.env import SkillForgeTextEnv, resolve_action_text
 
     out = sys.stderr if fmt == "json" else sys.stdout
@@ -62,6 +66,7 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
     echo = not sys.stdin.isatty()
     reason = "input ended"
     click.echo(text, file=out)
+    lines = 0
     while True:
         if info["success"]:
             reason = "done"
@@ -70,8 +75,17 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
             reason = "step limit"
             break
         click.echo(PROMPT, nl=False, file=out)
-        line = sys.stdin.readline()
-        if not line:
+        lines += 1
+        if lines > MAX_INPUT_LINES:
+            click.echo("", file=out)
+            reason = "input limit"
+            break
+        try:
+            line = read_line(sys.stdin)  # bounded: a 50 MB line costs no more memory than a short one
+        except TaskverseError as exc:
+            click.echo(f"error: {exc}", file=out)
+            continue
+        if line is None:
             click.echo("", file=out)
             break
         answer = line.strip()
@@ -117,7 +131,7 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
               help="The planner: a built-in agent, an external program speaking JSON lines, or a language model "
                    "behind an OpenAI-compatible endpoint (docs/textenv.md).")
 @click.option("--episodes", type=click.IntRange(min=1), default=1, show_default=True, help="Episodes per task.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Base seed (episode seeds follow from it).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Base seed (episode seeds follow from it).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help="Step limit of every task [default: the limit a suite records per task, else 100].")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
@@ -207,11 +221,11 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
         raise TaskverseError("--resume needs the report to continue: -o REPORT.json")
     if resume and force:
         raise TaskverseError("--resume continues a report and --force starts it again: give one of the two")
-    if output is not None and not resume and not force:
+    if output is not None and not resume:
+        from taskverse.fileio import check_output
+
         for path in (output, trajectories or trajectories_path(output)):
-            if path.exists():
-                raise TaskverseError("exists already: give --force to overwrite it, or --resume to continue that "
-                                     "run", file=path)
+            check_output(path, force)  # before the episodes run, not after
     if prompt is not None and not agent.startswith("openai:"):
         raise TaskverseError("--prompt is for openai:MODEL agents")
     library = shared_library()
@@ -250,7 +264,15 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
 
 
 def _task_argument(reference: str) -> Any:
-    """A TASK argument as the environment takes it (a path stays a path, text stays text)."""
+    """A TASK argument as the environment takes it (a path stays a path, text stays text).
+
+    A task file is checked first as every command checks one (unknown names with close matches), so play and
+    eval refuse what show and validate refuse.
+    """
+    if reference.endswith((".yaml", ".yml")):
+        from taskverse.cli.app import task_from_file
+
+        task_from_file(Path(reference))
     return reference
 
 

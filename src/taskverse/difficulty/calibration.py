@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from taskverse.errors import TaskverseError
+from taskverse.fileio import read_text
 from taskverse.schema import DIFFICULTY_DIMENSIONS
 
 QUANTILE_LEVELS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
@@ -122,7 +123,7 @@ def load_table(path: Path | None = None) -> CalibrationTable | None:
 
 def _read_table(path: Path) -> CalibrationTable:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, "calibration table"))
         table = CalibrationTable({dim: [float(v) for v in data["quantiles"][dim]] for dim in DIFFICULTY_DIMENSIONS},
                                  dict(data.get("computed_on") or {}))
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -143,11 +144,15 @@ def require_table(path: Path | None = None) -> CalibrationTable:
     return table
 
 
-def save_table(table: CalibrationTable, path: Path | None = None) -> Path:
-    """Write the table (atomically) and return where."""
-    path = path or table_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(table.to_json(), indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
-    return path
+def save_table(table: CalibrationTable, path: Path | None = None, force: bool = False) -> Path:
+    """Write the table atomically (a unique temporary name, then a rename) and return where.
+
+    Without ``path`` it goes to the calibration folder, which this function maintains; elsewhere an existing
+    file is replaced only with ``force``.
+    """
+    from taskverse.fileio import write_text
+
+    text = json.dumps(table.to_json(), indent=2) + "\n"
+    if path is None:
+        return write_text(table_path(), text, maintains=calibration_dir())
+    return write_text(path, text, force=force)

@@ -29,6 +29,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from taskverse.errors import TaskverseError, close_matches
+from taskverse.fileio import read_text
 from taskverse.yamlio import dump_yaml, line_of, load_model
 
 RATED_DIMENSIONS: tuple[str, ...] = ("intricacy", "creativity", "novelty")
@@ -88,7 +89,7 @@ class RatingsFile(BaseModel):
 def load_ratings_file(path: Path, known_tasks: Iterable[str] | None = None) -> RatingsFile:
     """Read and check one ratings file; errors name the file, line and field."""
     parsed = load_model(path, RatingsFile, "a mapping with 'rater' and 'ratings'")
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, "ratings file")
     if parsed.rater != path.stem:
         raise TaskverseError(f"rater {parsed.rater!r} does not match the file name (expected {path.stem!r})",
                              file=path, line=line_of(text, ("rater",)), field="rater")
@@ -104,11 +105,11 @@ def load_ratings_file(path: Path, known_tasks: Iterable[str] | None = None) -> R
 
 def save_ratings_file(ratings: RatingsFile, path: Path) -> None:
     """Write a ratings file (ratings sorted by task), atomically."""
+    from taskverse.fileio import write_text
+
     ordered = RatingsFile(rater=ratings.rater, ratings=sorted(ratings.ratings, key=lambda r: r.task))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(dump_yaml(ordered.model_dump(mode="json", exclude_none=True)), encoding="utf-8")
-    tmp.replace(path)
+    # the rater's own file, rewritten after every task: a unique temporary name, then a rename
+    write_text(path, dump_yaml(ordered.model_dump(mode="json", exclude_none=True)), maintains=path.parent)
 
 
 def krippendorff_alpha_interval(units: Iterable[Sequence[float]]) -> float | None:

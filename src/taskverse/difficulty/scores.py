@@ -105,7 +105,9 @@ class DifficultyContext:
             return Novelty(library.world, library.knowledge, literature)
         from taskverse.library.loader import _cached
 
-        tables = _cached(f"novelty-{library.digest}",
+        # the key covers every input: the library (its digest) and the literature's phrasings, which the
+        # library digest leaves out (atoms/aliases.yaml is not a task file)
+        tables = _cached(f"novelty-{library.digest[:32]}-{aliases_digest()[:32]}",
                          lambda: Novelty(library.world, library.knowledge, literature).tables())
         return Novelty(library.world, library.knowledge, literature, precomputed=tables)
 
@@ -170,6 +172,16 @@ def context_for(library: Any) -> DifficultyContext:
     ctx = DifficultyContext(library)
     _CONTEXT[:] = [(library, ctx)]
     return ctx
+
+
+def aliases_digest() -> str:
+    """A hash of ``atoms/aliases.yaml`` (empty when there is none): the novelty proxy reads it."""
+    import hashlib
+
+    from taskverse.paths import atoms_dir
+
+    path = atoms_dir() / "aliases.yaml"
+    return hashlib.sha256(path.read_bytes() if path.is_file() else b"").hexdigest()
 
 
 def literature_tasks(library: Any) -> set[str]:

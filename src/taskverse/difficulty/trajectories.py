@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from taskverse.difficulty.entropy import DEFAULT_D, permutation_entropy
 from taskverse.errors import TaskverseError, close_matches
+from taskverse.fileio import read_text
 from taskverse.yamlio import line_of, parse_yaml, validation_error
 
 ACTIONS: tuple[str, ...] = (
@@ -107,10 +108,7 @@ class Trajectory(BaseModel):
 
 def load_trajectory(path: Path) -> Trajectory:
     """Read and check one trajectory file; errors name the file, line and field."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TaskverseError(f"cannot read: {exc}", file=path) from None
+    text = read_text(path, "trajectory file")
     data = parse_yaml(text, path)
     if not isinstance(data, dict):
         raise TaskverseError("expected a trajectory (a mapping with task, outcome and actions)", file=path, line=1)
@@ -144,7 +142,7 @@ def load_trajectories(root: Path, known_tasks: Iterable[str] | None = None) -> d
     for path in trajectory_files(root):
         trajectory = load_trajectory(path)
         if known is not None and not trajectory.task.startswith("mol.") and trajectory.task not in known:
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path, "trajectory file")
             raise TaskverseError(f"unknown task {trajectory.task!r}", file=path, line=line_of(text, ("task",)),
                                  field="task", suggestions=close_matches(trajectory.task, known))
         found.setdefault(trajectory.task, []).append(trajectory)

@@ -115,12 +115,9 @@ class Plan(BaseModel):
 
 def load_plan(path: Path) -> Plan:
     """Read a plan file (a JSON object with ``steps``, or a bare list of steps)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TaskverseError("no such plan file", file=path) from None
-    except json.JSONDecodeError as exc:
-        raise TaskverseError(f"invalid JSON: {exc.msg}", file=path, line=exc.lineno) from None
+    from taskverse.fileio import read_json
+
+    data = read_json(path, "plan file (JSON)")
     if isinstance(data, list):
         data = {"steps": data}
     try:

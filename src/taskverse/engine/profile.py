@@ -385,13 +385,17 @@ def _with_schematic_nodes(decoration: Decoration, game: str) -> Decoration:
     return decoration.model_copy(update={"schematic_nodes": schematic_nodes(found[0].read_bytes())})
 
 
-def write_profile(registry: Registry, version: str, directory: Path) -> list[Path]:
-    """Write ``registry.json`` and ``ENGINE_VERSION`` into a profile folder; return the files written."""
-    directory.mkdir(parents=True, exist_ok=True)
-    registry_path = directory / REGISTRY_FILE
-    version_path = directory / VERSION_FILE
-    registry_path.write_text(registry_text(registry), encoding="utf-8")
-    version_path.write_text(version + "\n", encoding="utf-8")
+def write_profile(registry: Registry, version: str, directory: Path, force: bool = False) -> list[Path]:
+    """Write ``registry.json`` and ``ENGINE_VERSION`` into a profile folder (atomically); return the files.
+
+    A profile under ``engine/games/`` is rewritten (that is what a dump is for); elsewhere existing files are
+    replaced only with ``force``.
+    """
+    from taskverse.fileio import write_text
+
+    profiles = engine_dir() / "games"
+    registry_path = write_text(directory / REGISTRY_FILE, registry_text(registry), force, maintains=profiles)
+    version_path = write_text(directory / VERSION_FILE, version + "\n", force, maintains=profiles)
     return [registry_path, version_path]
 
 
@@ -478,6 +482,10 @@ class GameMapping(BaseModel):
 @cache
 def load_mapping(game: str = "minetest_game", directory: Path | None = None) -> GameMapping:
     """Load and check a game's ``mapping.yaml``: every game-side name must be in the game's registry."""
+    if directory is None and not profile_dir(game).is_dir():
+        known = sorted(p.name for p in (engine_dir() / "games").iterdir() if (p / MAPPING_FILE).is_file())
+        raise TaskverseError(f"no game profile {game!r} in engine/games/ (games: {', '.join(known)})",
+                             suggestions=close_matches(game, known))
     directory = directory or profile_dir(game)
     path = directory / MAPPING_FILE
     data = read_yaml(path)

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from taskverse import __version__
 from taskverse.errors import TaskverseError, close_matches
+from taskverse.fileio import read_text, write_bytes
 from taskverse.knowledge.facts import Knowledge, load_knowledge, prime_knowledge
 from taskverse.paths import atoms_dir, cache_dir, knowledge_dir
 from taskverse.schema import AtomTask, Event, ResourceKind, TaskFile, WaySpec
@@ -61,7 +62,7 @@ class Located:
 
 def parse_task_file(path: Path, text: str | None = None) -> list[Located]:
     """Parse and schema-check one task file (a single task, or ``tasks:`` with a list of them)."""
-    text = path.read_text(encoding="utf-8") if text is None else text
+    text = read_text(path, "task file") if text is None else text
     data = parse_yaml(text, path)
     if isinstance(data, dict) and "tasks" in data:
         try:
@@ -235,8 +236,8 @@ class Library:
                 else build_world(self.tasks, cost)
         return self._world
 
-    def get(self, reference: str) -> AtomTask:
-        """A task by id or description (MCU's descriptions identify tasks); a clear error with close matches."""
+    def lookup(self, reference: str) -> AtomTask | None:
+        """A task by id, description or alias, or None (no close matches computed: cheap on a miss)."""
         if reference in self.by_id:
             return self.by_id[reference]
         key = normalize(reference)
@@ -245,6 +246,15 @@ class Library:
         loose = self.by_loose_description.get(loosen(reference), set())
         if len(loose) == 1:
             return self.by_id[next(iter(loose))]
+        return None
+
+    def get(self, reference: str) -> AtomTask:
+        """A task by id or description (MCU's descriptions identify tasks); a clear error with close matches."""
+        found = self.lookup(reference)
+        if found is not None:
+            return found
+        key = normalize(reference)
+        loose = self.by_loose_description.get(loosen(reference), set())
         if len(loose) > 1:
             raise TaskverseError(f"{reference!r} could mean several tasks; name one", suggestions=sorted(loose))
         guesses = close_matches(key, self.by_description, n=3)
@@ -267,33 +277,43 @@ def _cached(name: str, build: Any) -> Any:
     value = build()
     for stale in cache_dir().glob(name.split("-")[0] + "-*.pickle"):
         stale.unlink(missing_ok=True)  # one entry per kind: the cache never grows without bound
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("wb") as handle:
-        pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-    tmp.replace(path)
+    try:  # a unique temporary name: two commands filling the cache at once each rename a whole file
+        write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), force=True)
+    except TaskverseError:
+        pass  # a cache that cannot be written (read-only checkout, full disk) only costs time
     return value
 
 
-def validate_files(files: list[Path], kn: Knowledge, context: dict[str, AtomTask] | None = None,
+def validate_files(files: list[Path], kn: Knowledge, context: Mapping[str, AtomTask] | None = None,
+                   texts: dict[Path, str] | None = None, new_ids: bool = False,
                    ) -> tuple[list[Located], list[TaskverseError]]:
-    """Check files fully; return the tasks that loaded and every problem found (never raises on bad input)."""
+    """Check files fully; return the tasks that loaded and every problem found (never raises on bad input).
+
+    ``context`` holds the tasks pre-tasks may refer to (the library, when checking a user's files); with
+    ``new_ids`` a task outside the library folder may not reuse one of their ids. ``texts`` holds files already
+    read (by path); the others are read here.
+    """
     located: list[Located] = []
     errors: list[TaskverseError] = []
-    texts: dict[Path, str] = {}
+    texts = dict(texts or {})
     for path in files:
         try:
-            texts[path] = path.read_text(encoding="utf-8")
+            if path not in texts:
+                texts[path] = read_text(path, "task file")
             found = parse_task_file(path, texts[path])
         except TaskverseError as exc:
             errors.append(exc)
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            errors.append(TaskverseError(f"cannot read: {exc}", file=path))
             continue
         for loc in found:
             errors += check_names(kn, loc, texts[path])
         located += found
     errors += _check_library(located, texts, context or {})
+    if new_ids and context:
+        library_root = atoms_dir().resolve()
+        for loc in located:
+            if loc.task.id in context and not loc.file.resolve().is_relative_to(library_root):
+                errors.append(TaskverseError(f"{loc.task.id!r} is already the id of a library atom; pick another",
+                                             **_where(loc, texts, "id")))
     return located, errors
 
 
@@ -303,7 +323,7 @@ def _where(loc: Located, texts: dict[Path, str], *field_path: str | int) -> dict
             "field": ".".join(str(p) for p in field_path) or None}
 
 
-def _check_library(located: list[Located], texts: dict[Path, str], context: dict[str, AtomTask],
+def _check_library(located: list[Located], texts: dict[Path, str], context: Mapping[str, AtomTask],
                    ) -> list[TaskverseError]:
     errors = []
     seen_ids: dict[str, Located] = {}
@@ -323,7 +343,7 @@ def _check_library(located: list[Located], texts: dict[Path, str], context: dict
                     f"description {text!r} is already used by {other.task.id!r} ({other.file})",
                     **_where(loc, texts, "description" if text == task.description else "aliases")))
             seen_text.setdefault(key, loc)
-    known = {**context, **{loc.task.id: loc.task for loc in located}}
+    known = set(context) | {loc.task.id for loc in located}  # ids only: building every library model is slow
     for loc in located:
         for i, pre in enumerate(loc.task.pre_tasks):
             if pre not in known:
