@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from taskverse.algebra.tracker import GoalTracker
@@ -15,8 +16,12 @@ DEFAULT_BUDGET = 1000
 """States the optimal planner may expand to prove a plan shortest before it settles for the best found."""
 
 
-def planner_for(env: SkillForgeTextEnv, from_start: bool = False, budget: int = DEFAULT_BUDGET) -> Planner:
-    """A planner for the environment's target, from the episode's start or from where the episode is now."""
+def planner_for(env: SkillForgeTextEnv, from_start: bool = False, budget: int = DEFAULT_BUDGET,
+                action_cost: Sequence[float] | None = None) -> Planner:
+    """A planner for the environment's target, from the episode's start or from where the episode is now.
+
+    With ``action_cost`` (e.g. ``game_time_costs``) it minimises that cost instead of the number of steps.
+    """
     rules = env.rules
     tracker = GoalTracker(env.expression, env.evaluator, env.context)
     if from_start:
@@ -25,7 +30,7 @@ def planner_for(env: SkillForgeTextEnv, from_start: bool = False, budget: int = 
     else:
         start = holdings(rules, env.state)
         progress = tracker.feed(tracker.initial(), env.light_trace)
-    return Planner(rules, tracker, start, start_progress=progress, max_expansions=budget)
+    return Planner(rules, tracker, start, start_progress=progress, max_expansions=budget, action_cost=action_cost)
 
 
 def view(planner: Planner, env: SkillForgeTextEnv) -> StateDict:

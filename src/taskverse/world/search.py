@@ -190,13 +190,18 @@ class Planner:
         slack: How much dearer than the cheapest an alternative may be and still be considered.
         ties: How many equally cheap alternatives to keep.
         max_expansions: Give up (return None) after expanding this many states.
+        action_cost: What each action costs (e.g. its game time in frames); None: every action is one step.
+            Plans then minimise the total cost, and ``best_plan``'s proof is of the cheapest plan.
 
     """
 
     def __init__(self, rules: Rules, tracker: GoalTracker, start: StateDict, slack: float = 1.0, ties: int = 1,
-                 max_expansions: int = 200_000, start_progress: Any = None) -> None:
+                 max_expansions: int = 200_000, start_progress: Any = None,
+                 action_cost: Sequence[float] | None = None) -> None:
         self.rules = rules
         self.tracker = tracker
+        self.unit_cost = action_cost is None
+        self.action_cost: Sequence[float] = [1.0] * len(rules.actions) if action_cost is None else action_cost
         # Where the agent is matters only to targets constrained to a place; elsewhere it would only split states.
         self.track_place = any(c.where is not None for leaf in tracker.leaves for c in leaf.constraints)
         self.wield = wield_of(rules, tracker)
@@ -364,20 +369,22 @@ class Planner:
         flow, marks = evaluator.goal(remaining)
         if flow == INF:
             value = INF
-        else:
+        elif self.unit_cost:  # plans are whole steps
             value = float(math.ceil(flow + evaluator.landmark_cost(marks) - 1e-6))
+        else:
+            value = max(0.0, flow + evaluator.landmark_cost(marks) - 1e-6)
         self._h_cache[key] = value
         return value
 
     # -- search ------------------------------------------------------------------------------------------------
 
-    def solve(self, upper: int | None = None, weight: float = 1.0,
+    def solve(self, upper: float | None = None, weight: float = 1.0,
               max_expansions: int | None = None) -> tuple[list[int] | None, bool]:
         """Search for a plan shorter than ``upper`` (any plan if None).
 
-        With ``weight`` 1 this is A*: the plan found is a shortest one. A larger weight orders the search by
-        ``g + weight * h`` (faster, not shortest). Returns (plan or None, whether the search was exhaustive):
-        None with True means there is no plan shorter than ``upper`` in the universe.
+        With ``weight`` 1 this is A*: the plan found is a shortest (cheapest) one. A larger weight orders the
+        search by ``g + weight * h`` (faster, not shortest). Returns (plan or None, whether the search was
+        exhaustive): None with True means there is no plan cheaper than ``upper`` in the universe.
         """
         budget = self.max_expansions if max_expansions is None else max_expansions
         start_progress = self.start_progress
@@ -389,8 +396,8 @@ class Planner:
         if h0 >= bound:
             return None, True
         counter = itertools.count()
-        open_heap: list[tuple[float, int, int, Any]] = [(weight * h0, 0, next(counter), start_key)]
-        nodes: dict[Any, tuple[StateDict, Any, int, Any, int]] = {start_key: (self.start, start_progress, 0, None,
+        open_heap: list[tuple[float, float, int, Any]] = [(weight * h0, 0.0, next(counter), start_key)]
+        nodes: dict[Any, tuple[StateDict, Any, float, Any, int]] = {start_key: (self.start, start_progress, 0.0, None,
                                                                               -1)}
         closed: set[Any] = set()
         expanded = 0
@@ -401,6 +408,8 @@ class Planner:
             state, progress, g, _, _ = nodes[key]
             if -neg_g != g:
                 continue
+            if self.tracker.done(progress):  # reached with costs: the cheapest goal is the first one expanded
+                return self._plan(nodes, key), True
             closed.add(key)
             expanded += 1
             self.expanded += 1
@@ -411,17 +420,17 @@ class Planner:
                 child_key = (_freeze(child), child_progress)
                 if child_key in closed:
                     continue
-                g2 = g + 1
+                g2 = g + self.action_cost[a]
                 old = nodes.get(child_key)
                 if old is not None and old[2] <= g2:
                     continue
-                if self.tracker.done(child_progress):
+                if self.unit_cost and self.tracker.done(child_progress):
                     # Safe to stop at generation: every state that is not a goal has h >= 1.
                     if g2 < bound:
                         nodes[child_key] = (child, child_progress, g2, key, a)
                         return self._plan(nodes, child_key), True
                     continue
-                h = self.heuristic(child, child_progress, child_key)
+                h = 0.0 if self.tracker.done(child_progress) else self.heuristic(child, child_progress, child_key)
                 if g2 + h >= bound:
                     continue
                 nodes[child_key] = (child, child_progress, g2, key, a)
@@ -429,35 +438,41 @@ class Planner:
         return None, True
 
     def best_plan(self, budget: int | None = None) -> tuple[list[int] | None, bool]:
-        """The shortest plan the search can prove, else the best found: (plan, proven shortest).
+        """The cheapest plan the search can prove, else the best found: (plan, proven cheapest).
 
         Runs the greedy policy and a weighted A* for a first plan, then A* bounded by it. A* gets the whole
-        ``budget`` of expansions when the first plan is within two steps of the lower bound, a quarter of it
-        otherwise (long plans with a wide gap are seldom proven in any budget); when it runs out the best plan
-        found so far is returned, marked as not proven.
+        ``budget`` of expansions when the first plan is within two steps (or their cost) of the lower bound, a
+        quarter of it otherwise (long plans with a wide gap are seldom proven in any budget); when it runs out the
+        best plan found so far is returned, marked as not proven.
         """
         budget = self.max_expansions if budget is None else budget
         incumbent = greedy_plan(self, limit=2000)
         h0 = self.heuristic(self.start, self.start_progress)
         if h0 == INF:
             return incumbent, False
-        if incumbent is not None and len(incumbent) <= h0:
+        if incumbent is not None and self.cost_of(incumbent) <= h0 + 1e-9:
             return incumbent, True
-        found, _ = self.solve(None if incumbent is None else len(incumbent), weight=2.0,
+        found, _ = self.solve(None if incumbent is None else self.cost_of(incumbent), weight=2.0,
                               max_expansions=max(20, budget // 5))
         if found is not None:
             incumbent = found
-            if len(incumbent) <= h0:
+            if self.cost_of(incumbent) <= h0 + 1e-9:
                 return incumbent, True
-        gap = INF if incumbent is None else len(incumbent) - h0
-        found, exhaustive = self.solve(None if incumbent is None else len(incumbent),
+        steps = incumbent or []
+        step = 1.0 if self.unit_cost or not steps else self.cost_of(steps) / len(steps)
+        gap = INF if incumbent is None else (self.cost_of(incumbent) - h0) / step
+        found, exhaustive = self.solve(None if incumbent is None else self.cost_of(incumbent),
                                        max_expansions=budget if gap <= 2 else max(1, budget // 4))
         if found is not None:
             return found, True
         return incumbent, exhaustive and incumbent is not None
 
+    def cost_of(self, plan: Sequence[int]) -> float:
+        """What a plan costs: its length, or the sum of its actions' costs."""
+        return float(len(plan)) if self.unit_cost else float(sum(self.action_cost[a] for a in plan))
+
     @staticmethod
-    def _plan(nodes: dict[Any, tuple[StateDict, Any, int, Any, int]], key: Any) -> list[int]:
+    def _plan(nodes: dict[Any, tuple[StateDict, Any, float, Any, int]], key: Any) -> list[int]:
         plan: list[int] = []
         while True:
             _, _, _, parent, action = nodes[key]
@@ -522,7 +537,7 @@ class _Flow:
         """Cost of ``executions`` (fractional) runs of an action, and the landmarks it needs."""
         best, marks = INF, self.p.all_bits
         for way in self.p.rules.ways[a]:
-            cost = executions
+            cost = executions * self.p.action_cost[a]
             lm = 0
             for need in way:
                 if need.consume:

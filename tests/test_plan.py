@@ -1,0 +1,93 @@
+"""The one planner minimises steps or game time: against a uniform-cost search, and through ``taskverse plan``."""
+
+import heapq
+import itertools
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import cli, one_clean_line
+from taskverse.algebra.semantics import Evaluator
+from taskverse.algebra.tracker import Context, GoalTracker
+from taskverse.textenv.plans import plan_task
+from taskverse.world.rules import Rules
+from taskverse.world.search import Planner, holdings
+
+WORLD = ["find.oak_log", "find.birch_log", "mine.oak_log", "mine.birch_log", "craft.oak_planks",
+         "craft.birch_planks", "craft.stick", "craft.crafting_table", "craft.wooden_pickaxe", "find.stone",
+         "mine.stone", "craft.furnace", "find.coal_ore", "mine.coal_ore", "craft.torch", "smelt.charcoal",
+         "obtain.stick", "obtain.torch", "obtain.charcoal"]
+
+
+@pytest.fixture(scope="module")
+def mini(library):
+    tasks = [library.by_id[t] for t in WORLD]
+    rules = Rules.from_knowledge(tasks, library.knowledge)
+    evaluator = Evaluator({t.id: t.goal for t in tasks}, library.knowledge.tags)
+    return rules, evaluator
+
+
+def cheapest_by_brute_force(rules, evaluator, expr, start, cost):
+    """Uniform-cost search over every action of the world (the trace of relevant events is part of the state)."""
+    keys = evaluator.relevant_keys(expr)
+    context = Context()
+    tie = itertools.count()
+    frontier = [(0.0, next(tie), start, ())]
+    seen = set()
+    while frontier:
+        g, _, state, trace = heapq.heappop(frontier)
+        if trace and evaluator.evaluate(expr, [context.game_event(e) for e in trace]).satisfied:
+            return g
+        key = (tuple(state.counts), tuple(state.tries), trace)
+        if key in seen:
+            continue
+        seen.add(key)
+        if g > 60:
+            return None
+        for a in rules.candidates(state):
+            child = state.copy()
+            events = rules.act(child, a)
+            heapq.heappush(frontier, (g + cost[a], next(tie), child,
+                                      trace + tuple(e for e in events if (e[0], e[1]) in keys)))
+    return None
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(costs=st.lists(st.integers(1, 9), min_size=len(WORLD), max_size=len(WORLD)),
+       target=st.sampled_from(["obtain.stick", "obtain.torch", "craft.wooden_pickaxe"]))
+def test_the_cheapest_plan_by_cost_matches_a_uniform_cost_search(mini, costs, target):
+    from taskverse.algebra.expr import AtomRef
+
+    rules, evaluator = mini
+    cost = [float(costs[WORLD.index(a)]) for a in rules.actions]
+    start = rules.new_state({"oak_planks": 2, "furnace": 1}, [("dimension", "overworld")])
+    expr = AtomRef(task=target)
+    planner = Planner(rules, GoalTracker(expr, evaluator, Context()), holdings(rules, start),
+                      max_expansions=200_000, action_cost=cost)
+    plan, proven = planner.best_plan()
+    assert proven
+    assert planner.cost_of(plan) == cheapest_by_brute_force(rules, evaluator, expr, start, cost)
+
+
+def test_plan_by_time_is_never_slower_than_plan_by_steps(library):
+    by_steps = plan_task("naive(craft wooden_pickaxe)", library, "steps")
+    by_time = plan_task("naive(craft wooden_pickaxe)", library, "time")
+    assert by_steps.proven and by_time.proven
+    assert by_time.total_frames <= by_steps.total_frames
+    assert by_steps.steps <= by_time.steps
+    assert by_steps.actions[-1] == "craft.wooden_pickaxe"
+
+
+def test_plan_command():
+    result = cli("plan", "naive(craft wooden_pickaxe)", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["objective"] == "steps" and data["proven_optimal"] is True
+    assert data["steps"] == len(data["actions"]) and data["actions"][-1]["id"] == "craft.wooden_pickaxe"
+    assert data["game_time_frames"] == pytest.approx(sum(a["frames"] for a in data["actions"]), abs=0.5)
+    assert data["start"] == {}  # naive: empty inventory
+    text = cli("plan", "craft.stick", "--objective", "time")
+    assert text.exit_code == 0 and "1 steps" in text.stdout and "proven optimal by time" in text.stdout
+    one_clean_line(cli("plan", "craft stik"), "did you mean", "craft.stick")
