@@ -45,7 +45,8 @@ def idle_reports(library):
 
 
 def test_no_goal_is_met_at_the_spawn(idle_reports):
-    done = {task: r.summary() for task, r in idle_reports.items() if r.success or r.error}
+    done = {task: (r.summary(), [(e["game_event"]["event"], e["game_event"]["target"], e["game_event"]["y"])
+                        for e in r.events]) for task, r in idle_reports.items() if r.success or r.error}
     assert not done, done
     assert all(r.replay is not None and r.replay.agrees for r in idle_reports.values())
 

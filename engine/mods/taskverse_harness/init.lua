@@ -558,16 +558,65 @@ function actions.interact(player, step, done)
 	done(true)
 end
 
-function actions.move(player, step, done)
+-- Every scripted move (move, home, goto_*) ends here, and the plan goes on (`after`) only once the player is
+-- seen where it was put: a client's position update sent before the move can arrive after it and put the player
+-- back (then it is put again, up to MOVE_TRIES times). A move that ends in the open air holds the player there
+-- (no gravity) until the next move, so it does not fall away before the next step, however late a busy machine
+-- runs it; the step's record says `held` (and `moves`, when it took more than one try).
+local MOVE_CHECK = 0.1
+local MOVE_TRIES = 10
+
+local function move_to(player, pos, record, after)
+	local hold = not runtime.standing_at(pos) and runtime.is_open(vector.round(pos))
+	player:set_physics_override({gravity = hold and 0 or 1})
+	if hold and record ~= nil then
+		record.held = true
+	end
+	local name = player:get_player_name()
+	local function put(tries)
+		local current = minetest.get_player_by_name(name)
+		if current == nil then
+			return
+		end
+		current:set_pos(pos)
+		if hold then
+			local velocity = current:get_velocity()
+			if velocity ~= nil then
+				current:add_velocity(vector.multiply(velocity, -1))
+			end
+		end
+		minetest.after(MOVE_CHECK, function()
+			local now = minetest.get_player_by_name(name)
+			if now == nil then
+				return
+			end
+			if vector.distance(now:get_pos(), pos) < 1 or tries >= MOVE_TRIES then
+				if record ~= nil and tries > 1 then
+					record.moves = tries
+				end
+				return after(now)
+			end
+			put(tries + 1)
+		end)
+	end
+	put(1)
+end
+
+local function moved(done)
+	return function(player)
+		runtime.poll(player)
+		done(true)
+	end
+end
+
+function actions.move(player, step, done, record)
 	if step.to ~= nil then
-		player:set_pos(vec(step.to))
+		move_to(player, vec(step.to), record, moved(done))
 	elseif step.by ~= nil then
-		player:set_pos(vector.add(player:get_pos(), vec(step.by)))
+		move_to(player, vector.add(player:get_pos(), vec(step.by)), record, moved(done))
 	else
 		return done(false, "move needs to or by")
 	end
-	runtime.poll(player)
-	done(true)
 end
 
 function actions.goto_biome(player, step, done)
@@ -581,9 +630,7 @@ function actions.goto_biome(player, step, done)
 		if current == nil then
 			return
 		end
-		current:set_pos(stand or {x = spot.x, y = spot.y + 0.5, z = spot.z})
-		runtime.poll(current)
-		done(true)
+		move_to(current, stand or {x = spot.x, y = spot.y + 0.5, z = spot.z}, nil, moved(done))
 	end)
 end
 
@@ -666,9 +713,7 @@ function actions.goto_node(player, step, done, record)
 					end
 				end
 			end
-			player:set_pos({x = stand.x, y = stand.y - 0.5, z = stand.z}) -- feet on the node below
-			runtime.poll(player)
-			done(true)
+			move_to(player, {x = stand.x, y = stand.y - 0.5, z = stand.z}, record, moved(done)) -- feet on the node below
 		end)
 	end
 	search(1)
@@ -679,9 +724,7 @@ function actions.home(player, _, done)
 	if start == nil then
 		return done(false, "the runtime has no start position for the player")
 	end
-	player:set_pos(start)
-	runtime.poll(player)
-	done(true)
+	move_to(player, start, nil, moved(done))
 end
 
 function actions.time(player, step, done)
