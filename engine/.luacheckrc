@@ -6,4 +6,5 @@ read_globals = {
 	table = {fields = {"copy"}},
 	-- Craftium's additions to the Lua API (engine/mods/taskverse defines stand-ins when they are missing)
 	"set_reward", "set_reward_once", "get_reward", "set_termination", "get_termination", "reset_termination",
+	"get_soft_reset",
 }

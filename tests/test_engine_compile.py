@@ -68,6 +68,43 @@ def test_to_lua_writes_data_only():
     assert text == '{a = {1, 2.5, true, nil}, ["b c"] = {["end"] = "x"}}'
 
 
+# --- any valid task makes clean Lua ------------------------------------------------------------------------
+
+_ID_PART = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=40)
+_TASK_IDS = st.builds(lambda head, tail: ".".join([head, *tail]), _ID_PART,
+                      st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_#:-", min_size=1, max_size=60),
+                               min_size=1, max_size=3)).filter(lambda s: len(s) <= 200)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(task_id=_TASK_IDS, description=st.text(min_size=1, max_size=500).filter(str.strip))
+def test_any_valid_task_compiles_to_lua_that_passes_luacheck(library, tmp_path, task_id, description):
+    need_engine("luajit", "luacheck")
+    import yaml
+
+    from taskverse.engine.lua import MAX_LINE
+    from taskverse.library.loader import parse_task_file
+
+    source = tmp_path / "task.yaml"
+    source.write_text(yaml.safe_dump({
+        "id": task_id, "description": description, "category": "crafting", "verb": "craft",
+        "initialization": {"inventory": {"oak_planks": 2}},
+        "metrics": {"success": {"event": "craft", "target": "stick"}},
+    }, allow_unicode=True), encoding="utf-8")
+    task = parse_task_file(source)[0].task
+    text = render_init(compile_task(task, library))
+    assert max(len(line.expandtabs(4)) for line in text.splitlines()) <= MAX_LINE
+    lua = tmp_path / "init.lua"
+    lua.write_text(text, encoding="utf-8")
+    done = subprocess.run(["luacheck", "--no-color", "--codes", "--config", str(ENGINE_DIR / ".luacheckrc"), str(lua)],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stdout
+    out = luajit("taskverse = {start = function(t) io.write(t.id, '\\n', t.description) end} "
+                 f"dofile({lua_string(str(lua))})")
+    assert out == f"{task.id}\n{task.description}".encode()  # as the task file says them (YAML folds U+0085)
+
+
 # --- the generated mod -------------------------------------------------------------------------------------
 
 EXAMPLES = {
@@ -106,18 +143,32 @@ def test_the_environment_folder_is_deterministic_and_craftium_shaped(library, tm
     first, second = tmp_path / "a", tmp_path / "b"
     files = write_env(ir, first)
     write_env(ir, second)
-    rel = sorted(str(p.relative_to(first)) for p in files)
-    assert rel == sorted(str(p.relative_to(second)) for p in second.rglob("*") if p.is_file())
+
+    def tree(root):
+        return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+    rel = tree(first)
+    assert rel == tree(second)
     for name in rel:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    # the files named are the task's; of the game's copy only the settings file written for the task
+    named = sorted(str(p.relative_to(first)) for p in files)
+    assert set(named) <= set(rel)
+    assert [n for n in named if n.startswith("games/")] == ["games/minetest_game/minetest.conf"]
     for needed in ["mods/taskverse/init.lua", "mods/taskverse/eval.lua", "mods/taskverse_task/init.lua",
-                   "mods/taskverse_task/mod.conf", "worlds/world/world.mt", "minetest.conf", "taskverse_task.json"]:
+                   "mods/taskverse_task/mod.conf", "mods/taskverse_task/taskverse_task.json", "worlds/world/world.mt",
+                   "worlds/world/map_meta.txt", "games/minetest_game/minetest.conf"]:
         assert needed in rel
+    # nothing at the top, where Craftium writes its own minetest.conf; the whole game beside the mods
+    assert not [p for p in first.iterdir() if p.is_file()]
+    assert (first / "games/minetest_game/game.conf").is_file()
+    assert (first / "games/minetest_game/mods/default/init.lua").is_file()
     world = (first / "worlds/world/world.mt").read_text()
     assert "gameid = minetest" in world and "load_mod_taskverse_task = true" in world
     assert "load_mod_mobs = true" in world
+    assert "mg_name = flat\n" in (first / "worlds/world/map_meta.txt").read_text()
     assert "depends = taskverse, mobs" in (first / "mods/taskverse_task/mod.conf").read_text()
-    assert TaskIR.model_validate_json((first / "taskverse_task.json").read_text()) == ir
+    assert TaskIR.model_validate_json((first / "mods/taskverse_task/taskverse_task.json").read_text()) == ir
     write_env(ir, first)  # an earlier output is replaced
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")

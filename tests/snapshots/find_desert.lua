@@ -60,6 +60,12 @@ local task = {
 		builds = {},
 	},
 	mods = {},
+	mapgen = {
+		mg_name = "flat",
+		seed = "1",
+		mg_flags = "nocaves,nodungeons",
+		mgflat_spflags = "nolakes,nohills,nocaverns",
+	},
 	settings = {enable_tnt = true},
 }
 

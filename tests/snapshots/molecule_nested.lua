@@ -3,7 +3,9 @@
 local task = {
 	format = 1,
 	id = "mol.115cb8a4caff172e",
-	description = "((craft stick or hunt cow) and then craft wooden_pickaxe from scratch at night in desert) and mine oak_log starting with inventory={'wooden_axe': 1} with wooden_axe",
+	description =
+		"((craft stick or hunt cow) and then craft wooden_pickaxe from scratch at night in desert) and mine o" ..
+			"ak_log starting with inventory={'wooden_axe': 1} with wooden_axe",
 	game = "minetest_game",
 	expression = {
 		op = "all",
@@ -99,6 +101,12 @@ local task = {
 		builds = {},
 	},
 	mods = {"mobs"},
+	mapgen = {
+		mg_name = "flat",
+		seed = "1",
+		mg_flags = "nocaves,nodungeons",
+		mgflat_spflags = "nolakes,nohills,nocaverns",
+	},
 	settings = {enable_tnt = true},
 }
 

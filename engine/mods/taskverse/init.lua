@@ -30,6 +30,7 @@ rawset(_G, "taskverse", api)
 -- Craftium's patched engine has these as globals; a stock engine gets stand-ins with the same meaning, so
 -- the runtime (and a reader of the status file) sees the same rewards either way.
 local craftium = rawget(_G, "set_reward_once") ~= nil
+local soft_reset_requested = false
 if not craftium then
 	local reward, after, terminated = 0.0, 0.0, false
 	rawset(_G, "set_reward", function(r)
@@ -51,7 +52,25 @@ if not craftium then
 	end)
 	rawset(_G, "reset_termination", function()
 		terminated = false
+		soft_reset_requested = false
 	end)
+end
+-- Craftium's Python side asks for a soft reset (env.reset() with soft_reset=True) through get_soft_reset;
+-- a stock engine gets a stand-in that api.request_soft_reset() sets.
+local own_soft_reset = rawget(_G, "get_soft_reset") == nil
+if own_soft_reset then
+	rawset(_G, "get_soft_reset", function()
+		return soft_reset_requested and 1 or 0
+	end)
+end
+
+--- Ask for a soft reset as Craftium's env.reset() does; false under Craftium, where only Python can ask.
+function api.request_soft_reset()
+	if not own_soft_reset then
+		return false
+	end
+	soft_reset_requested = true
+	return true
 end
 
 local task          -- the task's data, with goal tables resolved (see api.start)
@@ -61,10 +80,12 @@ local relevant = {} -- [event][target] -> true: events that can change the verdi
 local trace = {}    -- the relevant events so far, in order (what eval.lua evaluates)
 local log_file
 local seq = 0
+local episode = 1   -- counts soft resets: every episode starts from the same start
 local clock = 0.0
 local status = {
 	format = FORMAT, task = nil, satisfied = false, satisfied_seq = nil, progress = 0.0, events = 0,
-	rewards = {}, reward_total = 0.0, terminated = false, craftium = craftium, players = {},
+	rewards = {}, reward_total = 0.0, terminated = false, craftium = craftium, players = {}, episode = 1,
+	settings = {},
 }
 local players = {}  -- name -> per-player state (see setup_player)
 local placed = {}   -- hashed positions of nodes players placed this episode (build patterns)
@@ -152,7 +173,7 @@ local function evaluate()
 		status.satisfied_at = clock
 		set_reward_once(1.0, 0.0)
 		set_termination()
-		status.rewards[#status.rewards + 1] = {seq = trace[at].seq, time = clock, value = 1.0}
+		status.rewards[#status.rewards + 1] = {seq = trace[at].seq, time = clock, value = 1.0, episode = episode}
 		status.reward_total = status.reward_total + 1.0
 		status.terminated = true
 		minetest.log("action", "[taskverse] task " .. task.id .. " done at event " .. trace[at].seq)
@@ -176,7 +197,7 @@ local function emit(player, event, engine_name, target, count, fields, ctx)
 	seq = seq + 1
 	status.events = seq
 	if log_file ~= nil then
-		log_file:write(json.encode({seq = seq, time = clock, player = player:get_player_name(),
+		log_file:write(json.encode({seq = seq, time = clock, episode = episode, player = player:get_player_name(),
 			engine = engine_name, game_event = e}) .. "\n")
 		log_file:flush()
 	end
@@ -274,34 +295,115 @@ local function poll_reach(player, state)
 	end
 end
 
+-- Sight: a node hides what is behind it when it is an opaque cube (drawtype "normal": stone, dirt, ores, logs);
+-- air, plants, leaves, glass, liquids, slabs and the like let the eye through. Unknown or unloaded nodes hide.
+local EYE_HEIGHT = 1.5
+
+local function hides(name, cache)
+	local known = cache[name]
+	if known ~= nil then
+		return known
+	end
+	local def = minetest.registered_nodes[name]
+	local result = name == "ignore" or def == nil or (def.drawtype or "normal") == "normal"
+	cache[name] = result
+	return result
+end
+
+-- Whether the straight line from `eye` to the centre of `target` (a node position, or any point when
+-- `is_node` is false) passes only through nodes that let the eye through; the target's own node is not
+-- checked. Walks the nodes the line crosses one by one (Amanatides and Woo), so a buried node costs a step
+-- or two before the first opaque one ends the walk.
+local function in_sight(eye, target, is_node, cache)
+	cache = cache or {}
+	local goal = vector.round(target)
+	local x, y, z = math.floor(eye.x + 0.5), math.floor(eye.y + 0.5), math.floor(eye.z + 0.5)
+	local dx, dy, dz = target.x - eye.x, target.y - eye.y, target.z - eye.z
+	local sx, sy, sz = dx > 0 and 1 or -1, dy > 0 and 1 or -1, dz > 0 and 1 or -1
+	local function first(p, d, s, cell)
+		if d == 0 then
+			return math.huge, math.huge
+		end
+		local boundary = cell + 0.5 * s
+		return (boundary - p) / d, math.abs(1 / d)
+	end
+	local tx, ddx = first(eye.x, dx, sx, x)
+	local ty, ddy = first(eye.y, dy, sy, y)
+	local tz, ddz = first(eye.z, dz, sz, z)
+	for step = 1, 256 do
+		-- an eye inside an opaque node sees nothing, not even that node
+		if step > 1 and is_node and x == goal.x and y == goal.y and z == goal.z then
+			return true
+		end
+		if hides(minetest.get_node({x = x, y = y, z = z}).name, cache) then
+			return false
+		end
+		if is_node and x == goal.x and y == goal.y and z == goal.z then
+			return true -- the eye is in the target's own (see-through) node
+		end
+		if tx >= 1 and ty >= 1 and tz >= 1 then
+			return true -- the line ended in the open (a point target)
+		end
+		if tx <= ty and tx <= tz then
+			x, tx = x + sx, tx + ddx
+		elseif ty <= tz then
+			y, ty = y + sy, ty + ddy
+		else
+			z, tz = z + sz, tz + ddz
+		end
+	end
+	return false
+end
+
+-- The watched nodes and entities a player can see now: within the find radius and in sight.
+local function in_view(pos, find, cache)
+	local eye = {x = pos.x, y = pos.y + EYE_HEIGHT, z = pos.z}
+	local r = find.radius
+	local seen = {}
+	if #find.nodes > 0 then
+		local found = minetest.find_nodes_in_area(vector.subtract(pos, r), vector.add(pos, r), find.nodes, true)
+		for name, list in pairs(found) do
+			table.sort(list, function(a, b)
+				return vector.distance(a, eye) < vector.distance(b, eye)
+			end)
+			for _, node in ipairs(list) do
+				if vector.distance(node, eye) > r then
+					break
+				end
+				if in_sight(eye, node, true, cache) then
+					seen[name] = true
+					break
+				end
+			end
+		end
+	end
+	if find.entities_set ~= nil then
+		for _, obj in ipairs(minetest.get_objects_inside_radius(pos, r)) do
+			local entity = obj:get_luaentity()
+			if entity ~= nil and find.entities_set[entity.name] and not seen[entity.name] and
+					in_sight(eye, obj:get_pos(), false, cache) then
+				seen[entity.name] = true
+			end
+		end
+	end
+	return seen
+end
+
+--- Whether a player with the feet at `feet` sees the node at `pos` (the runtime's rule for "find").
+function api.sees(feet, pos)
+	return in_sight({x = feet.x, y = feet.y + EYE_HEIGHT, z = feet.z}, pos, true, {})
+end
+
 local function poll_find(player, state)
 	local find = task.trackers.find
-	local pos = player:get_pos()
-	local biome = biome_at(pos)
+	local biome = biome_at(player:get_pos())
 	if biome ~= state.biome then
 		state.biome = biome
 		if biome ~= nil then
 			emit(player, "find", nil, biome, 1)
 		end
 	end
-	local seen = {}
-	if #find.nodes > 0 then
-		local r = find.radius
-		local found = minetest.find_nodes_in_area(vector.subtract(pos, r), vector.add(pos, r), find.nodes, true)
-		for name, list in pairs(found) do
-			if #list > 0 then
-				seen[name] = true
-			end
-		end
-	end
-	if find.entities_set ~= nil then
-		for _, obj in ipairs(minetest.get_objects_inside_radius(pos, find.radius)) do
-			local entity = obj:get_luaentity()
-			if entity ~= nil and find.entities_set[entity.name] then
-				seen[entity.name] = true
-			end
-		end
-	end
+	local seen = in_view(player:get_pos(), find, {})
 	for _, name in ipairs(sorted_keys(seen)) do
 		if not state.seen[name] then
 			emit(player, "find", name, target_of(name), 1)
@@ -328,6 +430,7 @@ minetest.register_globalstep(function(dtime)
 	if task == nil then
 		return
 	end
+	api.soft_reset_check()
 	scan_timer = scan_timer + dtime
 	local scan = scan_timer >= SCAN_INTERVAL
 	if scan then
@@ -732,33 +835,229 @@ local function ring(center, count, distance)
 	return out
 end
 
--- The feet position on the first walkable node at or below `pos` (with room to stand), within `depth` nodes.
-local function ground_below(pos, depth)
-	local p = vector.round(pos)
-	for y = p.y + 2, p.y - (depth or 16), -1 do
-		local here = minetest.registered_nodes[minetest.get_node({x = p.x, y = y, z = p.z}).name]
-		local above = minetest.registered_nodes[minetest.get_node({x = p.x, y = y + 1, z = p.z}).name]
-		local head = minetest.registered_nodes[minetest.get_node({x = p.x, y = y + 2, z = p.z}).name]
-		if here ~= nil and here.walkable and above ~= nil and not above.walkable and head ~= nil and
-				not head.walkable then
-			return {x = p.x, y = y + 0.5, z = p.z}
+-- Standing: solid ground under the feet (walkable, not leaves or a trunk), the feet and the head in the open
+-- (nothing walkable, no liquid), none of it unloaded.
+local function is_open(pos)
+	local name = minetest.get_node(pos).name
+	local def = minetest.registered_nodes[name]
+	return name ~= "ignore" and def ~= nil and not def.walkable and (def.liquidtype or "none") == "none"
+end
+
+local function is_ground(pos)
+	local name = minetest.get_node(pos).name
+	local def = minetest.registered_nodes[name]
+	return name ~= "ignore" and def ~= nil and def.walkable and minetest.get_item_group(name, "leaves") == 0 and
+		minetest.get_item_group(name, "tree") == 0
+end
+
+-- Whether a player with the feet at `feet` stands in the open on solid ground (the feet of a standing
+-- player are at the top face of the node below, y + 0.5).
+local function standing_at(feet)
+	local p = {x = math.floor(feet.x + 0.5), y = math.floor(feet.y + 0.5), z = math.floor(feet.z + 0.5)}
+	return is_ground({x = p.x, y = p.y - 1, z = p.z}) and is_open(p) and is_open({x = p.x, y = p.y + 1, z = p.z})
+end
+
+-- The feet position on the highest ground of the column (x, z) between heights `low` and `high` with room
+-- to stand above it; nil for a column with none (water, a trunk, not generated).
+local function surface_at(x, z, low, high)
+	for y = high, low, -1 do
+		local feet = {x = x, y = y + 0.5, z = z}
+		if standing_at(feet) then
+			return feet
 		end
 	end
 	return nil
 end
 
-api.ground_below = ground_below
-
-local function finish_setup(player, state)
-	local init = task.init
-	if init.position == nil then
-		-- stand the player on the ground, so the plan's first step does not happen in mid-fall
-		local stand = ground_below(player:get_pos(), 16)
-		if stand ~= nil then
-			player:set_pos(stand)
+-- A standing spot in the columns around `center` (nearest first, up to `radius` away); nil if none.
+local function stand_near(center, radius, low, high)
+	for r = 0, radius do
+		for dx = -r, r do
+			for dz = -r, r do
+				if math.max(math.abs(dx), math.abs(dz)) == r then
+					local feet = surface_at(center.x + dx, center.z + dz, low, high)
+					if feet ~= nil then
+						return feet
+					end
+				end
+			end
 		end
 	end
-	local pos = vector.round(player:get_pos())
+	return nil
+end
+
+-- Generate the map around (x, z) and call back with a standing spot there (nil if there is none).
+local function prepare_spot(x, z, y_hint, callback)
+	local y = math.floor(y_hint or minetest.get_spawn_level(x, z) or 8)
+	local p1 = {x = x - 8, y = y - 24, z = z - 8}
+	local p2 = {x = x + 8, y = y + 24, z = z + 8}
+	minetest.emerge_area(p1, p2, function(_, _, remaining)
+		if remaining == 0 then
+			callback(stand_near({x = x, y = y, z = z}, 6, y - 23, y + 22))
+		end
+	end)
+end
+
+api.standing_at = standing_at
+api.is_open = is_open
+api.prepare_spot = prepare_spot
+
+-- What an event that can change the verdict would be about if the player stood at `feet` and did nothing:
+-- the biome, a watched node or entity in view, the node under the feet. nil when the spot is neutral.
+local function met_at(feet)
+	local find = relevant.find or {}
+	local biome = biome_at(feet)
+	if biome ~= nil and find[biome] then
+		return biome
+	end
+	for name in pairs(in_view(feet, task.trackers.find, {})) do
+		if find[target_of(name)] then
+			return target_of(name)
+		end
+	end
+	local under = minetest.get_node({x = math.floor(feet.x + 0.5), y = math.floor(feet.y + 0.5) - 1,
+		z = math.floor(feet.z + 0.5)}).name
+	local reach = relevant.reach or {}
+	if reach[target_of(under)] then
+		return target_of(under)
+	end
+	return nil
+end
+
+-- Where the start searches for a spot when the task names none: the origin, then circles around it further
+-- and further out (as find_biome does); spots in a biome a find goal watches are passed over at once (the
+-- biome noise needs no generated map), the rest are checked in full by choose_start.
+local SPAWN = {x = 0, z = 0}
+local SPAWN_CANDIDATES = 12
+local function spawn_candidates(origin)
+	local out = {}
+	local find = relevant.find or {}
+	local step = 16
+	for radius = 0, 2048, step do
+		local n = math.max(1, math.floor(2 * math.pi * radius / step))
+		for i = 0, n - 1 do
+			local angle = 2 * math.pi * i / n
+			local x = math.floor(origin.x + radius * math.cos(angle) + 0.5)
+			local z = math.floor(origin.z + radius * math.sin(angle) + 0.5)
+			local y = minetest.get_spawn_level(x, z)
+			if y ~= nil then
+				local biome = biome_at({x = x, y = y, z = z})
+				if biome == nil or not find[biome] then
+					out[#out + 1] = {x = x, y = y, z = z}
+					if #out >= SPAWN_CANDIDATES then
+						return out
+					end
+				end
+			end
+		end
+	end
+	return out
+end
+
+-- Choose the start: the task's position, else a spot in its biome, else the nearest spot to the origin where
+-- nothing that can change the verdict is already true (no goal is met at the spawn unless the initialization
+-- says so). Calls back with the feet position and a note for the status.
+local function choose_start(callback)
+	local init = task.init
+	if init.position ~= nil then
+		local pos = {x = init.position[1], y = init.position[2], z = init.position[3]}
+		minetest.emerge_area(vector.subtract(pos, 8), vector.add(pos, 8), function(_, _, remaining)
+			if remaining == 0 then
+				callback(pos, {given = true})
+			end
+		end)
+		return
+	end
+	local candidates = spawn_candidates(SPAWN)
+	local neutral = true
+	if init.biomes ~= nil then
+		local spot = find_biome({x = SPAWN.x, y = 8, z = SPAWN.z}, init.biomes)
+		if spot == nil then
+			minetest.log("warning", "[taskverse] no " .. table.concat(init.biomes, "/") .. " biome near spawn")
+		else
+			candidates = {spot, {x = spot.x + 4, z = spot.z + 4, y = spot.y},
+				{x = spot.x - 4, z = spot.z - 4, y = spot.y}}
+		end
+		neutral = false -- the initialization puts the player there: its biome is meant to be seen
+	end
+	local fallback, skipped = nil, {}
+	local function try(i)
+		local c = candidates[i]
+		if c == nil then
+			if fallback == nil then
+				error("taskverse: task " .. task.id .. ": no ground to stand on near the spawn")
+			end
+			return callback(fallback, {neutral = false, met = skipped})
+		end
+		prepare_spot(c.x, c.z, c.y, function(feet)
+			if feet == nil then
+				return try(i + 1)
+			end
+			local met = neutral and met_at(feet) or nil
+			if met == nil then
+				return callback(feet, {neutral = neutral, candidate = i})
+			end
+			fallback = fallback or feet
+			skipped[#skipped + 1] = met
+			try(i + 1)
+		end)
+	end
+	try(1)
+end
+
+-- Put the player at `feet` and check a moment later that it stands there (a client's late position update
+-- or an unloaded map can move it); place it again if not, up to PLACE_TRIES times.
+local PLACE_CHECK = 0.1
+local PLACE_TRIES = 10
+local function place_player(name, feet, check_standing, tries, callback)
+	local player = minetest.get_player_by_name(name)
+	if player == nil then
+		return
+	end
+	player:set_pos(feet)
+	minetest.after(PLACE_CHECK, function()
+		local current = minetest.get_player_by_name(name)
+		if current == nil then
+			return
+		end
+		local pos = current:get_pos()
+		if vector.distance(pos, feet) < 0.5 and (not check_standing or standing_at(pos)) then
+			return callback(current, tries)
+		end
+		if tries >= PLACE_TRIES then
+			error("taskverse: the player does not stay at " .. minetest.pos_to_string(feet) .. " (it is at " ..
+				minetest.pos_to_string(pos, 1) .. " after " .. tries .. " tries)")
+		end
+		minetest.log("warning", "[taskverse] the player is at " .. minetest.pos_to_string(pos, 1) ..
+			", not standing at " .. minetest.pos_to_string(feet) .. ": placing it again")
+		place_player(name, feet, check_standing, tries + 1, callback)
+	end)
+end
+
+-- The inventory, the wielded item and the time of day of the start.
+local function apply_inventory(player)
+	local init = task.init
+	if init.time ~= nil then
+		minetest.set_timeofday(init.time)
+	end
+	if init.inventory == nil then
+		return
+	end
+	local inv = player:get_inventory()
+	inv:set_list("main", {})
+	inv:set_list("craft", {})
+	if init.wield ~= nil then
+		inv:set_stack("main", player:get_wield_index(), ItemStack(init.wield))
+	end
+	for _, entry in ipairs(init.inventory) do
+		inv:add_item("main", ItemStack(entry.name .. " " .. entry.count))
+	end
+end
+
+-- The blocks and mobs the start puts around the player (again after a soft reset: mobs left are removed).
+local function apply_surroundings(state)
+	local init = task.init
+	local pos = vector.round(state.start_pos)
 	local blocks = {}
 	for _, entry in ipairs(init.nearby) do
 		for _ = 1, entry.count do
@@ -768,6 +1067,12 @@ local function finish_setup(player, state)
 	for i, spot in ipairs(ring(pos, #blocks, 2)) do
 		minetest.set_node(spot, {name = blocks[i]})
 	end
+	for _, obj in ipairs(state.summoned or {}) do
+		if obj:get_luaentity() ~= nil then
+			obj:remove()
+		end
+	end
+	state.summoned = {}
 	local mobs_list = {}
 	for _, entry in ipairs(init.summon) do
 		for _ = 1, entry.count do
@@ -775,14 +1080,18 @@ local function finish_setup(player, state)
 		end
 	end
 	for i, spot in ipairs(ring({x = pos.x, y = pos.y + 0.5, z = pos.z}, #mobs_list, 3)) do
-		minetest.add_entity(spot, mobs_list[i])
+		state.summoned[#state.summoned + 1] = minetest.add_entity(spot, mobs_list[i])
 	end
-	state.start_pos = player:get_pos()
+end
+
+-- Start (or restart) observing a player from its start.
+local function begin(player, state)
+	state.reach, state.seen, state.built = {}, {}, {}
+	state.biome, state.standing_on = nil, nil
 	state.start_day = minetest.get_day_count()
 	state.inventory = inventory_counts(player)
 	state.wield = player:get_wielded_item():get_name()
 	state.ready = true
-	status.players[player:get_player_name()] = {ready_at = clock, start = state.start_pos}
 	write_status()
 	api.poll(player)
 end
@@ -794,48 +1103,53 @@ local function setup_player(player)
 	end
 	local state = {ready = false, reach = {}, seen = {}, built = {}, inventory = {}, wield = ""}
 	players[name] = state
-	local init = task.init
-	local inv = player:get_inventory()
-	if init.inventory ~= nil then
-		inv:set_list("main", {})
-		inv:set_list("craft", {})
-		if init.wield ~= nil then
-			inv:set_stack("main", player:get_wield_index(), ItemStack(init.wield))
-		end
-		for _, entry in ipairs(init.inventory) do
-			inv:add_item("main", ItemStack(entry.name .. " " .. entry.count))
-		end
-	end
-	if init.time ~= nil then
-		minetest.set_timeofday(init.time)
-	end
-	local pos = player:get_pos()
-	if init.position ~= nil then
-		pos = {x = init.position[1], y = init.position[2], z = init.position[3]}
-		player:set_pos(pos)
-	end
-	if init.biomes ~= nil then
-		local spot = find_biome(pos, init.biomes)
-		if spot == nil then
-			minetest.log("warning", "[taskverse] no " .. table.concat(init.biomes, "/") .. " biome near spawn")
-		else
-			pos = {x = spot.x, y = spot.y + 0.5, z = spot.z}
-			player:set_pos(pos)
-		end
-	end
-	local r = 6
-	local p = vector.round(pos)
-	minetest.emerge_area(vector.subtract(p, r), vector.add(p, r), function(_, _, remaining)
-		if remaining == 0 then
-			local current = minetest.get_player_by_name(name)
-			if current ~= nil then
-				finish_setup(current, state)
-			end
-		end
+	apply_inventory(player)
+	choose_start(function(feet, note)
+		place_player(name, feet, not note.given, 1, function(current, tries)
+			state.start_pos = current:get_pos()
+			note.tries = tries
+			status.players[name] = {ready_at = clock, start = state.start_pos, spawn = note}
+			apply_surroundings(state)
+			begin(current, state)
+		end)
 	end)
 end
 
 minetest.register_on_joinplayer(setup_player)
+
+-------------------------------------------------------------------------------------------------------------
+-- Soft resets (Craftium's env.reset() with soft_reset=True): the same start again, without a new engine
+-------------------------------------------------------------------------------------------------------------
+
+local function soft_reset()
+	episode = episode + 1
+	trace = {}
+	placed = {}
+	status.episode = episode
+	status.satisfied, status.satisfied_seq, status.satisfied_at = false, nil, nil
+	status.progress = 0.0
+	status.terminated = false
+	for _, player in ipairs(minetest.get_connected_players()) do
+		local state = players[player:get_player_name()]
+		if state ~= nil and state.ready then
+			apply_inventory(player)
+			player:set_pos(state.start_pos)
+			apply_surroundings(state)
+			begin(player, state)
+		end
+	end
+	set_reward(0.0)
+	soft_reset_requested = false
+	reset_termination() -- in Craftium this also clears the soft reset request
+	minetest.log("action", "[taskverse] soft reset: episode " .. episode)
+	write_status()
+end
+
+api.soft_reset_check = function()
+	if task ~= nil and get_soft_reset() == 1 then
+		soft_reset()
+	end
+end
 
 api.find_biome = find_biome
 
@@ -862,6 +1176,46 @@ api.json = json
 -- The entry point of a compiled task mod
 -------------------------------------------------------------------------------------------------------------
 
+-- The same setting value, whatever the spelling: flags in any order and spacing, booleans and numbers as text.
+local function setting_text(value)
+	local text = tostring(value)
+	if text:find(",", 1, true) then
+		local words = {}
+		for word in text:gmatch("[^,%s]+") do
+			words[#words + 1] = word
+		end
+		table.sort(words)
+		return table.concat(words, ",")
+	end
+	return text
+end
+
+-- The task's map generator settings (from the world's map_meta.txt) and engine settings (from a config file,
+-- the game's minetest.conf in a compiled folder) must hold as compiled: the plans and the verdicts depend on
+-- them. The values found go into the status; a wrong one stops the engine with a message saying which.
+local function check_settings(data)
+	local wrong = {}
+	for _, key in ipairs(sorted_keys(data.mapgen or {})) do
+		local have = minetest.get_mapgen_setting(key)
+		status.settings[key] = have
+		if have == nil or setting_text(have) ~= setting_text(data.mapgen[key]) then
+			wrong[#wrong + 1] = "map generator setting " .. key .. " is " .. tostring(have) .. ", not " ..
+				tostring(data.mapgen[key])
+		end
+	end
+	for _, key in ipairs(sorted_keys(data.settings or {})) do
+		local have = minetest.settings:get(key)
+		status.settings[key] = have
+		if have == nil or setting_text(have) ~= setting_text(data.settings[key]) then
+			wrong[#wrong + 1] = "setting " .. key .. " is " .. tostring(have) .. ", not " .. tostring(data.settings[key])
+		end
+	end
+	if #wrong > 0 then
+		error("taskverse: task " .. tostring(data.id) .. " needs its own world and settings: " ..
+			table.concat(wrong, "; ") .. " (the world's map_meta.txt and the game's minetest.conf hold them)")
+	end
+end
+
 --- Run a compiled task: called once, at load time, by the task's generated mod.
 function api.start(data)
 	if task ~= nil then
@@ -871,6 +1225,7 @@ function api.start(data)
 		error("taskverse: task " .. tostring(data.id) .. " was compiled for runtime format " ..
 			tostring(data.format) .. ", this runtime reads format " .. FORMAT .. "; recompile it")
 	end
+	check_settings(data)
 	task = data
 	status.task = data.id
 	names = data.names

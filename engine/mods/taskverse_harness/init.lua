@@ -558,16 +558,65 @@ function actions.interact(player, step, done)
 	done(true)
 end
 
-function actions.move(player, step, done)
+-- Every scripted move (move, home, goto_*) ends here, and the plan goes on (`after`) only once the player is
+-- seen where it was put: a client's position update sent before the move can arrive after it and put the player
+-- back (then it is put again, up to MOVE_TRIES times). A move that ends in the open air holds the player there
+-- (no gravity) until the next move, so it does not fall away before the next step, however late a busy machine
+-- runs it; the step's record says `held` (and `moves`, when it took more than one try).
+local MOVE_CHECK = 0.1
+local MOVE_TRIES = 10
+
+local function move_to(player, pos, record, after)
+	local hold = not runtime.standing_at(pos) and runtime.is_open(vector.round(pos))
+	player:set_physics_override({gravity = hold and 0 or 1})
+	if hold and record ~= nil then
+		record.held = true
+	end
+	local name = player:get_player_name()
+	local function put(tries)
+		local current = minetest.get_player_by_name(name)
+		if current == nil then
+			return
+		end
+		current:set_pos(pos)
+		if hold then
+			local velocity = current:get_velocity()
+			if velocity ~= nil then
+				current:add_velocity(vector.multiply(velocity, -1))
+			end
+		end
+		minetest.after(MOVE_CHECK, function()
+			local now = minetest.get_player_by_name(name)
+			if now == nil then
+				return
+			end
+			if vector.distance(now:get_pos(), pos) < 1 or tries >= MOVE_TRIES then
+				if record ~= nil and tries > 1 then
+					record.moves = tries
+				end
+				return after(now)
+			end
+			put(tries + 1)
+		end)
+	end
+	put(1)
+end
+
+local function moved(done)
+	return function(player)
+		runtime.poll(player)
+		done(true)
+	end
+end
+
+function actions.move(player, step, done, record)
 	if step.to ~= nil then
-		player:set_pos(vec(step.to))
+		move_to(player, vec(step.to), record, moved(done))
 	elseif step.by ~= nil then
-		player:set_pos(vector.add(player:get_pos(), vec(step.by)))
+		move_to(player, vector.add(player:get_pos(), vec(step.by)), record, moved(done))
 	else
 		return done(false, "move needs to or by")
 	end
-	runtime.poll(player)
-	done(true)
 end
 
 function actions.goto_biome(player, step, done)
@@ -575,17 +624,34 @@ function actions.goto_biome(player, step, done)
 	if spot == nil then
 		return done(false, "no " .. table.concat(step.biomes, "/") .. " biome near")
 	end
-	player:set_pos({x = spot.x, y = spot.y + 0.5, z = spot.z})
-	minetest.emerge_area(vector.subtract(spot, 8), vector.add(spot, 8), function(_, _, remaining)
-		if remaining == 0 then
-			local stand = runtime.ground_below({x = spot.x, y = spot.y + 2, z = spot.z}, 12)
-			if stand ~= nil then
-				player:set_pos(stand)
-			end
-			runtime.poll(player)
-			done(true)
+	local name = player:get_player_name()
+	runtime.prepare_spot(spot.x, spot.z, spot.y, function(stand)
+		local current = minetest.get_player_by_name(name)
+		if current == nil then
+			return
 		end
+		move_to(current, stand or {x = spot.x, y = spot.y + 0.5, z = spot.z}, nil, moved(done))
 	end)
+end
+
+-- Where to stand to see the node at `pos`: an open spot (feet and head free) within two nodes of it from which
+-- it is in sight, nearest first; nil if there is none (a buried node).
+local function view_spot(pos)
+	local best, best_d
+	for dx = -2, 2 do
+		for dy = -2, 2 do
+			for dz = -2, 2 do
+				local spot = {x = pos.x + dx, y = pos.y + dy, z = pos.z + dz}
+				local head = {x = spot.x, y = spot.y + 1, z = spot.z}
+				local d = vector.distance(spot, pos)
+				if d > 0 and (best == nil or d < best_d) and runtime.is_open(spot) and runtime.is_open(head) and
+						runtime.sees({x = spot.x, y = spot.y - 0.5, z = spot.z}, pos) then
+					best, best_d = spot, d
+				end
+			end
+		end
+	end
+	return best
 end
 
 -- Search for a node around the player (or at height y), then around points further out, one area at a time
@@ -594,7 +660,7 @@ local SEARCH_OFFSETS = {{0, 0}, {1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 1
 	{2, 0}, {0, 2}, {-2, 0}, {0, -2}, {2, 1}, {1, 2}, {-1, 2}, {-2, 1}, {-2, -1}, {-1, -2}, {1, -2}, {2, -1},
 	{2, 2}, {-2, 2}, {-2, -2}, {2, -2}}
 
-function actions.goto_node(player, step, done)
+function actions.goto_node(player, step, done, record)
 	local origin = feet(player)
 	if step.y ~= nil then
 		origin.y = step.y
@@ -632,11 +698,22 @@ function actions.goto_node(player, step, done)
 					stand.y = stand.y + 1
 				end
 			else
-				stand = minetest.find_node_near(best, 2, {"air"}) or {x = best.x, y = best.y + 1, z = best.z}
+				stand = view_spot(best)
 			end
-			player:set_pos({x = stand.x, y = stand.y - 0.5, z = stand.z}) -- feet on the node below
-			runtime.poll(player)
-			done(true)
+			if stand == nil or not (runtime.is_open(stand) and
+					runtime.is_open({x = stand.x, y = stand.y + 1, z = stand.z})) then
+				-- a buried node: open a pocket of two nodes on top of it to stand in, as a tunnel dug to it
+				-- would (no items, no events), so the player stands on it and sees it
+				stand = stand or {x = best.x, y = best.y + 1, z = best.z}
+				for up = 0, 1 do
+					local p = {x = stand.x, y = stand.y + up, z = stand.z}
+					if not runtime.is_open(p) then
+						minetest.remove_node(p)
+						record.opened = (record.opened or 0) + 1
+					end
+				end
+			end
+			move_to(player, {x = stand.x, y = stand.y - 0.5, z = stand.z}, record, moved(done)) -- feet on the node below
 		end)
 	end
 	search(1)
@@ -647,9 +724,7 @@ function actions.home(player, _, done)
 	if start == nil then
 		return done(false, "the runtime has no start position for the player")
 	end
-	player:set_pos(start)
-	runtime.poll(player)
-	done(true)
+	move_to(player, start, nil, moved(done))
 end
 
 function actions.time(player, step, done)
@@ -665,6 +740,25 @@ function actions.time(player, step, done)
 	minetest.set_timeofday(of_day)
 	runtime.poll(player)
 	done(true)
+end
+
+-- A soft reset as Craftium's env.reset() asks for one: the runtime restores the start and the next episode
+-- begins (the stand-in request works in a stock engine only).
+function actions.soft_reset(_, _, done)
+	local before = runtime.status().episode
+	if not runtime.request_soft_reset() then
+		return done(false, "this engine's soft resets are asked for by Craftium's Python side")
+	end
+	local function check(waited)
+		if runtime.status().episode > before then
+			return done(true)
+		end
+		if waited > 5 then
+			return done(false, "the runtime did not reset within 5 s")
+		end
+		minetest.after(0.05, check, waited + 0.05)
+	end
+	minetest.after(0, check, 0)
 end
 
 function actions.wait(_, step, done)
@@ -709,7 +803,7 @@ local function run_step(name, index)
 	if action == nil then
 		return done(false, "unknown action " .. tostring(step["do"]))
 	end
-	local ok, err = pcall(action, player, step, done)
+	local ok, err = pcall(action, player, step, done, record)
 	if not ok then
 		done(false, "the action raised: " .. tostring(err))
 	end

@@ -14,7 +14,7 @@ from taskverse.errors import TaskverseError
 @click.command("compile")
 @click.argument("task", required=False)
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
-              help="Write the Craftium environment folder here (mods/, worlds/world/, minetest.conf).")
+              help="Write the Craftium environment folder here (games/, mods/, worlds/world/).")
 @click.option("--game", default="minetest_game", show_default=True, help="The engine game to compile for.")
 @click.option("--coverage", is_flag=True, help="Instead of one task: how many library atoms compile, and why not.")
 @click.option("--check", is_flag=True, help="With --coverage: also run luajit -bl and luacheck on every mod.")

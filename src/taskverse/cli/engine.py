@@ -6,6 +6,7 @@ its own as ``python -m taskverse.cli.engine``.
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from pathlib import Path
@@ -110,7 +111,8 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, game: str, ti
 
     Reports success (the task runtime's verdict), rewards, the events it logged, timings, the engine's own
     error lines when a mod fails, and whether the Python evaluator replaying the events agrees. Exits 1 when
-    an episode failed to run (not when the plan merely did not complete the task).
+    an episode failed to run (not when the plan merely did not complete the task), 130 on Ctrl-C (every engine
+    of the run is stopped at once and its folder removed).
     """
     from taskverse.cli.app import _library, resolve_task
     from taskverse.engine.compiler import compile_task
@@ -129,8 +131,15 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, game: str, ti
         click.echo(plan.to_json(), nl=False)
         return
     started = time.monotonic()
-    reports = run_episodes(resolved, ir, plan, library=library, episodes=episodes, parallel=parallel,
-                           timeout=timeout)
+    try:
+        reports = run_episodes(resolved, ir, plan, library=library, episodes=episodes, parallel=parallel,
+                               timeout=timeout)
+    except KeyboardInterrupt:
+        # run_episodes has ended every engine of the run and removed their folders; another Ctrl-C while
+        # Python shuts down must not kill it with a traceback (SIG_IGN outlives the interpreter's handlers)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        click.echo("error: interrupted; every engine of the run was stopped", err=True)
+        sys.exit(130)
     summary = summarise(reports, time.monotonic() - started)
     if fmt == "json":
         emit_json({"task": ir.id, "description": ir.description, "game": game,

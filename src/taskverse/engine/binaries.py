@@ -208,6 +208,19 @@ def format_settings(settings: Mapping[str, SettingValue]) -> str:
     return "".join(lines)
 
 
+def format_map_meta(settings: Mapping[str, SettingValue]) -> str:
+    """Write a world's ``map_meta.txt``: its map generator settings, which the engine prefers to any config.
+
+    Example:
+        >>> print(format_map_meta({"mg_name": "flat", "seed": 1}), end="")
+        mg_name = flat
+        seed = 1
+        [end_of_params]
+
+    """
+    return format_settings(settings) + "[end_of_params]\n"
+
+
 def error_lines(log: str, limit: int = 4) -> list[str]:
     r"""Pick the engine's own error lines out of a log: no timestamps, no Lua stack traceback, at most ``limit``.
 
@@ -222,7 +235,7 @@ def error_lines(log: str, limit: int = 4) -> list[str]:
             continue
         text = _LOG_PREFIX.sub("", line).rstrip()
         message = text.split("]: ", 1)[-1]
-        if message.startswith(("stack traceback", "\t", " ")):
+        if message.startswith(("stack traceback", "\t", " ", "In thread ")):
             continue  # the traceback repeats the error line's place, engine-internal frames after it
         found.append(_WORLDMODS_PATH.sub("worldmods/", text))
     return found[:limit]
@@ -245,6 +258,30 @@ def _kill_group(process: subprocess.Popen[bytes], grace: float = _KILL_GRACE) ->
             process.wait(timeout=wait)
     with suppress(ProcessLookupError):  # children left behind by a process that exited by itself
         os.killpg(process.pid, signal.SIGKILL)
+
+
+# Every run not yet ended, so an interrupt can end them all at once (see stop_all).
+_LIVE_LOCK = threading.Lock()
+_LIVE: set[ServerRun] = set()
+_STOPPING = threading.Event()
+
+
+def stop_all(grace: float = 0.0) -> int:
+    """End every running engine of this process now (on Ctrl-C); return how many runs were ended.
+
+    New engines are refused until :func:`allow_runs`. Their folders are removed as their blocks unwind.
+    """
+    _STOPPING.set()
+    with _LIVE_LOCK:
+        runs = list(_LIVE)
+    for run in runs:
+        run.stop(grace)
+    return len(runs)
+
+
+def allow_runs() -> None:
+    """Let engines start again after :func:`stop_all`."""
+    _STOPPING.clear()
 
 
 class ServerRun:
@@ -353,11 +390,13 @@ class ServerRun:
         log = (self.directory / f"client-{name}.log").open("wb")
         command = [str(CLIENT), "--config", str(config), "--go", "--address", "127.0.0.1",
                    "--port", str(self.port), "--name", name, "--password", ""]
-        with log:
+        env = _environment(home or self.directory / f"home-{name}")
+        with log, _LIVE_LOCK:  # an interrupt (stop_all) either sees this client or stops it from starting
+            if _STOPPING.is_set():
+                raise TaskverseError("interrupted: no new engine is started")
             client = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                      env=_environment(home or self.directory / f"home-{name}"),
-                                      cwd=self.directory, start_new_session=True)
-        self.clients.append(client)
+                                      env=env, cwd=self.directory, start_new_session=True)
+            self.clients.append(client)
         return client
 
     def stop(self, grace: float = _KILL_GRACE) -> None:
@@ -399,6 +438,7 @@ def headless_server(
     worldmods: Mapping[str, Path] | None = None,
     settings: Mapping[str, SettingValue] | None = None,
     world_settings: Mapping[str, SettingValue] | None = None,
+    map_meta: Mapping[str, SettingValue] | None = None,
     enable_mods: Iterable[str] = (),
     timeout: float = 60.0,
     workdir: Path | None = None,
@@ -411,6 +451,7 @@ def headless_server(
         settings: Server settings over :data:`SERVER_DEFAULTS`; mods read custom keys with
             ``minetest.settings:get(key)``.
         world_settings: Extra ``world.mt`` lines.
+        map_meta: The world's map generator settings (``map_meta.txt``; they win over ``settings``).
         enable_mods: Mods installed beside the engine to load (``mobs`` for the mobs API).
         timeout: Seconds the whole run may take; :meth:`ServerRun.wait` kills the server after that.
         workdir: Run here and keep the folder (for debugging); default: a temporary folder, removed after.
@@ -422,6 +463,8 @@ def headless_server(
     """
     if not SERVER.exists():
         raise TaskverseError(f"the Minetest server {SERVER} is not installed; {INSTALL_HINT}")
+    if _STOPPING.is_set():
+        raise TaskverseError("interrupted: no new engine is started")
     keep = workdir is not None
     directory = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="taskverse-engine-"))
     if keep:
@@ -433,19 +476,28 @@ def headless_server(
     try:
         world = directory / "world"
         _write_world(world, game, worldmods or {}, world_settings or {}, enable_mods)
+        if map_meta:
+            (world / "map_meta.txt").write_text(format_map_meta(map_meta))
         port = free_port()
         config = directory / "server.conf"
         config.write_text(format_settings({**SERVER_DEFAULTS, "port": port, **(settings or {})}))
         command = [str(SERVER), "--config", str(config), "--world", str(world), "--gameid", game_id(game),
                    "--logfile", ""]
-        with (directory / "server.log").open("wb") as log:
-            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                       env=_environment(directory / "home"), cwd=directory, start_new_session=True)
-        run = ServerRun(directory, port, process, timeout)
+        with _LIVE_LOCK:
+            if _STOPPING.is_set():
+                raise TaskverseError("interrupted: no new engine is started")
+            with (directory / "server.log").open("wb") as log:
+                process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                           env=_environment(directory / "home"), cwd=directory,
+                                           start_new_session=True)
+            run = ServerRun(directory, port, process, timeout)
+            _LIVE.add(run)
         yield run
     finally:
         if run is not None:
             run.stop()
+            with _LIVE_LOCK:
+                _LIVE.discard(run)
         elif process is not None:
             _kill_group(process)
         if not keep:

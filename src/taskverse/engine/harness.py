@@ -25,7 +25,7 @@ from taskverse.errors import TaskverseError, close_matches
 PLAN_FORMAT = 1
 
 Action = Literal["wield", "dig", "place", "craft", "cook", "kill", "collect", "eat", "use", "interact", "move",
-                 "home", "goto_biome", "goto_node", "time", "wait", "die"]
+                 "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset"]
 
 #: The fields each action reads (beyond ``do`` and ``note``); others are refused.
 ACTION_FIELDS: dict[str, set[str]] = {
@@ -46,6 +46,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "time": {"of_day"},
     "wait": {"seconds"},
     "die": set(),
+    "soft_reset": set(),
 }
 _REQUIRED: dict[str, tuple[str, ...]] = {
     "dig": ("node",), "place": ("item",), "craft": ("item",), "cook": ("item",), "kill": ("entity",),

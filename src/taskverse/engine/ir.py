@@ -19,6 +19,16 @@ from pydantic import BaseModel, ConfigDict, Field
 #: The runtime's data format; ``engine/mods/taskverse/init.lua`` refuses other formats.
 IR_FORMAT = 1
 
+#: The map generator every compiled world is made with (written to the world's ``map_meta.txt``, which the
+#: engine prefers to any config file): flat ground at y = 8, no caves or dungeons under a spot, the biomes,
+#: ores and decorations of mapgen v7 that the game profile's registry was dumped with.
+MAPGEN: dict[str, str] = {
+    "mg_name": "flat",
+    "seed": "1",
+    "mg_flags": "nocaves,nodungeons",
+    "mgflat_spflags": "nolakes,nohills,nocaverns",
+}
+
 
 class IRModel(BaseModel):
     """Base of the intermediate form: frozen, unknown fields rejected."""
@@ -177,7 +187,8 @@ class TaskIR(IRModel):
         biomes: game biome -> Minecraft biome.
         place_as: game item -> the Minecraft block placing it makes (seeds make crops).
         mods: mods installed beside the engine the task needs loaded (``mobs``).
-        settings: engine settings the task's world needs.
+        mapgen: the map generator settings the task's world is made with (the runtime checks them).
+        settings: engine settings the task needs (the runtime checks them).
 
     """
 
@@ -194,4 +205,5 @@ class TaskIR(IRModel):
     mobs: list[MobIR] = Field(default_factory=list)
     trackers: TrackersIR = Field(default_factory=TrackersIR)
     mods: list[str] = Field(default_factory=list)
+    mapgen: dict[str, str] = Field(default_factory=lambda: dict(MAPGEN))
     settings: dict[str, str | bool | int] = Field(default_factory=dict)

@@ -4,15 +4,17 @@ Every string reaches the Lua text through :func:`lua_string`, the one escaping f
 literal in which every byte outside printable ASCII, and every quote and backslash, is a decimal escape, so no
 text (a description such as ``]] os.exit() --[[`` or ``"\\n``) can end the literal or the file's comment.
 
-The output is a Craftium environment directory::
+The output is a Craftium environment directory, used by Craftium's loader as it is (it copies the folder
+over its run directory, after writing its own ``minetest.conf`` there, so the folder holds no such file)::
 
     OUT/
-      mods/taskverse/          the runtime (a copy of engine/mods/taskverse)
-      mods/taskverse_task/     mod.conf + init.lua: the task's data and `taskverse.start(task)`
-      mods/mobs/               mobs_redo, copied from the engine's mods when the task has mobs
-      worlds/world/world.mt    a world that loads those mods
-      minetest.conf            the engine settings the task needs (pass them as Craftium's minetest_conf)
-      taskverse_task.json      the intermediate form (JSON), for tools
+      games/minetest_game/        the game, with the engine settings the task needs in its own minetest.conf
+      mods/taskverse/             the runtime (a copy of engine/mods/taskverse)
+      mods/taskverse_task/        mod.conf + init.lua: the task's data and `taskverse.start(task)`;
+                                  taskverse_task.json: the intermediate form (JSON), for tools
+      mods/mobs/                  mobs_redo, copied from the engine's mods when the task has mobs
+      worlds/world/world.mt       a world that loads those mods
+      worlds/world/map_meta.txt   its map generator settings (the engine prefers them to any config file)
 
 Writing the same task twice gives byte-identical files.
 """
@@ -34,18 +36,12 @@ from taskverse.errors import TaskverseError
 RUNTIME_MOD = "taskverse"
 HARNESS_MOD = "taskverse_harness"
 IR_FILE = "taskverse_task.json"
-#: Settings every compiled world runs with (see engine/README.md: the registry was dumped with them).
-WORLD_SETTINGS: dict[str, str | bool | int | float] = {
-    "mg_name": "flat",
-    "mgflat_spflags": "nolakes,nohills,nocaverns",
-    # no caves or dungeons under the spawn or a search's spot: a player must not fall through the floor
-    "mg_flags": "nocaves,nodungeons",
-    "fixed_map_seed": 1,
-    "static_spawnpoint": "0,9,0",
-    "time_speed": 72,
-    # a shorter server step: the harness does one action a step, and the runtime polls every step
-    "dedicated_server_step": 0.05,
-}
+#: Settings of the game's own minetest.conf in a compiled folder besides the task's: the runtime places the
+#: player itself, so the game's spawn search (minetest_game's spawn mod) is turned off.
+GAME_SETTINGS: dict[str, str | bool | int | float] = {"static_spawnpoint": "0,9,0"}
+#: Settings a headless run gets besides the task's: a shorter server step (the harness does one action a step,
+#: and the runtime polls every step) and no spawn search. None changes what a task means.
+RUN_SETTINGS: dict[str, str | bool | int | float] = {**GAME_SETTINGS, "dedicated_server_step": 0.05}
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _KEYWORDS = frozenset(
@@ -54,6 +50,8 @@ _KEYWORDS = frozenset(
 )
 _PRINTABLE = frozenset(range(0x20, 0x7F)) - {ord('"'), ord("\\")}
 _INLINE_WIDTH = 100
+#: The longest line the generated Lua may have (engine/.luacheckrc: max_line_length); tabs count as 4.
+MAX_LINE = 120
 
 
 def lua_string(text: str) -> str:
@@ -77,10 +75,45 @@ def lua_string(text: str) -> str:
     return "".join(out)
 
 
-def _key(key: str) -> str:
+def _key(key: str, indent: int) -> str:
     if _IDENTIFIER.match(key) and key not in _KEYWORDS:
         return key
-    return f"[{lua_string(key)}]"
+    return f"[{_string(key, indent, MAX_LINE - indent * 4 - 8)}]"
+
+
+def _pieces(literal: str, width: int) -> list[str]:
+    """Cut an escaped literal's body into pieces of at most ``width`` characters, never inside an escape."""
+    body = literal[1:-1]
+    pieces: list[str] = []
+    start = 0
+    while start < len(body):
+        end = min(len(body), start + width)
+        # an escape is a backslash and three digits: a piece must not end inside one
+        back = body.rfind("\\", max(start, end - 3), end)
+        if back != -1 and end < len(body):
+            end = back
+        pieces.append(body[start:end])
+        start = end
+    return pieces or [""]
+
+
+def _string(text: str, indent: int, room: int) -> str:
+    """A string as one literal, or, when longer than ``room``, as literals joined with ``..`` over several lines.
+
+    The pieces are cut from the escaped literal between escapes, so they join to exactly the same bytes; the
+    continuation lines are indented one level deeper than ``indent`` and stay within :data:`MAX_LINE`.
+    """
+    literal = lua_string(text)
+    if len(literal) <= room:
+        return literal
+    width = max(16, MAX_LINE - (indent + 1) * 4 - 8)  # the quotes, " ..", a closing "}," and a margin
+    return (" ..\n" + "\t" * (indent + 1)).join(f'"{piece}"' for piece in _pieces(literal, width))
+
+
+def _line_length(text: str) -> int:
+    """The length of the last line of ``text`` as luacheck counts it here (a tab as 4)."""
+    last = text.rsplit("\n", 1)[-1]
+    return len(last) + 3 * last.count("\t")
 
 
 def _scalar(value: Any) -> str:
@@ -94,33 +127,47 @@ def _scalar(value: Any) -> str:
         if value != value or value in (float("inf"), float("-inf")):
             raise TaskverseError(f"cannot write {value!r} as Lua data")
         return repr(value)
-    if isinstance(value, str):
-        return lua_string(value)
     raise TypeError(f"cannot write a {type(value).__name__} as Lua data")
 
 
-def to_lua(value: Any, indent: int = 0) -> str:
+def to_lua(value: Any, indent: int = 0, lead: int = 0) -> str:
     """Write JSON-like data (dicts, lists, strings, numbers, booleans) as a Lua table constructor.
 
-    Dict keys are written in the order given (the IR sorts its maps); small tables stay on one line.
+    Dict keys are written in the order given (the IR sorts its maps); small tables stay on one line. ``indent``
+    is the level of the line the value starts on and ``lead`` how many characters precede it there: no line
+    of the result is longer than :data:`MAX_LINE` (a long string is cut into joined pieces).
 
     Example:
         >>> print(to_lua({"id": "a.b", "targets": ["stick"], "x y": 1}))
         {id = "a.b", targets = {"stick"}, ["x y"] = 1}
 
     """
-    if isinstance(value, dict):
-        items = [f"{_key(str(k))} = {to_lua(v, indent + 1)}" for k, v in value.items() if v is not None]
-    elif isinstance(value, list | tuple):
-        items = [to_lua(v, indent + 1) for v in value]
-    else:
+    room = MAX_LINE - indent * 4 - lead - 2  # a "," or "}" may follow on the same line
+    if isinstance(value, str):
+        return _string(value, indent, room)
+    if not isinstance(value, dict | list | tuple):
         return _scalar(value)
+    level = indent + 1
+    items = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if v is None:
+                continue
+            key = _key(str(k), level)
+            used = _line_length("\t" * level + key + " = ")
+            if used + 24 > MAX_LINE or (isinstance(v, str) and len(lua_string(v)) > MAX_LINE - used - 2):
+                # no room after the key: the value starts on a line of its own, one level deeper
+                items.append(f"{key} =\n{chr(9) * (level + 1)}{to_lua(v, level + 1)}")
+            else:
+                items.append(f"{key} = {to_lua(v, level, used - level * 4)}")
+    else:
+        items = [to_lua(v, level) for v in value]
     if not items:
         return "{}"
     flat = "{" + ", ".join(items) + "}"
-    if "\n" not in flat and len(flat) + indent * 4 <= _INLINE_WIDTH:
+    if "\n" not in flat and len(flat) + indent * 4 <= _INLINE_WIDTH and len(flat) <= room:
         return flat
-    pad = "\t" * (indent + 1)
+    pad = "\t" * level
     return "{\n" + "".join(f"{pad}{item},\n" for item in items) + "\t" * indent + "}"
 
 
@@ -131,9 +178,17 @@ def task_data(ir: TaskIR) -> dict[str, Any]:
 
 
 def render_init(ir: TaskIR) -> str:
-    """The generated ``init.lua``: a comment, the task as a local table, and the call into the runtime."""
+    """The generated ``init.lua``: a comment, the task as a local table, and the call into the runtime.
+
+    Every line stays within :data:`MAX_LINE` (luacheck's limit), whatever the task's id and description.
+    """
+    task_id = lua_string(ir.id)
+    header = f"-- Generated by taskverse {__version__} from task {task_id} for {ir.game}; do not edit.\n"
+    if len(header) > MAX_LINE:
+        header = (f"-- Generated by taskverse {__version__} for {ir.game}; do not edit. The task:\n"
+                  + "".join(f"--   {piece}\n" for piece in _pieces(task_id, MAX_LINE - 8)))
     return (
-        f"-- Generated by taskverse {__version__} from task {lua_string(ir.id)} for {ir.game}; do not edit.\n"
+        header +
         "-- Data only: the runtime mod `taskverse` does the work (see docs/engine.md).\n"
         f"local task = {to_lua(task_data(ir))}\n\n"
         "taskverse.start(task)\n"
@@ -152,8 +207,8 @@ def render_mod(ir: TaskIR) -> dict[str, str]:
 
 
 def world_settings(ir: TaskIR) -> dict[str, str | bool | int | float]:
-    """Engine settings for a run of the task: the shared world settings and the game's own."""
-    return {**WORLD_SETTINGS, **ir.settings}
+    """Engine settings for a headless run of the task: the run's own and the task's (its map is in map_meta)."""
+    return {**RUN_SETTINGS, **ir.settings}
 
 
 def _settings_text(settings: dict[str, Any]) -> str:
@@ -178,20 +233,28 @@ def _copy_mod(source: Path, target: Path) -> None:
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-def write_env(ir: TaskIR, out: Path) -> list[Path]:
-    """Write the task as a Craftium environment directory; return the files written.
+def write_env(ir: TaskIR, out: Path, *, games_dir: Path | None = None) -> list[Path]:
+    """Write the task as a Craftium environment directory; return the files written, the game's copy left out.
 
-    ``out`` must be empty, missing, or an earlier output of this function (it is then replaced).
+    ``out`` must be empty, missing, or an earlier output of this function (it is then replaced). The game is
+    copied from the engine's games (``games_dir``, default the installed engine's) with the task's engine
+    settings added to its ``minetest.conf``; the map generator settings go to the world's ``map_meta.txt``.
+    No file sits at the top of the folder, where Craftium's own ``minetest.conf`` goes.
     """
+    from taskverse.engine.binaries import GAMES_DIR, INSTALL_HINT, format_map_meta
+
     out = Path(out)
     if out.exists():
         if not out.is_dir():
             raise TaskverseError("the output must be a folder", file=out)
         if any(out.iterdir()):
-            if not (out / IR_FILE).is_file():
-                raise TaskverseError(f"the output folder is not empty and holds no {IR_FILE}; pick an empty one",
-                                     file=out)
+            if not (out / "mods" / TASK_MOD / IR_FILE).is_file():
+                raise TaskverseError(f"the output folder is not empty and is no earlier output (no "
+                                     f"mods/{TASK_MOD}/{IR_FILE}); pick an empty one", file=out)
             shutil.rmtree(out)
+    game_source = Path(games_dir or GAMES_DIR) / ir.game
+    if not (game_source / "game.conf").is_file():
+        raise TaskverseError(f"no game {ir.game!r} to copy into the folder; {INSTALL_HINT}", file=game_source)
     mods = out / "mods"
     mods.mkdir(parents=True)
     _copy_mod(runtime_dir(), mods / RUNTIME_MOD)
@@ -199,6 +262,8 @@ def write_env(ir: TaskIR, out: Path) -> list[Path]:
     task_mod.mkdir()
     for name, text in render_mod(ir).items():
         (task_mod / name).write_text(text, encoding="utf-8")
+    (task_mod / IR_FILE).write_text(json.dumps(ir.model_dump(mode="json"), indent=1, sort_keys=False) + "\n",
+                                    encoding="utf-8")
     loaded = [RUNTIME_MOD, TASK_MOD]
     if "mobs" in ir.mods:
         from taskverse.engine.binaries import MODS_DIR
@@ -214,10 +279,26 @@ def write_env(ir: TaskIR, out: Path) -> list[Path]:
                                 "mod_storage_backend": "sqlite3"}
     world_mt.update({f"load_mod_{name}": True for name in sorted(loaded)})
     (world / "world.mt").write_text(_settings_text(world_mt), encoding="utf-8")
-    (out / "minetest.conf").write_text(_settings_text(world_settings(ir)), encoding="utf-8")
-    (out / IR_FILE).write_text(json.dumps(ir.model_dump(mode="json"), indent=1, sort_keys=False) + "\n",
-                               encoding="utf-8")
-    return sorted(p for p in out.rglob("*") if p.is_file())
+    (world / "map_meta.txt").write_text(format_map_meta(ir.mapgen), encoding="utf-8")
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    game = out / "games" / ir.game
+    shutil.copytree(game_source, game, ignore=shutil.ignore_patterns("minetest.conf"))
+    (game / "minetest.conf").write_text(game_config(ir, game_source), encoding="utf-8")
+    return [*files, game / "minetest.conf"]
+
+
+def game_config(ir: TaskIR, game_source: Path) -> str:
+    """The game's ``minetest.conf`` in a compiled folder: the game's own lines, then the task's settings.
+
+    A game's ``minetest.conf`` holds the game's defaults: they hold unless a config file sets the same key,
+    and Craftium's own ``minetest.conf`` sets none of them (the runtime checks that they hold).
+    """
+    own = game_source / "minetest.conf"
+    text = own.read_text(encoding="utf-8") if own.is_file() else ""
+    if text and not text.endswith("\n"):
+        text += "\n"
+    return (text + f"# taskverse: the engine settings task {ir.id} needs\n"
+            + _settings_text({**GAME_SETTINGS, **ir.settings}))
 
 
 def luajit_check(paths: list[Path], workers: int = 4) -> dict[str, str]:

@@ -41,7 +41,7 @@ from taskverse.errors import TaskverseError
 
 INF = math.inf
 HAND = ""
-#: Where the flat test world's ground is (engine settings in taskverse.engine.lua.WORLD_SETTINGS).
+#: Where the flat test world's ground is (map generator settings in taskverse.engine.ir.MAPGEN).
 GROUND_Y = 8
 
 

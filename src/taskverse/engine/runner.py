@@ -4,7 +4,9 @@ One episode: a fresh world on a free loopback port with three mods (the runtime,
 the harness), the plan written into the world, a client joined as the player; the harness plays the plan and
 shuts the server down. The report says whether the runtime judged the task done, the rewards it gave, every
 event it logged, timings, the engine's own error lines when a mod failed, and whether the Python evaluator,
-replaying the logged events, reaches the same verdict. No process outlives an episode.
+replaying the logged events, reaches the same verdict. No process outlives an episode: episodes run in worker
+threads, and an interrupt (Ctrl-C) in the calling thread ends every engine of the run at once
+(:func:`taskverse.engine.binaries.stop_all`), removes their folders and raises ``KeyboardInterrupt``.
 
 Example:
     >>> reports = run_episodes(task, ir, plan, episodes=4, parallel=2)  # doctest: +SKIP
@@ -17,11 +19,14 @@ from __future__ import annotations
 
 import json
 import queue
+import signal
 import tempfile
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -78,6 +83,7 @@ class EpisodeReport(BaseModel):
     stopped_on_success: bool = False
     failed_step: int | None = None
     plan_error: str | None = None
+    soft_resets: int = 0
     steps: list[dict[str, Any]] = Field(default_factory=list)
     events: list[dict[str, Any]] = Field(default_factory=list)
     replay: Replay | None = None
@@ -110,8 +116,12 @@ def evaluator_for(task: Any, library: Any) -> Evaluator:
 
 
 def replay(task: Any, events: list[dict[str, Any]], library: Any) -> tuple[Any, list[GameEvent]]:
-    """The Python evaluator's verdict on logged event lines (``{"seq", "game_event", ...}``)."""
-    trace = [GameEvent.model_validate(line["game_event"]) for line in events]
+    """The Python evaluator's verdict on logged event lines (``{"seq", "episode", "game_event", ...}``).
+
+    After soft resets only the last episode's events count, as they do for the runtime.
+    """
+    last = max((int(line.get("episode", 1)) for line in events), default=1)
+    trace = [GameEvent.model_validate(line["game_event"]) for line in events if int(line.get("episode", 1)) == last]
     return evaluator_for(task, library).evaluate(expression_of(task), trace), trace
 
 
@@ -153,8 +163,8 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
         for name, text in render_mod(ir).items():
             (mod / name).write_text(text, encoding="utf-8")
         worldmods = {RUNTIME_MOD: runtime_dir(), TASK_MOD: mod, HARNESS_MOD: harness_dir()}
-        with headless_server(ir.game, worldmods=worldmods, settings=world_settings(ir), enable_mods=ir.mods,
-                             timeout=timeout, workdir=workdir) as run:
+        with headless_server(ir.game, worldmods=worldmods, settings=world_settings(ir), map_meta=ir.mapgen,
+                             enable_mods=ir.mods, timeout=timeout, workdir=workdir) as run:
             (run.world / PLAN_FILE).write_text(plan.to_json(), encoding="utf-8")
             try:
                 run.wait_for("listening on")
@@ -177,11 +187,14 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
     status = status or {}
     if error is None and not result:
         error = "the harness wrote no result"
-    verdict, _ = replay(task, events, library)
+    verdict, trace = replay(task, events, library)
     success = bool(status.get("satisfied"))
     seq = status.get("satisfied_seq")
-    agrees = verdict.satisfied == success and (not success or (verdict.satisfied_at is not None
-                                                               and verdict.satisfied_at + 1 == seq))
+    # the replayed trace is the last episode's: its index i is the event logged with seq first_seq + i
+    last = max((int(line.get("episode", 1)) for line in events), default=1)
+    first_seq = next((int(line["seq"]) for line in events if int(line.get("episode", 1)) == last), 1)
+    replay_seq = None if verdict.satisfied_at is None else first_seq + verdict.satisfied_at
+    agrees = verdict.satisfied == success and (not success or replay_seq == seq)
     plan_seconds = result.get("seconds")
     return EpisodeReport(
         task=task.id, episode=episode, success=success, progress=float(status.get("progress") or 0.0),
@@ -189,11 +202,10 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
         reward_total=float(status.get("reward_total") or 0.0), terminated=bool(status.get("terminated")),
         craftium_api=bool(status.get("craftium")), plan_completed=bool(result.get("completed")),
         stopped_on_success=bool(result.get("stopped_on_success")), failed_step=result.get("failed_step"),
-        plan_error=result.get("error"), steps=[s for s in result.get("steps") or [] if isinstance(s, dict)],
-        events=events,
-        replay=Replay(satisfied=verdict.satisfied,
-                      satisfied_seq=None if verdict.satisfied_at is None else verdict.satisfied_at + 1,
-                      progress=verdict.progress, agrees=agrees),
+        plan_error=result.get("error"), soft_resets=max(0, int(status.get("episode") or 1) - 1),
+        steps=[s for s in result.get("steps") or [] if isinstance(s, dict)], events=events,
+        replay=Replay(satisfied=verdict.satisfied, satisfied_seq=replay_seq, progress=verdict.progress,
+                      agrees=agrees),
         timings=Timings(listening=listening, plan=plan_seconds, total=total),
         error=error, engine_errors=engine_errors,
     )
@@ -209,44 +221,84 @@ def client_homes(count: int) -> list[Path]:
     return homes
 
 
-def run_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episodes: int = 1, parallel: int = 1,
-                 timeout: float = 60.0) -> list[EpisodeReport]:
-    """Run ``episodes`` episodes, ``parallel`` at a time; reports in episode order."""
-    if episodes < 1 or parallel < 1:
-        raise TaskverseError("episodes and parallel must be at least 1")
+T = TypeVar("T")
+
+
+def _run_all(one: Callable[[T, Path], EpisodeReport], jobs: Sequence[T], parallel: int) -> list[EpisodeReport]:
+    """Run ``one(job, client_home)`` for every job, ``parallel`` at a time in worker threads; results in order.
+
+    The calling thread only waits, so Ctrl-C reaches it at once: every engine of the run is then ended
+    (SIGKILL: the worlds are thrown away), jobs not started are dropped, the workers unwind (removing their
+    folders), and ``KeyboardInterrupt`` is raised. Further Ctrl-C presses are ignored from then on (the
+    handler stays installed in the main thread): the caller says so and exits.
+    """
+    from taskverse.engine.binaries import allow_runs, stop_all
+
+    workers = max(1, min(parallel, len(jobs)))
     homes: queue.Queue[Path] = queue.Queue()
-    for home in client_homes(min(parallel, episodes)):
+    for home in client_homes(workers):
         homes.put(home)
 
-    def one(index: int) -> EpisodeReport:
+    def run(job: T) -> EpisodeReport:
         home = homes.get()
         try:
-            return run_episode(task, ir, plan, library=library, episode=index, timeout=timeout, client_home=home)
+            return one(job, home)
         finally:
             homes.put(home)
 
-    if parallel == 1 or episodes == 1:
-        return [one(i) for i in range(1, episodes + 1)]
-    with ThreadPoolExecutor(max_workers=min(parallel, episodes)) as pool:
-        return list(pool.map(one, range(1, episodes + 1)))
+    interrupted = threading.Event()
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        if not interrupted.is_set():  # the first Ctrl-C interrupts; more presses must not cut the clean-up short
+            interrupted.set()
+            raise KeyboardInterrupt
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_interrupt) if main else None
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="taskverse-episode")
+    futures = [pool.submit(run, job) for job in jobs]
+    try:
+        pending = set(futures)
+        while pending:
+            _, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
+    except KeyboardInterrupt:
+        interrupted.set()
+        try:
+            for future in futures:
+                future.cancel()
+            stop_all(grace=0)
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            allow_runs()
+        raise
+    finally:
+        # after an interrupt Ctrl-C stays ignored (the handler above), so the caller can finish cleanly
+        if previous is not None and not interrupted.is_set():
+            signal.signal(signal.SIGINT, previous)
+    pool.shutdown(wait=True)
+    return [future.result() for future in futures]
+
+
+def run_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episodes: int = 1, parallel: int = 1,
+                 timeout: float = 60.0) -> list[EpisodeReport]:
+    """Run ``episodes`` episodes, ``parallel`` at a time; reports in episode order (see :func:`_run_all`)."""
+    if episodes < 1 or parallel < 1:
+        raise TaskverseError("episodes and parallel must be at least 1")
+
+    def one(index: int, home: Path) -> EpisodeReport:
+        return run_episode(task, ir, plan, library=library, episode=index, timeout=timeout, client_home=home)
+
+    return _run_all(one, list(range(1, episodes + 1)), parallel)
 
 
 def run_jobs(jobs: list[tuple[Any, TaskIR, Plan]], *, library: Any, parallel: int = 2,
              timeout: float = 60.0) -> list[EpisodeReport]:
     """Run one episode of each (task, ir, plan), ``parallel`` at a time; reports in job order."""
-    homes: queue.Queue[Path] = queue.Queue()
-    for home in client_homes(max(1, min(parallel, len(jobs)))):
-        homes.put(home)
 
-    def one(job: tuple[Any, TaskIR, Plan]) -> EpisodeReport:
-        home = homes.get()
-        try:
-            return run_episode(job[0], job[1], job[2], library=library, timeout=timeout, client_home=home)
-        finally:
-            homes.put(home)
+    def one(job: tuple[Any, TaskIR, Plan], home: Path) -> EpisodeReport:
+        return run_episode(job[0], job[1], job[2], library=library, timeout=timeout, client_home=home)
 
-    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        return list(pool.map(one, jobs))
+    return _run_all(one, jobs, parallel)
 
 
 def summarise(reports: list[EpisodeReport], wall: float) -> dict[str, Any]:
