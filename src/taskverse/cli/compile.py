@@ -19,7 +19,7 @@ from taskverse.errors import TaskverseError
 @click.option("--coverage", is_flag=True, help="Instead of one task: how many library atoms compile, and why not.")
 @click.option("--check", is_flag=True, help="With --coverage: also run luajit -bl and luacheck on every mod.")
 @click.option("--force", is_flag=True,
-              help="Replace the folder of an earlier compile (one holding taskverse_task.json).")
+              help="Replace the folder of an earlier compile (one holding mods/taskverse_task/taskverse_task.json).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
 def compile_command(task: str | None, output: Path | None, game: str, coverage: bool, check: bool, force: bool,
@@ -54,12 +54,12 @@ def compile_command(task: str | None, output: Path | None, game: str, coverage: 
     if output is None:
         raise TaskverseError("give an output folder with -o DIR")
     from taskverse.engine.compiler import compile_task
-    from taskverse.engine.lua import IR_FILE, write_env
+    from taskverse.engine.lua import IR_PATH, write_env
     from taskverse.fileio import check_output, output_folder
 
     check_output(output, force, folder=True)
     ir = compile_task(resolve_task(task), _library(), game)
-    with output_folder(output, force, marker=IR_FILE) as tmp:  # built aside, then moved into place whole
+    with output_folder(output, force, marker=IR_PATH) as tmp:  # built aside, then moved into place whole
         files = [f.relative_to(tmp) for f in write_env(ir, tmp)]
     if fmt == "json":
         emit_json({"task": ir.id, "game": game, "output": str(output),

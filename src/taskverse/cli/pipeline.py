@@ -129,7 +129,7 @@ def _compile_sample(library: Any, sample: int, episodes: int, seed: int, out: Pa
     from tqdm import tqdm
 
     from taskverse.engine.compiler import CompileError, compile_task
-    from taskverse.engine.lua import IR_FILE, write_env
+    from taskverse.engine.lua import IR_PATH, write_env
     from taskverse.fileio import output_folder
 
     rng = random.Random(seed)
@@ -147,7 +147,7 @@ def _compile_sample(library: Any, sample: int, episodes: int, seed: int, out: Pa
                 ir = compile_task(task, library)
             except CompileError:
                 continue
-            with output_folder(out / "mods" / task_id, force, marker=IR_FILE) as tmp:
+            with output_folder(out / "mods" / task_id, force, marker=IR_PATH) as tmp:
                 write_env(ir, tmp)
             compiled.append((task, ir))
             bar.update(1)

@@ -334,3 +334,7 @@ def luacheck(paths: list[Path]) -> tuple[int, str]:
     command = [tool, "--no-color", "--codes", "--config", str(config), "--formatter", "plain", "--", *map(str, paths)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     return done.returncode, done.stdout + done.stderr
+
+
+IR_PATH = f"mods/{TASK_MOD}/{IR_FILE}"
+"""Where a compiled folder keeps its intermediate form: the mark of an earlier compile output."""
