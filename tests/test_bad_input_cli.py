@@ -466,3 +466,15 @@ def test_answers_python_cannot_convert_are_refused_and_the_run_goes_on(tmp_path)
 def test_a_view_with_a_number_python_cannot_convert_is_one_clean_line(view):
     one_clean_line(cli("eval", "--tasks", "craft.stick", "--agent", "greedy", "--view", view),
                    "top:K needs a whole number K from 1 to 999999999")
+
+
+@pytest.mark.parametrize("args", [["eval", "--tasks", "craft.stick", "--agent", "greedy", "--no-progress"],
+                                  ["engine", "run", "craft.stick"]])
+def test_a_ray_address_where_nothing_listens_is_one_clean_line_at_once(monkeypatch, args):
+    import time
+
+    pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")  # ray.init itself would wait for minutes
+    started = time.monotonic()
+    one_clean_line(cli(*args), "cannot reach the Ray cluster at 127.0.0.1:1 (RAY_ADDRESS)")
+    assert time.monotonic() - started < 30
