@@ -4,10 +4,11 @@ overwritten or written into the library, nothing is unbounded, and Ctrl-C keeps 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from conftest import PATH_ERRORS, billion_laughs, cli, one_clean_line
+from conftest import PATH_ERRORS, billion_laughs, cli, one_clean_line, run_cli
 from taskverse.paths import project_root
 
 ROOT = project_root()
@@ -346,3 +347,134 @@ def test_a_real_ctrl_c_during_generate_keeps_whole_files(tmp_path):
     assert process.returncode == 130, stderr
     assert stderr.strip().endswith(f"error: interrupted after {len(files)} of 10000 molecule(s)")
     assert all(f.name.startswith("mol.") and f.suffix == ".yaml" and f.stat().st_size > 100 for f in files)
+
+
+# -- agents that answer badly (eval) -------------------------------------------------------------------------------
+
+def test_an_agent_command_line_that_shlex_cannot_split_is_one_clean_line():
+    for spec in ['cmd:python "unterminated', "cmd:python 'unterminated", 'cmd:python agent.py "a\\']:
+        one_clean_line(cli("eval", "--tasks", "craft.stick", "--agent", spec), "cannot read the command line",
+                       spec, "No closing quotation" if "unterminated" in spec else "No escaped character")
+
+
+NOT_UTF8_AGENT = r"""
+import json, sys
+for line in sys.stdin:
+    o = json.loads(line)
+    if o["step"] == 0:  # bytes that are not UTF-8, on their own and inside what looks like JSON
+        sys.stdout.buffer.write(b"\xff\xfe\x80craft\n" if o["episode"] == 0 else b'{"action": 0, "why": "\xc3("}\n')
+    else:
+        sys.stdout.buffer.write(str(o["candidates"][0]["index"]).encode() + b"\n")
+    sys.stdout.flush()
+"""
+
+
+def test_an_answer_that_is_not_utf8_is_refused_like_a_wrong_name_and_the_run_goes_on(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "agent.py"
+    script.write_text(NOT_UTF8_AGENT)
+    report = tmp_path / "r.json"
+    done = subprocess.run([sys.executable, "-m", "taskverse.cli", "eval", "--tasks", "craft.stick", "--episodes", "2",
+                           "--agent", f"cmd:python {script}", "--max-steps", "3", "--no-progress", "-o", str(report)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Exception in thread" not in done.stderr, done.stderr
+    episodes = json.loads(report.read_text())["tasks"][0]["episodes"]
+    # the step is wasted (3 steps, 1 invalid), the next answers count, the episode is not an agent error
+    assert [(e["termination"], e["steps"], e["invalid_actions"]) for e in episodes] == [("step_limit", 3, 1)] * 2
+    for line in (report.with_name("r.trajectories.jsonl")).read_text().splitlines():
+        first, second = json.loads(line)["trajectory"][:2]
+        assert first["invalid"] and first["action"] is None and "not UTF-8" in first["error"]
+        assert not second["invalid"] and second["action"] is not None
+
+
+HUGE_LINE_AGENT = r"""
+import json, sys
+huge = len(sys.argv) > 1
+for line in sys.stdin:
+    o = json.loads(line)
+    if huge and o["episode"] == 0:  # 50 MB on one line, written in pieces (the agent itself stays small)
+        piece = b"7" * (1 << 20)
+        for _ in range(50):
+            sys.stdout.buffer.write(piece)
+        sys.stdout.buffer.write(b"\n")
+    else:
+        sys.stdout.buffer.write(str(o["candidates"][0]["index"]).encode() + b"\n")
+    sys.stdout.flush()
+"""
+
+
+def _peak_memory_mb(args: list[str], out: Path) -> tuple[int, float, str]:
+    """Run the command line; (exit code, the largest resident size of it and what it waited for, stderr)."""
+    import os
+    import subprocess
+    import sys
+
+    with (out / "stderr").open("w") as stderr:
+        process = subprocess.Popen([sys.executable, "-m", "taskverse.cli", *args], stdout=subprocess.DEVNULL,
+                                   stderr=stderr, cwd=ROOT)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, usage.ru_maxrss / 1024, (out / "stderr").read_text()
+
+
+def test_a_50_mb_answer_line_is_read_in_pieces_and_fails_the_episode(tmp_path):
+    script = tmp_path / "agent.py"
+    script.write_text(HUGE_LINE_AGENT)
+    runs = {}
+    for name, extra in (("normal", ""), ("huge", " huge")):
+        (tmp_path / name).mkdir()
+        report = tmp_path / name / "r.json"
+        runs[name] = _peak_memory_mb(["eval", "--tasks", "craft.stick", "--episodes", "2", "--agent",
+                                      f"cmd:python {script}{extra}", "--max-steps", "3", "--no-progress",
+                                      "-o", str(report)], tmp_path / name)
+        assert runs[name][0] == 0 and "Traceback" not in runs[name][2], runs[name][2]
+    episodes = json.loads((tmp_path / "huge" / "r.json").read_text())["tasks"][0]["episodes"]
+    assert [e["termination"] for e in episodes] == ["agent_error", "step_limit"]
+    assert "wrote an answer longer than 65536 bytes" in episodes[0]["error"]
+    # bounded: the 50 MB line is never held (a run that kept it would need at least 50 MB more)
+    assert runs["huge"][1] < runs["normal"][1] + 25, (runs["normal"][1], runs["huge"][1])
+
+
+ODD_ANSWERS_AGENT = r"""
+import json, sys
+odd = ["9" * 5000, '{"action": ' + "9" * 5000 + "}", '{"a":' * 10000 + "1" + "}" * 10000, "\u00b2", "3: " + "9" * 5000]
+for line in sys.stdin:
+    o = json.loads(line)
+    print(odd[o["step"]] if o["step"] < len(odd) else o["candidates"][0]["index"], flush=True)
+"""
+
+
+def test_answers_python_cannot_convert_are_refused_and_the_run_goes_on(tmp_path):
+    # numbers of over 4300 digits (bare and in JSON), JSON nested past the recursion limit, a digit int() refuses
+    script = tmp_path / "agent.py"
+    script.write_text(ODD_ANSWERS_AGENT)
+    report = tmp_path / "r.json"
+    done = run_cli("eval", "--tasks", "craft.stick", "--agent", f"cmd:python {script}", "--max-steps", "6",
+                   "--no-progress", "-o", str(report))
+    assert done.returncode == 0 and "internal error" not in done.stderr, done.stderr
+    episode = json.loads(report.read_text())["tasks"][0]["episodes"][0]
+    assert (episode["termination"], episode["steps"], episode["invalid_actions"]) == ("step_limit", 6, 5)
+    steps = json.loads(report.with_name("r.trajectories.jsonl").read_text())["trajectory"]
+    assert [s["invalid"] for s in steps] == [True] * 5 + [False]
+    assert "5000 digits" in steps[0]["error"] and "no action named" in steps[1]["error"]
+
+
+@pytest.mark.parametrize("view", ["top:\u00b2", "top:" + "9" * 5000, "top:0"])
+def test_a_view_with_a_number_python_cannot_convert_is_one_clean_line(view):
+    one_clean_line(cli("eval", "--tasks", "craft.stick", "--agent", "greedy", "--view", view),
+                   "top:K needs a whole number K from 1 to 999999999")
+
+
+@pytest.mark.parametrize("args", [["eval", "--tasks", "craft.stick", "--agent", "greedy", "--no-progress"],
+                                  ["engine", "run", "craft.stick"]])
+def test_a_ray_address_where_nothing_listens_is_one_clean_line_at_once(monkeypatch, args):
+    import time
+
+    pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")  # ray.init itself would wait for minutes
+    started = time.monotonic()
+    one_clean_line(cli(*args), "cannot reach the Ray cluster at 127.0.0.1:1 (RAY_ADDRESS)")
+    assert time.monotonic() - started < 30

@@ -132,6 +132,8 @@ def _ray_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]]
         raise TaskverseError("--ray needs Ray: pip install 'taskverse[ray]' (or pip install ray)") from None
     started_here = not ray.is_initialized()
     if started_here:
+        if backend.address:
+            _check_reachable(backend.address)
         try:
             if backend.address:
                 ray.init(address=backend.address, log_to_driver=True, include_dashboard=False)
@@ -162,6 +164,24 @@ def _ray_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]]
             ray.cancel(ref, force=True)
         if started_here:
             ray.shutdown()
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail at once, naming the address, when nothing listens there (``ray.init`` would wait for minutes).
+
+    ``auto`` and addresses that are not ``[ray://]host:port`` are left to Ray.
+    """
+    import socket
+
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isascii() or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise TaskverseError(f"cannot reach the Ray cluster at {address} ({RAY_ADDRESS_VARIABLE}): {reason}") from None
 
 
 __all__ = ["Backend", "choose_backend", "default_workers", "run_jobs"]

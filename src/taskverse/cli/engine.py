@@ -99,26 +99,33 @@ def dump(game: str, output: Path | None, force: bool, timeout: float, fmt: str) 
               help="The planner's scripted plan, or a plan file (JSON steps; docs/engine.md).")
 @click.option("--episodes", type=click.IntRange(min=1, max=1000), default=1, show_default=True)
 @click.option("--parallel", type=click.IntRange(min=1, max=16), default=1, show_default=True,
-              help="Episodes at a time (each has its own server, client and port).")
+              help="Episodes at a time on this machine (each has its own server, client and port). With --ray: "
+                   "the CPUs of a local Ray instance.")
+@click.option("--ray", "use_ray", is_flag=True,
+              help="Run the episodes as Ray tasks: on the cluster at RAY_ADDRESS (setting it is enough; every node "
+                   "needs taskverse and the engine), else on a local instance (pip install 'taskverse[ray]').")
 @click.option("--game", default="minetest_game", show_default=True)
 @click.option("--timeout", type=TIMEOUT, default=60.0, show_default=True, help="Seconds an episode may take.")
 @click.option("--show-plan", is_flag=True, help="Print the plan (JSON) and do not run it.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
-def run(task: str, plan_source: str, episodes: int, parallel: int, game: str, timeout: float, show_plan: bool,
-        fmt: str) -> None:
+def run(task: str, plan_source: str, episodes: int, parallel: int, use_ray: bool, game: str, timeout: float,
+        show_plan: bool, fmt: str) -> None:
     """Run TASK in the real engine: headless server, headless client as the player, a scripted plan.
 
     Reports success (the task runtime's verdict), rewards, the events it logged, timings, the engine's own
     error lines when a mod fails, and whether the Python evaluator replaying the events agrees. Exits 1 when
     an episode failed to run (not when the plan merely did not complete the task), 130 on Ctrl-C (every engine
-    of the run is stopped at once and its folder removed).
+    of the run is stopped at once and its folder removed). Local and Ray runs give the same report apart from
+    timings and "run", which says where the episodes ran.
     """
     from taskverse.cli.app import _library, resolve_task
     from taskverse.engine.compiler import compile_task
     from taskverse.engine.harness import load_plan, resolve_plan
+    from taskverse.engine.jobs import run_engine_episodes
     from taskverse.engine.planner import plan_task
-    from taskverse.engine.runner import run_episodes, summarise
+    from taskverse.engine.runner import summarise
+    from taskverse.workers import choose_backend
 
     library = _library()
     resolved = resolve_task(task)
@@ -130,10 +137,11 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, game: str, ti
     if show_plan:
         click.echo(plan.to_json(), nl=False)
         return
+    backend = choose_backend(parallel, use_ray, episodes)
     started = time.monotonic()
     try:
-        reports = run_episodes(resolved, ir, plan, library=library, episodes=episodes, parallel=parallel,
-                               timeout=timeout)
+        reports = run_engine_episodes(resolved, ir, plan, library=library, episodes=episodes, backend=backend,
+                                      timeout=timeout)
     except KeyboardInterrupt:
         # run_episodes has ended every engine of the run and removed their folders; another Ctrl-C while
         # Python shuts down must not kill it with a traceback (SIG_IGN outlives the interpreter's handlers)
@@ -143,7 +151,8 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, game: str, ti
     summary = summarise(reports, time.monotonic() - started)
     if fmt == "json":
         emit_json({"task": ir.id, "description": ir.description, "game": game,
-                   "plan": {"source": plan_source, "steps": len(plan.steps)}, "summary": summary,
+                   "plan": {"source": plan_source, "steps": len(plan.steps)}, "run": backend.describe(),
+                   "summary": summary,
                    "episodes": [r.model_dump(mode="json") for r in reports]})
     else:
         for report in reports:

@@ -341,7 +341,7 @@ def parse_answer_with_reasoning(line: str) -> tuple[str, str | None]:
     if text.startswith("{"):
         try:
             data = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, a number of over 4300 digits, nesting too deep
             return text, None
         if isinstance(data, dict) and "action" in data:
             reasoning = data.get("reasoning")

@@ -706,8 +706,11 @@ def resolve_action_text(env: SkillForgeTextEnv, text: str) -> int:
     text = text.strip()
     candidates = env.candidates()
     rules = env.rules
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # not "²" (a digit int() refuses)
         shown = env.shown_candidates()
+        if len(text) > 9:  # int() refuses more than 4300 digits, and no list is this long
+            raise TaskverseError(f"no candidate number {text[:12]}... ({len(text)} digits; there are "
+                                 f"{len(shown)}: 0..{len(shown) - 1})")
         number = int(text)
         if number < len(shown):
             return shown[number]

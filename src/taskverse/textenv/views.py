@@ -39,9 +39,9 @@ def parse_view(spec: str) -> tuple[str, int | None]:
         return text, None
     if text.startswith("top:"):
         number = text[4:].strip()
-        if number.isdigit() and int(number) >= 1:
+        if number.isascii() and number.isdigit() and len(number) <= 9 and int(number) >= 1:
             return "top", int(number)
-        raise TaskverseError(f"view {spec!r}: top:K needs a whole number K of at least 1, e.g. top:10")
+        raise TaskverseError(f"view {spec[:40]!r}: top:K needs a whole number K from 1 to 999999999, e.g. top:10")
     raise TaskverseError(f"unknown candidate view {spec!r}; expected all, relevant or top:K",
                          suggestions=close_matches(text, ["all", "relevant", "top:10"]))
 

@@ -1,0 +1,38 @@
+"""Engine episodes on the shared worker pool: a local Ray instance gives the report a local run gives."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engine_support import need_engine, run_engine_cli
+
+TIMING_FIELDS = ("wall_seconds", "mean_episode_seconds", "episodes_per_minute")
+
+
+def _untimed(value: Any) -> Any:
+    """A report without what depends on the clock: timings, and the game time at which things happened."""
+    if isinstance(value, list):
+        return [_untimed(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _untimed(v) for k, v in value.items()
+                if k not in ("run", "timings", *TIMING_FIELDS) and not (k == "time" and isinstance(v, float | int))}
+    return value
+
+
+def test_engine_episodes_on_a_local_ray_instance_report_as_a_local_run():
+    need_engine(client=True)
+    pytest.importorskip("ray")
+    args = ("run", "craft.stick", "--episodes", "2", "--parallel", "2", "--format", "json")
+    local = run_engine_cli(*args)
+    on_ray = run_engine_cli(*args, "--ray")
+    assert local.returncode == 0, local.stderr
+    assert on_ray.returncode == 0 and "Traceback" not in on_ray.stderr, on_ray.stderr
+    here, there = json.loads(local.stdout), json.loads(on_ray.stdout)
+    assert here["run"] == {"backend": "local", "workers": 2}
+    assert there["run"] == {"backend": "ray", "address": "local", "workers": 2}
+    assert [e["episode"] for e in there["episodes"]] == [1, 2]
+    assert there["summary"]["successes"] == 2 and there["summary"]["replay_agrees"] is True
+    assert _untimed(there) == _untimed(here)
