@@ -91,11 +91,3 @@ def test_plan_command():
     text = cli("plan", "craft.stick", "--objective", "time")
     assert text.exit_code == 0 and "1 steps" in text.stdout and "proven optimal by time" in text.stdout
     one_clean_line(cli("plan", "craft stik"), "did you mean", "craft.stick")
-
-
-def test_iron_sword_from_scratch_goes_through_the_tech_tree(library):
-    plan = plan_task("naive(craft iron_sword)", library, "steps")
-    steps = set(plan.actions)
-    assert {"craft.wooden_pickaxe", "craft.stone_pickaxe", "craft.furnace", "smelt.iron_ingot"} <= steps
-    assert {"mine.iron_ore", "mine.deepslate_iron_ore", "mine.raw_iron_block"} & steps
-    assert not any("iron_golem" in a for a in plan.actions)  # no iron from a bare-handed golem

@@ -52,7 +52,7 @@ from taskverse.engine.ir import (
 )
 from taskverse.engine.profile import GameMapping, Registry, load_mapping, load_registry
 from taskverse.errors import TaskverseError
-from taskverse.schema import Goal, Initialization, WaySpec
+from taskverse.schema import Goal, Initialization
 
 #: Build targets the runtime recognises, as shapes of nodes the player placed (the rest do not compile).
 BUILD_SHAPES: dict[str, dict[str, Any]] = {
@@ -467,7 +467,7 @@ class Compiler:
         """The start in game names; what the game lacks becomes problems (unneeded things are left out)."""
         alternatives: dict[str, list[str]] = {}
         for way in requires or []:
-            for need in (way.needs if isinstance(way, WaySpec) else way):  # a way with its own yields
+            for need in way:
                 for member in need.any_of:
                     alternatives.setdefault(member, list(need.any_of))
         inventory: dict[str, int] = {}

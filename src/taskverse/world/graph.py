@@ -17,9 +17,8 @@ graph of a task is the part of this graph its node depends on.
 from __future__ import annotations
 
 import heapq
-import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # networkx is imported where graphs are made: `taskverse show` need not pay for it
@@ -28,16 +27,7 @@ if TYPE_CHECKING:  # networkx is imported where graphs are made: `taskverse show
 from taskverse.schema import AtomTask, Initialization, Need, ResourceKind, WaySpec, Yield
 
 SLACK = 1
-"""Ranks: how much deeper than the best an alternative may be and still count as a shortest derivation."""
-TIES = 2
-"""Equally cheap members of a need shown in the pruned graph (``--all`` shows them all)."""
-PREFERRED_PREFIXES = ("oak_", "white_", "cobblestone", "coal", "iron_", "stone")
-"""Among equally cheap members, the ones a player reaches for first (the generator's representatives too)."""
-KEEP_RATIO = 5.0
-KEEP_SLACK = 1.0
-"""An alternative (a way of a task, a member of a need, a producer of a resource) stays in the dependency graph when
-it costs at most ``max(best + KEEP_SLACK, KEEP_RATIO * best)`` steps: a player's real choices (wool from a sheep
-or from four strings, string from a spider or a cobweb, coal or planks as fuel), not detours (carpets as fuel)."""
+"""An alternative way is kept when its rank is at most this much above the best alternative's."""
 
 
 
@@ -243,20 +233,8 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
     return rank
 
 
-def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
-                costs: Mapping[str, float] | None = None, fuel_ticks: Mapping[str, int] | None = None) -> World:
-    """Build the world-wide dependency graph over ``tasks`` (see the module docstring for the rules).
-
-    Args:
-        tasks: The atoms.
-        step_cost: Steps one run of a task is worth, for the ranks (solvable from scratch, derivation depth).
-        costs: What one unit of each resource (``item:stick``, ``entity:spider``) costs to get from nothing, in
-            steps: the world model's cost fixpoint (``world.rules.CostModel``). Alternatives dearer than
-            ``KEEP_RATIO`` times the best (and more than ``KEEP_SLACK`` above it) are left out. Without costs,
-            every grounded alternative stays (``taskverse graph --all``).
-        fuel_ticks: Burn ticks of each fuel, to cost fuel needs per smelt.
-
-    """
+def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> World:
+    """Build the world-wide dependency graph over ``tasks`` (see the module docstring for the rules)."""
     by_id = {t.id: t for t in tasks}
     import networkx as nx
 
@@ -265,99 +243,6 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
 
     def r(node: str) -> float:
         return rank.get(node, INF)
-
-    def unit(node: str) -> float:
-        return INF if r(node) == INF else costs.get(node, INF) if costs is not None else 0.0
-
-    def need_cost(need: Need, member: Resource) -> float:
-        """What meeting the need with this member costs (consumed: per unit and count; kept: once)."""
-        value = unit(resource_node(*member))
-        if need.measure.value == "smelts":
-            ticks = (fuel_ticks or {}).get(member[1], 0)
-            return INF if not ticks else value * math.ceil(need.count * 200 / ticks)
-        return value * need.count if not need.kept and need.kind == ResourceKind.ITEM else value
-
-    def way_cost(way: list[Need]) -> float:
-        consumed = sum(min(need_cost(n, m) for m in need_members(n)) for n in way
-                       if not n.kept and n.kind == ResourceKind.ITEM)
-        once = max((min(need_cost(n, m) for m in need_members(n)) for n in way
-                    if n.kept or n.kind != ResourceKind.ITEM), default=0.0)
-        return 1.0 + consumed + once
-
-    def kept(value: float, best: float) -> bool:
-        return value < INF and value <= max(best + KEEP_SLACK, KEEP_RATIO * best) + 1e-9
-
-    # The cheapest way of each task, and the cheapest producer of each resource, for telling detours apart.
-    best_ways: dict[str, list[Need]] = {}
-    best_producer: dict[str, tuple[float, str]] = {}
-    if costs is not None:
-        for task_id, task in by_id.items():
-            if r(task_node(task_id)) == INF:
-                continue
-            ways, outcomes = ways_of(task), way_yields(task)
-            scored = [(way_cost(way), w) for w, way in enumerate(ways)]
-            value, w = min(scored)
-            if value == INF:
-                continue
-            best_ways[task_id] = ways[w]
-            for y in outcomes[w]:
-                per_unit = value / (y.expected if y.kind == ResourceKind.ITEM else 1.0)
-                node = resource_node(y.kind.value, y.name)
-                if per_unit < best_producer.get(node, (INF, ""))[0]:
-                    best_producer[node] = (per_unit, task_id)
-
-    def consumed(way: list[Need]) -> set[str]:
-        return {resource_node(*m) for n in way if not n.kept and n.kind == ResourceKind.ITEM for m in need_members(n)}
-
-    def detour(way: list[Need], best: list[Need]) -> bool:
-        """A way that makes what it uses out of what the best way uses (planks from wood blocks made of logs)."""
-        sources = consumed(best)
-        for need in way:
-            if need.kept or need.kind != ResourceKind.ITEM:
-                continue
-            cheapest = min(need_members(need), key=lambda m: need_cost(need, m))
-            producer = best_producer.get(resource_node(*cheapest))
-            if producer is not None and consumed(best_ways.get(producer[1], [])) & sources:
-                return True
-        return False
-
-    def made_from_another(member: Resource, others: set[str]) -> bool:
-        """Whether a member is made from another member of the same need (oak wood from oak logs)."""
-        producer = best_producer.get(resource_node(*member))
-        return producer is not None and bool(consumed(best_ways.get(producer[1], [])) & others)
-
-    def few_of_a_kind(options: dict[Resource, float]) -> tuple[list[Resource], list[Resource]]:
-        """Kept options, and those drawn: at most ``TIES`` of each cost (nine woods are one choice, drawn by two)."""
-        best = min(options.values())
-        names = {resource_node(*m) for m in options}
-        chosen: list[Resource] = []
-        drawn: list[Resource] = []
-        per_level: dict[float, int] = {}
-        for member, value in sorted(options.items(), key=lambda kv: (round(kv[1], 6), _preference(kv[0][1]),
-                                                                     kv[0][1])):
-            if not kept(value, best):
-                continue
-            if costs is not None and value > best and made_from_another(member, names - {resource_node(*member)}):
-                continue
-            level = round(value, 6)
-            per_level[level] = per_level.get(level, 0) + 1
-            chosen.append(member)
-            if costs is None or per_level[level] <= TIES:
-                drawn.append(member)
-        return chosen, drawn
-
-    def recycles(way: list[Need], resource: str) -> bool:
-        """Whether a way makes ``resource`` out of something made of it (ingots from a block of ingots)."""
-        if resource in consumed(way):
-            return True  # re-dyeing: white wool from wool
-        for need in way:
-            if need.kept or need.kind != ResourceKind.ITEM:
-                continue
-            cheapest = min(need_members(need), key=lambda m: need_cost(need, m))
-            producer = best_producer.get(resource_node(*cheapest))
-            if producer is not None and resource in consumed(best_ways.get(producer[1], [])):
-                return True
-        return False
 
     for task_id, task in sorted(by_id.items()):
         t_node = task_node(task_id)
@@ -368,11 +253,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
         ways = ways_of(task)
         cost = step_cost(task)
         way_ranks = [cost + max((_need_rank(need, rank) for need in way), default=0) for way in ways]
-        way_costs = [way_cost(way) if wr < INF else INF for way, wr in zip(ways, way_ranks, strict=True)]
-        best_way = min(way_costs)
-        cheapest_way = ways[way_costs.index(best_way)]
-        kept_ways = [(w, way) for w, (way, wc) in enumerate(zip(ways, way_costs, strict=True))
-                     if kept(wc, best_way) and (way is cheapest_way or costs is None or not detour(way, cheapest_way))]
+        kept_ways = [(w, way) for w, (way, wr) in enumerate(zip(ways, way_ranks, strict=True)) if wr <= t_rank + SLACK]
         for w, way in kept_ways:
             target = t_node
             if len(kept_ways) > 1:
@@ -380,12 +261,13 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
                 graph.add_node(target, type="way", label=f"way {w + 1}", rank=way_ranks[w])
                 graph.add_edge(target, t_node, dep=OR)
             for need in way:
-                members, drawn = few_of_a_kind({m: need_cost(need, m) for m in need_members(need)})
+                n_rank = _need_rank(need, rank)
+                members = [m for m in need_members(need) if r(resource_node(*m)) <= n_rank + SLACK]
                 node = _need_node(need, members)
                 if len(members) > 1:
                     graph.add_node(node, type="group", kind=need.kind.value, members=[m[1] for m in members],
-                                   rank=_need_rank(need, rank))
-                    for m in drawn:
+                                   rank=n_rank)
+                    for m in members:
                         _add_resource(graph, m, rank)
                         graph.add_edge(resource_node(*m), node, dep=OR)
                 else:
@@ -393,10 +275,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
                 graph.add_edge(node, target, dep=AND, count=need.count)
         for y in {y.name: y for outcome in way_yields(task) for y in outcome}.values():
             res_node = resource_node(y.kind.value, y.name)
-            # A producer stays when one unit from it costs about what the cheapest producer's unit does.
-            per_unit = best_way / (y.expected if y.kind == ResourceKind.ITEM else 1.0)
-            if costs is None or (kept(per_unit, unit(res_node)) and
-                                 not all(recycles(way, res_node) for _, way in kept_ways)):
+            if t_rank + yield_penalty(y.chance) <= r(res_node) + SLACK:
                 _add_resource(graph, (y.kind.value, y.name), rank)
                 graph.add_edge(t_node, res_node, dep=OR)
     for task_id, task in sorted(by_id.items()):
@@ -450,24 +329,16 @@ def _merge_lone_ways(graph: nx.DiGraph) -> None:
 
 
 def _break_cycles(graph: nx.DiGraph) -> None:
-    """Remove the largest detour of each remaining cycle (alternatives within the slack can still loop).
-
-    Cycles lie inside strongly connected components, so each component is searched on its own (small) copy.
-    """
+    """Remove the largest detour of each remaining cycle (alternatives within the slack can still loop)."""
     import networkx as nx
 
-    for component in list(nx.strongly_connected_components(graph)):
-        if len(component) < 2:
-            continue
-        sub = graph.subgraph(component).copy()
-        while True:
-            try:
-                cycle = nx.find_cycle(sub)
-            except nx.NetworkXNoCycle:
-                break
-            worst = max(((u, v) for u, v, *_ in cycle), key=lambda e: (_edge_slack(graph, *e), e))
-            graph.remove_edge(*worst)
-            sub.remove_edge(*worst)
+    while True:
+        try:
+            cycle = nx.find_cycle(graph)
+        except nx.NetworkXNoCycle:
+            return
+        worst = max(((u, v) for u, v, *_ in cycle), key=lambda e: (_edge_slack(graph, *e), e))
+        graph.remove_edge(*worst)
 
 
 def iter_cycles_in_pre_tasks(tasks: dict[str, AtomTask]) -> Iterator[list[str]]:
@@ -479,7 +350,3 @@ def iter_cycles_in_pre_tasks(tasks: dict[str, AtomTask]) -> Iterator[list[str]]:
         for pre in task.pre_tasks:
             g.add_edge(pre, task.id)
     yield from (list(c) for c in nx.simple_cycles(g))
-
-
-def _preference(name: str) -> int:
-    return next((i for i, prefix in enumerate(PREFERRED_PREFIXES) if name.startswith(prefix)), len(PREFERRED_PREFIXES))

@@ -830,7 +830,6 @@ class CostModel:
         for r in held:
             unit[r] = 0.0
         action = [INF] * n_actions
-        way_costs: list[list[float]] = [[INF] * len(ways) for ways in rules.ways]
         consumers = consumers_of(rules)
         queue = list(range(n_actions))
         queued = [True] * n_actions
@@ -839,37 +838,20 @@ class CostModel:
             rounds += 1
             a = queue.pop()
             queued[a] = False
-            changed = False
-            # Each way is priced with what it yields: four sticks from planks, one from bamboo.
-            for w, way in enumerate(rules.ways[a]):
-                cost = 1.0 + self._way_cost(way, unit)
-                if cost >= way_costs[a][w] - 1e-12:
-                    continue
-                way_costs[a][w] = cost
-                action[a] = min(action[a], cost)
-                for out in rules.way_outputs[a][w]:
-                    per_unit = cost / out.expected if out.resource < rules.n_items else cost
-                    if per_unit < unit[out.resource] - 1e-12:
-                        unit[out.resource] = per_unit
-                        changed = True
-                        for b in consumers[out.resource]:
-                            if not queued[b]:
-                                queued[b] = True
-                                queue.append(b)
-            del changed
+            cost = 1.0 + min((self._way_cost(way, unit) for way in rules.ways[a]), default=INF)
+            if cost >= action[a] - 1e-12:
+                continue
+            action[a] = cost
+            for out in rules.outputs[a]:
+                per_unit = cost / out.expected if out.resource < rules.n_items else cost
+                if per_unit < unit[out.resource] - 1e-12:
+                    unit[out.resource] = per_unit
+                    for b in consumers[out.resource]:
+                        if not queued[b]:
+                            queued[b] = True
+                            queue.append(b)
         self.unit = unit
         self.action = action
-        self.way_costs = way_costs
-
-    def per_unit(self, a: int, r: int) -> float:
-        """What one unit of ``r`` costs when action ``a`` makes it (its cheapest way that yields ``r``)."""
-        best = INF
-        for w, outputs in enumerate(self.rules.way_outputs[a]):
-            for out in outputs:
-                if out.resource == r:
-                    amount = out.expected if r < self.rules.n_items else 1.0
-                    best = min(best, self.way_costs[a][w] / amount)
-        return best
 
     @staticmethod
     def _way_cost(way: tuple[Need, ...], unit: list[float]) -> float:

@@ -154,7 +154,10 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                 for m in dict.fromkeys(members):
                     if m in producers:
                         continue
-                    options = [(costs.per_unit(p, m), p) for p in rules.producers[m]]
+                    options = []
+                    for p in rules.producers[m]:
+                        amount = _amount(rules, p, m, expected=True)
+                        options.append((action_cost[p] / amount if m < rules.n_items else action_cost[p], p))
                     chosen = cheapest(options)
                     producers[m] = [(p, _amount(rules, p, m)) for p in chosen]
                     queue += chosen
@@ -751,7 +754,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any) -> int | No
                 for m in sorted(need.members, key=lambda m: unit[m]):
                     if m in protected:
                         continue
-                    for p in sorted(rules.producers[m], key=lambda p: planner.costs.per_unit(p, m)):
+                    for p in sorted(rules.producers[m], key=lambda p: acost[p] / _amount(rules, p, m, expected=True)):
                         if acost[p] == INF:
                             continue
                         choice = pursue(p, depth + 1, protected | {m} if need.consume else protected)
