@@ -82,3 +82,16 @@ def billion_laughs(levels: int = 40) -> str:
              "expression:", "  kind: all", "  parts:", "  - &l0 {kind: atom, task: craft.stick}"]
     lines += [f"  - &l{i} {{kind: all, parts: [*l{i - 1}, *l{i - 1}]}}" for i in range(1, levels)]
     return "\n".join(lines) + "\n"
+
+
+# A valid user task file, for the bad-input tests to break one field at a time.
+GOOD = """\
+id: craft.my_sword
+description: craft my sword
+category: crafting
+verb: craft
+initialization:
+  inventory: {iron_ingot: 2, stick: 1, crafting_table: 1}
+metrics:
+  success: {event: craft, target: iron_sword}
+"""

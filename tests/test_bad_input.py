@@ -4,18 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
-
-GOOD = """\
-id: craft.my_sword
-description: craft my sword
-category: crafting
-verb: craft
-initialization:
-  inventory: {iron_ingot: 2, stick: 1, crafting_table: 1}
-metrics:
-  success: {event: craft, target: iron_sword}
-"""
+from conftest import GOOD, run_cli
 
 
 def _validate(tmp_path: Path, text: str, name: str = "task.yaml"):

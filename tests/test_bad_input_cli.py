@@ -8,21 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PATH_ERRORS, billion_laughs, cli, one_clean_line, run_cli
+from conftest import GOOD, PATH_ERRORS, billion_laughs, cli, one_clean_line, run_cli
 from taskverse.paths import project_root
 
 ROOT = project_root()
 
-GOOD = """\
-id: craft.my_sword
-description: craft my sword
-category: crafting
-verb: craft
-initialization:
-  inventory: {iron_ingot: 2, stick: 1, crafting_table: 1}
-metrics:
-  success: {event: craft, target: iron_sword}
-"""
 
 
 # -- the issue's cases, through the command line ---------------------------------------------------------------

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PATH_ERRORS, billion_laughs
+from conftest import GOOD, PATH_ERRORS, billion_laughs
 from taskverse.errors import TaskverseError
 from taskverse.fileio import (
     check_output,
@@ -25,16 +25,6 @@ from taskverse.yamlio import MAX_DEPTH, MAX_NODES, parse_yaml
 ROOT = project_root()
 
 
-GOOD = """\
-id: craft.my_sword
-description: craft my sword
-category: crafting
-verb: craft
-initialization:
-  inventory: {iron_ingot: 2, stick: 1, crafting_table: 1}
-metrics:
-  success: {event: craft, target: iron_sword}
-"""
 
 
 # -- reading ----------------------------------------------------------------------------------------------------
