@@ -110,3 +110,17 @@ def test_a_task_from_a_file_is_scored_on_its_own_needs(library):
     raw = raw_scores(task, library)
     assert raw["planning_complexity"].value > 7  # the sticks must still be made
     assert raw["time_consumption"].value > 60
+
+
+def test_structures_are_as_far_as_their_placement_puts_them(library):
+    model = ActionModel(library.knowledge)
+    distance = model.structure_distance
+    # A village every 34 chunks in six biomes; strongholds in a ring 1280-2816 blocks out; a mansion every 80
+    # chunks in dark forests only.
+    assert distance("village") < distance("stronghold") < distance("woodland_mansion")
+    assert distance("mineshaft") < distance("village")
+    stronghold, village = (difficulty_vector(library.get(t), library) for t in ("find stronghold", "find village"))
+    time, planning = DIFFICULTY_DIMENSIONS.index("time_consumption"), DIFFICULTY_DIMENSIONS.index("planning_complexity")
+    assert stronghold[time] > village[time]
+    assert stronghold[planning] > village[planning]  # eyes of ender lead to a stronghold
+    assert library.get("find stronghold").initialization.inventory == {"ender_eye": 1}

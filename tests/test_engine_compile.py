@@ -7,6 +7,7 @@ import json
 import os
 import random
 import subprocess
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +15,20 @@ from hypothesis import strategies as st
 
 from conftest import run_cli
 from engine_support import ENGINE_DIR, ROOT, need_engine
-from taskverse.algebra.expr import AllOf, AnyOf, Constrained, Constraint, Then, custom, naive, ref
+from taskverse.algebra.expr import (
+    AllOf,
+    AnyOf,
+    AtLeast,
+    Avoid,
+    Constrained,
+    Constraint,
+    Repeat,
+    Then,
+    Within,
+    custom,
+    naive,
+    ref,
+)
 from taskverse.algebra.molecule import build_molecule
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import CompileError, Compiler, compile_task
@@ -240,21 +254,32 @@ def _random_expr(rng: random.Random, depth: int = 0):
         return ref(rng.choice(ATOMS))
     if roll < 0.55:
         return Constrained(part=_random_expr(rng, depth + 1), constraint=Constraint(**rng.choice(CONSTRAINTS)))
-    kind = rng.choice([AllOf, AnyOf, Then])
-    return kind(parts=tuple(_random_expr(rng, depth + 1) for _ in range(rng.randint(2, 3))))
+    if roll < 0.62:
+        return Repeat(part=_random_expr(rng, depth + 1), times=rng.randint(1, 3))
+    if roll < 0.69:
+        return Avoid(part=_random_expr(rng, depth + 1))
+    if roll < 0.76:
+        return Within(part=_random_expr(rng, depth + 1), ticks=rng.choice([20, 100, 200, 400]))
+    kind = rng.choice([AllOf, AnyOf, Then, AtLeast])
+    parts = tuple(_random_expr(rng, depth + 1) for _ in range(rng.randint(2, 3)))
+    if kind is AtLeast:
+        return AtLeast(count=rng.randint(1, len(parts)), parts=parts)
+    return kind(parts=parts)
 
 
 def _random_trace(rng: random.Random, goals: list) -> list[GameEvent]:
     names = {"held": [None, "stone_pickaxe", "wooden_axe", "stick"], "biome": [None, "desert", "plains"]}
     events = []
+    clock = 0.0
     for _ in range(rng.randint(0, 14)):
+        clock += rng.choice([0.0, 0.5, 1.0, 3.25, 7.0])
         goal = rng.choice(goals)
         target = rng.choice(sorted(goal.targets)) if rng.random() < 0.85 else "dirt"
         events.append(GameEvent(
             event=goal.event if rng.random() < 0.9 else "obtain", target=target, count=rng.randint(1, 2),
             value=rng.choice([None, 10.0, 35.0]), day=rng.choice([0, 0, 1]), time=rng.choice(["day", "night"]),
             weather="clear", biome=rng.choice(names["biome"]), y=rng.choice([-12.5, 9.5, 35.0, None]),
-            in_cave=rng.random() < 0.3, held=rng.choice(names["held"]),
+            in_cave=rng.random() < 0.3, held=rng.choice(names["held"]), clock=clock,
         ))
     return events
 
@@ -264,33 +289,42 @@ def test_eval_lua_agrees_with_the_python_evaluator(library, tmp_path):
     rng = random.Random(6)
     compiler = Compiler(library)
     cases, expected = [], []
-    while len(cases) < 250:
+    while len(cases) < 400:
         try:
             molecule = build_molecule(_random_expr(rng), library)
             ir = compiler.compile(molecule)
         except Exception:  # noqa: BLE001 - infeasible random compositions are skipped
             continue
         trace = _random_trace(rng, list(ir.goals.values()))
-        verdict = Evaluator.for_library(library).evaluate(molecule.expression, trace)
-        expected.append((verdict.satisfied_at, verdict.progress))
+        now = (trace[-1].clock if trace else 0.0) + rng.choice([0.0, 2.5, 30.0])
+        verdict = Evaluator.for_library(library).evaluate(molecule.expression, trace, now=now)
+        at = verdict.satisfied_at if verdict.satisfied else verdict.failed_at
+        expected.append((verdict.status.value, at, verdict.decided_clock, verdict.progress))
         cases.append({"expression": ir.model_dump(mode="json", exclude_none=True)["expression"],
                       "goals": {k: v.model_dump(mode="json", exclude_none=True) for k, v in ir.goals.items()},
-                      "events": [e.model_dump(mode="json", exclude_none=True) for e in trace]})
+                      "events": [e.model_dump(mode="json", exclude_none=True) for e in trace], "now": now})
     data = tmp_path / "cases.lua"
     data.write_text("return " + to_lua(cases) + "\n")
     driver = (f"local eval = dofile({lua_string(str(RUNTIME / 'eval.lua'))})\n"
               f"local json = dofile({lua_string(str(RUNTIME / 'json.lua'))})\n"
               f"for _, c in ipairs(dofile({lua_string(str(data))})) do\n"
-              "  local at, progress = eval.evaluate(eval.resolve(c.expression, c.goals), c.events)\n"
-              "  io.write(json.encode({at = at or -1, progress = progress}), '\\n')\nend\n")
+              "  local v = eval.evaluate(eval.resolve(c.expression, c.goals), c.events, c.now)\n"
+              "  io.write(json.encode({outcome = v.outcome, at = v.at or -1, clock = v.clock or -1,\n"
+              "                        progress = v.progress}), '\\n')\nend\n")
     got = [json.loads(line) for line in luajit(driver).decode().splitlines()]
     assert len(got) == len(expected)
-    satisfied = 0
-    for index, ((at, progress), lua) in enumerate(zip(expected, got, strict=True)):
+    names = {"satisfied": "success", "failed": "failure", "in_progress": "pending", "not_started": "pending"}
+    seen = Counter()
+    for index, ((status, at, clock, progress), lua) in enumerate(zip(expected, got, strict=True)):
+        outcome = "pending" if lua["outcome"] == "holding" else lua["outcome"]
+        assert outcome == names[status], (index, cases[index])
         assert lua["at"] == (-1 if at is None else at + 1), (index, cases[index])
+        assert lua["clock"] == (-1 if clock is None else clock), (index, cases[index])
         assert abs(lua["progress"] - progress) < 1e-12, (index, cases[index])
-        satisfied += at is not None
-    assert 30 < satisfied < 220  # the random cases exercise both verdicts
+        seen[(outcome, at is None)] += 1
+    # the random cases exercise every verdict: done by an event, failed by an event and by a deadline, not yet
+    assert min(seen[("success", False)], seen[("failure", False)], seen[("failure", True)],
+               seen[("pending", True)]) >= 10, seen
 
 
 def test_json_lua_writes_what_python_reads():

@@ -1,4 +1,5 @@
-"""Every Lua file under engine/mods passes what the engine's LuaJIT accepts and luacheck (shared/notes/engine.md)."""
+"""Every Lua file under engine/mods and engine/gamegen passes what the engine's LuaJIT accepts and luacheck
+(shared/notes/engine.md)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ import pytest
 
 from engine_support import ENGINE_DIR, need_engine
 
-LUA_FILES = sorted((ENGINE_DIR / "mods").rglob("*.lua"))
+LUA_FILES = sorted([*(ENGINE_DIR / "mods").rglob("*.lua"), *(ENGINE_DIR / "gamegen").rglob("*.lua")])
 LUACHECK_CONFIG = ENGINE_DIR / ".luacheckrc"
 
 
 def test_there_is_lua_to_check():
-    mods = {path.parent.name for path in LUA_FILES}
+    mods = {path.parent.name for path in LUA_FILES if path.parent.parent == ENGINE_DIR / "mods"}
     assert {"taskverse_dump", "taskverse", "taskverse_harness"} <= mods
     for mod in mods:
         assert (ENGINE_DIR / "mods" / mod / "mod.conf").read_text().startswith(f"name = {mod}\n")

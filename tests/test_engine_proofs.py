@@ -1,8 +1,10 @@
 """Proof in the real engine: compiled tasks, played by a headless client, judged by the Lua runtime.
 
-For a task of every verb the runtime supports, every operator (AND, OR, THEN, nested), every constraint kind and
-naive initialization, the planner's plan succeeds and a wrong plan (a missing step, the wrong order for THEN, a
-violated constraint, the wrong item) does not. In every episode the Python evaluator, replaying the events the
+For a task of every verb the runtime supports, every operator (AND, OR, THEN, nested, N times, at least k, avoid,
+time bounds), every constraint kind and naive initialization, the planner's plan succeeds and a wrong plan (a
+missing step, the wrong order for THEN, a violated constraint, the wrong item, the avoided thing done, too slow)
+does not; where the wrong plan makes the task fail for good (avoid, time bounds) the runtime ends the episode
+with the failure outcome. In every episode the Python evaluator, replaying the events the
 runtime logged, reaches the same verdict at the same event. All episodes run once, four at a time (a session
 fixture); each case then checks its own report.
 """
@@ -18,7 +20,7 @@ from typing import Any
 import pytest
 
 from engine_support import need_engine
-from taskverse.algebra.expr import custom, naive, ref
+from taskverse.algebra.expr import at_least, custom, naive, ref
 from taskverse.algebra.molecule import build_molecule
 from taskverse.engine.compiler import compile_task
 from taskverse.engine.harness import Plan, Step
@@ -41,7 +43,7 @@ class Case:
 
     name: str
     task: Any
-    expect: bool
+    expect: bool | str  # True: success; False: not done; "fail": the failure outcome
     plan: Callable[[Plan], Plan] | None = None
 
 
@@ -66,6 +68,11 @@ def replacing(action: str, **fields: Any) -> Callable[[Plan], Plan]:
         assert any(s.do == action for s in plan.steps), f"the plan has no {action} step"
         return Plan(steps=[s.model_copy(update=fields) if s.do == action else s for s in plan.steps])
     return change
+
+
+def first(*raw: dict[str, Any]) -> Callable[[Plan], Plan]:
+    """Put these steps before the plan."""
+    return lambda plan: Plan(steps=[*(Step(**s) for s in raw), *plan.steps])
 
 
 def reversed_plan(plan: Plan) -> Plan:
@@ -125,6 +132,19 @@ CASES = [
     Case("nested-wrong-order", lambda: (ref("craft.stick") | ref("hunt.cow")) >> (ref("mine.iron_ore")
                                                                                 & ref("eat.apple")), False,
          reversed_plan),
+    # --- counts, at least k, avoid, time bounds: a wrong plan that makes the task fail ends the episode ------
+    Case("repeat", lambda: 2 * ref("craft.stick"), True),
+    Case("repeat-one-short", lambda: 2 * ref("craft.stick"), False, without("craft", -1)),
+    Case("at-least", lambda: at_least(2, "craft.stick", "mine.iron_ore", "eat.apple"), True),
+    Case("at-least-too-few", lambda: at_least(2, "craft.stick", "mine.iron_ore", "eat.apple"), False,
+         without("eat")),
+    Case("avoid", lambda: ref("craft.stick") & ~ref("commit.suicide"), True),
+    Case("avoid-done-first", lambda: ref("craft.stick") & ~ref("commit.suicide"), "fail", first({"do": "die"})),
+    Case("within", lambda: ref("craft.stick").within("5s"), True),
+    Case("within-too-late", lambda: ref("craft.stick").within("5s"), "fail", first({"do": "wait", "seconds": 6})),
+    Case("within-survived", lambda: (~ref("commit.suicide")).within("2s"), True, steps({"do": "wait", "seconds": 4})),
+    Case("within-not-survived", lambda: (~ref("commit.suicide")).within("2s"), "fail",
+         steps({"do": "die"}, {"do": "wait", "seconds": 4})),
     # --- constraints ----------------------------------------------------------------------------------------
     Case("when-night", lambda: ref("craft.stick").at(when="night"), True),
     Case("when-night-done-by-day", lambda: ref("craft.stick").at(when="night"), False,
@@ -187,11 +207,15 @@ def _explain(case: Case, plan: Plan, report: EpisodeReport) -> str:
 def test_engine_verdict(episodes, name):
     case, plan, report = episodes[name]
     assert report.error is None, _explain(case, plan, report)
-    assert report.success is case.expect, _explain(case, plan, report)
+    assert report.success is (case.expect is True), _explain(case, plan, report)
+    assert report.failed is (case.expect == "fail"), _explain(case, plan, report)
     assert report.replay is not None and report.replay.agrees, _explain(case, plan, report)
-    if case.expect:
-        assert report.reward_total == 1.0 and report.terminated and report.rewards[0]["seq"] == report.satisfied_seq
+    if case.expect is True:
+        assert report.reward_total == 1.0 and report.terminated
+        assert report.rewards[0].get("seq") == report.satisfied_seq
         assert report.timings.total < 30
+    elif case.expect == "fail":  # ended, with no reward, before the rest of the plan ran
+        assert report.reward_total == 0.0 and report.terminated and report.stopped_on_success
     else:
         assert report.reward_total == 0.0 and not report.terminated
 
@@ -199,7 +223,7 @@ def test_engine_verdict(episodes, name):
 def test_every_supported_verb_is_proven(episodes):
     from taskverse.engine.compiler import Compiler
 
-    proven = {e["game_event"]["event"] for _, _, r in episodes.values() if r.success
+    proven = {e["game_event"]["event"] for _, _, r in episodes.values() if r.success and r.satisfied_seq
               for e in r.events[r.satisfied_seq - 1:r.satisfied_seq]}
     handled = {name.removeprefix("_goal_") for name in dir(Compiler) if name.startswith("_goal_")} - {"enter"}
     assert handled <= proven, f"verbs with no successful episode: {sorted(handled - proven)}"

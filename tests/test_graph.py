@@ -58,3 +58,27 @@ def test_naive_graphs_are_larger_for_deeper_items(library):
              for i in ("oak_log", "oak_planks", "wooden_pickaxe", "iron_pickaxe", "diamond_pickaxe")}
     assert sizes["oak_log"] < sizes["oak_planks"] < sizes["wooden_pickaxe"] < sizes["iron_pickaxe"]
     assert sizes["iron_pickaxe"] <= sizes["diamond_pickaxe"]
+
+
+# -- alternatives pruned by cost (issue: graphs a player recognises) ------------------------------------------------
+
+
+def test_bed_keeps_the_alternatives_of_mcu_figure_2(library):
+    pre = set(library.world.pre_tasks("craft.white_bed"))
+    assert {"hunt.sheep", "craft.white_wool", "combat.spider"} <= pre  # wool from a sheep or from string
+    assert any(t.endswith("_planks") and t.startswith("craft.") for t in pre)  # any planks from any log
+
+
+def test_iron_sword_holds_no_detours(library):
+    pre = library.world.pre_tasks("craft.iron_sword")
+    assert len(pre) <= 30, pre
+    detours = [t for t in pre if any(word in t for word in ("dye", "carpet", "banner", "_wood"))]
+    assert detours == []
+
+
+def test_every_alternative_on_request(library):
+    pruned = library.world.dependency_graph("craft.white_bed")
+    every = library.world_with_every_alternative.dependency_graph("craft.white_bed")
+    tasks = {n for n in pruned.nodes if n.startswith("task:")}
+    assert tasks < {n for n in every.nodes if n.startswith("task:")}
+    assert "task:craft.oak_wood" not in pruned.nodes  # planks from wood blocks made of logs: a detour

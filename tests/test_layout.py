@@ -8,7 +8,8 @@ from pathlib import Path
 import networkx as nx
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "taskverse"
-SUBPACKAGES = {"knowledge", "world", "library", "algebra", "difficulty", "benchmarks", "textenv", "engine", "cli"}
+SUBPACKAGES = {"knowledge", "world", "library", "algebra", "language", "difficulty", "benchmarks", "textenv", "engine",
+               "cli"}
 
 
 def _module_name(path: Path) -> str:

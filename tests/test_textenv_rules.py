@@ -4,7 +4,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Then
+from taskverse.algebra.expr import AllOf, AnyOf, AtLeast, AtomRef, Avoid, Repeat, Then, Within
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
 from taskverse.world.rules import Rules, expected_delivery
@@ -134,7 +134,10 @@ def expressions():
     return st.recursive(leaf, lambda inner: st.one_of(
         st.lists(inner, min_size=2, max_size=3).map(lambda p: AllOf(parts=tuple(p))),
         st.lists(inner, min_size=2, max_size=3).map(lambda p: AnyOf(parts=tuple(p))),
-        st.lists(inner, min_size=2, max_size=3).map(lambda p: Then(parts=tuple(p)))), max_leaves=5)
+        st.lists(inner, min_size=2, max_size=3).map(lambda p: Then(parts=tuple(p))),
+        st.lists(inner, min_size=2, max_size=3).map(lambda p: AtLeast(count=2, parts=tuple(p))),
+        st.tuples(st.integers(1, 3), inner).map(lambda ti: Repeat(times=ti[0], part=ti[1])),
+        inner.map(lambda i: Avoid(part=i)), inner.map(lambda i: Within(ticks=60, part=i))), max_leaves=5)
 
 
 EVENTS = [("craft", "stick", 1), ("obtain", "stick", 1), ("craft", "crafting_table", 1), ("kill", "sheep", 1),
@@ -150,10 +153,11 @@ def test_goal_automaton_agrees_with_the_evaluator(library, expr, trace):
     tracker = GoalTracker(expr, evaluator, context)
     state = tracker.initial()
     events = []
-    for name, target, count in trace:
+    for step, (name, target, count) in enumerate(trace):
         event = (name, target, count, None, None, None, None)
-        state = tracker.feed(state, [event])
-        events.append(context.game_event(event))
+        clock = float(step)  # a second a step, as in the environment: time bounds of 3 s pass
+        state = tracker.feed(tracker.advance(state, clock), [event], clock)
+        events.append(context.game_event(event, clock))
         verdict = evaluator.evaluate(expr, events)
-        assert tracker.done(state) == verdict.satisfied
+        assert tracker.done(state) == verdict.satisfied and tracker.failed(state) == verdict.failed
         assert tracker.progress(state) == pytest.approx(verdict.progress)

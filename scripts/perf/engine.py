@@ -5,6 +5,8 @@ them with ``luajit -bl`` and luacheck, one engine episode from start to shutdown
 per minute with 2 and 4 in parallel. Needs the engine (scripts/install-engine.sh); without it only the compile
 figures are printed. Run on the cores you mean to measure (``make perf`` pins to one core; the parallel figures
 need more: run it directly).
+
+    python scripts/perf/engine.py [GAME]     (default minetest_game; taskverse_mc is the generated game)
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from taskverse.library.loader import load_library
 
 
 def main() -> int:
+    game = sys.argv[1] if len(sys.argv) > 1 else "minetest_game"
     library = load_library()
     start = time.perf_counter()
-    compiler = Compiler(library)
+    compiler = Compiler(library, game)
     compiled = []
     for task in library.tasks:
         if not compiler.problems(task):
@@ -34,6 +37,7 @@ def main() -> int:
     start = time.perf_counter()
     mods = [render_mod(compiler.compile(task)) for task in compiled]
     rendered = time.perf_counter() - start
+    print(f"game {game}")
     print(f"compile {len(library.tasks)} atoms (feasibility), {len(compiled)} compile: {checked:6.2f} s")
     print(f"intermediate form + Lua for the {len(mods)} compilable atoms:     {rendered:6.2f} s (target <= 10 s)")
     if not SERVER.exists() or not CLIENT.exists():

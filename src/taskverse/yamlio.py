@@ -132,6 +132,8 @@ def parse_yaml(text: str, source: str | Path = "<string>") -> Any:
             problem = exc.context.replace("; first occurrence", "")
         elif problem.startswith("but ") and exc.context:
             problem = f"{exc.context}, {problem}"
+        elif "maximum nesting depth" in problem:  # libyaml's own limit (1,000 levels) is far past ours
+            problem = f"nested more than {MAX_DEPTH} levels deep"
         raise TaskverseError(f"invalid YAML: {problem}", file=source, line=line) from None
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else None

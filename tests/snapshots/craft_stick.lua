@@ -58,6 +58,7 @@ local task = {
 		place = {items = {}},
 		interact = {nodes = {}, entities = {}, death = false},
 		builds = {},
+		kill = {items = {}},
 	},
 	mods = {},
 	mapgen = {

@@ -5,7 +5,7 @@ local task = {
 	id = "mol.115cb8a4caff172e",
 	description =
 		"((craft stick or hunt cow) and then craft wooden_pickaxe from scratch at night in desert) and mine o" ..
-			"ak_log starting with inventory={'wooden_axe': 1} with wooden_axe",
+			"ak_log starting with inventory.wooden_axe=1 with wooden_axe",
 	game = "minetest_game",
 	expression = {
 		op = "all",
@@ -99,6 +99,7 @@ local task = {
 		place = {items = {}},
 		interact = {nodes = {}, entities = {}, death = false},
 		builds = {},
+		kill = {items = {}},
 	},
 	mods = {"mobs"},
 	mapgen = {

@@ -71,6 +71,7 @@ local task = {
 		place = {items = {}},
 		interact = {nodes = {}, entities = {}, death = false},
 		builds = {},
+		kill = {items = {}},
 	},
 	mods = {},
 	mapgen = {

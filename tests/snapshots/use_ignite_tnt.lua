@@ -65,6 +65,7 @@ local task = {
 		place = {items = {}},
 		interact = {nodes = {}, entities = {}, death = false},
 		builds = {},
+		kill = {items = {}},
 	},
 	mods = {},
 	mapgen = {

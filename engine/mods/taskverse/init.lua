@@ -82,8 +82,15 @@ local log_file
 local seq = 0
 local episode = 1   -- counts soft resets: every episode starts from the same start
 local clock = 0.0
+-- Game time in seconds since the episode's start was set up (the clock time bounds are measured on).
+local episode_start = nil
+local function episode_clock()
+	return episode_start ~= nil and (clock - episode_start) or 0.0
+end
+
 local status = {
-	format = FORMAT, task = nil, satisfied = false, satisfied_seq = nil, progress = 0.0, events = 0,
+	format = FORMAT, task = nil, satisfied = false, satisfied_seq = nil, failed = false, outcome = "pending",
+	clock = 0.0, progress = 0.0, events = 0,
 	rewards = {}, reward_total = 0.0, terminated = false, craftium = craftium, players = {}, episode = 1,
 	settings = {},
 }
@@ -143,6 +150,17 @@ local function in_cave(pos)
 	return light == nil or light < CAVE_LIGHT
 end
 
+-- The dimension at a height: the game's other dimensions are layers of its world (task.dimensions; none in
+-- minetest_game, where everything is the overworld).
+local function dimension_at(pos)
+	for name, layer in pairs(task and task.dimensions or {}) do
+		if pos.y >= layer.y_min and pos.y <= layer.y_max then
+			return name
+		end
+	end
+	return "overworld"
+end
+
 local function held(player)
 	return game_name(player:get_wielded_item():get_name())
 end
@@ -157,26 +175,46 @@ local function context(player)
 		time = (tod >= 0.25 and tod < 0.75) and "day" or "night",
 		weather = "clear", -- minetest_game has no weather: it never rains
 		biome = biome_at(pos),
-		dimension = "overworld",
+		dimension = dimension_at(pos),
 		y = pos.y,
 		in_cave = in_cave(pos),
 		held = held(player),
+		clock = episode_clock(),
 	}
 end
 
-local function evaluate()
-	local at, progress = eval.evaluate(task.expression, trace)
-	status.progress = progress
-	if at ~= nil and not status.satisfied then
+-- Judge the task on the trace at game time `now`: success rewards 1 and ends the episode, failure (an avoided
+-- thing done, a deadline missed) ends it with no reward. `quiet`: write the status only if the task is decided.
+local function evaluate(now, quiet)
+	local v = eval.evaluate(task.expression, trace, now)
+	status.clock = now
+	if quiet and not eval.decided(v.outcome) then
+		return
+	end
+	status.progress = v.progress
+	status.outcome = v.outcome
+	local decided_seq = v.at ~= nil and trace[v.at].seq or nil
+	if v.outcome == "success" and not status.satisfied and not status.failed then
 		status.satisfied = true
-		status.satisfied_seq = trace[at].seq
+		status.satisfied_seq = decided_seq
 		status.satisfied_at = clock
+		status.decided_clock = v.clock
 		set_reward_once(1.0, 0.0)
 		set_termination()
-		status.rewards[#status.rewards + 1] = {seq = trace[at].seq, time = clock, value = 1.0, episode = episode}
+		status.rewards[#status.rewards + 1] = {seq = decided_seq, time = clock, value = 1.0, episode = episode}
 		status.reward_total = status.reward_total + 1.0
 		status.terminated = true
-		minetest.log("action", "[taskverse] task " .. task.id .. " done at event " .. trace[at].seq)
+		minetest.log("action", "[taskverse] task " .. task.id .. " done at event " .. tostring(decided_seq))
+	elseif v.outcome == "failure" and not status.satisfied and not status.failed then
+		status.failed = true
+		status.failed_seq = decided_seq
+		status.failed_at = clock
+		status.decided_clock = v.clock
+		set_reward(0.0)
+		set_termination()
+		status.terminated = true
+		minetest.log("action", "[taskverse] task " .. task.id .. " failed at " ..
+			(decided_seq ~= nil and ("event " .. decided_seq) or ("game time " .. tostring(v.clock))))
 	end
 	write_status()
 end
@@ -205,7 +243,7 @@ local function emit(player, event, engine_name, target, count, fields, ctx)
 	if wanted ~= nil and wanted[target] then
 		e.seq = seq
 		trace[#trace + 1] = e
-		evaluate()
+		evaluate(e.clock)
 	end
 end
 
@@ -257,6 +295,15 @@ local function poll_wield(player, state)
 			emit(player, "equip", name, target_of(name), 1)
 		end
 	end
+end
+
+-- Entering another dimension (through a portal, or a start there does not count).
+local function poll_dimension(player, state)
+	local here = dimension_at(player:get_pos())
+	if state.dimension ~= nil and here ~= state.dimension then
+		emit(player, "enter", nil, here, 1)
+	end
+	state.dimension = here
 end
 
 local function horizontal(a, b)
@@ -420,6 +467,7 @@ function api.poll(player)
 	end
 	poll_inventory(player, state)
 	poll_wield(player, state)
+	poll_dimension(player, state)
 	poll_reach(player, state)
 	poll_find(player, state)
 end
@@ -431,6 +479,9 @@ minetest.register_globalstep(function(dtime)
 		return
 	end
 	api.soft_reset_check()
+	if task.expression.timed and episode_start ~= nil and not status.terminated then
+		evaluate(episode_clock(), true) -- a deadline passes with no event
+	end
 	scan_timer = scan_timer + dtime
 	local scan = scan_timer >= SCAN_INTERVAL
 	if scan then
@@ -441,6 +492,7 @@ minetest.register_globalstep(function(dtime)
 		if state ~= nil and state.ready then
 			poll_inventory(player, state)
 			poll_wield(player, state)
+			poll_dimension(player, state)
 			if scan then
 				poll_reach(player, state)
 				poll_find(player, state)
@@ -693,9 +745,22 @@ local function interact_entity_hook(original)
 	end
 end
 
+local function kill_hook(original)
+	return function(self, pos)
+		local cause = self.cause_of_death
+		local killer = cause and cause.puncher
+		if is_player(killer) then
+			emit(killer, "kill", self.name, target_of(self.name), 1)
+		end
+		if original ~= nil then
+			return original(self, pos)
+		end
+	end
+end
+
 local function install_hooks()
 	watch_drops()
-	for _, furnace in ipairs({"default:furnace", "default:furnace_active"}) do
+	for _, furnace in ipairs({"default:furnace", "default:furnace_active", "minecraft:furnace"}) do
 		local def = minetest.registered_nodes[furnace]
 		if def ~= nil then
 			minetest.override_item(furnace, {
@@ -739,6 +804,13 @@ local function install_hooks()
 				emit(puncher, "interact", node.name, target_of(node.name), 1)
 			end
 		end)
+	end
+	-- mobs the game registers itself (taskverse_mc, through the mobs API): their deaths by a player are kills
+	for _, name in ipairs(task.trackers.kill and task.trackers.kill.items or {}) do
+		local def = minetest.registered_entities[name]
+		if def ~= nil then
+			def.on_die = wrap(def, "on_die", kill_hook)
+		end
 	end
 	for _, name in ipairs(task.trackers.interact.entities) do
 		local def = minetest.registered_entities[name]
@@ -796,8 +868,9 @@ end
 -- The start: inventory, wielded item, place, time, blocks nearby, summoned mobs
 -------------------------------------------------------------------------------------------------------------
 
--- A surface position in one of the wanted game biomes, searched outwards from `from` (nil if none is near).
-local function find_biome(from, wanted)
+-- A surface position in one of the wanted game biomes, searched outwards from `from` (nil if none is near);
+-- at height `at_y` instead of the surface when given (the floor of another dimension's cavern).
+local function find_biome(from, wanted, at_y)
 	local want = set_of(wanted)
 	local step, limit = 16, 4096
 	for radius = 0, limit, step do
@@ -806,7 +879,7 @@ local function find_biome(from, wanted)
 			local angle = 2 * math.pi * i / n
 			local x = math.floor(from.x + radius * math.cos(angle) + 0.5)
 			local z = math.floor(from.z + radius * math.sin(angle) + 0.5)
-			local y = minetest.get_spawn_level(x, z)
+			local y = at_y or minetest.get_spawn_level(x, z)
 			if y ~= nil then
 				local data = minetest.get_biome_data({x = x, y = y, z = z})
 				if data ~= nil and want[minetest.get_biome_name(data.biome)] then
@@ -1091,7 +1164,9 @@ local function begin(player, state)
 	state.start_day = minetest.get_day_count()
 	state.inventory = inventory_counts(player)
 	state.wield = player:get_wielded_item():get_name()
+	state.dimension = dimension_at(player:get_pos())
 	state.ready = true
+	episode_start = clock
 	write_status()
 	api.poll(player)
 end
@@ -1127,6 +1202,8 @@ local function soft_reset()
 	placed = {}
 	status.episode = episode
 	status.satisfied, status.satisfied_seq, status.satisfied_at = false, nil, nil
+	status.failed, status.failed_seq, status.failed_at, status.decided_clock = false, nil, nil, nil
+	status.outcome, status.clock = "pending", 0.0
 	status.progress = 0.0
 	status.terminated = false
 	for _, player in ipairs(minetest.get_connected_players()) do

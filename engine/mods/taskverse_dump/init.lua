@@ -232,6 +232,19 @@ local function decoration_entry(def)
 		entry.schematic = def.schematic:match("([^/]+)$") or def.schematic
 	elseif type(def.schematic) == "table" then
 		entry.schematic = "<table>"
+		-- a schematic given as a table names its nodes itself: list them (sorted, without air), as for .mts files
+		local seen, nodes = {}, {}
+		for _, cell in ipairs(def.schematic.data or {}) do
+			local node = cell.name
+			if node ~= nil and node ~= "air" and node ~= "ignore" and not seen[node] then
+				seen[node] = true
+				nodes[#nodes + 1] = node
+			end
+		end
+		table.sort(nodes)
+		if #nodes > 0 then
+			entry.schematic_nodes = nodes
+		end
 	end
 	return entry
 end

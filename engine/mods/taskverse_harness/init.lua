@@ -162,36 +162,87 @@ function actions.wield(player, step, done)
 	done(false, "no " .. tostring(step.item) .. " in the inventory")
 end
 
-function actions.dig(player, step, done)
+-- How often a dig that has used up the nodes in reach walks on to more of them (a dig with a search radius of
+-- at least SEARCH_RADIUS, which follows a goto_node: scattered blocks such as a badlands' terracotta).
+local DIG_WALKS = 5
+local SEARCH_RADIUS = 12
+-- A dig for a chance drop (step.item: gravel until it gives flint) gives up after this many nodes per item.
+local CHANCE_DIGS = 60
+
+local function held_count(player, item)
+	local total = 0
+	for _, stack in ipairs(player:get_inventory():get_list("main")) do
+		if stack:get_name() == item then
+			total = total + stack:get_count()
+		end
+	end
+	return total
+end
+
+-- Dig one node of the step's kind near the player: true, or false and why.
+local function dig_one(player, step, pos)
+	local node = minetest.get_node(pos)
+	if step.node ~= nil and node.name ~= step.node then
+		return false, "the node at " .. minetest.pos_to_string(pos) .. " is " .. node.name
+	end
+	local def = minetest.registered_nodes[node.name]
+	if def == nil or node.name == "air" then
+		return false, "nothing to dig at " .. minetest.pos_to_string(pos)
+	end
+	local params = minetest.get_dig_params(def.groups or {}, tool_caps(player))
+	if not params.diggable then
+		-- as the client does: what the wielded item cannot dig, the hand may
+		params = minetest.get_dig_params(def.groups or {}, minetest.registered_items[""].tool_capabilities)
+	end
+	if not params.diggable then
+		return false, "cannot dig " .. node.name .. " with " ..
+			(player:get_wielded_item():get_name() ~= "" and player:get_wielded_item():get_name() or "bare hands")
+	end
+	if not minetest.node_dig(pos, node, player) then
+		return false, "the engine refused to dig " .. node.name
+	end
+	runtime.poll(player)
+	return true
+end
+
+-- `count` nodes, or (with step.item) nodes until `count` more of that item are held.
+function actions.dig(player, step, done, record, progress)
 	if step.tool ~= nil and not wield(player, step.tool) then
 		return done(false, "no " .. step.tool .. " to dig with")
 	end
-	for _ = 1, step.count or 1 do
+	progress = progress or {walks = 0, dug = 0, goal = step.item and held_count(player, step.item) + (step.count or 1)}
+	local function finished()
+		if progress.goal ~= nil then
+			return held_count(player, step.item) >= progress.goal
+		end
+		return progress.dug >= (step.count or 1)
+	end
+	while not finished() do
+		if progress.goal ~= nil and progress.dug >= CHANCE_DIGS * (step.count or 1) then
+			return done(false, progress.dug .. " " .. tostring(step.node) .. " dug and still fewer than " ..
+				(step.count or 1) .. " " .. step.item)
+		end
 		local pos = find_node(player, step)
+		if pos == nil and step.node ~= nil and (step.radius or 8) >= SEARCH_RADIUS and progress.walks < DIG_WALKS then
+			progress.walks = progress.walks + 1
+			return actions.goto_node(player, {node = step.node, radius = 32, vertical = 12}, function(ok, err)
+				if not ok then
+					return done(false, err)
+				end
+				local current = minetest.get_player_by_name(player:get_player_name())
+				if current ~= nil then
+					actions.dig(current, step, done, record, progress)
+				end
+			end, record)
+		end
 		if pos == nil then
 			return done(false, "no " .. tostring(step.node) .. " within " .. (step.radius or 8) .. " nodes")
 		end
-		local node = minetest.get_node(pos)
-		if step.node ~= nil and node.name ~= step.node then
-			return done(false, "the node at " .. minetest.pos_to_string(pos) .. " is " .. node.name)
+		local ok, err = dig_one(player, step, pos)
+		if not ok then
+			return done(false, err)
 		end
-		local def = minetest.registered_nodes[node.name]
-		if def == nil or node.name == "air" then
-			return done(false, "nothing to dig at " .. minetest.pos_to_string(pos))
-		end
-		local params = minetest.get_dig_params(def.groups or {}, tool_caps(player))
-		if not params.diggable then
-			-- as the client does: what the wielded item cannot dig, the hand may
-			params = minetest.get_dig_params(def.groups or {}, minetest.registered_items[""].tool_capabilities)
-		end
-		if not params.diggable then
-			return done(false, "cannot dig " .. node.name .. " with " ..
-				(player:get_wielded_item():get_name() ~= "" and player:get_wielded_item():get_name() or "bare hands"))
-		end
-		if not minetest.node_dig(pos, node, player) then
-			return done(false, "the engine refused to dig " .. node.name)
-		end
-		runtime.poll(player)
+		progress.dug = progress.dug + 1
 	end
 	done(true)
 end
@@ -220,6 +271,14 @@ function actions.place(player, step, done)
 		end
 		if spot == nil then
 			return done(false, "no free spot to place " .. step.item)
+		end
+		local there = minetest.get_node(spot)
+		local there_def = minetest.registered_nodes[there.name]
+		if (step.at ~= nil or step.pos ~= nil) and there.name ~= "air" and there_def ~= nil and
+				not there_def.buildable_to then
+			-- something stands where the block goes (a pumpkin at the start): the player digs it away first
+			minetest.node_dig(spot, there, player)
+			runtime.poll(player)
 		end
 		local ok, err = place_at(player, step.item, spot)
 		if not ok then
@@ -307,9 +366,37 @@ local function lay_out(inv, recipe, prefer)
 	return grid, taken
 end
 
+-- Recipes of an item, those made only of preferred items (and groups) first: where a game has one recipe per
+-- material (taskverse_mc's sticks from each kind of planks), the plan names the material it set aside.
+local function recipes_for(item, prefer)
+	local recipes = minetest.get_all_craft_recipes(item) or {}
+	if prefer == nil or #prefer == 0 then
+		return recipes
+	end
+	local wanted = {}
+	for _, name in ipairs(prefer) do
+		wanted[name] = true
+	end
+	local first, rest = {}, {}
+	for _, recipe in ipairs(recipes) do
+		local own = true
+		for _, cell in pairs(recipe.items or {}) do
+			if cell ~= "" and cell:sub(1, 6) ~= "group:" and not wanted[cell] then
+				own = false
+			end
+		end
+		local list = own and first or rest
+		list[#list + 1] = recipe
+	end
+	for _, recipe in ipairs(rest) do
+		first[#first + 1] = recipe
+	end
+	return first
+end
+
 local function craft_once(player, item, prefer)
 	local inv = player:get_inventory()
-	local recipes = minetest.get_all_craft_recipes(item) or {}
+	local recipes = recipes_for(item, prefer)
 	local missing = "no recipe"
 	for _, recipe in ipairs(recipes) do
 		if recipe.method == "normal" then
@@ -363,7 +450,20 @@ function actions.craft(player, step, done)
 	done(true)
 end
 
-local FURNACES = {"default:furnace", "default:furnace_active"}
+-- minetest_game's furnace (two nodes: idle and active) and taskverse_mc's; the first registered one is placed
+local FURNACES = {"default:furnace", "default:furnace_active", "minecraft:furnace"}
+
+-- How far away a furnace the player set up is still used (a dig may walk on to more blocks after it was placed).
+local FURNACE_WALK = 64
+
+local function furnace_item()
+	for _, name in ipairs(FURNACES) do
+		if minetest.registered_nodes[name] ~= nil then
+			return name
+		end
+	end
+	return FURNACES[1]
+end
 
 local function fuel_in(inv, wanted)
 	for _, stack in ipairs(inv:get_list("main")) do
@@ -381,18 +481,27 @@ function actions.cook(player, step, done)
 	local count = step.count or 1
 	local inv = player:get_inventory()
 	local pos = minetest.find_node_near(feet(player), 6, FURNACES, true)
+	if pos == nil and not inv:contains_item("main", furnace_item()) then
+		-- the furnace the player set up before walking on to more blocks of a dig: it goes back to it
+		pos = minetest.find_node_near(feet(player), FURNACE_WALK, FURNACES, true)
+	end
 	if pos == nil then
 		local spot = free_spot(player)
-		if spot == nil or not inv:contains_item("main", "default:furnace") then
+		if spot == nil and inv:contains_item("main", furnace_item()) then
+			-- in a one-wide shaft (an ore dug out deep down) there is no free spot: clear one beside the feet
+			spot = vector.add(feet(player), {x = 1, y = 0, z = 0})
+			minetest.remove_node(spot)
+		end
+		if spot == nil or not inv:contains_item("main", furnace_item()) then
 			return done(false, "no furnace nearby and none to place")
 		end
-		local ok, err = place_at(player, "default:furnace", spot)
+		local ok, err = place_at(player, furnace_item(), spot)
 		if not ok then
 			return done(false, err)
 		end
 		pos = spot
 	end
-	if inv:get_stack("main", player:get_wield_index()):get_name() == "default:furnace" then
+	if inv:get_stack("main", player:get_wield_index()):get_name() == furnace_item() then
 		wield(player, "")
 	end
 	local cooked = minetest.get_craft_result({method = "cooking", width = 1, items = {ItemStack(step.item)}})
@@ -620,7 +729,7 @@ function actions.move(player, step, done, record)
 end
 
 function actions.goto_biome(player, step, done)
-	local spot = runtime.find_biome(player:get_pos(), step.biomes)
+	local spot = runtime.find_biome(player:get_pos(), step.biomes, step.y)
 	if spot == nil then
 		return done(false, "no " .. table.concat(step.biomes, "/") .. " biome near")
 	end
@@ -781,7 +890,7 @@ local function run_step(name, index)
 		return finish()
 	end
 	local status = runtime.status()
-	if index > #plan.steps or (status.satisfied and plan.stop_on_success ~= false) then
+	if index > #plan.steps or ((status.satisfied or status.failed) and plan.stop_on_success ~= false) then
 		result.completed = index > #plan.steps
 		result.stopped_on_success = index <= #plan.steps
 		return minetest.after(plan.settle or 0.2, finish)

@@ -1,9 +1,12 @@
 """The task algebra: molecule tasks as a tagged union of small frozen nodes (MCU Section 2.2).
 
 Nodes: an atom reference, ``AllOf`` (``A & B``, any order), ``AnyOf`` (``A | B``), ``Then`` (``A >> B``, in
-order), ``Constrained`` (when / where / how the events must happen) and ``Initialized`` (naive or custom start).
-Every node can say what it is in words (``describe``); ``canonical`` flattens, sorts and de-duplicates AND and OR
-so that equal tasks get equal content hashes.
+order), ``Constrained`` (when / where / how the events must happen) and ``Initialized`` (naive or custom start),
+and the operators beyond MCU: ``Repeat`` (``3 * A``, A three times in a row), ``AtLeast`` (at least k of the
+parts), ``Avoid`` (``~A``, fail if A happens) and ``Within`` (``A.within("1day")``, done before a deadline or
+failed). Every node can say what it is in words (``describe``); ``canonical`` flattens, sorts and de-duplicates
+AND and OR so that equal tasks get equal content hashes. What each operator means, success, failure and
+"not yet", is ``taskverse.algebra.machine`` (and docs/algebra.md).
 
 Example:
     >>> from taskverse.algebra.expr import ref, naive
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from enum import StrEnum
 from functools import cached_property
@@ -25,7 +29,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from taskverse.errors import TaskverseError
-from taskverse.schema import Count, Dimension, Initialization, TimeOfDay, Weather
+from taskverse.schema import Count, Dimension, EquipSlot, Initialization, Name, TimeOfDay, Weather
 
 
 class _Node(BaseModel):
@@ -39,6 +43,19 @@ class _Node(BaseModel):
 
     def __rshift__(self, other: Expr) -> Then:
         return Then(parts=(self, other))  # type: ignore[arg-type]
+
+    def __rmul__(self, times: int) -> Repeat:
+        if not isinstance(times, int) or isinstance(times, bool):
+            return NotImplemented
+        return Repeat(part=self, times=times)  # type: ignore[arg-type]
+
+    def __invert__(self) -> Avoid:
+        return Avoid(part=self)  # type: ignore[arg-type]
+
+    def within(self, bound: str | int) -> Within:
+        """The task done within a time bound: ``"600s"``, ``"1day"``, ``"30min"``, ``"100t"`` or whole ticks."""
+        ticks = bound if isinstance(bound, int) and not isinstance(bound, bool) else parse_duration(str(bound))
+        return Within(part=self, ticks=ticks)  # type: ignore[arg-type]
 
     def at(self, **constraints: Any) -> Constrained:
         """The task under constraints: ``when=``, ``where=``, ``how=`` (see ``Constraint``)."""
@@ -200,6 +217,7 @@ class InitOverrides(BaseModel):
 
     inventory: dict[str, Count] | None = None
     main_hand: str | None = None
+    equipment: dict[EquipSlot, Name] | None = None
     dimension: Dimension | None = None
     biome: str | None = None
     structure: str | None = None
@@ -229,18 +247,142 @@ class Initialized(_Node):
         if self.mode == "naive":
             return f"{inner} from scratch"
         fields = self.overrides.model_dump(exclude_none=True, mode="json") if self.overrides else {}
-        return f"{inner} starting with " + ", ".join(f"{k}={v}" for k, v in sorted(fields.items()))
+        words = []  # as init(...) writes them: inventory.coal=1, equipment.head=iron_helmet
+        for key, value in sorted(fields.items()):
+            if isinstance(value, dict):
+                prefix = {"nearby_blocks": "nearby"}.get(key, key)
+                words += [f"{prefix}.{k}={v}" for k, v in value.items()]
+            else:
+                words.append(f"{key}={value}")
+        return f"{inner} starting with " + ", ".join(words)
 
 
-Expr = Annotated[Union[AtomRef, AllOf, AnyOf, Then, Constrained, Initialized], Field(discriminator="kind")]  # noqa: UP007
-for _model in (AllOf, AnyOf, Then, Constrained, Initialized):
+MAX_TIMES = 1000
+"""Most repetitions of ``N * A`` (a plan repeats its part that often, so the bound keeps plans finite)."""
+TICKS_PER_SECOND = 20
+"""Game ticks per second of game time (Minecraft's and the engine's rate)."""
+DURATION_UNITS = {"t": 1, "tick": 1, "ticks": 1, "s": 20, "sec": 20, "min": 1200, "h": 72000,
+                  "day": 24000, "days": 24000}
+"""Units of a ``within=`` bound in ticks: one game day is 24000 ticks, 1200 s of game time (20 minutes)."""
+MAX_TICKS = 24000 * 1000
+"""Longest ``within=`` bound (a thousand game days)."""
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*$")
+
+
+def parse_duration(text: str) -> int:
+    """A time bound in game ticks: ``600s``, ``1day``, ``2days``, ``30min``, ``1h``, ``100t`` (ticks).
+
+    Raises a TaskverseError naming the value for anything that is not a positive number with a unit.
+
+    Example:
+        >>> parse_duration("1day"), parse_duration("600s"), parse_duration("5t")
+        (24000, 12000, 5)
+
+    """
+    match = _DURATION.match(text.lower())
+    if match is None or match.group(2) not in DURATION_UNITS:
+        raise TaskverseError(f"within={text!r}: expected a positive number with a unit "
+                             f"({', '.join(sorted(set(DURATION_UNITS)))}), e.g. 600s or 1day", field="within")
+    ticks = float(match.group(1)) * DURATION_UNITS[match.group(2)]
+    if ticks < 1 or ticks != int(ticks):
+        raise TaskverseError(f"within={text!r}: the bound must be a positive whole number of ticks "
+                             f"(1t = 1/20 s)", field="within")
+    if ticks > MAX_TICKS:
+        raise TaskverseError(f"within={text!r}: the longest bound is 1000 days", field="within")
+    return int(ticks)
+
+
+def format_duration(ticks: int) -> str:
+    """A tick count in the largest unit that divides it exactly (``24000`` -> ``1day``)."""
+    for unit, size in (("day", 24000), ("h", 72000), ("min", 1200), ("s", 20)):
+        if ticks % size == 0:
+            return f"{ticks // size}{unit}"
+    return f"{ticks}t"
+
+
+class Repeat(_Node):
+    """The part ``times`` times in a row (``3 * A``): each repetition starts after the previous one is done."""
+
+    kind: Literal["repeat"] = "repeat"
+    times: Annotated[int, Field(ge=1, le=MAX_TIMES)]
+    part: Expr
+
+    def _key(self) -> str:
+        return f"*{self.times}({self.part.key})"
+
+    def describe(self, descriptions: Mapping[str, str]) -> str:
+        """``A 3 times``."""
+        return f"{_wrap(self.part, descriptions, self)} {self.times} times"
+
+
+class AtLeast(_Node):
+    """At least ``count`` of the parts, in any order (1 of n is OR, n of n is AND)."""
+
+    kind: Literal["at_least"] = "at_least"
+    count: Annotated[int, Field(ge=1)]
+    parts: Annotated[tuple[Expr, ...], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _count_fits(self) -> AtLeast:
+        if self.count > len(self.parts):
+            raise ValueError(f"at least {self.count} of {len(self.parts)} parts can never be done")
+        return self
+
+    def _key(self) -> str:
+        return f"{self.count}of(" + ",".join(p.key for p in self.parts) + ")"
+
+    def describe(self, descriptions: Mapping[str, str]) -> str:
+        """``at least 2 of: A, B, C``."""
+        return f"at least {self.count} of: " + ", ".join(_wrap(p, descriptions, self) for p in self.parts)
+
+
+class Avoid(_Node):
+    """NOT: the task fails as soon as the part is done; until then it holds (see ``machine``)."""
+
+    kind: Literal["not"] = "not"
+    part: Expr
+
+    def _key(self) -> str:
+        return f"~({self.part.key})"
+
+    def describe(self, descriptions: Mapping[str, str]) -> str:
+        """``never A``."""
+        return f"never {_wrap(self.part, descriptions, self)}"
+
+
+class Within(_Node):
+    """The part decided within ``ticks`` game ticks of its start.
+
+    At the deadline an undecided part fails, or succeeds if all it still asks is to avoid something.
+    """
+
+    kind: Literal["within"] = "within"
+    ticks: Annotated[int, Field(ge=1, le=MAX_TICKS)]
+    part: Expr
+
+    def _key(self) -> str:
+        return f"w{self.ticks}({self.part.key})"
+
+    def describe(self, descriptions: Mapping[str, str]) -> str:
+        """``A within 1day``."""
+        return f"{_wrap(self.part, descriptions, self)} within {format_duration(self.ticks)}"
+
+
+Expr = Annotated[Union[AtomRef, AllOf, AnyOf, Then, Constrained, Initialized, Repeat, AtLeast, Avoid, Within],  # noqa: UP007
+                 Field(discriminator="kind")]
+for _model in (AllOf, AnyOf, Then, Constrained, Initialized, Repeat, AtLeast, Avoid, Within):
     _model.model_rebuild()
+
+GROUPS = (AllOf, AnyOf, Then, AtLeast)
+"""Nodes with ``parts``; every other node but an atom has one ``part``."""
 
 
 def _wrap(part: Any, descriptions: Mapping[str, str], parent: Any) -> str:
     text = part.describe(descriptions)
-    compound = isinstance(part, AllOf | AnyOf | Then) and len(part.parts) > 1
-    return f"({text})" if compound and type(part) is not type(parent) else text
+    compound = isinstance(part, AllOf | AnyOf | Then | AtLeast) and len(part.parts) > 1
+    # "A within 1min 3 times" could bound one repetition or all three: say which
+    trailing = isinstance(part, Repeat | Within) and isinstance(parent, Repeat | Within)
+    return f"({text})" if (compound and type(part) is not type(parent)) or trailing else text
 
 
 def ref(task: Any) -> AtomRef:
@@ -262,6 +404,11 @@ def custom(part: Any, **fields: Any) -> Initialized:
     return Initialized(part=_as_expr(part), mode="custom", overrides=overrides)
 
 
+def at_least(count: int, *parts: Any) -> AtLeast:
+    """At least ``count`` of the parts (atom tasks, ids or expressions)."""
+    return AtLeast(count=count, parts=tuple(_as_expr(p) for p in parts))
+
+
 def _as_expr(task: Any) -> Any:
     return task if isinstance(task, _Node) else ref(task)
 
@@ -270,7 +417,9 @@ def canonical(expr: Any) -> Any:
     """The canonical form: AND/OR flattened, sorted, de-duplicated; THEN flattened; single parts unwrapped.
 
     Idempotent, and equal for expressions equal under the algebra's laws (A & A = A, associativity,
-    commutativity of AND and OR, associativity of THEN, naive(naive(A)) = naive(A)).
+    commutativity of AND and OR, associativity of THEN, naive(naive(A)) = naive(A), 1 * A = A,
+    m * (n * A) = (m * n) * A, at least 1 of = OR, at least n of n = AND, ~~A = A, and nested time bounds keep
+    the shorter one).
     """
     if isinstance(expr, AtomRef):
         return expr
@@ -300,6 +449,26 @@ def canonical(expr: Any) -> Any:
         if expr.mode == "naive" and isinstance(part, Initialized) and part.mode == "naive":
             return part
         return Initialized(part=part, mode=expr.mode, overrides=expr.overrides)
+    if isinstance(expr, Repeat):
+        part = canonical(expr.part)
+        if isinstance(part, Repeat) and part.times * expr.times <= MAX_TIMES:
+            return Repeat(part=part.part, times=part.times * expr.times)
+        return part if expr.times == 1 else Repeat(part=part, times=expr.times)
+    if isinstance(expr, AtLeast):
+        parts = tuple(sorted((canonical(p) for p in expr.parts), key=lambda p: p.key))
+        if expr.count == 1:
+            return canonical(AnyOf(parts=parts))
+        if expr.count == len(parts):
+            return canonical(AllOf(parts=parts))
+        return AtLeast(count=expr.count, parts=parts)
+    if isinstance(expr, Avoid):
+        part = canonical(expr.part)
+        return part.part if isinstance(part, Avoid) else Avoid(part=part)
+    if isinstance(expr, Within):
+        part = canonical(expr.part)
+        if isinstance(part, Within):  # both windows open together: the shorter one decides
+            return Within(part=part.part, ticks=min(part.ticks, expr.ticks))
+        return Within(part=part, ticks=expr.ticks)
     raise TypeError(f"not a task expression: {expr!r}")
 
 
@@ -326,7 +495,7 @@ def atoms_of(expr: Any) -> list[str]:
     def walk(node: Any) -> None:
         if isinstance(node, AtomRef):
             out.setdefault(node.task)
-        elif isinstance(node, AllOf | AnyOf | Then):
+        elif isinstance(node, GROUPS):
             for part in node.parts:
                 walk(part)
         else:
@@ -337,7 +506,8 @@ def atoms_of(expr: Any) -> list[str]:
 
 
 MAX_DEPTH = 32
-"""Deepest nesting of a task expression (every operator, ``naive``, ``init`` and constraint is a level)."""
+"""Deepest nesting of a task expression (every operator, ``naive``, ``init``, constraint, count, ``not``,
+``at_least`` and time bound is a level)."""
 MAX_NODES = 1000
 """Most nodes (atom references and operators) in one task expression."""
 
@@ -356,9 +526,9 @@ def check_shape(expr: Any) -> None:
             raise TaskverseError(f"the expression nests more than {MAX_DEPTH} levels deep", field="expression")
         if nodes > MAX_NODES:
             raise TaskverseError(f"the expression has more than {MAX_NODES} parts", field="expression")
-        if isinstance(node, AllOf | AnyOf | Then):
+        if isinstance(node, GROUPS):
             stack.extend((part, depth + 1) for part in node.parts)
-        elif isinstance(node, Constrained | Initialized):
+        elif not isinstance(node, AtomRef):
             stack.append((node.part, depth + 1))
 
 
@@ -366,14 +536,15 @@ def size(expr: Any) -> int:
     """Number of nodes in the expression tree."""
     if isinstance(expr, AtomRef):
         return 1
-    if isinstance(expr, AllOf | AnyOf | Then):
+    if isinstance(expr, GROUPS):
         return 1 + sum(size(p) for p in expr.parts)
     return 1 + size(expr.part)
 
 
 __all__ = [
-    "AllOf", "AnyOf", "AtomRef", "Constrained", "Constraint", "Expr", "InitOverrides", "Initialization",
-    "Initialized", "MAX_DEPTH", "MAX_NODES", "Then", "When", "atoms_of", "canonical", "check_shape", "content_hash",
-    "custom", "height_range",
-    "merge_constraints", "naive", "ref", "size",
+    "AllOf", "AnyOf", "AtLeast", "AtomRef", "Avoid", "Constrained", "Constraint", "DURATION_UNITS", "Expr", "GROUPS",
+    "InitOverrides", "Initialization", "Initialized", "MAX_DEPTH", "MAX_NODES", "MAX_TICKS", "MAX_TIMES", "Repeat",
+    "TICKS_PER_SECOND", "Then", "When", "Within", "at_least", "atoms_of", "canonical", "check_shape",
+    "content_hash", "custom", "format_duration", "height_range", "merge_constraints", "naive", "parse_duration",
+    "ref", "size",
 ]

@@ -13,14 +13,19 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from taskverse.algebra.expr import (
+    GROUPS,
     AllOf,
     AnyOf,
+    AtLeast,
     AtomRef,
+    Avoid,
     Constrained,
     Constraint,
     Expr,
     Initialized,
+    Repeat,
     Then,
+    Within,
     atoms_of,
     canonical,
     check_shape,
@@ -131,7 +136,7 @@ class MoleculeBuilder:
         """The combined initialization of an expression, with a name for it in conflict messages."""
         if isinstance(node, AtomRef):
             return self.atom(node.task).initialization, repr(self.atom(node.task).description)
-        if isinstance(node, AllOf | AnyOf | Then):
+        if isinstance(node, GROUPS):
             init, name = self.initialization(node.parts[0])
             for part in node.parts[1:]:
                 other, other_name = self.initialization(part)
@@ -151,6 +156,11 @@ class MoleculeBuilder:
             if "summon" in overrides:
                 overrides["summon"] = [Summon(entity=e, count=n) for e, n in sorted(overrides["summon"].items())]
             return inner.model_copy(update=overrides), f"{name} (custom start)"
+        if isinstance(node, Avoid):  # the start of a thing to avoid, without the means to do it
+            inner, name = self.initialization(node.part)
+            return inner.model_copy(update={"inventory": {}, "main_hand": None, "equipment": {}}), f"never {name}"
+        if isinstance(node, Repeat | Within):
+            return self.initialization(node.part)
         raise TypeError(node)
 
     def _check_override_names(self, overrides: dict[str, Any]) -> None:
@@ -158,6 +168,7 @@ class MoleculeBuilder:
         named: list[tuple[str, str, str]] = [(f"inventory.{n}", n, "item") for n in overrides.get("inventory", {})]
         named += [(f"nearby.{n}", n, "block") for n in overrides.get("nearby_blocks", {})]
         named += [(f"summon.{n}", n, "entity") for n in overrides.get("summon", {})]
+        named += [(f"equipment.{_text(s)}", n, "item") for s, n in overrides.get("equipment", {}).items()]
         named += [(key, overrides[key], kind) for key, kind in
                   (("main_hand", "item"), ("biome", "biome"), ("structure", "structure")) if key in overrides]
         for where, name, kind in named:
@@ -181,7 +192,7 @@ class MoleculeBuilder:
             for c in inherited:
                 self._check_atom_constraint(self.atom(node.task), c)
             self._check_constraint_set(inherited, node)
-        elif isinstance(node, AllOf | AnyOf | Then):
+        elif isinstance(node, GROUPS):
             for part in node.parts:
                 self.check_constraints(part, inherited)
         elif isinstance(node, Constrained):
@@ -283,10 +294,13 @@ class MoleculeBuilder:
         return set()
 
     def pre_tasks(self, expr: Any) -> list[str]:
-        """The union of the atoms' pre-tasks (and the atoms of naive parts need theirs solved too)."""
+        """The union of the atoms' pre-tasks (and the atoms of naive parts need theirs solved too).
+
+        Atoms to avoid (under ``~``) need nothing done first, so they add none.
+        """
         world = self.library.world
         out: set[str] = set()
-        for task_id in atoms_of(expr):
+        for task_id in atoms_to_do(expr):
             out |= set(world.pre_tasks(task_id)) | set(self.atom(task_id).pre_tasks)
         return sorted(out - set(atoms_of(expr)))
 
@@ -319,11 +333,75 @@ def resolve_refs(expr: Any, library: Any) -> Any:
     """Replace descriptions in atom references by atom ids (``"craft iron_sword"`` -> ``craft.iron_sword``)."""
     if isinstance(expr, AtomRef):
         return AtomRef(task=library.get(expr.task).id)
-    if isinstance(expr, AllOf | AnyOf | Then):
-        return type(expr)(parts=tuple(resolve_refs(p, library) for p in expr.parts))
-    if isinstance(expr, Constrained):
-        return Constrained(part=resolve_refs(expr.part, library), constraint=expr.constraint)
-    return Initialized(part=resolve_refs(expr.part, library), mode=expr.mode, overrides=expr.overrides)
+    if isinstance(expr, GROUPS):
+        return expr.model_copy(update={"parts": tuple(resolve_refs(p, library) for p in expr.parts)})
+    return expr.model_copy(update={"part": resolve_refs(expr.part, library)})
+
+
+def _can(node: Any) -> tuple[bool, bool, bool]:
+    """Whether a node may ever succeed, fail, or hold (over-approximated: False only when it surely cannot)."""
+    if isinstance(node, AtomRef):
+        return True, False, False
+    if isinstance(node, Avoid):
+        succeed, fail, _ = _can(node.part)
+        return fail, succeed, True
+    if isinstance(node, Within):
+        succeed, _, hold = _can(node.part)
+        return succeed or hold, True, hold
+    if isinstance(node, GROUPS):
+        parts = [_can(p) for p in node.parts]
+        k = len(parts) if isinstance(node, AllOf) else 1 if isinstance(node, AnyOf) else \
+            node.count if isinstance(node, AtLeast) else len(parts)
+        if isinstance(node, Then):
+            return all(c[0] for c in parts), any(c[1] for c in parts), \
+                parts[-1][2] and all(c[0] or c[2] for c in parts)
+        ok = sum(1 for c in parts if c[0] or c[2])
+        return any(c[0] for c in parts) and ok >= k, sum(1 for c in parts if c[1]) > len(parts) - k, \
+            sum(1 for c in parts if c[2]) >= k
+    return _can(node.part)  # constrained, initialized, N times
+
+
+def check_can_finish(expr: Any, builder: MoleculeBuilder) -> None:
+    """Reject compositions that can never succeed because an avoid part never finishes by itself.
+
+    ``~A`` only holds until the end of its part: nothing after it in a THEN starts (``~A >> B``, ``2 * ~A``),
+    and a task that only avoids things needs a time bound to succeed.
+    """
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, GROUPS):
+            stack.extend(node.parts)
+            steps = node.parts[:-1] if isinstance(node, Then) else ()
+        elif isinstance(node, AtomRef):
+            steps = ()
+        else:
+            stack.append(node.part)
+            steps = (node.part,) if isinstance(node, Repeat) and node.times > 1 else ()
+        for step in steps:
+            if not _can(step)[0]:
+                raise Conflict(f"{builder.describe(step)!r} never finishes by itself, so what comes after it never "
+                               "starts: bound it (@ within=...) or put it beside the parts it guards (A & ~B)")
+    if not _can(expr)[0]:
+        raise Conflict(f"{builder.describe(expr)!r} can never succeed (it only avoids things): give it a time "
+                       "bound (@ within=1day) or something to do (A & ~B)")
+
+
+def atoms_to_do(expr: Any) -> list[str]:
+    """The atom ids an expression asks to be done (not those only under ``~``), in first-use order, each once."""
+    out: dict[str, None] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, AtomRef):
+            out.setdefault(node.task)
+        elif isinstance(node, GROUPS):
+            for part in node.parts:
+                walk(part)
+        elif not isinstance(node, Avoid):
+            walk(node.part)
+
+    walk(expr)
+    return list(out)
 
 
 def build_molecule(expr: Any, library: Any, tags: list[str] | None = None) -> MoleculeTask:
@@ -331,6 +409,7 @@ def build_molecule(expr: Any, library: Any, tags: list[str] | None = None) -> Mo
     check_shape(expr)  # before anything recursive walks it
     expr = canonical(resolve_refs(expr, library))
     builder = MoleculeBuilder(library)
+    check_can_finish(expr, builder)
     builder.check_constraints(expr)
     init, _ = builder.initialization(expr)
     return MoleculeTask(

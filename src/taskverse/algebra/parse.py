@@ -1,15 +1,21 @@
 """The composition grammar of ``taskverse compose`` (see ``shared/CLI.md``).
 
-Precedence from loosest to tightest, as in Python: ``|`` (either), ``&`` (all, any order), ``>>`` (then), ``@``
-(constraints), then parentheses, ``naive(...)``, ``init(..., field=value)`` and task references. A reference is a
-quoted description or id, or bare words up to the next operator::
+Precedence from loosest to tightest, as in Python: ``|`` (either), ``&`` (all, any order), ``>>`` (then), ``N *``
+(N times in a row), ``@`` (constraints and ``within=`` time bounds), then ``~`` (never), parentheses,
+``naive(...)``, ``not(...)``, ``at_least(K, ...)``, ``init(..., field=value)`` and task references. A reference
+is a quoted description or id, or bare words up to the next operator::
 
     naive(craft iron_sword) & (hunt sheep | "combat spider" @ when=night) >> build a pillar
     init(craft.bread, time=night, inventory.wheat=3) @ where=plains, how=bare_hand
+    3 * mine oak_log @ within=600s
+    craft iron_sword & ~commit.suicide
+    at_least(2, hunt cow, hunt sheep, hunt pig) @ within=1day
 
-A malformed expression raises a TaskverseError that points at the offending token. Expressions nest at most
-``MAX_DEPTH`` operators deep (parentheses, ``naive``, ``init`` and ``@`` each count a level) and are at most
-``MAX_EXPRESSION_CHARS`` long, so no expression a user types can exhaust the stack.
+A count is a whole number from 1 to ``MAX_TIMES``; a time bound a positive number with a unit (``t`` ticks,
+``s``, ``min``, ``h``, ``day``/``days``; see ``expr.parse_duration``). A malformed expression raises a
+TaskverseError that points at the offending token. Expressions nest at most ``MAX_DEPTH`` operators deep
+(parentheses, ``naive``, ``not``, ``~``, ``at_least``, ``init``, ``N *`` and ``@`` each count a level) and are at
+most ``MAX_EXPRESSION_CHARS`` long, so no expression a user types can exhaust the stack.
 """
 
 from __future__ import annotations
@@ -22,24 +28,34 @@ from pydantic import ValidationError
 
 from taskverse.algebra.expr import (
     MAX_DEPTH,
+    MAX_TIMES,
     AllOf,
     AnyOf,
+    AtLeast,
     AtomRef,
+    Avoid,
     Constrained,
     Constraint,
     Initialized,
     InitOverrides,
+    Repeat,
     Then,
+    Within,
     check_shape,
+    parse_duration,
 )
 from taskverse.errors import TaskverseError, at_column
 
-TOKEN = re.compile(r"""\s*(?:(?P<op>>>|[&|()@,=])|(?P<str>"[^"]*"|'[^']*')|(?P<word>[^\s&|()@,="'>]+|>(?!>)))""")
-CONSTRAINT_KEYS = ("when", "where", "how")
+TOKEN = re.compile(r"""\s*(?:(?P<op>>>|[&|()@,=*~])|(?P<str>"[^"]*"|'[^']*')|(?P<word>[^\s&|()@,="'>*~]+|>(?!>)))""")
+CONSTRAINT_KEYS = ("when", "where", "how", "within")
+CALLS = ("naive", "init", "not", "at_least")
+COMPOSITION_MARKS = ("&", "|", ">>", "@", "naive(", "init(", "not(", "at_least(", "~", "*")
+"""Text holding one of these is a composition, not an atom's id or description."""
 INIT_COUNTED = {"inventory": "inventory", "summon": "summon", "nearby": "nearby_blocks"}
 MAX_EXPRESSION_CHARS = 10_000
 """Longest composition expression."""
-NESTED = f"nested more than {MAX_DEPTH} levels deep (parentheses, naive, init and @ each count one)"
+NESTED = (f"nested more than {MAX_DEPTH} levels deep (parentheses, naive, not, ~, at_least, init, N * and @ each "
+          "count one)")
 
 
 @dataclass
@@ -138,10 +154,23 @@ class Parser:
 
     def parse_then(self) -> Any:
         """``a >> b >> ...``."""
-        parts = [self.parse_constrained()]
+        parts = [self.parse_repeat()]
         while self.accept(">>"):
-            parts.append(self.parse_constrained())
+            parts.append(self.parse_repeat())
         return parts[0] if len(parts) == 1 else Then(parts=tuple(parts))
+
+    def parse_repeat(self) -> Any:
+        """``3 * a``: the part three times in a row."""
+        token, star = self.peek(), self.peek(1)
+        if token is None or token.kind != "word" or star is None or star.kind != "op" or star.text != "*":
+            return self.parse_constrained()
+        if not token.text.isdigit() or not 1 <= int(token.text) <= MAX_TIMES:
+            raise self.fail(f"a count must be a whole number from 1 to {MAX_TIMES}, found {token.text!r}", token)
+        self.enter()
+        self.position += 2
+        node = self.parse_repeat()
+        self.depth -= 1
+        return Repeat(part=node, times=int(token.text))
 
     def parse_constrained(self) -> Any:
         """``a @ when=night, where=desert``."""
@@ -153,19 +182,32 @@ class Parser:
                 raise self.fail(NESTED)
             self.position += 1
             fields: dict[str, str] = {}
+            bound: int | None = None
             start = self.peek()
             while True:
+                key_token = self.peek()
                 key, value = self.parse_assignment(CONSTRAINT_KEYS)
-                if key in fields:  # when=first_day, when=clear: both hold, as nested constraints
+                if key == "within":  # a time bound is a node of its own, around the constrained part
+                    try:
+                        ticks = parse_duration(value)
+                    except TaskverseError as exc:
+                        raise self.fail(exc.message, key_token) from None
+                    bound = ticks if bound is None else min(bound, ticks)
+                    key = ""
+                elif key in fields:  # when=first_day, when=clear: both hold, as nested constraints
                     node = self.constrain(node, fields, start)
                     fields = {}
-                fields[key] = value
+                if key:
+                    fields[key] = value
                 following = self.peek(1)
                 if following is None or following.kind != "word" or following.text not in CONSTRAINT_KEYS:
                     break  # a comma not followed by a constraint belongs to an enclosing init(...)
                 if not self.accept(","):
                     break
-            node = self.constrain(node, fields, start)
+            if fields:
+                node = self.constrain(node, fields, start)
+            if bound is not None:
+                node = Within(part=node, ticks=bound)
         return node
 
     def constrain(self, node: Any, fields: dict[str, str], start: Token | None) -> Any:
@@ -181,7 +223,8 @@ class Parser:
         if key_token is None or key_token.kind != "word":
             raise self.fail("expected " + (" / ".join(f"{k}=..." for k in keys) if keys else "field=value"))
         if keys is not None and key_token.text not in keys:
-            raise self.fail(f"unknown constraint {key_token.text!r}; expected when=, where= or how=", key_token)
+            raise self.fail(f"unknown constraint {key_token.text!r}; expected when=, where=, how= or within=",
+                            key_token)
         self.position += 1
         self.expect("=")
         value = self.peek()
@@ -191,10 +234,16 @@ class Parser:
         return key_token.text, value.text
 
     def parse_primary(self) -> Any:
-        """Parentheses, ``naive(...)``, ``init(...)`` or a task reference."""
+        """Parentheses, ``~``, ``naive(...)``, ``not(...)``, ``at_least(...)``, ``init(...)`` or a task reference."""
         token = self.peek()
         if token is None:
             raise self.fail("expected a task before the end")
+        if token.kind == "op" and token.text == "~":
+            self.enter()
+            self.position += 1
+            node = self.parse_primary()
+            self.depth -= 1
+            return Avoid(part=node)
         if token.kind == "op" and token.text == "(":
             self.enter()
             self.position += 1
@@ -204,14 +253,21 @@ class Parser:
             return node
         following = self.peek(1)
         is_call = following is not None and following.kind == "op" and following.text == "("
-        if token.kind == "word" and token.text in ("naive", "init") and is_call:
+        if token.kind == "word" and token.text in CALLS and is_call:
             self.enter()
             self.position += 2
+            if token.text == "at_least":
+                node = self.parse_at_least(token)
+                self.depth -= 1
+                return node
             node = self.parse_or()
             self.depth -= 1
             if token.text == "naive":
                 self.expect(")")
                 return Initialized(part=node, mode="naive")
+            if token.text == "not":
+                self.expect(")")
+                return Avoid(part=node)
             return self.parse_init_overrides(node, token)
         if token.kind == "str":
             self.position += 1
@@ -223,6 +279,20 @@ class Parser:
             words.append(t.text)
             self.position += 1
         return AtomRef(task=" ".join(words))
+
+    def parse_at_least(self, call: Token) -> Any:
+        """``at_least(K, a, b, ...)``: at least K of the parts."""
+        count = self.peek()
+        if count is None or count.kind != "word" or not count.text.isdigit() or int(count.text) < 1:
+            raise self.fail("at_least needs a whole number of at least 1 first, as in at_least(2, a, b, c)", count)
+        self.position += 1
+        parts = []
+        while self.accept(","):
+            parts.append(self.parse_or())
+        self.expect(")")
+        if int(count.text) > len(parts):
+            raise self.fail(f"at least {count.text} of {len(parts)} parts can never be done", count)
+        return AtLeast(count=int(count.text), parts=tuple(parts))
 
     def enter(self) -> None:
         """One level deeper (parentheses, naive, init); too deep is an error, not a RecursionError."""
@@ -236,7 +306,9 @@ class Parser:
         while self.accept(","):
             key, value = self.parse_assignment(None)
             head, _, item = key.partition(".")
-            if head in INIT_COUNTED and item:
+            if head == "equipment" and item:  # equipment.head=iron_helmet: an item worn, not a count
+                fields.setdefault("equipment", {})[item] = value
+            elif head in INIT_COUNTED and item:
                 try:
                     fields.setdefault(INIT_COUNTED[head], {})[item] = int(value)
                 except ValueError:

@@ -1,40 +1,30 @@
 """Expressivity (MCU Section 4.1) as a user feature: map a benchmark's task list onto the library.
 
-Each line is a task as a paper writes it ("Mine oak wood", "Obtain cooked_beef", "Combat a zombie",
-"craft XXX"). A line maps to a library atom, a composition of atoms ("X and then Y", "X from scratch",
-"X at night"), or a family ("craft XXX": every craft atom) only when the meaning is the same: names are matched
-exactly (case, articles and underscores aside), never by similarity, so a near name of a different item is not a
-match. A line that maps to nothing says why. A list holds at most ``MAX_LINES`` lines; a line longer than
-``MAX_LINE_CHARS`` maps to nothing.
+Each line is a task as a paper writes it ("Mine oak wood", "obtain 6 wheat in plains", "combat a skeleton at
+night with an iron sword and iron armor", "craft XXX"). The phrase reader (``taskverse.language.reader``) turns
+it into an atom or a composition, and says which words it used; a line maps only when the meaning is the same
+(names are matched exactly, through the curated rename table, never by similarity). Every line gets a status:
+
+- ``matched``: an atom, a composition (with its expression), a family (``craft XXX``: every craft atom), or a
+  counted task, expressible with the count operator (``6 * obtain.wheat``);
+- ``impossible``: not possible in the game (crafting a log, mining obsidian with bare hands), with the reason;
+- ``not expressible``: what the library or the algebra cannot say, with the reason (an unknown name with close
+  names, a verb with no atom, a task inside a structure).
+
+A list holds at most ``MAX_LINES`` lines; a line longer than ``MAX_LINE_CHARS`` maps to nothing.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Constrained, Constraint, Initialized, Then
-from taskverse.errors import TaskverseError, close_matches
-from taskverse.text import normalize
+from taskverse.errors import TaskverseError
+from taskverse.language.reader import PhraseReader
+from taskverse.language.reading import PhraseError, Step, to_expr, without_counts
 
 FAMILY = re.compile(r"^(\w+)\s+(xxx|x|\*)$", re.IGNORECASE)
-SUFFIXES: tuple[tuple[str, dict[str, str]], ...] = (
-    (" from scratch", {}),
-    (" at night", {"when": "night"}),
-    (" during the day", {"when": "day"}),
-    (" on the first day", {"when": "first_day"}),
-    (" in the rain", {"when": "rain"}),
-    (" on a rainy day", {"when": "rain"}),
-    (" with bare hands", {"how": "bare_hand"}),
-    (" bare-handed", {"how": "bare_hand"}),
-    (" using arrows", {"how": "arrows"}),
-    (" with arrows", {"how": "arrows"}),
-    (" in a cave", {"where": "cave"}),
-    (" in the nether", {"where": "nether"}),
-    (" in the end", {"where": "end"}),
-)
-JOINERS = ((" and then ", Then), (" then ", Then), (" and ", AllOf), (" or ", AnyOf))
 MAX_LINES = 10_000
 """Most lines of a task list (the literature's longest lists have a few hundred)."""
 MAX_LINE_CHARS = 500
@@ -48,10 +38,13 @@ class LineMapping:
     line: int
     text: str
     mapped: bool
+    status: str = "not expressible"
     kind: str | None = None
     task: str | None = None
+    expression: str | None = None
     description: str | None = None
     reason: str | None = None
+    used: list[str] = field(default_factory=list)
 
 
 class Mapper:
@@ -59,37 +52,7 @@ class Mapper:
 
     def __init__(self, library: Any) -> None:
         self.library = library
-        self.verbs = sorted({t.verb for t in library.tasks})
-        self._near: dict[str, list[str]] = {}
-
-    def atom(self, text: str) -> AtomRef | None:
-        """An exact (normalised) match of a description or alias, else None."""
-        found = self.library.lookup(text.strip())
-        return None if found is None else AtomRef(task=found.id)
-
-    def expression(self, text: str, depth: int = 0) -> Any | None:
-        """A composition with the same meaning, else None."""
-        text = text.strip().rstrip(".")
-        found = self.atom(text)
-        if found is not None or depth > 4:
-            return found
-        lowered = text.lower()
-        for suffix, fields in SUFFIXES:
-            if lowered.endswith(suffix):
-                inner = self.expression(text[: -len(suffix)], depth + 1)
-                if inner is None:
-                    return None
-                if not fields:
-                    return Initialized(part=inner, mode="naive")
-                return Constrained(part=inner, constraint=Constraint(**fields))  # type: ignore[arg-type]
-        for joiner, node in JOINERS:
-            if joiner in lowered:
-                cut = lowered.index(joiner)
-                left = self.expression(text[:cut], depth + 1)
-                right = self.expression(text[cut + len(joiner):], depth + 1)
-                if left is not None and right is not None:
-                    return node(parts=(left, right))
-        return None
+        self.reader = PhraseReader(library)
 
     def family(self, text: str) -> list[str] | None:
         """``craft XXX``: every atom of a verb."""
@@ -100,27 +63,6 @@ class Mapper:
         ids = [t.id for t in self.library.tasks if t.verb == verb]
         return ids or None
 
-    def why_not(self, text: str) -> str:
-        """Why a line maps to nothing: an unknown verb, or an unknown or ambiguous name."""
-        words = normalize(text).split()
-        if not words:
-            return "empty line"
-        verb = words[0]
-        if verb not in self.verbs:
-            return (f"no atom starts with the verb {verb!r}; the library's verbs are "
-                    f"{', '.join(self.verbs[:12])}, ...")
-        rest = "_".join(words[1:])
-        kn = self.library.knowledge
-        tables = [kn.items, kn.blocks, kn.entities, kn.biomes, kn.structures]
-        if rest and not any(rest in table for table in tables):
-            if rest not in self._near:  # a list repeats its unknown names; each is looked for once
-                names = sorted({n for table in tables for n in table})
-                self._near[rest] = close_matches(rest, names, n=3) if len(rest) <= 64 else []
-            near = self._near[rest]
-            hint = f"; near names of other things: {', '.join(near)}" if near else ""
-            return f"{rest!r} names no item, block, mob, biome or structure{hint}"
-        return f"the library has no {verb} task for {rest!r}"
-
     def map_line(self, number: int, text: str) -> LineMapping:
         """Map one line."""
         if len(text) > MAX_LINE_CHARS:
@@ -128,30 +70,47 @@ class Mapper:
                                reason=f"longer than {MAX_LINE_CHARS} characters; not a task description")
         family = self.family(text)
         if family is not None:
-            return LineMapping(number, text, True, "family", f"{len(family)} atoms ({family[0]}, ...)",
-                               f"every {text.split()[0].lower()} atom of the library")
-        expr = self.expression(text)
-        if expr is None:
-            return LineMapping(number, text, False, reason=self.why_not(text))
-        if isinstance(expr, AtomRef):
-            atom = self.library.by_id[expr.task]
-            return LineMapping(number, text, True, "atom", atom.id, atom.description)
+            return LineMapping(number, text, True, "matched", "family", f"{len(family)} atoms ({family[0]}, ...)",
+                               description=f"every {text.split()[0].lower()} atom of the library")
+        try:
+            reading = self.reader.read(text)
+        except PhraseError as exc:
+            near = f"; close known names: {', '.join(exc.suggestions)}" if exc.suggestions else ""
+            return LineMapping(number, text, False, exc.status, reason=exc.message + near)
+        except TaskverseError as exc:
+            return LineMapping(number, text, False, reason=exc.message)
+        used = list(reading.used)
+        if isinstance(reading.root, Step):
+            atom = self.library.by_id[reading.root.task]
+            return LineMapping(number, text, True, "matched", "atom", atom.id, atom.id, atom.description, used=used)
         from taskverse.algebra.molecule import build_molecule
 
         try:
-            molecule = build_molecule(expr, self.library)
+            molecule = build_molecule(to_expr(without_counts(reading.root)), self.library)
         except TaskverseError as exc:
-            return LineMapping(number, text, False, reason=f"the composition is infeasible: {exc.message}")
-        return LineMapping(number, text, True, "molecule", molecule.id, molecule.description)
+            return LineMapping(number, text, False, "impossible", expression=reading.expression,
+                               reason=f"the composition is infeasible: {exc.message}", used=used)
+        if reading.counts:
+            try:
+                counted = build_molecule(to_expr(reading.root), self.library)
+            except TaskverseError as exc:
+                return LineMapping(number, text, False, "not expressible", expression=reading.expression,
+                                   reason=exc.message, used=used)
+            return LineMapping(number, text, True, "matched", "count", counted.id, reading.expression,
+                               counted.description, used=used)
+        return LineMapping(number, text, True, "matched", "molecule", molecule.id, reading.expression,
+                           molecule.description, used=used)
 
 
 def coverage(lines: list[str], library: Any) -> dict[str, Any]:
-    """Map every non-empty, non-comment line; return the mappings and the share covered."""
+    """Map every non-empty, non-comment line; return the mappings, the share covered and counts by status."""
     if len(lines) > MAX_LINES:
         raise TaskverseError(f"the list has {len(lines):,} lines; the limit is {MAX_LINES:,}")
     mapper = Mapper(library)
     rows = [mapper.map_line(i, line.strip()) for i, line in enumerate(lines, start=1)
             if line.strip() and not line.strip().startswith("#")]
     covered = sum(r.mapped for r in rows)
+    statuses = {status: sum(r.status == status for r in rows) for status in ("matched", "impossible",
+                                                                             "not expressible")}
     return {"lines": [asdict(r) for r in rows], "covered": covered, "total": len(rows),
-            "share": covered / len(rows) if rows else 1.0}
+            "share": covered / len(rows) if rows else 1.0, "by_status": statuses}

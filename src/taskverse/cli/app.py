@@ -113,23 +113,79 @@ def _library() -> Any:
     return load_library()
 
 
-COMPOSITION_MARKS = ("&", "|", ">>", "@", "naive(", "init(")
+EXPRESSION_CHARACTERS = ("(", ")", "=")
+"""Text with these is never read as a phrase: it is an expression, or a mistyped one."""
+
+
+def is_phrase(reference: str) -> bool:
+    """Whether a TASK argument is read as a task phrase: no file, expression, id or description (see README)."""
+    from taskverse.algebra.parse import COMPOSITION_MARKS
+
+    if reference.endswith((".yaml", ".yml")) or reference.startswith("mol."):
+        return False
+    if any(mark in reference for mark in (*COMPOSITION_MARKS, *EXPRESSION_CHARACTERS)):
+        return False
+    return _library().lookup(reference) is None
 
 
 def resolve_task(reference: str, molecules: bool = True) -> Any:
-    """A TASK argument: an id, a description, a task YAML file, or (with ``molecules``) a composition.
+    """A TASK argument: an id, a description, a task YAML file, (with ``molecules``) a composition, or a phrase.
 
     A file is checked as ``taskverse validate`` checks it (names of items, blocks and mobs with close matches,
-    pre-tasks that exist); a molecule id (``mol.<hash>``) is looked up in the built suites.
+    pre-tasks that exist); a molecule id (``mol.<hash>``) is looked up in the built suites. Text that is none of
+    these is read as a task phrase (``hunt a pig in the savanna``), the rule ``docs/phrases.md`` documents.
     """
     if reference.endswith((".yaml", ".yml")):
         return task_from_file(Path(reference), molecules)
+    from taskverse.algebra.parse import COMPOSITION_MARKS
+
     if molecules and any(mark in reference for mark in COMPOSITION_MARKS):
         return compose_expression(reference)
     library = _library()
     if reference.startswith("mol.") and reference not in library.by_id:
         return suite_molecule(reference)
-    return library.get(reference)
+    if not is_phrase(reference):
+        return library.get(reference)
+    from taskverse.algebra.expr import AtomRef
+    from taskverse.algebra.molecule import build_molecule
+
+    expr = phrase_expression(reference)
+    if isinstance(expr, AtomRef):
+        return library.by_id[expr.task]
+    if not molecules:
+        raise TaskverseError(f"{reference!r} reads as a composition; this command takes one atom task")
+    return build_molecule(expr, library)
+
+
+def phrase_expression(reference: str) -> Any:
+    """A task phrase as an algebra expression; what was read goes to stderr, what was not is the error.
+
+    A phrase that needs the count operator (``obtain 6 wheat``) is refused with the expression it reads as.
+    """
+    from taskverse.language.reader import PhraseReader
+    from taskverse.language.reading import PhraseError, to_expr
+    from taskverse.text import loosen
+
+    library = _library()
+    if len(library.by_loose_description.get(loosen(reference), ())) > 1:
+        library.get(reference)  # ambiguous ("mine oak wood"): the library's error lists the tasks
+    try:
+        reading = PhraseReader(library).read(reference)
+    except PhraseError as exc:
+        try:
+            library.get(reference)
+        except TaskverseError as missing:
+            suggestions = exc.suggestions or missing.suggestions
+            raise TaskverseError(f"{missing.message}; as a phrase: {exc.message}", suggestions=suggestions) \
+                from None
+        raise
+    click.echo(f"read {reference!r} as {reading.expression} (used: {' | '.join(reading.used)})", err=True)
+    return to_expr(reading.root)
+
+
+def task_or_phrase(reference: str) -> Any:
+    """A TASK argument for the text environment: the text itself, or a phrase read into an expression."""
+    return phrase_expression(reference) if is_phrase(reference) else reference
 
 
 def task_from_file(path: Path, molecules: bool = True) -> Any:
@@ -172,8 +228,11 @@ def suite_molecule(reference: str) -> Any:
 
 
 def compose_expression(source: str) -> Any:
-    """Parse, check and build a molecule from a composition expression."""
+    """Parse, check and build a molecule from a composition expression (or a task phrase, see resolve_task)."""
     from taskverse.algebra.molecule import build_molecule
     from taskverse.algebra.parse import parse_expression
 
-    return build_molecule(parse_expression(source), _library())
+    library = _library()
+    if is_phrase(source):
+        return build_molecule(phrase_expression(source), library)
+    return build_molecule(parse_expression(source), library)

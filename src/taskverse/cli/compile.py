@@ -72,6 +72,9 @@ def compile_command(task: str | None, output: Path | None, game: str, coverage: 
 def _print_coverage(report: dict) -> None:  # type: ignore[type-arg]
     click.echo(f"{report['compiled']} of {report['atoms']} atoms compile for {report['game']} "
                f"({100 * report['share']:.1f}%)")
+    scratch = report["solvable_from_scratch"]
+    click.echo(f"solvable from scratch: {scratch['compiled']} of {scratch['atoms']} compile "
+               f"({100 * scratch['share']:.1f}%)")
     click.echo("by verb: " + ", ".join(f"{verb} {v.get('compiled', 0)}/{v['atoms']}"
                                        for verb, v in report["by_verb"].items()))
     click.echo("why the rest do not:")

@@ -72,6 +72,7 @@ def dump(game: str, output: Path | None, force: bool, timeout: float, fmt: str) 
             check_output(output / name, force, maintains=engine_dir() / "games")
     registry, version, seconds = dump_registry(game, timeout=timeout)
     files = write_profile(registry, version, output or profile_dir(game), force=force)
+    files += _record_digest(game, output or profile_dir(game), force)
     counts = {
         "items": len(registry.items),
         "nodes": sum(1 for i in registry.items.values() if i.type == "node"),
@@ -91,6 +92,59 @@ def dump(game: str, output: Path | None, force: bool, timeout: float, fmt: str) 
         return
     click.echo(", ".join(f"{v} {k}" for k, v in counts.items()))
     click.echo(f"wrote {', '.join(str(f) for f in files)} (Minetest {version}, {seconds:.2f} s)", err=True)
+
+
+def _record_digest(game: str, directory: Path, force: bool) -> list[Path]:
+    """For a generated game: record which build the registry was dumped from (``GAME_DIGEST``)."""
+    from taskverse.engine.gamegen.build import DIGEST_FILE, GENERATED_GAMES, build_game
+    from taskverse.engine.profile import engine_dir
+    from taskverse.fileio import write_text
+    from taskverse.knowledge.facts import load_knowledge
+
+    if game not in GENERATED_GAMES:
+        return []
+    _, digest = build_game(game, load_knowledge())
+    return [write_text(directory / DIGEST_FILE, digest + "\n", force, maintains=engine_dir() / "games")]
+
+
+@engine.group()
+def game() -> None:
+    """Build the games taskverse generates from its game knowledge (taskverse_mc)."""
+
+
+@game.command("build")
+@click.option("--game", "name", default="taskverse_mc", show_default=True, help="The generated game.")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+              help="Write the game folder here instead of the cache (where runs find it).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def game_build(name: str, output: Path | None, fmt: str) -> None:
+    """Write the game folder from the knowledge; same knowledge, same bytes (its digest says which build).
+
+    Then `taskverse engine dump --game taskverse_mc` rewrites its profile (registry.json, GAME_DIGEST). Put the
+    folder under ~/.minetest/games/ (or -o there) to play it with the minetest client.
+    """
+    import json
+
+    from taskverse.engine.gamegen.build import DATA_FILE, build_game, recorded_digest
+    from taskverse.fileio import check_output
+    from taskverse.knowledge.facts import load_knowledge
+
+    if output is not None:
+        check_output(output, False, folder=True)
+    folder, digest = build_game(name, load_knowledge(), output)
+    data = json.loads((folder / "mods" / "minecraft" / DATA_FILE).read_text())
+    counts = {key: len(data[key]) for key in ("nodes", "items", "crafts", "biomes", "ores", "decorations", "mobs")}
+    recorded = recorded_digest(name)
+    if fmt == "json":
+        emit_json({"game": name, "folder": str(folder), "digest": digest, "profile_digest": recorded,
+                   "profile_current": recorded == digest, "counts": counts})
+        return
+    click.echo(", ".join(f"{v} {k}" for k, v in counts.items()))
+    click.echo(f"built {folder} (digest {digest})", err=True)
+    if recorded != digest:
+        click.echo(f"the profile engine/games/{name} was dumped from build {recorded}; run: taskverse engine dump "
+                   f"--game {name}", err=True)
 
 
 @engine.command()

@@ -88,7 +88,12 @@ def task_details(task: Any) -> dict[str, Any]:
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @friendly
 def show(task: str, fmt: str) -> None:
-    """Show one task (id, description, YAML file or composition) with all its attributes."""
+    """Show one task (id, description, YAML file, composition or phrase) with all its attributes.
+
+    A TASK that is no id, description, file or composition is read as a task phrase, as papers write tasks
+    ("hunt a pig in the savanna", "find material and craft a stone pickaxe"; docs/phrases.md); what was read
+    is said on stderr.
+    """
     from taskverse.yamlio import dump_yaml
 
     data = task_details(resolve_task(task))
@@ -172,10 +177,17 @@ def _yaml_files_under(folder: Path) -> list[Path]:
 @main.command()
 @click.argument("task")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE.dot, FILE.png or FILE.svg.")
+@click.option("--all", "every", is_flag=True,
+              help="Every alternative the world offers, however dear (default: the ones a player would consider).")
 @force_option
 @friendly
-def graph(task: str, output: Path | None, force: bool) -> None:
-    """Show a task's pre-task dependency graph (AND/OR edges, item nodes) as DOT, PNG or SVG."""
+def graph(task: str, output: Path | None, every: bool, force: bool) -> None:
+    """Show a task's pre-task dependency graph (AND/OR edges, item nodes) as DOT, PNG or SVG.
+
+    Alternatives (ways, members of a need, producers) are pruned by cost in steps from an empty inventory: one stays
+    when it costs at most five times the cheapest and is no detour (planks from wood blocks made of logs); of
+    equally cheap ones two are shown. --all shows every grounded alternative.
+    """
     from taskverse.fileio import check_output, output_file, write_text
     from taskverse.library.render import draw, to_dot
 
@@ -187,7 +199,8 @@ def graph(task: str, output: Path | None, force: bool) -> None:
     atom = resolve_task(task)
     if atom.id not in library.by_id:
         raise TaskverseError(f"task {atom.id!r} is not in the library; add it to atoms/ to graph it")
-    dep = library.world.dependency_graph(atom.id)
+    world = library.world_with_every_alternative if every else library.world
+    dep = world.dependency_graph(atom.id)
     tags = library.knowledge.tags
     if output is None:
         click.echo(to_dot(dep, atom.description, tags), nl=False)
@@ -214,8 +227,11 @@ def compose(expr: str, output: Path | None, force: bool, fmt: str) -> None:
     Constraints:  A @ when=day|night|first_day|clear|rain|thunder
                   A @ where=DIMENSION|BIOME|cave|height:LOW..HIGH
                   A @ how=bare_hand|arrows|with:ITEM      (several: A @ when=night, how=bare_hand)
-    Initialization:  naive(A)   init(A, time=night, biome=desert, inventory.ITEM=N, summon.MOB=N)
+    Initialization:  naive(A)   init(A, time=night, biome=desert, inventory.ITEM=N, summon.MOB=N,
+                                     main_hand=ITEM, equipment.head|chest|legs|feet|offhand=ITEM)
     Tasks are ids (craft.iron_sword), quoted descriptions ("craft iron_sword") or bare words (craft iron_sword).
+    EXPR with no operator that names no task is read as a task phrase ("combat a skeleton at night with an iron
+    sword and iron armor", "starting from a furnace and coal, smelt and eat cooked porkchop"; docs/phrases.md).
     Limits: 32 levels of nesting (parentheses, naive, init and @ each count one), 1000 parts, 10,000 characters;
     counts (inventory.ITEM=N) from 1 to 2304.
     An infeasible composition exits non-zero and names the conflicting parts.
@@ -318,11 +334,13 @@ def summary(fmt: str) -> None:
     by_category = Counter(t.category.value for t in library.tasks)
     by_verb = Counter(t.verb for t in library.tasks)
     reachable = sum(1 for t in library.tasks if world.task_rank(t.id) != float("inf"))
+    unsolvable = unsolvable_reasons(library)
     data = {
         "atoms": len(library.tasks),
         "categories": dict(sorted(by_category.items())),
         "verbs": dict(sorted(by_verb.items())),
         "solvable_from_scratch": reachable,
+        "unsolvable": unsolvable,
         "world_graph": {"nodes": len(world.nodes), "edges": sum(len(p) for p in world.preds.values())},
         "knowledge": library.knowledge.source,
     }
@@ -333,6 +351,57 @@ def summary(fmt: str) -> None:
     click.echo("  by category: " + ", ".join(f"{k} {v}" for k, v in data["categories"].items()))
     click.echo("  by verb:     " + ", ".join(f"{k} {v}" for k, v in data["verbs"].items()))
     click.echo(f"  solvable from an empty inventory: {reachable} of {data['atoms']}")
+    for task_id, reason in unsolvable.items():
+        click.echo(f"    not solvable from scratch: {task_id}: {reason}")
     click.echo(f"  world dependency graph: {data['world_graph']['nodes']} nodes, {data['world_graph']['edges']} edges")
     src = library.knowledge.source
     click.echo(f"  game knowledge: Minecraft {src['minecraft']} from {src['package']}=={src['version']}")
+
+
+def unsolvable_reasons(library: Any) -> dict[str, str]:
+    """Why each atom that cannot be done from an empty inventory cannot: the resources at the root of it.
+
+    A root is a resource no atom gives; its reason is the curated one (``curated/unobtainable.yaml``: not obtainable
+    in survival, or a mechanism the library does not model yet, with sources) or "no atom gives it".
+    """
+    from taskverse.world.graph import resource_node, ways_of  # noqa: PLC0415 - only the summary needs them
+
+    world = library.world
+    inf = float("inf")
+    curated = library.knowledge.unobtainable
+    by_output: dict[str, list[Any]] = {}
+    for task in library.tasks:
+        for way_yields in (task.yields, *[w.yields for w in task.requires or [] if hasattr(w, "yields")]):
+            for y in way_yields:
+                by_output.setdefault(resource_node(y.kind.value, y.name), []).append(task)
+    memo: dict[str, frozenset[str]] = {}
+
+    def roots_of_task(task: Any, depth: int) -> frozenset[str]:
+        found: set[str] = set()
+        for way in ways_of(task):
+            missing = [n for n in way if all(world.resource_rank(n.kind.value, m) == inf for m in n.any_of)]
+            for need in missing[:1]:  # the first unmet need of each way explains it
+                for member in need.any_of[:3]:
+                    found |= roots(resource_node(need.kind.value, member), depth + 1)
+        return frozenset(found)
+
+    def roots(node: str, depth: int) -> frozenset[str]:
+        if node in memo:
+            return memo[node]
+        memo[node] = frozenset({node})  # a cycle ends here
+        producers = by_output.get(node, [])
+        if producers and depth < 6:
+            found = frozenset().union(*(roots_of_task(t, depth) for t in producers[:3]))
+            memo[node] = found or frozenset({node})
+        return memo[node]
+
+    out: dict[str, str] = {}
+    for task in sorted(library.tasks, key=lambda t: t.id):
+        if world.task_rank(task.id) != inf:
+            continue
+        parts = []
+        for node in sorted(roots_of_task(task, 0))[:3]:
+            kind, _, name = node.partition(":")
+            parts.append(f"{kind} {name}: {curated.get(name, 'no atom gives it')}")
+        out[task.id] = "; ".join(parts) or "its needs form a cycle"
+    return out

@@ -26,10 +26,10 @@ def plan_command(task: str, objective: str, budget: int | None, fmt: str) -> Non
     taskverse plan "naive(craft iron_sword)"
     taskverse plan "naive(craft diamond_pickaxe)" --objective time --format json
     """  # noqa: D301
-    from taskverse.cli.app import _library
+    from taskverse.cli.app import _library, task_or_phrase
     from taskverse.textenv.plans import DEFAULT_BUDGET, plan_task
 
-    report = plan_task(task, _library(), objective, budget or DEFAULT_BUDGET)  # type: ignore[arg-type]
+    report = plan_task(task_or_phrase(task), _library(), objective, budget or DEFAULT_BUDGET)  # type: ignore[arg-type]
     if fmt == "json":
         emit_json(report.to_json())
         return

@@ -170,8 +170,12 @@ def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @friendly
 def coverage_command(file: Path, fmt: str) -> None:
-    """Map a benchmark's task list (one description per line) onto the library, with the share covered.
+    """Map a benchmark's task list (one task phrase per line) onto the library, with the share covered.
 
+    Each line is read as a task phrase (docs/phrases.md): "hunt a pig in the savanna", "obtain 6 wheat in
+    plains", "find material and craft a stone pickaxe". It is matched (an atom, a composition with its
+    expression, a family such as "craft XXX", or a count, expressible with the count operator), impossible in
+    the game (crafting a log), or not expressible, with the reason. Lines starting with # are comments.
     FILE is UTF-8 text of at most 10,000 lines (and 8 MB); a line longer than 500 characters maps to nothing.
     """
     from taskverse.benchmarks.coverage import coverage
@@ -187,9 +191,14 @@ def coverage_command(file: Path, fmt: str) -> None:
         emit_json(report)
         return
     for row in report["lines"]:
-        target = f"-> {row['task']} ({row['kind']})" if row["mapped"] else f"-- {row['reason']}"
+        if row["mapped"]:
+            shown = row["expression"] if row["kind"] in ("molecule", "count") else row["task"]
+            target = f"-> {shown} ({row['kind']})"
+        else:
+            target = f"-- {row['status']}: {row['reason']}"
         click.echo(f"{row['line']:>4}  {row['text']:<40} {target}")
-    click.echo(f"covered {report['covered']} of {report['total']} ({report['share']:.0%})")
+    by_status = ", ".join(f"{n} {status}" for status, n in report["by_status"].items())
+    click.echo(f"covered {report['covered']} of {report['total']} ({report['share']:.0%}): {by_status}")
 
 
 @click.command("bias")

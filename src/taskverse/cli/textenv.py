@@ -50,7 +50,8 @@ PROMPT = "Input the No. or name of the action: "
 def play(task: str, seed: int | None, max_steps: int, initialization: str, chance: str, fmt: str) -> None:
     """Play TASK in the terminal as in MCU Figure 5: type a candidate's number or an action's name.
 
-    TASK is an id, a description, a composition ("craft stick & hunt sheep") or a YAML file. Reads one answer
+    TASK is an id, a description, a composition ("craft stick & hunt sheep"), a YAML file or a task phrase
+    ("hunt a pig in the savanna", docs/phrases.md). Reads one answer
     per line from stdin (a terminal or a pipe); "help" lists the commands, "quit" (or the end of input) stops.
     A line longer than 4096 characters is ignored with an error; after 100,000 lines the session stops.
     Exits 0 when the task is done, 1 when it is not.
@@ -126,7 +127,7 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.argument("more_tasks", nargs=-1, metavar="[TASK]...")
 @click.option("--suite", help="A suite in benchmarks/ (SkillForge, SkillForge-Chain, ...) or a suite YAML file.")
 @click.option("--tasks", "tasks", multiple=True, metavar="TASK",
-              help="Tasks to evaluate (ids, descriptions, compositions); more may follow as arguments.")
+              help="Tasks to evaluate (ids, descriptions, compositions, task phrases); more may follow as arguments.")
 @click.option("--agent", metavar="random|greedy|optimal|cmd:PROGRAM|openai:MODEL",
               help="The planner: a built-in agent, an external program speaking JSON lines, or a language model "
                    "behind an OpenAI-compatible endpoint (docs/textenv.md).")
@@ -267,13 +268,14 @@ def _task_argument(reference: str) -> Any:
     """A TASK argument as the environment takes it (a path stays a path, text stays text).
 
     A task file is checked first as every command checks one (unknown names with close matches), so play and
-    eval refuse what show and validate refuse.
+    eval refuse what show and validate refuse; a task phrase (``hunt a pig in the savanna``) is read into its
+    composition.
     """
-    if reference.endswith((".yaml", ".yml")):
-        from taskverse.cli.app import task_from_file
+    from taskverse.cli.app import task_from_file, task_or_phrase
 
+    if reference.endswith((".yaml", ".yml")):
         task_from_file(Path(reference))
-    return reference
+    return task_or_phrase(reference)
 
 
 COMMANDS = [play, eval_command]

@@ -363,7 +363,7 @@ class Planner:
         kind, _, name = node.partition(":")
         for y in self.graph.task(task_id).yields:
             if y.kind.value == kind and y.name == name:
-                return max(1, math.ceil(count / (y.count * y.chance)))
+                return max(1, math.ceil(count / y.expected))
         return 0
 
     def _run(self, task_id: str, runs: int, forced: str | None = None, wait: float = 0.0) -> Part:

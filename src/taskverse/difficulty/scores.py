@@ -33,7 +33,24 @@ from typing import Any
 
 import numpy as np
 
-from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Constrained, Expr, Initialized, Then, content_hash, naive, ref
+from taskverse.algebra.expr import (
+    AllOf,
+    AnyOf,
+    AtLeast,
+    AtomRef,
+    Avoid,
+    Constrained,
+    Expr,
+    Initialized,
+    Repeat,
+    Then,
+    Within,
+    atoms_of,
+    content_hash,
+    naive,
+    ref,
+)
+from taskverse.algebra.machine import Outcome, starting_outcome
 from taskverse.difficulty.entropy import DEFAULT_D
 from taskverse.difficulty.plans import Part, PlanGraph, Planner, Provided
 from taskverse.difficulty.proxies import Novelty, creativity, creativity_base, intricacy
@@ -215,11 +232,20 @@ def _walk(expr: Any, init: Initialization, ctx: DifficultyContext, shape: Shape,
     if isinstance(expr, AtomRef):
         shape.occurrences.append(Occurrence(expr.task, init, forced, wait))
         return
-    if isinstance(expr, AllOf | AnyOf | Then):
+    if isinstance(expr, AllOf | AnyOf | Then | AtLeast):
         shape.operators += 1
         shape.operator_edges += len(expr.parts)
         for part in expr.parts:
             yield from _walk(part, init, ctx, shape, forced, wait)
+        return
+    if isinstance(expr, Avoid):  # nothing to do: an operator to keep in mind, no atoms to plan
+        shape.operators += 1
+        shape.operator_edges += 1
+        return
+    if isinstance(expr, Repeat | Within):
+        shape.operators += 1
+        shape.operator_edges += 1
+        yield from _walk(expr.part, init, ctx, shape, forced, wait)
         return
     if isinstance(expr, Constrained):
         c = expr.constraint
@@ -243,13 +269,37 @@ def _walk(expr: Any, init: Initialization, ctx: DifficultyContext, shape: Shape,
 
 
 def _plan(expr: Any, occurrences: Iterator[Occurrence], ctx: DifficultyContext) -> Part:
-    """The estimated plan of an expression: AND and THEN parts in turn, the cheapest OR part."""
+    """The estimated plan of an expression.
+
+    AND and THEN parts in turn, the cheapest OR part, the cheapest k parts of "at least k", ``N * A`` A's plan N
+    times (time scales with N), nothing for a part to avoid, and a time bound its part's plan (the bound does not
+    make the work longer).
+    """
     if isinstance(expr, AtomRef):
         occ = next(occurrences)
         return ctx.planner(occ.init).plan(occ.task_id, occ.forced, occ.wait)
     if isinstance(expr, AnyOf):
         parts = [_plan(p, occurrences, ctx) for p in expr.parts]
         return min(parts, key=lambda p: p.frames)
+    if isinstance(expr, AtLeast):
+        cheapest = sorted((_plan(p, occurrences, ctx) for p in expr.parts), key=lambda plan: plan.frames)
+        result = ctx.planner(Initialization()).empty
+        for chosen in cheapest[:expr.count]:
+            result = result.then(chosen)
+        return result
+    if isinstance(expr, Repeat):
+        once = _plan(expr.part, occurrences, ctx)
+        result = ctx.planner(Initialization()).empty
+        for _ in range(expr.times):
+            result = result.then(once)
+        return result
+    if isinstance(expr, Avoid):
+        return ctx.planner(Initialization()).empty
+    if isinstance(expr, Within):
+        bounded = _plan(expr.part, occurrences, ctx)
+        if starting_outcome(expr.part) is Outcome.HOLDING:  # survive the whole bound: it takes the bound
+            return Part(float(expr.ticks), ctx.actions.wait_motif(expr.ticks), bounded.tasks, bounded.once)
+        return bounded
     if isinstance(expr, AllOf | Then):
         result = ctx.planner(Initialization()).empty
         for p in expr.parts:
@@ -268,7 +318,27 @@ def _log_ways(expr: Any, occurrences: Iterator[Occurrence], ctx: DifficultyConte
         return top + math.log(sum(math.exp(v - top) for v in values))
     if isinstance(expr, AllOf | Then):
         return sum(_log_ways(p, occurrences, ctx) for p in expr.parts)
+    if isinstance(expr, AtLeast):  # sum over the k-subsets of the product of their ways, in log space
+        chosen = [0.0] + [-math.inf] * expr.count
+        for v in (_log_ways(p, occurrences, ctx) for p in expr.parts):
+            for j in range(expr.count, 0, -1):
+                chosen[j] = _log_add(chosen[j], chosen[j - 1] + v)
+        return chosen[expr.count]
+    if isinstance(expr, Repeat):  # a choice each time
+        return expr.times * _log_ways(expr.part, occurrences, ctx)
+    if isinstance(expr, Avoid):
+        return 0.0
     return _log_ways(expr.part, occurrences, ctx)
+
+
+def _log_add(a: float, b: float) -> float:
+    """log(exp(a) + exp(b)) without overflow."""
+    if a == -math.inf:
+        return b
+    if b == -math.inf:
+        return a
+    top = max(a, b)
+    return top + math.log(math.exp(a - top) + math.exp(b - top))
 
 
 # -- the six scores ---------------------------------------------------------------------------------------------
@@ -322,13 +392,15 @@ def raw_scores(task: Any, library: Any, *, task_id: str | None = None, expressio
                                              SOURCE_GRAPH)
 
     atoms = plan.tasks if plan.tasks else frozenset(o.task_id for o in occ)
+    if not atoms:  # only things to avoid: what is to be avoided says how intricate and novel the task is
+        atoms = frozenset(atoms_of(expression))
     for dim in ("intricacy", "creativity", "novelty"):
         rating = ctx.rated(dim, tid)
         if rating is not None:
             scores[dim] = RawScore(rating[0], ctx.ratings.source(dim, rating[1]))
             continue
         if dim == "creativity":
-            base = max(creativity_base(ctx.graph.task(o.task_id)) for o in occ)
+            base = max(creativity_base(ctx.graph.task(a)) for a in ([o.task_id for o in occ] or sorted(atoms)))
             value = creativity(base, _log_ways(expression, iter(occ), ctx))
             scores[dim] = RawScore(value, PROXY_NAMES[dim])
             continue

@@ -56,7 +56,8 @@ END_PORTAL_JUMP = 60  # walk to the end portal and jump in
 FIND_LOOK_AROUND = 200  # frames to look around and spot something in view
 FIND_COMMON_WALK = 64  # blocks walked to reach something that occurs everywhere
 BIOME_SPAN = 150  # blocks: typical distance between biomes of one kind when every biome is that kind
-STRUCTURE_WALK = 400  # blocks: typical distance to the nearest structure of a kind (spacing 20-40 chunks)
+STRUCTURE_WALK = 400  # blocks: typical distance to a world feature without a structure set (dungeon, well)
+BLOCKS_PER_CHUNK = 16
 UNDERGROUND_SEARCH = 1200  # frames searching the right depth for a block (strip mining or caves)
 
 APPROACH_FRAMES = {"hostile": 60, "neutral": 100, "passive": 200, "boss": 600}  # reach the mob; animals flee
@@ -319,16 +320,14 @@ class ActionModel:
 
         Something found everywhere is ``FIND_COMMON_WALK`` blocks away. Something found in ``k`` of the ``N``
         biomes of its dimension is about ``BIOME_SPAN * (sqrt(N / k) - 1)`` blocks further (a share ``k / N`` of the
-        land puts the nearest patch at a distance growing as ``1 / sqrt(share)``). A structure is
-        ``STRUCTURE_WALK * sqrt(N / k)`` blocks away; an underground block needs a descent to the middle of its
+        land puts the nearest patch at a distance growing as ``1 / sqrt(share)``). A structure is as far as its
+        placement puts it (``structure_distance``); an underground block needs a descent to the middle of its
         height range through caves and a search there. A biome's share is that of the biomes of its category.
         """
         target = task.goal.target
         kn = self.kn
         if target in kn.structures:
-            structure = kn.structures[target]
-            return FIND_LOOK_AROUND + STRUCTURE_WALK * self._biome_factor(structure.biomes, structure.dimension) \
-                * WALK_FRAMES_PER_BLOCK
+            return FIND_LOOK_AROUND + self.structure_distance(target) * WALK_FRAMES_PER_BLOCK
         if target in kn.biomes:
             biome = kn.biomes[target]
             same = [b for b, v in kn.biomes.items() if v["category"] == biome["category"]
@@ -346,6 +345,24 @@ class ActionModel:
             mob = kn.mobs[target]
             return self._walk_to(mob.biomes, mob.dimensions[0] if mob.dimensions else "overworld")
         return FIND_LOOK_AROUND + FIND_COMMON_WALK * WALK_FRAMES_PER_BLOCK
+
+    def structure_distance(self, name: str) -> float:
+        """Blocks to the nearest structure of a kind, from its placement in the game's structure sets.
+
+        Placement attempts on a grid of ``spacing`` chunks, each kept with the set's ``frequency``, this
+        structure's ``share`` of the set and its biomes' share of the land, are about a Poisson field of density
+        ``rho`` per block squared, whose nearest point is ``1 / (2 sqrt(rho))`` away on average. Ring-placed
+        structures (strongholds) are the middle of their first ring away. Features without a structure set
+        (caves, dungeons, desert wells) keep ``STRUCTURE_WALK`` times the biome factor.
+        """
+        structure = self.kn.structures[name]
+        if structure.distance is not None:
+            return sum(structure.distance) / 2
+        factor = self._biome_factor(structure.biomes, structure.dimension)
+        if structure.spacing is None:
+            return STRUCTURE_WALK * factor
+        side = structure.spacing * BLOCKS_PER_CHUNK
+        return side / (2 * math.sqrt(structure.frequency * structure.share)) * factor
 
     def _biome_factor(self, biomes: list[str] | None, dimension: str) -> float:
         every = [b for b, v in self.kn.biomes.items() if v["dimension"] == dimension] or self._overworld_biomes

@@ -157,8 +157,15 @@ def installed_mods() -> list[str]:
 def game_id(game: str) -> str:
     """Return the engine's id of a game folder: its name without ``_game`` (``minetest_game`` -> ``minetest``).
 
-    Raises TaskverseError naming the installed games when there is no such folder.
+    A game taskverse generates (``taskverse_mc``) is built into the cache first if needed; the engine finds it
+    there through ``MINETEST_SUBGAME_PATH``. Raises TaskverseError naming the installed games when there is no such
+    folder.
     """
+    from taskverse.engine.gamegen.build import GENERATED_GAMES, ensure_game
+
+    if game in GENERATED_GAMES:
+        ensure_game(game)
+        return game
     games = installed_games()
     if game not in games:
         hint = f"installed: {', '.join(games)}" if games else INSTALL_HINT
@@ -242,8 +249,11 @@ def error_lines(log: str, limit: int = 4) -> list[str]:
 
 
 def _environment(home: Path) -> dict[str, str]:
+    from taskverse.engine.gamegen.build import games_cache
+
     home.mkdir(parents=True, exist_ok=True)
-    return {**os.environ, "HOME": str(home)}
+    # the engine looks for games here too: the games taskverse generates are built into this folder
+    return {**os.environ, "HOME": str(home), "MINETEST_SUBGAME_PATH": str(games_cache())}
 
 
 def _kill_group(process: subprocess.Popen[bytes], grace: float = _KILL_GRACE) -> None:

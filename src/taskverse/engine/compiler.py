@@ -22,11 +22,15 @@ from typing import Any, Literal
 from taskverse.algebra.expr import (
     AllOf,
     AnyOf,
+    AtLeast,
     AtomRef,
+    Avoid,
     Constrained,
     Constraint,
     Initialized,
+    Repeat,
     Then,
+    Within,
     atoms_of,
     height_range,
 )
@@ -35,6 +39,7 @@ from taskverse.engine.ir import (
     BuildIR,
     ConstrainedIR,
     ConstraintIR,
+    DimensionIR,
     DropIR,
     ExprIR,
     FindIR,
@@ -45,14 +50,24 @@ from taskverse.engine.ir import (
     InteractIR,
     ItemsIR,
     MobIR,
+    NotIR,
     ReachIR,
+    RepeatIR,
     StackIR,
     TaskIR,
     TrackersIR,
+    WithinIR,
 )
-from taskverse.engine.profile import GameMapping, Registry, load_mapping, load_registry
+from taskverse.engine.profile import (
+    GameMapping,
+    GameSettings,
+    Registry,
+    load_game_settings,
+    load_mapping,
+    load_registry,
+)
 from taskverse.errors import TaskverseError
-from taskverse.schema import Goal, Initialization
+from taskverse.schema import Goal, Initialization, WaySpec
 
 #: Build targets the runtime recognises, as shapes of nodes the player placed (the rest do not compile).
 BUILD_SHAPES: dict[str, dict[str, Any]] = {
@@ -116,6 +131,7 @@ class _State:
     biomes: dict[str, str] = field(default_factory=dict)
     place_as: dict[str, str] = field(default_factory=dict)
     mobs: dict[str, MobIR] = field(default_factory=dict)
+    game_mobs: set[str] = field(default_factory=set)
     find_nodes: set[str] = field(default_factory=set)
     find_entities: set[str] = field(default_factory=set)
     measures: set[str] = field(default_factory=set)
@@ -142,6 +158,7 @@ class Compiler:
         self.game = game
         self.mapping: GameMapping = load_mapping(game)
         self.registry: Registry = load_registry(game)
+        self.settings: GameSettings = load_game_settings(game)
         self._outputs = {(r.method, r.output) for r in self.registry.recipes}
         self._placements: dict[str, list[str]] = {}
         for p in self.kn.placements:
@@ -197,6 +214,8 @@ class Compiler:
         s.names.setdefault(counterpart.to, name)
         if counterpart.supplied_by == "runtime" and counterpart.to not in s.mobs:
             s.mobs[counterpart.to] = self._mob_ir(s, name, counterpart.to)
+        elif counterpart.supplied_by == "game" and counterpart.to in self.registry.entities:
+            s.game_mobs.add(counterpart.to)  # the game registers it (taskverse_mc: through the mobs API)
         return counterpart.to
 
     def _mob_ir(self, s: _State, name: str, engine: str) -> MobIR:
@@ -291,7 +310,7 @@ class Compiler:
         out = []
         for mob in self._members(goal.target):
             engine = self._mob(s, mob)
-            if engine is not None and engine in s.mobs:
+            if engine is not None and (engine in s.mobs or engine in s.game_mobs):
                 out.append(mob)
             elif engine is not None:
                 s.problem("mob with no counterpart", mob, f"{mob} ({engine}) is not a mob that can be killed")
@@ -383,6 +402,8 @@ class Compiler:
         return [goal.target]
 
     def _goal_enter(self, s: _State, goal: Goal) -> list[str]:
+        if goal.target in self.settings.dimensions or (self.settings.dimensions and goal.target == "overworld"):
+            return [goal.target]
         s.problem("other dimensions (nether, end)", goal.target, f"{self.game} has only the overworld")
         return []
 
@@ -400,7 +421,7 @@ class Compiler:
             where = c.where
             fields["where"] = where
             if where in ("overworld", "nether", "end"):
-                if where != "overworld":
+                if where != "overworld" and where not in self.settings.dimensions:
                     s.problem("other dimensions (nether, end)", where, f"where={where}: {self.game} has only the "
                               "overworld")
                 fields["where_kind"] = "dimension"
@@ -440,6 +461,15 @@ class Compiler:
             op: Literal["all", "any", "then"] = "all" if isinstance(node, AllOf) else \
                 "any" if isinstance(node, AnyOf) else "then"
             return GroupIR(op=op, parts=[self.expression(s, p, goals, own) for p in node.parts])
+        if isinstance(node, AtLeast):
+            return GroupIR(op="at_least", count=node.count,
+                           parts=[self.expression(s, p, goals, own) for p in node.parts])
+        if isinstance(node, Repeat):
+            return RepeatIR(times=node.times, part=self.expression(s, node.part, goals, own))
+        if isinstance(node, Avoid):
+            return NotIR(part=self.expression(s, node.part, goals, own))
+        if isinstance(node, Within):
+            return WithinIR(ticks=node.ticks, part=self.expression(s, node.part, goals, own))
         if isinstance(node, Constrained):
             return ConstrainedIR(part=self.expression(s, node.part, goals, own),
                                  constraint=self.constraint(s, node.constraint))
@@ -467,7 +497,7 @@ class Compiler:
         """The start in game names; what the game lacks becomes problems (unneeded things are left out)."""
         alternatives: dict[str, list[str]] = {}
         for way in requires or []:
-            for need in way:
+            for need in (way.needs if isinstance(way, WaySpec) else way):  # a way with its own yields
                 for member in need.any_of:
                     alternatives.setdefault(member, list(need.any_of))
         inventory: dict[str, int] = {}
@@ -483,14 +513,21 @@ class Compiler:
         if init.equipment:
             s.problem("equipment slots (armor)", ", ".join(sorted(init.equipment.values())),
                       f"{self.game} has no armor or equipment slots")
-        if init.dimension.value != "overworld":
-            s.problem("other dimensions (nether, end)", init.dimension.value,
-                      f"starts in the {init.dimension.value}: {self.game} has only the overworld")
+        position = list(init.position) if init.position is not None else None
+        dimension = init.dimension.value
+        if dimension != "overworld" and dimension not in self.settings.dimensions:
+            s.problem("other dimensions (nether, end)", dimension,
+                      f"starts in the {dimension}: {self.game} has only the overworld")
+        elif dimension != "overworld":
+            position = [0.0, float(self.settings.dimensions[dimension].floor + 1), 0.0]  # on the cavern's floor
         if init.structure is not None:
             s.problem("structures are not generated", init.structure,
                       f"starts in a {init.structure}: {self.game} generates no structures")
         biomes = None
-        if init.biome is not None:
+        if init.biome is not None and dimension != "overworld" and dimension in self.settings.dimensions:
+            s.problem("a start in a biome of another dimension", init.biome,
+                      f"starts in {init.biome} in the {dimension}: the runtime finds biomes on the overworld's ground")
+        elif init.biome is not None:
             biome = self.mapping.biomes.get(init.biome)
             if biome is None or biome.to is None:
                 note = f" ({biome.note})" if biome is not None and biome.note else ""
@@ -515,7 +552,7 @@ class Compiler:
                 summon.append(StackIR(name=engine, count=entry.count))
         return InitIR(
             inventory=[StackIR(name=n, count=c) for n, c in sorted(inventory.items())],
-            wield=wield, biomes=biomes, position=list(init.position) if init.position is not None else None,
+            wield=wield, biomes=biomes, position=position,
             time=TIMES_OF_DAY[init.time.value] if init.time is not None else None,
             nearby=sorted(nearby, key=lambda x: x.name), summon=sorted(summon, key=lambda x: x.name),
         )
@@ -526,7 +563,7 @@ class Compiler:
         for goal in goals.values():
             if goal.event not in ("kill", "find"):
                 continue
-            mobs = {e for e, mc in s.names.items() if mc in goal.targets and e in s.mobs}
+            mobs = {e for e, mc in s.names.items() if mc in goal.targets and (e in s.mobs or e in s.game_mobs)}
             if mobs and not mobs & summoned:
                 s.problem("mobs are only summoned, never spawned", ", ".join(goal.targets),
                           f"{goal.event} {', '.join(goal.targets)}: the runtime's mobs do not spawn by "
@@ -575,8 +612,11 @@ class Compiler:
                 interact=InteractIR(nodes=sorted(s.interact_nodes), entities=sorted(s.interact_entities),
                                     death=s.death),
                 builds=[s.builds[name] for name in sorted(s.builds)],
+                kill=ItemsIR(items=sorted(s.game_mobs)),
             ),
-            mods=["mobs"] if mobs else [],
+            mods=sorted({*self.settings.enable_mods, *(["mobs"] if mobs else [])}),
+            dimensions={name: DimensionIR(y_min=d.y_min, y_max=d.y_max, floor=d.floor)
+                        for name, d in sorted(self.settings.dimensions.items())} or None,
             settings=dict(sorted(settings.items())),
         )
         return ir, []

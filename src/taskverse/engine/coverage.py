@@ -23,6 +23,8 @@ def coverage(library: Any, game: str = "minetest_game", *, check: bool = False, 
     started = time.monotonic()
     compiler = Compiler(library, game)
     compiled: list[Any] = []
+    world = library.world
+    scratch = {t.id for t in library.tasks if world.task_rank(t.id) != float("inf")}
     failed: dict[str, list[Problem]] = {}
     by_verb: dict[str, Counter[str]] = defaultdict(Counter)
     by_category: dict[str, Counter[str]] = defaultdict(Counter)
@@ -53,6 +55,11 @@ def coverage(library: Any, game: str = "minetest_game", *, check: bool = False, 
         "atoms": total,
         "compiled": len(compiled),
         "share": round(len(compiled) / total, 4) if total else 0.0,
+        # the atoms a player can do from an empty inventory (the world model's rank is finite)
+        "solvable_from_scratch": {
+            "atoms": len(scratch), "compiled": sum(1 for t in compiled if t.id in scratch),
+            "share": round(sum(1 for t in compiled if t.id in scratch) / len(scratch), 4) if scratch else 0.0,
+        },
         "by_verb": {k: dict(v) for k, v in sorted(by_verb.items())},
         "by_category": {k: dict(v) for k, v in sorted(by_category.items())},
         "reasons": [

@@ -30,7 +30,7 @@ Action = Literal["wield", "dig", "place", "craft", "cook", "kill", "collect", "e
 #: The fields each action reads (beyond ``do`` and ``note``); others are refused.
 ACTION_FIELDS: dict[str, set[str]] = {
     "wield": {"item"},
-    "dig": {"node", "tool", "count", "at", "pos", "radius"},
+    "dig": {"node", "tool", "count", "at", "pos", "radius", "item"},
     "place": {"item", "count", "at", "pos", "on", "radius"},
     "craft": {"item", "count", "ingredients"},
     "cook": {"item", "count", "fuel"},
@@ -41,7 +41,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "interact": {"node", "entity", "at", "pos", "radius", "punch"},
     "move": {"to", "by"},
     "home": set(),
-    "goto_biome": {"biomes"},
+    "goto_biome": {"biomes", "y"},
     "goto_node": {"node", "radius", "y", "vertical", "above"},
     "time": {"of_day"},
     "wait": {"seconds"},

@@ -66,10 +66,34 @@ class AtomIR(IRModel):
 
 
 class GroupIR(IRModel):
-    """AND (any order), OR, or THEN (in order) over parts."""
+    """AND (any order), OR, THEN (in order), or at least ``count`` of the parts."""
 
-    op: Literal["all", "any", "then"]
+    op: Literal["all", "any", "then", "at_least"]
     parts: list[ExprIR]
+    count: int | None = None
+
+
+class RepeatIR(IRModel):
+    """The part ``times`` times in a row."""
+
+    op: Literal["repeat"] = "repeat"
+    times: int
+    part: ExprIR
+
+
+class NotIR(IRModel):
+    """Fails when the part is done (avoid)."""
+
+    op: Literal["not"] = "not"
+    part: ExprIR
+
+
+class WithinIR(IRModel):
+    """The part decided within ``ticks`` game ticks (20 a second) of its start."""
+
+    op: Literal["within"] = "within"
+    ticks: int
+    part: ExprIR
 
 
 class ConstrainedIR(IRModel):
@@ -87,8 +111,9 @@ class InitializedIR(IRModel):
     part: ExprIR
 
 
-ExprIR = Annotated[Union[AtomIR, GroupIR, ConstrainedIR, InitializedIR], Field(discriminator="op")]  # noqa: UP007
-for _model in (GroupIR, ConstrainedIR, InitializedIR):
+ExprIR = Annotated[Union[AtomIR, GroupIR, ConstrainedIR, InitializedIR, RepeatIR, NotIR, WithinIR],  # noqa: UP007
+                   Field(discriminator="op")]
+for _model in (GroupIR, ConstrainedIR, InitializedIR, RepeatIR, NotIR, WithinIR):
     _model.model_rebuild()
 
 
@@ -177,6 +202,16 @@ class TrackersIR(IRModel):
     place: ItemsIR = Field(default_factory=ItemsIR)
     interact: InteractIR = Field(default_factory=InteractIR)
     builds: list[BuildIR] = Field(default_factory=list)
+    kill: ItemsIR = Field(default_factory=ItemsIR)
+    """Mobs the game registers itself (taskverse_mc): the runtime watches them die (its own mobs report it)."""
+
+
+class DimensionIR(IRModel):
+    """Another dimension as a layer of the game's world: its heights, and the floor a player stands on."""
+
+    y_min: int
+    y_max: int
+    floor: int
 
 
 class TaskIR(IRModel):
@@ -207,3 +242,5 @@ class TaskIR(IRModel):
     mods: list[str] = Field(default_factory=list)
     mapgen: dict[str, str] = Field(default_factory=lambda: dict(MAPGEN))
     settings: dict[str, str | bool | int] = Field(default_factory=dict)
+    dimensions: dict[str, DimensionIR] | None = None
+    """The game's other dimensions (taskverse_mc's Nether and End); None: the game has only the overworld."""

@@ -252,7 +252,12 @@ def write_env(ir: TaskIR, out: Path, *, games_dir: Path | None = None) -> list[P
                 raise TaskverseError(f"the output folder is not empty and is no earlier output (no "
                                      f"mods/{TASK_MOD}/{IR_FILE}); pick an empty one", file=out)
             shutil.rmtree(out)
-    game_source = Path(games_dir or GAMES_DIR) / ir.game
+    from taskverse.engine.gamegen.build import GENERATED_GAMES, ensure_game
+
+    if games_dir is None and ir.game in GENERATED_GAMES:
+        game_source = ensure_game(ir.game)  # a game taskverse generates: its build in the cache
+    else:
+        game_source = Path(games_dir or GAMES_DIR) / ir.game
     if not (game_source / "game.conf").is_file():
         raise TaskverseError(f"no game {ir.game!r} to copy into the folder; {INSTALL_HINT}", file=game_source)
     mods = out / "mods"
@@ -282,7 +287,7 @@ def write_env(ir: TaskIR, out: Path, *, games_dir: Path | None = None) -> list[P
     (world / "map_meta.txt").write_text(format_map_meta(ir.mapgen), encoding="utf-8")
     files = sorted(p for p in out.rglob("*") if p.is_file())
     game = out / "games" / ir.game
-    shutil.copytree(game_source, game, ignore=shutil.ignore_patterns("minetest.conf"))
+    shutil.copytree(game_source, game, ignore=shutil.ignore_patterns("minetest.conf", ".taskverse-digest"))
     (game / "minetest.conf").write_text(game_config(ir, game_source), encoding="utf-8")
     return [*files, game / "minetest.conf"]
 

@@ -32,10 +32,31 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Constrained, Constraint, Initialized, Then, height_range
+from taskverse.algebra.expr import (
+    AllOf,
+    AnyOf,
+    AtLeast,
+    AtomRef,
+    Avoid,
+    Constrained,
+    Constraint,
+    Initialized,
+    Repeat,
+    Then,
+    Within,
+    height_range,
+)
 from taskverse.engine.harness import Plan, Step
 from taskverse.engine.ir import GoalIR, TaskIR
-from taskverse.engine.profile import GameMapping, Registry, load_mapping, load_registry
+from taskverse.engine.profile import (
+    DropTable,
+    GameMapping,
+    GameSettings,
+    Registry,
+    load_game_settings,
+    load_mapping,
+    load_registry,
+)
 from taskverse.engine.runner import expression_of
 from taskverse.errors import TaskverseError
 
@@ -61,6 +82,7 @@ class Way:
     ingredients: tuple[tuple[str, int], ...] = ()
     cooktime: float = 0.0
     cost: float = INF
+    rarity: int = 1  # a chance drop, 1 in ``rarity`` digs: the harness digs until it has what is needed
 
 
 @dataclass
@@ -69,13 +91,17 @@ class Place:
 
     biomes: tuple[str, ...] = ()
     y: float | None = None
+    far: bool = False  # in another dimension: the way there costs more than a walk
 
 
 class GameGraph:
     """The game's ways to get items, ranked by cost (computed once per game)."""
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(self, registry: Registry, settings: GameSettings) -> None:
         self.registry = registry
+        self.settings = settings
+        self.stone = settings.stone
+        self.furnace = settings.furnace
         self.items = registry.items
         self.hand = registry.items[HAND].tool_capabilities if HAND in registry.items else None
         self._member_cache: dict[str, list[str]] = {}
@@ -88,14 +114,20 @@ class GameGraph:
     def places(self) -> dict[str, Place]:
         """Generated nodes and where to find them."""
         out: dict[str, Place] = {}
+        # ores in the stone, and in layers of the stone (taskverse_mc's deepslate, itself an ore in stone), and in
+        # the stone of other dimensions (netherrack, end stone)
+        hosts = {self.stone} | {o.ore for o in self.registry.ores
+                                if self.stone in o.wherein and o.ore_type == "stratum"}
+        hosts |= {b.node_stone for b in self.registry.biomes.values() if self.layer_of(b.y_min) and b.node_stone}
         for ore in self.registry.ores:
-            if ore.y_min > GROUND_Y or not set(ore.wherein) & {"default:stone"}:
+            if ore.y_min > GROUND_Y or not set(ore.wherein) & hosts:
                 continue  # mountain tops and other stones are not in a flat world
             y = min(ore.y_max, GROUND_Y - 12) - 8
             known = out[ore.ore].y if ore.ore in out else None
             if ore.ore not in out or (known is not None and y > known):
-                out[ore.ore] = Place(y=y)
-        out["default:stone"] = Place(y=GROUND_Y - 8)
+                out[ore.ore] = Place(y=y, far=self.layer_of(ore.y_min) is not None)
+        out[self.stone] = Place(y=GROUND_Y - 8)
+        self._dimension_places(out)
         for name, biome_def in sorted(self.registry.biomes.items()):
             if biome_def.y_min > GROUND_Y or biome_def.y_max < GROUND_Y or name.endswith(("_ocean", "_under")):
                 continue
@@ -108,6 +140,21 @@ class GameGraph:
                     if self.at_ground(biome):
                         self._add(out, node, biome)
         return out
+
+    def layer_of(self, y: float) -> str | None:
+        """The other dimension a height is in (None: the overworld)."""
+        return next((name for name, d in self.settings.dimensions.items() if d.y_min <= y <= d.y_max), None)
+
+    def _dimension_places(self, out: dict[str, Place]) -> None:
+        """Blocks of the other dimensions: their stone under the caverns' floors, what stands on the floors."""
+        for biome in self.registry.biomes.values():
+            layer = self.layer_of(biome.y_min)
+            if layer is not None and biome.node_stone:
+                out.setdefault(biome.node_stone, Place(y=self.settings.dimensions[layer].floor - 2, far=True))
+        for deco in self.registry.decorations:
+            if self.layer_of(deco.y_min) is not None:
+                for node in [*deco.decoration, *deco.schematic_nodes]:
+                    out.setdefault(node, Place(y=deco.y_min, far=True))
 
     def at_ground(self, biome: str) -> bool:
         """Whether a game biome reaches the flat world's surface (shores, dunes and sea floors do not)."""
@@ -148,6 +195,27 @@ class GameGraph:
                 return True
         return False
 
+    def chance_drops(self, node: str, tool: str) -> dict[str, int]:
+        """Items a node gives only by chance, with their rarity (independent lines and alternatives alike)."""
+        item = self.items.get(node)
+        if item is None or item.type != "node" or not isinstance(item.drop, DropTable):
+            return {}
+        sure = self.drops(node, tool)
+        out: dict[str, int] = {}
+        reach = 1.0  # in a table of alternatives (max_items 1): the chance that no earlier choice took the slot
+        for choice in item.drop.items:
+            if choice.tools and tool not in choice.tools:
+                continue
+            chance = reach / choice.rarity if item.drop.max_items == 1 else 1 / choice.rarity
+            if chance < 1:
+                for entry in choice.items:
+                    name = entry.partition(" ")[0]
+                    if name not in sure:
+                        out[name] = min(out.get(name, 1 << 30), max(2, math.ceil(1 / chance)))
+            if item.drop.max_items == 1:
+                reach *= 1 - 1 / choice.rarity
+        return out
+
     def drops(self, node: str, tool: str) -> dict[str, int]:
         """What digging ``node`` always gives (chance drops are left out: a plan must not depend on luck)."""
         item = self.items.get(node)
@@ -177,6 +245,11 @@ class GameGraph:
         return dict(out)
 
     @cached_property
+    def normal_recipes(self) -> Counter[str]:
+        """How many craft recipes make each item."""
+        return Counter(r.output for r in self.registry.recipes if r.method == "normal")
+
+    @cached_property
     def tools(self) -> list[str]:
         """Items with tool capabilities (and the hand)."""
         return [HAND, *sorted(n for n, i in self.items.items() if i.type == "tool" and i.tool_capabilities)]
@@ -204,6 +277,8 @@ class GameGraph:
                     continue
                 for item, count in self.drops(node, tool).items():
                     raw.setdefault(item, []).append(Way("dig", item, node=node, tool=tool, gives=count))
+                for item, rarity in self.chance_drops(node, tool).items():
+                    raw.setdefault(item, []).append(Way("dig", item, node=node, tool=tool, rarity=rarity))
                 break  # the first (cheapest: the hand, then by name) tool that digs it is enough
         for recipe in self.registry.recipes:
             if recipe.output not in self.items:
@@ -294,7 +369,7 @@ class GameGraph:
         if way.kind == "dig" and way.tool != HAND:
             deps.add(way.tool)
         if way.kind == "cook":
-            deps.add("default:furnace")
+            deps.add(self.furnace)
         return deps
 
     def _fuel_cost(self, cost: Any) -> float:
@@ -308,12 +383,13 @@ class GameGraph:
     def _way_cost(self, way: Way, cost: Any, fuel: float) -> float:
         if way.kind == "dig":
             place = self.places.get(way.node, Place())
-            travel = (2.0 if place.biomes else 0.0) + (1.0 if place.y is not None else 0.0)
+            travel = (2.0 if place.biomes else 0.0) + (1.0 if place.y is not None else 0.0) + \
+                (5.0 if place.far else 0.0)
             tool = 0.0 if way.tool == HAND else cost.get(way.tool, INF)
-            return (1.0 + travel + tool) / way.gives
+            return (1.0 + travel + tool) * way.rarity / way.gives
         total = 1.0 + sum(n * self._cell_cost(c, cost) for c, n in way.ingredients)
         if way.kind == "cook":
-            total += way.cooktime * fuel + cost.get("default:furnace", INF) * 0.1
+            total += way.cooktime * fuel + cost.get(self.furnace, INF) * 0.1
         return total / way.gives
 
     def settled_before(self, item: str) -> int:
@@ -355,7 +431,7 @@ _GRAPHS: dict[str, GameGraph] = {}
 def game_graph(game: str = "minetest_game") -> GameGraph:
     """The game's ranked ways (built once per game and process)."""
     if game not in _GRAPHS:
-        graph = GameGraph(load_registry(game))
+        graph = GameGraph(load_registry(game), load_game_settings(game))
         graph.ways  # noqa: B018 - rank now, so later calls are fast
         _GRAPHS[game] = graph
     return _GRAPHS[game]
@@ -455,7 +531,9 @@ class Planner:
 
     def _use_way(self, sim: _Sim, way: Way, need: int, depth: int) -> None:
         times = math.ceil(need / way.gives)
-        if way.kind == "dig":
+        if way.kind == "dig" and way.rarity > 1:
+            self.dig(sim, way.node, need, tool=way.tool, depth=depth, until=way.item)
+        elif way.kind == "dig":
             self.dig(sim, way.node, times, tool=way.tool, depth=depth)
         elif way.kind == "craft":
             self.craft(sim, way, times, depth)
@@ -463,8 +541,11 @@ class Planner:
             self.cook(sim, way, times, depth)
 
     def dig(self, sim: _Sim, node: str, times: int, *, tool: str | None = None, depth: int = 0,
-            bare_hand: bool = False) -> None:
-        """Dig ``times`` of a node: with the given tool (or the first that digs it), where it is found."""
+            bare_hand: bool = False, until: str | None = None) -> None:
+        """Dig ``times`` of a node: with the given tool (or the first that digs it), where it is found.
+
+        With ``until``: dig that node until ``times`` more of the item ``until`` are held (a chance drop).
+        """
         if bare_hand:
             tool = HAND
             if not self.graph.can_dig(node, HAND):
@@ -479,12 +560,33 @@ class Planner:
                 tool = min(options, key=lambda t: (self.graph.cost.get(t, INF), t))
         if tool != HAND:
             self.acquire(sim, tool, 1, depth=depth + 1)
+        if until is not None:
+            place = self.graph.places.get(node)
+            if place is None:
+                raise NoPlan(f"{node} is not generated by the map")
+            if place.biomes:
+                sim.add(Step(do="goto_biome", biomes=list(place.biomes)))
+            sim.add(Step(do="goto_node", node=node, radius=32, y=place.y, vertical=12 if place.biomes else None))
+            sim.add(Step(do="dig", node=node, item=until, count=times, radius=12, tool=tool or None))
+            sim.inv[until] += times
+            return
         if sim.nearby[node] >= times:
             sim.nearby[node] -= times
             sim.home()
             sim.add(Step(do="dig", node=node, count=times, radius=6, tool=tool or None))
         else:
             place = self.graph.places.get(node)
+            if place is None and self.graph.ways.get(node) and until is None and depth == 0:
+                # a block the map does not make (a wall, wool): make it, place it, then dig it
+                self.acquire(sim, node, times, depth=depth + 1)
+                sim.home()
+                for _n in range(times):
+                    sim.add(Step(do="place", item=node))
+                sim.inv[node] -= times
+                sim.add(Step(do="dig", node=node, count=times, radius=6, tool=tool or None))
+                for item, count in self.graph.drops(node, tool or HAND).items():
+                    sim.inv[item] += count * times
+                return
             if place is None:
                 raise NoPlan(f"{node} is not generated by the map and not placed near the start")
             if place.biomes:
@@ -508,8 +610,9 @@ class Planner:
         for member, count in chosen:  # each set aside as soon as it is had: later ones must not use it up
             self.acquire(sim, member, count, depth=depth + 1)
             sim.inv[member] -= count
+        several = self.graph.normal_recipes[way.item] > 1
         groups = sorted({m for (cell, _), (m, _) in zip(way.ingredients, chosen, strict=True)
-                         if cell.startswith("group:")})
+                         if cell.startswith("group:") or several})  # several recipes: name the one set aside
         sim.add(Step(do="craft", item=way.item, count=times, ingredients=groups or None))
         sim.inv[way.item] += way.gives * times
 
@@ -518,14 +621,16 @@ class Planner:
         source = self.graph.cheapest_member(way.ingredients[0][0], sim.inv, before=way.item)
         if source is None:
             raise NoPlan(f"nothing cooks into {way.item}")
-        if sim.furnace != sim.moves:  # no furnace here: one from the inventory is placed
-            self.acquire(sim, "default:furnace", 1, depth=depth + 1)
         self.acquire(sim, source, times, depth=depth + 1)
         sim.inv[source] -= times  # set aside: the fuel must not use it up
         fuel, amount = self.fuel_for(sim, way.cooktime * times, depth)
+        sim.inv[fuel] -= amount
+        if sim.furnace != sim.moves:  # no furnace where the player is now (getting the input may move it)
+            self.acquire(sim, self.graph.furnace, 1, depth=depth + 1)
+        sim.inv[fuel] += amount
         sim.add(Step(do="cook", item=source, count=times, fuel=fuel))
         if sim.furnace != sim.moves:
-            sim.inv["default:furnace"] -= 1
+            sim.inv[self.graph.furnace] -= 1
             sim.furnace = sim.moves
         sim.inv[fuel] -= amount
         sim.inv[way.item] += way.gives * times
@@ -534,7 +639,7 @@ class Planner:
         """A fuel and how much of it burns ``seconds`` (one already held if it is enough)."""
         fuels = self.registry.fuels
         for item in sorted(sim.inv, key=lambda i: -fuels[i].burntime if i in fuels else 0):
-            if item in fuels and sim.inv[item] * fuels[item].burntime >= seconds and item != "default:furnace":
+            if item in fuels and sim.inv[item] * fuels[item].burntime >= seconds and item != self.graph.furnace:
                 if self.graph.tools.count(item) == 0:
                     return item, math.ceil(seconds / fuels[item].burntime)
         ranked = sorted((i for i in fuels if self.graph.cost.get(i, INF) < INF),
@@ -581,6 +686,9 @@ class Planner:
                     y = (low + 1 if low is not None else (high - 3 if high is not None else GROUND_Y)) \
                         if low is None or high is None else (low + high) / 2
                     setup.append(Step(do="move", to=(0, y, 0)))
+                elif c.where in self.graph.settings.dimensions:
+                    if self.start_dimension() != c.where:
+                        raise NoPlan(f"the planner goes to the {c.where} only for enter goals")
                 elif c.where not in ("overworld",):
                     biomes = [g for g, mc in self.ir.biomes.items() if mc == c.where and self.graph.at_ground(g)]
                     if not biomes:
@@ -681,6 +789,12 @@ class Planner:
     def _goal_find(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
         target = goal.targets[0] if goal.targets else ""
         biomes = [g for g, mc in self.ir.biomes.items() if mc in goal.targets]
+        layers = {g: self.graph.layer_of(self.registry.biomes[g].y_min) for g in biomes if g in self.registry.biomes}
+        layered = [g for g, layer_name in layers.items() if layer_name is not None]
+        if layered:
+            layer = self.graph.settings.dimensions[layers[layered[0]] or ""]
+            sim.add(Step(do="goto_biome", biomes=sorted(layered), y=layer.floor + 1))
+            return
         if biomes:
             surface = [g for g in biomes if self.graph.at_ground(g)]
             if not surface:
@@ -745,7 +859,7 @@ class Planner:
         sim.home()
         for entity in entities:
             if sim.inv[entity] > 0:
-                support = next((n for n in ("carts:rail", "default:water_source", "default:river_water_source")
+                support = next((n for n in self.graph.settings.supports
                                 if sim.nearby[n] > 0), None)
                 if support is None:
                     continue
@@ -808,6 +922,29 @@ class Planner:
                 sim.add(Step(do="goto_biome", biomes=list(place.biomes)))
             sim.add(Step(do="goto_node", node=nodes[0], radius=32, y=place.y, above=True))
 
+    def start_dimension(self) -> str:
+        """The dimension the task starts in."""
+        position = self.ir.init.position
+        return (self.graph.layer_of(position[1]) if position is not None else None) or "overworld"
+
+    def _goal_enter(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
+        """Through a nether portal: an obsidian block, flint and steel on it, then through the portal above it."""
+        target = goal.targets[0] if goal.targets else ""
+        here = self.start_dimension()
+        if target == here or (target == "overworld" and here == "overworld"):
+            raise NoPlan(f"the task starts in the {target}")
+        if "nether" not in (target, here):
+            raise NoPlan(f"the planner reaches the {target} only through a nether portal")
+        frame, lighter = self.engine("obsidian"), self.engine("flint_and_steel")
+        self.acquire(sim, frame, 1)
+        self.acquire(sim, lighter, 1)
+        sim.home()
+        sim.add(Step(do="place", item=frame))
+        sim.inv[frame] -= 1
+        sim.add(Step(do="use", item=lighter, node=frame, radius=6))
+        sim.add(Step(do="interact", node=self.engine("nether_portal", "block"), radius=6))  # go through it
+        sim.add(Step(do="wait", seconds=1.0))  # the map beyond is made first
+
     def _goal_build(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
         build = next((b for b in self.ir.trackers.builds if b.name in goal.targets), None)
         if build is None:
@@ -821,8 +958,9 @@ class Planner:
         blocks = sorted((i for i in sim.inv if sim.inv[i] >= len(cells) and self.registry.items.get(i)
                          and self.registry.items[i].type == "node"), key=lambda i: (-sim.inv[i], i))
         if not blocks:
-            self.acquire(sim, "default:dirt", len(cells))
-            blocks = ["default:dirt"]
+            self.acquire(sim, self.graph.settings.dirt, len(cells))
+            blocks = [self.graph.settings.dirt]
+        sim.home()  # build on the open ground of the start, not in the pit the blocks were dug from
         for at in cells:
             sim.add(Step(do="place", item=blocks[0], at=at))
         sim.inv[blocks[0]] -= len(cells)
@@ -836,7 +974,12 @@ class Planner:
     # --- the expression -------------------------------------------------------------------------------------
 
     def expression(self, sim: _Sim, node: Any, constraints: tuple[Constraint, ...] = ()) -> None:
-        """Plan an expression in place (AND and THEN in order, OR the first part that can be planned)."""
+        """Plan an expression in place.
+
+        AND and THEN in order, OR the first part that can be planned, "at least k" the first k that can,
+        ``N * A`` A N times, nothing for a part to avoid (the plan simply does not do it), a time bound its part
+        (a scripted plan is as fast as the engine runs it).
+        """
         if isinstance(node, AtomRef):
             self.goal(sim, self.ir.goals[node.task], constraints)
         elif isinstance(node, AllOf | Then):
@@ -847,8 +990,30 @@ class Planner:
                        lambda e: "no part of the OR can be planned: " + "; ".join(e))
         elif isinstance(node, Constrained):
             self.expression(sim, node.part, (*constraints, node.constraint))
-        elif isinstance(node, Initialized):
+        elif isinstance(node, Initialized | Within):
             self.expression(sim, node.part, constraints)
+        elif isinstance(node, Repeat):
+            for _ in range(node.times):
+                self.expression(sim, node.part, constraints)
+        elif isinstance(node, AtLeast):
+            errors: list[str] = []
+            left = node.count
+            for part in node.parts:
+                if left == 0:
+                    break
+                trial = sim.copy()
+                try:
+                    self.expression(trial, part, constraints)
+                except NoPlan as exc:
+                    errors.append(str(exc))
+                    continue
+                sim.__dict__.update(trial.__dict__)
+                left -= 1
+            if left:
+                raise NoPlan(f"only {node.count - left} of the {node.count} parts needed can be planned: "
+                             + "; ".join(errors))
+        elif isinstance(node, Avoid):
+            pass
         else:
             raise TypeError(f"not a task expression: {node!r}")
 

@@ -23,12 +23,14 @@ from taskverse.yamlio import line_of, read_yaml
 REGISTRY_FILE = "registry.json"
 VERSION_FILE = "ENGINE_VERSION"
 MAPPING_FILE = "mapping.yaml"
+GAME_FILE = "game.yaml"
 DUMP_MOD = "taskverse_dump"
 DUMP_OUTPUT = "taskverse_registry.json"  # written by the dump mod into the world folder
 REGISTRY_FORMAT = 1
-#: Server settings of the dump run, recorded in the registry: runs of tasks must use the same ones.
+#: Server settings of minetest_game's dump run, recorded in the registry: runs of tasks must use the same ones.
 #: minetest_game registers other biomes and decorations for the v6 map generator, and registers TNT
 #: (``tnt:tnt``) on a server only when ``enable_tnt`` is set (the default is: only in singleplayer).
+#: Each game's own are in its ``game.yaml`` (:class:`GameSettings`).
 DUMP_SETTINGS: dict[str, str | bool] = {"mg_name": "v7", "enable_tnt": True}
 
 Number = int | float  # ints stay ints after normalisation; pydantic's smart union keeps the type it is given
@@ -320,17 +322,69 @@ def load_registry(game: str = "minetest_game", directory: Path | None = None) ->
     return registry
 
 
+class DimensionLayer(BaseModel):
+    """Another dimension as a layer of a game's world (taskverse_mc): heights, floor, the cavern's height."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    y_min: int
+    y_max: int
+    floor: int
+    open: int
+
+
+class GameSettings(BaseModel):
+    """``game.yaml``: how taskverse runs a game and the few node names its scripted player relies on.
+
+    ``dump_settings``: the server settings of the dump run (tasks run with the same); ``enable_mods``: mods
+    installed beside the engine the game needs (``mobs``); ``furnace``, ``stone``, ``dirt``: the game's furnace
+    node, the stone ores sit in and the cheapest block to build with.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dump_settings: dict[str, str | bool] = Field(default_factory=lambda: dict(DUMP_SETTINGS))
+    enable_mods: list[str] = Field(default_factory=list)
+    furnace: str
+    stone: str
+    dirt: str
+    supports: list[str] = Field(default_factory=list, description="Nodes a placed entity stands on (rail, water).")
+    dimensions: dict[str, DimensionLayer] = Field(default_factory=dict)
+    """The Nether and the End, where the game has them: layers of its world, reached by portals."""
+
+
+@cache
+def load_game_settings(game: str = "minetest_game") -> GameSettings:
+    """Load a game's ``game.yaml`` (see :class:`GameSettings`)."""
+    path = profile_dir(game) / GAME_FILE
+    if not path.is_file():
+        known = sorted(p.name for p in (engine_dir() / "games").iterdir() if (p / GAME_FILE).is_file())
+        raise TaskverseError(f"no game {game!r}: no profile engine/games/{game}/{GAME_FILE} (games: "
+                             f"{', '.join(known)})", suggestions=close_matches(game, known))
+    data = read_yaml(path)
+    try:
+        return GameSettings.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        raise TaskverseError(err["msg"], file=path, line=line_of(path.read_text(), loc),
+                             field=".".join(map(str, loc))) from None
+
+
 def dump_registry(game: str = "minetest_game", timeout: float = 60.0) -> tuple[Registry, str, float]:
     """Run the engine once with the dump mod and return the game's registry, the engine version and seconds.
 
-    The run uses :data:`DUMP_SETTINGS`, which the registry records in ``game.settings``.
+    The run uses the game's ``dump_settings`` (``game.yaml``), which the registry records in ``game.settings``.
     """
     from taskverse.engine.binaries import engine_version, headless_server
 
     version = engine_version()
     mod = engine_dir() / "mods" / DUMP_MOD
     started = time.monotonic()
-    with headless_server(game, worldmods={DUMP_MOD: mod}, settings=DUMP_SETTINGS, timeout=timeout) as run:
+    game_settings = load_game_settings(game)
+    settings = game_settings.dump_settings
+    with headless_server(game, worldmods={DUMP_MOD: mod}, settings=settings, timeout=timeout,
+                         enable_mods=game_settings.enable_mods) as run:
         run.wait()
         output = run.world / DUMP_OUTPUT
         if not output.is_file():
@@ -341,7 +395,7 @@ def dump_registry(game: str = "minetest_game", timeout: float = 60.0) -> tuple[R
     registry = parse_dump(raw)
     # the dump mod itself is not part of the game
     mods = [m for m in registry.game.mods if m != DUMP_MOD]
-    game_info = registry.game.model_copy(update={"mods": mods, "settings": dict(DUMP_SETTINGS)})
+    game_info = registry.game.model_copy(update={"mods": mods, "settings": dict(settings)})
     decorations = [_with_schematic_nodes(d, game) for d in registry.decorations]
     return registry.model_copy(update={"game": game_info, "decorations": decorations}), version, seconds
 
@@ -448,7 +502,10 @@ class GameMapping(BaseModel):
 
     source: str
     game: str
-    items: dict[str, Counterpart]
+    namespace: str | None = None
+    """A game that registers Minecraft's names itself (``minecraft`` for ``minecraft:stone``): every registered
+    ``<namespace>:<name>`` is the counterpart of ``<name>``, and every game biome of itself; nothing is listed."""
+    items: dict[str, Counterpart] = Field(default_factory=dict)
     blocks: dict[str, Counterpart] = Field(default_factory=dict)
     entities: dict[str, Counterpart] = Field(default_factory=dict)
     biomes: dict[str, BiomeCounterpart] = Field(default_factory=dict)
@@ -497,6 +554,8 @@ def load_mapping(game: str = "minetest_game", directory: Path | None = None) -> 
         raise TaskverseError(err["msg"], file=path, line=line_of(path.read_text(), loc),
                              field=".".join(map(str, loc))) from None
     registry = load_registry(game, directory)
+    if mapping.namespace is not None:
+        return _namespace_mapping(mapping, registry)
     known = sorted(set(registry.items) | set(registry.entities))
     for section, names in mapping.sections().items():
         for name, counterpart in names.items():
@@ -519,3 +578,13 @@ def load_mapping(game: str = "minetest_game", directory: Path | None = None) -> 
                                      "a game biome stands for one Minecraft biome", file=path, line=line, field=field)
             owner[target] = name
     return mapping
+
+
+def _namespace_mapping(mapping: GameMapping, registry: Registry) -> GameMapping:
+    """Fill a namespace mapping from the registry: ``name`` -> ``<namespace>:name`` wherever that is registered."""
+    prefix = f"{mapping.namespace}:"
+    items = {name[len(prefix):]: Counterpart(to=name) for name in sorted(registry.items) if name.startswith(prefix)}
+    entities = {name[len(prefix):]: Counterpart(to=name) for name in sorted(registry.entities)
+                if name.startswith(prefix)}
+    biomes = {name: BiomeCounterpart(to=[name]) for name in sorted(registry.biomes)}
+    return mapping.model_copy(update={"items": items, "entities": entities, "biomes": biomes})

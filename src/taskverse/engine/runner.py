@@ -53,6 +53,7 @@ class Replay(BaseModel):
     satisfied_seq: int | None
     progress: float
     agrees: bool
+    failed: bool = False
 
 
 class Timings(BaseModel):
@@ -73,6 +74,7 @@ class EpisodeReport(BaseModel):
     task: str
     episode: int
     success: bool
+    failed: bool = False
     progress: float = 0.0
     satisfied_seq: int | None = None
     rewards: list[dict[str, Any]] = Field(default_factory=list)
@@ -95,7 +97,8 @@ class EpisodeReport(BaseModel):
         """One line for the text output."""
         if self.error:
             return f"episode {self.episode}: engine error after {self.timings.total:.2f} s: {self.error}"
-        verdict = "success" if self.success else f"not done (progress {self.progress:.2f})"
+        verdict = "success" if self.success else "failed" if self.failed else \
+            f"not done (progress {self.progress:.2f})"
         replay = "" if self.replay is None else ("; replay agrees" if self.replay.agrees else "; REPLAY DISAGREES")
         plan = "" if self.plan_error is None else f"; plan stopped: {self.plan_error}"
         return (f"episode {self.episode}: {verdict} in {self.timings.total:.2f} s (reward {self.reward_total:g}, "
@@ -115,14 +118,16 @@ def evaluator_for(task: Any, library: Any) -> Evaluator:
     return Evaluator(goals, library.knowledge.tags)
 
 
-def replay(task: Any, events: list[dict[str, Any]], library: Any) -> tuple[Any, list[GameEvent]]:
+def replay(task: Any, events: list[dict[str, Any]], library: Any,
+           now: float | None = None) -> tuple[Any, list[GameEvent]]:
     """The Python evaluator's verdict on logged event lines (``{"seq", "episode", "game_event", ...}``).
 
-    After soft resets only the last episode's events count, as they do for the runtime.
+    After soft resets only the last episode's events count, as they do for the runtime. ``now`` is the
+    episode's game time when the runtime last judged it (its status ``clock``), for time bounds.
     """
     last = max((int(line.get("episode", 1)) for line in events), default=1)
     trace = [GameEvent.model_validate(line["game_event"]) for line in events if int(line.get("episode", 1)) == last]
-    return evaluator_for(task, library).evaluate(expression_of(task), trace), trace
+    return evaluator_for(task, library).evaluate(expression_of(task), trace, now=now), trace
 
 
 def _read_json(path: Path) -> Any:
@@ -187,17 +192,22 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
     status = status or {}
     if error is None and not result:
         error = "the harness wrote no result"
-    verdict, trace = replay(task, events, library)
+    clock = status.get("clock")
+    verdict, trace = replay(task, events, library, now=float(clock) if isinstance(clock, int | float) else None)
     success = bool(status.get("satisfied"))
+    failed = bool(status.get("failed"))
     seq = status.get("satisfied_seq")
     # the replayed trace is the last episode's: its index i is the event logged with seq first_seq + i
     last = max((int(line.get("episode", 1)) for line in events), default=1)
     first_seq = next((int(line["seq"]) for line in events if int(line.get("episode", 1)) == last), 1)
     replay_seq = None if verdict.satisfied_at is None else first_seq + verdict.satisfied_at
-    agrees = verdict.satisfied == success and (not success or replay_seq == seq)
+    failed_seq = status.get("failed_seq")
+    replay_failed_seq = None if verdict.failed_at is None else first_seq + verdict.failed_at
+    agrees = verdict.satisfied == success and verdict.failed == failed and \
+        (not success or replay_seq == seq) and (not failed or replay_failed_seq == failed_seq)
     plan_seconds = result.get("seconds")
     return EpisodeReport(
-        task=task.id, episode=episode, success=success, progress=float(status.get("progress") or 0.0),
+        task=task.id, episode=episode, success=success, failed=failed, progress=float(status.get("progress") or 0.0),
         satisfied_seq=seq, rewards=list(status.get("rewards") or []),
         reward_total=float(status.get("reward_total") or 0.0), terminated=bool(status.get("terminated")),
         craftium_api=bool(status.get("craftium")), plan_completed=bool(result.get("completed")),
@@ -205,7 +215,7 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
         plan_error=result.get("error"), soft_resets=max(0, int(status.get("episode") or 1) - 1),
         steps=[s for s in result.get("steps") or [] if isinstance(s, dict)], events=events,
         replay=Replay(satisfied=verdict.satisfied, satisfied_seq=replay_seq, progress=verdict.progress,
-                      agrees=agrees),
+                      agrees=agrees, failed=verdict.failed),
         timings=Timings(listening=listening, plan=plan_seconds, total=total),
         error=error, engine_errors=engine_errors,
     )

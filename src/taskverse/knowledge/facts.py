@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.paths import knowledge_dir
@@ -42,11 +42,47 @@ class Fuel(_Curated):
 
 
 class Drop(_Curated):
-    """An item a mob or block gives."""
+    """An item a mob or block gives: ``count`` (or a uniform ``count..max``) with probability ``chance``.
+
+    ``condition: player_kill`` marks a mob drop the loot table gives only to a player's kill.
+    """
 
     item: str
-    count: int = 1
-    chance: float = 1.0
+    count: int = Field(default=1, ge=0)
+    max: int | None = Field(default=None, ge=1)
+    chance: float = Field(default=1.0, gt=0, le=1)
+    condition: str | None = Field(default=None, pattern="^player_kill$")
+
+    @model_validator(mode="after")
+    def _range(self) -> Drop:
+        if self.max is None and self.count == 0:
+            raise ValueError("a drop of 0 items needs a range (max)")
+        if self.max is not None and self.max < self.count:
+            raise ValueError(f"max ({self.max}) is below count ({self.count})")
+        return self
+
+    def as_loot(self) -> dict[str, Any]:
+        """The drop in the knowledge file's loot form (``min``/``max``), marked as curated."""
+        loot: dict[str, Any] = {"item": self.item, "chance": self.chance, "min": self.count,
+                                "max": self.count if self.max is None else self.max, "corrected": True}
+        if self.condition == "player_kill":
+            loot["player_kill"] = True
+        return loot
+
+
+class Omitted(_Curated):
+    """A loot-table drop a player's kill never gives, and why."""
+
+    item: str
+    reason: str
+
+
+class EntityLoot(_Curated):
+    """What a player's kill of one mob gives (replacing the package's flattened table), and what it never gives."""
+
+    drops: list[Drop]
+    omitted: list[Omitted] = Field(default_factory=list)
+    source: str | None = None
 
 
 class Mob(_Curated):
@@ -70,6 +106,16 @@ class Structure(_Curated):
     dimension: str
     biomes: list[str] | None = None
     aliases: list[str] = Field(default_factory=list)
+    spacing: int | None = None
+    """Chunks between placement attempts (the structure set's ``random_spread`` grid); None: not a structure set."""
+    frequency: float = 1.0
+    """Chance an attempt places a structure of the set."""
+    share: float = 1.0
+    """This structure's share of its set's placements (its weight over the set's total)."""
+    distance: tuple[int, int] | None = None
+    """Blocks from the world's origin, for ring-placed structures (strongholds)."""
+    located_with: str | None = None
+    """An item a survival player uses up to locate it (an eye of ender for a stronghold), or None."""
     source: str | None = None
 
 
@@ -103,6 +149,71 @@ class Placement(_Curated):
     placed_on: str | None = None
     grows: list[str] = Field(default_factory=list)
     source: str | None = None
+
+
+class Hand(_Curated):
+    """Bare hands as a weapon: damage per hit and hits a second."""
+
+    damage: float = Field(gt=0)
+    speed: float = Field(gt=0)
+
+
+class Healing(_Curated):
+    """Food eaten mid-fight: which items, the health each regenerates, the seconds it takes, at most how many."""
+
+    items: list[str] = Field(min_length=1)
+    health: float = Field(gt=0)
+    seconds: float = Field(ge=0)
+    most: int = Field(ge=0)
+    source: str | None = None
+
+
+class Player(_Curated):
+    """The survival player's side of a fight."""
+
+    health: float = Field(gt=0)
+    max_hits_per_second: float = Field(gt=0)
+    hand: Hand
+    healing: Healing
+
+
+class WeaponTier(_Curated):
+    """Weapons of one tier: their items, damage per hit and attack speed (hits a second)."""
+
+    tier: str
+    items: list[str] = Field(min_length=1)
+    damage: float = Field(gt=0)
+    speed: float = Field(gt=0)
+
+
+class ArmourTier(_Curated):
+    """A full armour set (``<tier>_helmet``, ``_chestplate``, ``_leggings``, ``_boots``): points and toughness."""
+
+    tier: str
+    points: float = Field(ge=0, le=30)
+    toughness: float = Field(ge=0)
+
+
+class MobAttack(_Curated):
+    """How hard and how often a mob attacks a player (Normal difficulty).
+
+    ``estimate`` marks a figure the game does not fix (the note says what stands in).
+    """
+
+    damage: float = Field(gt=0)
+    interval: float = Field(gt=0)
+    estimate: bool = False
+    note: str | None = None
+
+
+class CombatTable(_Curated):
+    """The numbers a fight is decided by (``curated/combat.yaml``)."""
+
+    source: str
+    player: Player
+    weapons: list[WeaponTier]
+    armour: list[ArmourTier]
+    mobs: dict[str, MobAttack]
 
 
 @dataclass(frozen=True)
@@ -142,6 +253,11 @@ class Knowledge:
     natural_blocks: dict[str, NaturalBlock]
     tags: dict[str, list[str]]
     placements: list[Placement] = field(default_factory=list)
+    loot_tables: dict[str, EntityLoot] = field(default_factory=dict)
+    combat: CombatTable | None = None
+    unobtainable: dict[str, str] = field(default_factory=dict)
+    """Why no atom gives a thing, by name (``curated/unobtainable.yaml``)."""
+    """The curated mob loot tables (``entity_loot`` already holds their drops), with what they leave out."""
     shears: dict[str, list[str]] = field(default_factory=dict)
     hand_speed: float = 1.0
     craft_ways: dict[str, list[CraftWay]] = field(default_factory=dict)
@@ -206,15 +322,17 @@ def collapse_recipes(variants: list[dict[str, Any]]) -> list[CraftWay]:
     """Turn minecraft-data's expanded recipe variants back into tag-style ways.
 
     minecraft-data lists one recipe per concrete item where the game uses a tag (a bed from each of 11 planks).
-    Variants with the same grid layout are merged: cells whose items vary together become one ingredient that
-    accepts any of those items, which is the game's own tag semantics.
+    Variants with the same grid layout and the same output count are merged: cells whose items vary together
+    become one ingredient that accepts any of those items, which is the game's own tag semantics. Variants that
+    give different counts stay separate ways, each with its own count (two planks make four sticks, two bamboo
+    one stick).
     """
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
     for variant in variants:
-        groups[_cell_signature(variant)].append(variant)
+        groups[(*_cell_signature(variant), variant["count"])].append(variant)
     ways: list[CraftWay] = []
     for signature, group in sorted(groups.items(), key=lambda kv: repr(kv[0])):
-        count = min(v["count"] for v in group)
+        count = group[0]["count"]
         table = _needs_table(group[0])
         if signature[0] == "shaped":
             cells = [[c for row in v["shape"] for c in row if c is not None] for v in group]
@@ -267,6 +385,18 @@ def _check_names(kn: Knowledge, curated: Path) -> None:
     checks += [("natural_blocks.yaml", b.name, "block") for b in kn.natural_blocks.values()]
     checks += [("natural_blocks.yaml", x, "biome") for b in kn.natural_blocks.values() for x in b.biomes or []]
     checks += [("placements.yaml", p.item, "item") for p in kn.placements]
+    checks += [("entity_loot.yaml", d.item, "item") for t in kn.loot_tables.values() for d in t.drops]
+    checks += [("unobtainable.yaml", n, "item" if n in kn.items else "block") for n in kn.unobtainable]
+    if kn.combat is not None:
+        table = kn.combat
+        checks += [("combat.yaml", m, "entity") for m in table.mobs]
+        checks += [("combat.yaml", i, "item") for w in table.weapons for i in w.items]
+        checks += [("combat.yaml", i, "item") for i in table.player.healing.items]
+        checks += [("combat.yaml", f"{a.tier}_{piece}", "item") for a in table.armour
+                   for piece in ("helmet", "chestplate", "leggings", "boots")]
+    checks += [("loot_corrections.yaml", d["item"], "item") for b in kn.blocks.values() for d in b["drops"]
+               if d.get("corrected")]
+    checks += [("entity_loot.yaml", o.item, "item") for t in kn.loot_tables.values() for o in t.omitted]
     checks += [("placements.yaml", b, "block") for p in kn.placements
                for b in [p.block, *p.grows, *([p.placed_on] if p.placed_on else [])]]
     for file, name, kind in checks:
@@ -291,6 +421,8 @@ class LootCorrection(_Curated):
 
     drops: list[Drop]
     shears: list[str] = Field(default_factory=list)
+    tools: list[str] | None = None
+    """The tools the drops need, when the package's harvest tools are wrong (a cobweb gives string to a sword)."""
 
 
 def _apply_loot_corrections(blocks: dict[str, Any], path: Path) -> tuple[dict[str, Any], dict[str, list[str]]]:
@@ -307,13 +439,53 @@ def _apply_loot_corrections(blocks: dict[str, Any], path: Path) -> tuple[dict[st
         except ValidationError as exc:
             raise TaskverseError(exc.errors()[0]["msg"], file=path, line=_find_line(path, block),
                                  field=f"blocks.{block}") from None
-        corrected[block] = {**blocks[block], "drops": [
-            {"item": d.item, "chance": d.chance, "min": d.count, "max": d.count, "corrected": True}
-            for d in correction.drops
-        ]}
+        corrected[block] = {**blocks[block], "drops": [d.as_loot() for d in correction.drops]}
+        if correction.tools is not None:
+            corrected[block]["harvest_tools"] = sorted(correction.tools)
         if correction.shears:
             shears[block] = correction.shears
     return corrected, shears
+
+
+def _apply_entity_loot(loot: dict[str, list[dict[str, Any]]], entities: dict[str, Any],
+                       path: Path) -> tuple[dict[str, list[dict[str, Any]]], dict[str, EntityLoot]]:
+    """Replace the package's flattened mob loot with the curated tables (each sourced in the file)."""
+    data = read_yaml(path) or {}
+    corrected = dict(loot)
+    curated: dict[str, EntityLoot] = {}
+    for mob, entry in (data.get("mobs") or {}).items():
+        if mob not in entities:
+            raise TaskverseError(f"unknown entity {mob!r}", file=path, line=_find_line(path, mob),
+                                 suggestions=close_matches(mob, entities))
+        try:
+            table = EntityLoot.model_validate(entry)
+        except ValidationError as exc:
+            raise TaskverseError(exc.errors()[0]["msg"], file=path, line=_find_line(path, f"{mob}:"),
+                                 field=f"mobs.{mob}") from None
+        curated[mob] = table
+        corrected[mob] = [d.as_loot() for d in table.drops]
+    return corrected, curated
+
+
+class UnobtainableGroup(_Curated):
+    """Things no atom gives, and why (not obtainable in survival, or a mechanism not modelled yet)."""
+
+    reason: str
+    names: list[str] = Field(min_length=1)
+    source: str | None = None
+
+
+def _load_unobtainable(path: Path) -> dict[str, str]:
+    groups, _ = _load_curated(path, "groups", UnobtainableGroup)
+    return {name: group.reason for group in groups for name in group.names}
+
+
+def _load_combat(path: Path) -> CombatTable:
+    text = path.read_text()
+    try:
+        return CombatTable.model_validate(read_yaml(path))
+    except ValidationError as exc:
+        raise validation_error(exc, path, text, ()) from None
 
 
 _LOADED: dict[Path, Knowledge] = {}
@@ -346,6 +518,9 @@ def _load_knowledge(directory: Path) -> Knowledge:
     natural, _ = _load_curated(curated / "natural_blocks.yaml", "blocks", NaturalBlock)
     placements, _ = _load_curated(curated / "placements.yaml", "placements", Placement)
     blocks, shears = _apply_loot_corrections(raw["blocks"], curated / "loot_corrections.yaml")
+    entity_loot, loot_tables = _apply_entity_loot(raw["entity_loot"], raw["entities"], curated / "entity_loot.yaml")
+    combat = _load_combat(curated / "combat.yaml")
+    unobtainable = _load_unobtainable(curated / "unobtainable.yaml")
     tags_data = read_yaml(curated / "tags.yaml")
     tags = {str(k): sorted(str(m) for m in v) for k, v in (tags_data.get("tags") or {}).items()}
     kn = Knowledge(
@@ -356,7 +531,10 @@ def _load_knowledge(directory: Path) -> Knowledge:
         foods=raw["foods"],
         biomes=raw["biomes"],
         entities=raw["entities"],
-        entity_loot=raw["entity_loot"],
+        entity_loot=entity_loot,
+        loot_tables=loot_tables,
+        combat=combat,
+        unobtainable=unobtainable,
         smelting=smelting,
         fuels=fuels,
         mobs={m.name: m for m in mobs},

@@ -20,9 +20,10 @@ from pydantic import BaseModel
 
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.knowledge.facts import Knowledge
+from taskverse.library.combat import ARMOUR_PIECES, armour_items, fight_ways, weapon_items
 from taskverse.schema import AtomTask, Category, Measure, Need, ResourceKind
 from taskverse.world.costs import step_cost_for
-from taskverse.world.graph import INF, build_world, compute_ranks, resource_node
+from taskverse.world.graph import INF, compute_ranks, resource_node, task_node, way_yields, yield_penalty
 from taskverse.yamlio import dump_yaml, read_yaml
 
 GENERATED_BY = ("taskverse.library.generate (scripts/generate_atoms.py); "
@@ -49,11 +50,13 @@ class Draft:
 
     data: dict[str, Any]
     ways: list[list[Need]]
+    outcomes: list[list[dict[str, Any]]] | None = None
+    """Per way, what it yields when the ways differ (recipes of one item that make different counts)."""
 
 
 def _need(any_of: list[str] | tuple[str, ...], count: int = 1, kept: bool = False,
-          kind: ResourceKind = ResourceKind.ITEM) -> Need:
-    return Need(kind=kind, any_of=sorted(set(any_of)), count=count, kept=kept)
+          kind: ResourceKind = ResourceKind.ITEM, uses: int = 1) -> Need:
+    return Need(kind=kind, any_of=sorted(set(any_of)), count=count, kept=kept, uses=uses)
 
 
 def _goal(event: str, target: str, **extra: Any) -> dict[str, Any]:
@@ -85,13 +88,30 @@ def _crafts(kn: Knowledge) -> list[Draft]:
             if way.needs_table:
                 needs.append(_need(["crafting_table"], kept=True))
             needs_ways.append(needs)
-        count = min(w.count for w in ways)
-        drafts.append(_draft("craft", result, "craft", needs_ways, [{"name": result, "count": count}]))
+        outcomes = [[{"name": result, "count": w.count}] for w in ways]
+        draft = _draft("craft", result, "craft", needs_ways, outcomes[0])
+        if len({w.count for w in ways}) > 1:
+            draft.outcomes = outcomes
+        drafts.append(draft)
     return drafts
 
 
 def _drops(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Drops without Silk Touch. minecraft-data gives a silk/no-silk pair 0.5 each: without silk it is certain."""
+    """Drops without Silk Touch. minecraft-data gives a silk/no-silk pair 0.5 each: without silk it is certain.
+
+    Curated drops (``corrected``) keep their count range and chance as the game's loot table gives them; the
+    package's own counts are flattened, so only their minimum is trusted.
+    """
+    if raw and all(d.get("corrected") for d in raw):
+        out = []
+        for drop in sorted(raw, key=lambda d: d["item"]):
+            entry: dict[str, Any] = {"name": drop["item"], "count": drop["min"]}
+            if drop["max"] != drop["min"]:
+                entry["max"] = drop["max"]
+            if drop["chance"] < 1:
+                entry["chance"] = drop["chance"]
+            out.append(entry)
+        return out
     merged: dict[str, dict[str, Any]] = {}
     for drop in raw:
         if drop.get("silk_touch") or drop["chance"] <= 0 or drop["max"] <= 0:
@@ -164,13 +184,8 @@ def _smelts(kn: Knowledge) -> list[Draft]:
 def _mob_drops(kn: Knowledge, mob: str) -> list[dict[str, Any]]:
     drops = _drops(kn.entity_loot.get(mob, []))
     known = {d["name"] for d in drops}
-    for extra in kn.mobs[mob].extra_drops:
-        if extra.item not in known:
-            entry: dict[str, Any] = {"name": extra.item, "count": extra.count}
-            if extra.chance < 1:
-                entry["chance"] = extra.chance
-            drops.append(entry)
-    return sorted(drops, key=lambda d: d["name"])
+    extras = _drops([e.as_loot() for e in kn.mobs[mob].extra_drops if e.item not in known])
+    return sorted(drops + extras, key=lambda d: d["name"])
 
 
 def _kills(kn: Knowledge) -> list[Draft]:
@@ -178,14 +193,39 @@ def _kills(kn: Knowledge) -> list[Draft]:
     for name, mob in sorted(kn.mobs.items()):
         if not mob.natural:
             continue
-        verbs = {"passive": ["hunt"], "neutral": ["hunt", "combat"], "hostile": ["combat"], "boss": ["combat"]}
+        # Hunt: kill an animal that never fights back, for its drops. Combat: fight a mob that attacks (hostile
+        # mobs, bosses, and neutral mobs, which fight back once provoked). One atom per mob.
+        verb = "hunt" if mob.disposition == "passive" else "combat"
         init: dict[str, Any] = {"summon": [{"entity": name}]}
         if mob.dimensions and "overworld" not in mob.dimensions:
             init["dimension"] = mob.dimensions[0]
-        for verb in verbs[mob.disposition]:
-            needs = [_need([name], kind=ResourceKind.ENTITY)]
-            drafts.append(_draft(verb, name, "kill", [needs], _mob_drops(kn, name), initialization=init))
+        ways = _fight_needs(kn, name) if verb == "combat" else [[_need([name], kind=ResourceKind.ENTITY)]]
+        if ways:  # a mob no gear beats gets no atom (curated/unobtainable.yaml says why)
+            drafts.append(_draft(verb, name, "kill", ways, _mob_drops(kn, name), initialization=init))
     return drafts
+
+
+def _fight_needs(kn: Knowledge, mob: str) -> list[list[Need]]:
+    """The ways to win a fight with ``mob`` as needs: the weapon and armour kept (worn by the fight), food eaten.
+
+    A mob the combat table does not list is fought as it is found, with no gear.
+    """
+    found = _need([mob], kind=ResourceKind.ENTITY)
+    table = kn.combat
+    if table is None or mob not in table.mobs:
+        return [[found]]
+    ways = []
+    for way in fight_ways(kn, mob):
+        needs = [found]
+        if way.weapon is not None:
+            needs.append(_need(weapon_items(table, way.weapon), kept=True, uses=way.hits))
+        if way.armour is not None:
+            needs += [_need(armour_items(table, way.armour, piece), kept=True, uses=way.armour_wear)
+                      for piece in ARMOUR_PIECES]
+        if way.food:
+            needs.append(_need(table.player.healing.items, way.food))
+        ways.append(needs)
+    return ways
 
 
 def _dimension_needs(dimension: str | None) -> list[Need]:
@@ -208,7 +248,11 @@ def _finds(kn: Knowledge) -> list[Draft]:
     for name, kind, dimension in sorted(found, key=lambda f: (f[0], f[1].value)):
         target_id = name if names[name] == 1 else f"{kind.value}.{name}"
         init = {"dimension": dimension} if dimension not in (None, "overworld") else {}
-        draft = _draft("find", target_id, "find", [_dimension_needs(dimension)],
+        needs = _dimension_needs(dimension)
+        structure = kn.structures.get(name) if kind == ResourceKind.STRUCTURE else None
+        if structure is not None and structure.located_with:  # eyes of ender lead to a stronghold
+            needs = [*needs, _need([structure.located_with])]
+        draft = _draft("find", target_id, "find", [needs],
                        [{"kind": kind.value, "name": name}], description=f"find {name}", initialization=init)
         draft.data["metrics"] = _goal("find", name)
         drafts.append(draft)
@@ -287,12 +331,37 @@ def _initialization_for(way: list[Need], rank: dict[str, float], base: dict[str,
     return init
 
 
-def _best_way(ways: list[list[Need]], rank: dict[str, float]) -> list[Need]:
-    def way_rank(way: list[Need]) -> tuple[float, int]:
-        worst = max((min(rank.get(resource_node(n.kind.value, m), INF) for m in n.any_of) for n in way), default=0)
-        return (worst, sum(n.count for n in way))
+def _way_rank(way: list[Need], rank: dict[str, float]) -> tuple[float, int]:
+    worst = max((min(rank.get(resource_node(n.kind.value, m), INF) for m in n.any_of) for n in way), default=0)
+    return (worst, sum(n.count for n in way))
 
-    return min(ways, key=way_rank)
+
+def _player_order(draft: Draft, rank: dict[str, float]) -> None:
+    """Put the way a player uses first: of the obtainable ways, the one that gives the most, then the earliest.
+
+    "Earliest" is the way whose needs have the lowest rank. Two planks (4 sticks) come before two bamboo
+    (1 stick), an iron block (9 ingots) before nine nuggets (1).
+    """
+    outcomes = draft.outcomes or [draft.data["yields"]] * len(draft.ways)
+
+    def key(i: int) -> tuple[bool, float, float, int, int]:
+        worst, spent = _way_rank(draft.ways[i], rank)
+        given = sum(y.get("count", 1) for y in outcomes[i])
+        return (worst == INF, -given, worst, spent, i)
+
+    order = sorted(range(len(draft.ways)), key=key)
+    draft.ways = [draft.ways[i] for i in order]
+    if draft.outcomes:
+        draft.outcomes = [draft.outcomes[i] for i in order]
+        draft.data["yields"] = draft.outcomes[0]
+
+
+def _requires(draft: Draft) -> list[Any]:
+    """The draft's ways as file data: plain need lists, or needs with their own yields when the ways differ."""
+    ways = [[n.model_dump(mode="json", exclude_defaults=True) for n in w] for w in draft.ways]
+    if draft.outcomes is None:
+        return ways
+    return [{"needs": w, "yields": y} for w, y in zip(ways, draft.outcomes, strict=True)]
 
 
 def generate(kn: Knowledge, curated: list[AtomTask], aliases: dict[str, list[str]]) -> list[AtomTask]:
@@ -304,24 +373,22 @@ def generate(kn: Knowledge, curated: list[AtomTask], aliases: dict[str, list[str
     if len(ids) != len(set(ids)):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         raise TaskverseError(f"the generator made duplicate ids: {dupes[:5]}")
-    provisional = [
-        AtomTask.model_validate({**d.data, "requires": [[n.model_dump() for n in w] for w in d.ways]}) for d in drafts
-    ]
+    provisional = [AtomTask.model_validate({**d.data, "requires": _requires(d)}) for d in drafts]
     everything = {t.id: t for t in [*provisional, *curated]}
     step_cost = step_cost_for(kn)
     rank = compute_ranks(everything, step_cost)
-    world = build_world(everything.values(), step_cost)
     smelts = {f.item: f.smelts for f in kn.fuels}
     tasks = []
     for draft in drafts:
         data = dict(draft.data)
         base = data.pop("initialization", {})
-        way = _best_way(draft.ways, rank)
-        data["initialization"] = _initialization_for(way, rank, base, smelts)
-        data["requires"] = [[n.model_dump(mode="json", exclude_defaults=True) for n in w] for w in draft.ways]
+        _player_order(draft, rank)
+        data["yields"] = draft.data["yields"]
+        data["initialization"] = _initialization_for(draft.ways[0], rank, base, smelts)
+        data["requires"] = _requires(draft)
         data["aliases"] = sorted(aliases.get(data["id"], []))
         tasks.append(AtomTask.model_validate(data))
-    tasks += _obtains(kn, world, everything, aliases)
+    tasks += _obtains(kn, rank, everything, aliases)
     _check_aliases(aliases, {t.id for t in tasks} | curated_ids)
     return sorted(tasks, key=lambda t: t.id)
 
@@ -333,16 +400,22 @@ def _check_aliases(aliases: dict[str, list[str]], ids: set[str]) -> None:
                                  file="atoms/aliases.yaml", suggestions=close_matches(task_id, ids))
 
 
-def _obtains(kn: Knowledge, world: Any, everything: dict[str, AtomTask],
+def _obtains(kn: Knowledge, rank: dict[str, float], everything: dict[str, AtomTask],
              aliases: dict[str, list[str]]) -> list[AtomTask]:
     """'Obtain X' for every item the world can provide: the literature's from-scratch tasks."""
     out = []
+    producers: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    for task_id, task in everything.items():
+        for outcome in way_yields(task):
+            for y in outcome:
+                if y.kind == ResourceKind.ITEM:
+                    producers[y.name].append((rank.get(task_node(task_id), INF) + yield_penalty(y.chance), task_id))
     for item in sorted(kn.items):
         node = resource_node("item", item)
-        if world.rank.get(node, INF) == INF or f"obtain.{item}" in everything:
+        if rank.get(node, INF) == INF or f"obtain.{item}" in everything:
             continue
-        best = min((p for p, _ in world.preds[node]), key=lambda p: (world.rank.get(p, INF), p))
-        category = everything[best[len("task:"):]].category
+        _, best = min(producers[item])  # the category of the cheapest way to get it
+        category = everything[best].category
         out.append(AtomTask.model_validate({
             "id": f"obtain.{item}",
             "description": f"obtain {item}",

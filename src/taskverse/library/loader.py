@@ -141,11 +141,13 @@ def _files_digest(files: Iterable[Path]) -> str:
     """A hash of the library's content: file names relative to ``atoms/`` and their bytes.
 
     Where the checkout lives does not enter it, so every checkout of the same library agrees, and suite and
-    calibration files can record it.
+    calibration files can record it. The rename table (``curated/renames.yaml``) is left out: it only changes
+    how task phrases are read, never a task, a fact or a score.
     """
     digest = hashlib.sha256(__version__.encode())
     root = atoms_dir()
-    for path in [*files, *sorted(p for p in knowledge_dir().rglob("*") if p.is_file())]:
+    knowledge = sorted(p for p in knowledge_dir().rglob("*") if p.is_file() and p.name != "renames.yaml")
+    for path in [*files, *knowledge]:
         name = path.resolve().relative_to(root.resolve()) if path.resolve().is_relative_to(root.resolve()) else path
         digest.update(name.as_posix().encode())
         digest.update(path.read_bytes())
@@ -203,6 +205,7 @@ class Library:
     knowledge: Knowledge
     digest: str = ""
     _world: World | None = field(default=None, repr=False)
+    _world_all: World | None = field(default=None, repr=False)
 
     @cached_property
     def by_id(self) -> LazyTasks:
@@ -229,12 +232,28 @@ class Library:
 
     @property
     def world(self) -> World:
-        """The world-wide dependency graph (built once, cached on disk)."""
+        """The world-wide dependency graph, alternatives pruned by cost (built once, cached on disk)."""
         if self._world is None:
-            cost = step_cost_for(self.knowledge)
-            self._world = _cached(f"world-{self.digest}", lambda: build_world(self.tasks, cost)) if self.digest \
-                else build_world(self.tasks, cost)
+            key = f"world-{self.digest}-{_code_digest()}"  # the graph's rules are code: a change rebuilds it
+            self._world = _cached(key, self._build_world) if self.digest else self._build_world()
         return self._world
+
+    @property
+    def world_with_every_alternative(self) -> World:
+        """The dependency graph with every grounded alternative, however dear (``taskverse graph --all``)."""
+        if self._world_all is None:
+            self._world_all = build_world(self.tasks, step_cost_for(self.knowledge))
+        return self._world_all
+
+    def _build_world(self) -> World:
+        from taskverse.world.graph import resource_node
+        from taskverse.world.rules import CostModel, Rules, fuel_ticks_from_knowledge
+
+        kn = self.knowledge
+        rules = Rules.for_library(self)  # the one model the text environment and the planner read
+        fronts = CostModel.for_rules(rules).fronts
+        costs = {resource_node(kind, name): fronts[r] for r, (kind, name) in enumerate(rules.resources)}
+        return build_world(self.tasks, step_cost_for(kn), costs=costs, fuel_ticks=fuel_ticks_from_knowledge(kn))
 
     def lookup(self, reference: str) -> AtomTask | None:
         """A task by id, description or alias, or None (no close matches computed: cheap on a miss)."""
@@ -264,6 +283,18 @@ class Library:
             suggestions=[*id_guesses, *(self.by_description[g] for g in guesses
                                         if self.by_description[g] not in id_guesses)][:3],
         )
+
+
+def _code_digest() -> str:
+    """A hash of the modules that decide what the world graph holds (graph rules and the model's costs)."""
+    import hashlib
+
+    from taskverse.world import costs, graph, rules
+
+    sha = hashlib.sha256()
+    for module in (graph, rules, costs):
+        sha.update(Path(str(module.__file__)).read_bytes())
+    return sha.hexdigest()[:16]
 
 
 def _cached(name: str, build: Any) -> Any:

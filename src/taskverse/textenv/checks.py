@@ -20,7 +20,7 @@ from taskverse.benchmarks.suites import TaskCheck, step_limit
 from taskverse.errors import TaskverseError
 from taskverse.textenv.agents import OptimalAgent
 from taskverse.textenv.env import SkillForgeTextEnv
-from taskverse.textenv.planning import DEFAULT_BUDGET, plan_for
+from taskverse.textenv.planning import DEFAULT_BUDGET
 
 LAST_RESORT_BUDGET = 50_000
 """States searched before a task with no plan found is declared infeasible."""
@@ -33,17 +33,18 @@ def check_task(task: Any, library: Any, budget: int = DEFAULT_BUDGET) -> TaskChe
     except TaskverseError as exc:
         return TaskCheck(None, None, f"not a task of the text environment: {exc}")
     env.reset(seed=0)
-    plan, _ = plan_for(env, from_start=True, budget=budget)
-    if plan is None:  # the heuristic knows little of some constraints (how=with:TOOL): search harder before saying no
+    agent = OptimalAgent(budget)
+    agent.reset(env, 0)  # the agent's first plan is the shortest plan from the start: it is planned once
+    if agent.stuck:  # the heuristic knows little of some constraints (how=with:TOOL): search harder before saying no
         budget = max(budget, LAST_RESORT_BUDGET)
-        plan, _ = plan_for(env, from_start=True, budget=budget)
-    if plan is None:
+        agent = OptimalAgent(budget)
+        agent.reset(env, 0)
+    if agent.stuck:
         return TaskCheck(None, None, f"infeasible: no plan reaches it from its start in the text world "
                                      f"(searched {budget} states)")
+    plan = list(agent.plan)
     limit = step_limit(len(plan))
-    agent = OptimalAgent(budget)
-    env.reset(seed=0, options={"max_steps": limit})
-    agent.reset(env, 0)
+    env.reset(seed=0, options={"max_steps": limit})  # the same start: the agent's plan still holds
     done = truncated = False
     while not (done or truncated):
         _, _, done, truncated, _ = env.step(agent.act(env))

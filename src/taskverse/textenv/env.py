@@ -1,9 +1,12 @@
 """SkillForge-text as a gymnasium environment (MCU Appendix D), registered as ``taskverse/SkillForgeText-v0``.
 
 The agent plans with atoms: at each step it picks one of the candidate actions (the atoms whose needs are met,
-see ``taskverse.world.rules``) until the target task, an atom or any AND / OR / THEN molecule, is done. Success is
-decided by ``semantics.Evaluator`` on the trace of events the actions emit, so the operators mean the same here
-as everywhere else. The variants are presets registered in a loop from ``PRESETS``.
+see ``taskverse.world.rules``) until the target task, an atom or any molecule, is done or has failed. Success and
+failure are decided by ``semantics.Evaluator`` on the trace of events the actions emit, so the operators mean the
+same here as everywhere else: success ends the episode with reward 1, failure (something to avoid was done, a
+time bound passed) ends it with reward 0 and ``info["failed"]``. The text world's clock is its step count: each
+step is ``SECONDS_PER_STEP`` second of game time, so ``within=600s`` allows 600 steps. The variants are presets
+registered in a loop from ``PRESETS``.
 
 Example:
     >>> import gymnasium
@@ -20,19 +23,23 @@ Example:
 from __future__ import annotations
 
 import string
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Literal
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from taskverse.algebra.expr import AllOf, AnyOf, AtomRef, Constrained, Initialized, Then, atoms_of
+from taskverse.algebra.expr import GROUPS, AtomRef, Avoid, Constrained, Initialized, _Node, atoms_of
+from taskverse.algebra.parse import COMPOSITION_MARKS
 from taskverse.algebra.semantics import Evaluator, GameEvent, Verdict
 from taskverse.algebra.tracker import Context
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import AtomTask, Initialization
+from taskverse.textenv.fast import MASK, FastRules
 from taskverse.textenv.planning import shortest_plan_length
 from taskverse.textenv.registry import ENV_NAMESPACE, PRESETS, Preset, env_ids, register_envs  # noqa: F401, E402
 from taskverse.textenv.views import parse_view, relevant_closure, shown_candidates
@@ -41,6 +48,8 @@ from taskverse.world.rules import CHANCE_MODES, Event, Rules, State
 DEFAULT_TASK = "craft.iron_sword"
 """The target when none is given: MCU Figure 5's example."""
 DEFAULT_MAX_STEPS = 100
+SECONDS_PER_STEP = 1.0
+"""Game time one step of the text world takes, for time bounds (the text world has no finer clock)."""
 TEXT_CHARSET = frozenset(string.printable)
 MAX_TEXT = 1 << 20
 ObservationMode = Literal["text", "structured"]
@@ -48,6 +57,19 @@ InitMode = Literal["auto", "naive", "task"]
 
 
 TASK_LISTS = ("naive-craft",)
+_SEPARATORS = ["0: ", *(f"; {i}: " for i in range(1, 4096))]
+"""What comes before each candidate in the text's numbered list (built once: the list is rebuilt often)."""
+
+
+def _numbered(descriptions: list[str], actions: list[int]) -> str:
+    """``0: name; 1: name; ...`` for the actions, as the text observation lists its candidates."""
+    n = len(actions)
+    if n < 2:
+        return f"0: {descriptions[actions[0]]}" if n else ""
+    parts: list[str] = [""] * (2 * n)
+    parts[0::2] = _SEPARATORS[:n] if n <= len(_SEPARATORS) else ["0: ", *(f"; {i}: " for i in range(1, n))]
+    parts[1::2] = itemgetter(*actions)(descriptions)
+    return "".join(parts)
 
 
 # -- targets -------------------------------------------------------------------------------------------------------
@@ -67,9 +89,10 @@ class Target:
 
 
 def resolve_target(task: Any, library: Any) -> Target:
-    """A target from an atom or molecule task, an id, a description, a composition string or a YAML path.
+    """A target from an atom or molecule task, an id, a description, a composition, a YAML path or a phrase.
 
-    Raises a TaskverseError with close matches when the reference names nothing.
+    A phrase is a task as papers write it ("hunt a pig in the savanna", docs/phrases.md). Raises a
+    TaskverseError with close matches when the reference names nothing.
     """
     from pathlib import Path
 
@@ -95,10 +118,12 @@ def resolve_target(task: Any, library: Any) -> Target:
             return resolve_target(found[0].task, library)
         if text in library.by_id:
             return resolve_target(library.by_id[text], library)
-        if any(mark in text for mark in ("&", "|", ">>", "@", "naive(", "init(")):
+        if any(mark in text for mark in COMPOSITION_MARKS):
             from taskverse.algebra.parse import parse_expression
 
             return resolve_target(build_molecule(parse_expression(text), library), library)
+        if library.lookup(text) is None and not any(c in text for c in "()="):
+            return resolve_target(_phrase(text, library), library)
         return resolve_target(library.get(text), library)
     if isinstance(task, AtomTask):
         extra = () if task.id in library.by_id and library.by_id[task.id] == task else (task,)
@@ -107,10 +132,27 @@ def resolve_target(task: Any, library: Any) -> Target:
     if isinstance(task, MoleculeTask):
         return Target(task.expression, task.id, task.description, task.category.value, task.initialization,
                       custom_start=_has_custom_start(task.expression))
-    if isinstance(task, AtomRef | AllOf | AnyOf | Then | Constrained | Initialized):
+    if isinstance(task, _Node):
         return resolve_target(build_molecule(task, library), library)
     raise TaskverseError(f"cannot use {type(task).__name__} as a task: give an id, a description, a composition, "
                          "an AtomTask or a MoleculeTask")
+
+
+def _phrase(text: str, library: Any) -> Any:
+    """A task phrase as algebra nodes; the library's own error (with close matches) when it does not read."""
+    from taskverse.language.reader import PhraseReader
+    from taskverse.language.reading import PhraseError, to_expr
+
+    try:
+        reading = PhraseReader(library).read(text)
+    except PhraseError as exc:
+        try:
+            library.get(text)
+        except TaskverseError as missing:
+            raise TaskverseError(f"{missing.message}; as a phrase: {exc.message}",
+                                 suggestions=exc.suggestions or missing.suggestions) from None
+        raise
+    return to_expr(reading.root)
 
 
 def _wanted_tools(expr: Any) -> list[str]:
@@ -118,21 +160,21 @@ def _wanted_tools(expr: Any) -> list[str]:
     if isinstance(expr, Constrained):
         how = expr.constraint.how
         return ([how[5:]] if how and how.startswith("with:") else []) + _wanted_tools(expr.part)
-    if isinstance(expr, AllOf | AnyOf | Then):
+    if isinstance(expr, GROUPS):
         return [t for p in expr.parts for t in _wanted_tools(p)]
-    if isinstance(expr, Initialized):
-        return _wanted_tools(expr.part)
-    return []
+    if isinstance(expr, Avoid | AtomRef):
+        return []
+    return _wanted_tools(expr.part)
 
 
 def _has_custom_start(expr: Any) -> bool:
     if isinstance(expr, Initialized):
         return expr.mode == "custom" or _has_custom_start(expr.part)
-    if isinstance(expr, AllOf | AnyOf | Then):
+    if isinstance(expr, GROUPS):
         return any(_has_custom_start(p) for p in expr.parts)
-    if isinstance(expr, Constrained):
-        return _has_custom_start(expr.part)
-    return False
+    if isinstance(expr, AtomRef):
+        return False
+    return _has_custom_start(expr.part)
 
 
 def start_of(target: Target, mode: InitMode) -> Initialization:
@@ -218,18 +260,31 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self.view_planner: Any = None  # the top:K view's planner for this episode
         self._plan_info: tuple[int | None, bool] | None = None
         self._obs_mask = np.zeros(0, dtype=np.int8)
-        self._candidate_lines: dict[bytes, str] = {}
+        self._mask_view = self._obs_mask  # the state's mask seen as an array (it shares the bytes)
+        self._done = False
+        self._starts: dict[str, State] = {}  # per start (as JSON): its state, copied at each reset
+        self._empty_verdicts: dict[str, tuple[Target, Verdict]] = {}  # per target: its verdict before any event
+        self._version = 0  # bumped whenever the state changes: the text observation's parts are cached by it
+        self._mask_version = 0  # bumped whenever the candidates change: the candidate list is cached by it
+        self._text_parts: tuple[int, tuple[str, str, str, list[int]]] | None = None
+        self._candidate_parts: tuple[int, str, list[int]] | None = None
 
     def _build(self, library: Any) -> None:
         args = self._args
         self.library = library if library is not None else shared_library()
         self.rules = Rules.for_library(self.library)
+        self._fast = FastRules.for_rules(self.rules)
+        self._found_text = ["" if resource == ("dimension", "overworld") else f"{name} ({kind})"  # where all start
+                            for resource in self.rules.resources for kind, name in [resource]]
         self.observation_mode: ObservationMode = args["observation"]
-        self.max_steps = int(args["max_steps"])
+        self.max_steps = self._space_steps = int(args["max_steps"])
         self.init_mode: InitMode = args["initialization"]
         self.chance = str(args["chance"])
+        self._sample = self.chance == "sample"
         self.render_mode = args["render_mode"]
         self.plan_info = bool(args["plan_info"])
+        # a valid step's observation and info are built inline (see step) unless something else is asked for
+        self._lean = self.observation_mode == "structured" and not self.plan_info and self.render_mode != "human"
         self.task_refs: list[Any] = task_list(args["tasks"], self.library) if args["tasks"] is not None else []
         self._targets: dict[int, Target] = {}
         self._derived: dict[str, tuple[Any, ...]] = {}
@@ -254,7 +309,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         derived = self._derived.get(target.id)
         if derived is not None and derived[0] is target:
             (_, self.evaluator, self.expression, self.keys, self.relevant_actions, self.start, self.context,
-             self._target_vector, self._task_line, self.wield) = derived
+             self._target_vector, self._task_line, self.wield, self._start_key) = derived
+            self._timed = self.evaluator.is_timed(self.expression)
             return
         extra = {t.id: t.goal for t in target.extra_goals}
         if extra:
@@ -266,12 +322,14 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             self.evaluator = _library_evaluator(self.library)
         self.expression = target.expression
         self.keys = frozenset(self.evaluator.relevant_keys(self.expression))
+        self._timed = self.evaluator.is_timed(self.expression)
         self.wield = self.rules.wield_tools(_wanted_tools(self.expression))
         self.relevant_actions = bytearray(len(self.rules.actions))
         for key in self.keys:
             for a in self.rules.actions_by_key.get(key, ()):
                 self.relevant_actions[a] = 1
         self.start = start_of(target, self.init_mode)
+        self._start_key = self.start.model_dump_json()  # targets with the same start share its compiled state
         self.context = Context(time=self.start.time.value if self.start.time else "day",
                                weather=self.start.weather.value if self.start.weather else "clear",
                                dimension=self.start.dimension.value)
@@ -284,7 +342,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if len(self._derived) > 4096:
             self._derived.clear()
         self._derived[target.id] = (target, self.evaluator, self.expression, self.keys, self.relevant_actions,
-                                    self.start, self.context, self._target_vector, self._task_line, self.wield)
+                                    self.start, self.context, self._target_vector, self._task_line, self.wield,
+                                    self._start_key)
 
     # -- gymnasium API -------------------------------------------------------------------------------------------
 
@@ -308,13 +367,27 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if not isinstance(limit, int) or limit < 1:
             raise TaskverseError(f"options max_steps={limit!r}: expected a whole number of at least 1")
         self.max_steps = limit
-        self._state = self.rules.state_from_initialization(self.start, track=True)
+        start = self._starts.get(self._start_key)
+        if start is None:
+            if len(self._starts) > 256:
+                self._starts.clear()
+            start = self._starts[self._start_key] = self.rules.state_from_initialization(self.start, track=True)
+        state = self._state = start.copy()
+        self._mask_view = np.frombuffer(state.mask, dtype=np.int8)
+        self._version += 1
+        self._mask_version += 1
         self._plan_info = None
         self._steps = 0
         self._trace = []
         self._light_trace = []
         self._actions = []
-        self._verdict = self.evaluator.evaluate(self.expression, self._trace)
+        verdict = self._empty_verdicts.get(self.target.id)
+        if verdict is None or verdict[0] is not self.target:
+            if len(self._empty_verdicts) > 4096:
+                self._empty_verdicts.clear()
+            verdict = self._empty_verdicts[self.target.id] = (self.target, self.evaluator.evaluate(self.expression, []))
+        self._verdict = verdict[1]
+        self._done = verdict[1].decided
         self._last_invalid = False
         self._last_error = None
         self._last_action = None
@@ -336,27 +409,59 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             raise TaskverseError(f"action {a} is out of range (0..{self._n_actions - 1})")
         self._steps += 1
         self._last_error = None
-        self._last_action = None
         if state.mask[a]:
             self._last_invalid = False
             self._last_action = a
             self._actions.append(a)
             relevant = self.relevant_actions[a]
-            rng = self.np_random if self.chance == "sample" else None
-            events = self.rules.act(state, a, rng, events=bool(relevant), wield=self.wield)
+            events, changed = self._fast.act(state, a, self.np_random if self._sample else None, bool(relevant),
+                                             self.wield)
+            if changed:
+                self._version += 1
+                if changed == MASK:
+                    self._mask_version += 1
             if events:
                 changed = False
                 for event in events:
                     if (event[0], event[1]) in self.keys:
                         self._light_trace.append(event)
-                        self._trace.append(self.context.game_event(event))
+                        self._trace.append(self.context.game_event(event, self._steps * SECONDS_PER_STEP))
                         changed = True
                 if changed:
-                    self._verdict = self.evaluator.evaluate(self.expression, self._trace)
+                    self._verdict = self._evaluate()
+                    self._done = self._verdict.decided
         else:
+            self._last_action = None
             self._last_invalid = True
             self._last_error = f"{self.rules.descriptions[a]!r} is not a candidate now: {self.rules.explain(state, a)}"
-        return self._finish_step()
+            return self._finish_step()
+        if not self._lean or self._timed:  # a timed target reads its clock every step: the full path
+            return self._finish_step()
+        # The structured observation and its info, built here: this is the per-step cost learners pay.
+        steps = self._steps
+        terminated = self._done
+        truncated = not terminated and steps >= self.max_steps
+        self._ended = terminated or truncated
+        mask = self._obs_mask = self._mask_view.copy()
+        space_steps = self._space_steps
+        target = self.target
+        verdict = self._verdict
+        return {
+            "inventory": state.array.copy(),  # type: ignore[union-attr]
+            "action_mask": mask,
+            "target": self._target_vector.copy(),
+            "step": np.array((steps if steps <= space_steps else space_steps,), dtype=np.int32),
+            "mission": target.description,
+        }, 1.0 if terminated and verdict is not None and verdict.satisfied else 0.0, terminated, truncated, {
+            "action_mask": mask.view(bool),  # the observation's copy, seen as booleans
+            "steps": steps,
+            "max_steps": self.max_steps,
+            "task": target.id,
+            "progress": 0.0 if verdict is None else verdict.progress,
+            "success": bool(terminated and verdict is not None and verdict.satisfied),
+            "failed": bool(terminated and verdict is not None and verdict.failed),
+            "invalid_action": False,
+        }
 
     def invalid_step(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Waste a step with an error message (for wrappers whose input named no action)."""
@@ -369,14 +474,22 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._last_error = message
         return self._finish_step()
 
+    def _evaluate(self) -> Verdict:
+        """The verdict on the trace now (the clock is the step count: ``SECONDS_PER_STEP`` per step)."""
+        return self.evaluator.evaluate(self.expression, self._trace, now=self._steps * SECONDS_PER_STEP)
+
     def _finish_step(self) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._timed and self._verdict is not None and not self._verdict.decided:
+            self._verdict = self._evaluate()  # a deadline can pass with no event
+            self._done = self._verdict.decided
         verdict = self._verdict
-        terminated = verdict is not None and verdict.satisfied
+        terminated = self._done
         truncated = not terminated and self._steps >= self.max_steps
         self._ended = terminated or truncated
         if self.render_mode == "human":
             print(self.text())
-        return self._observation(), 1.0 if terminated else 0.0, terminated, truncated, self._info()
+        reward = 1.0 if verdict is not None and verdict.satisfied else 0.0
+        return self._observation(), reward, terminated, truncated, self._info()
 
     def render(self) -> str | None:  # type: ignore[override]
         """The text observation (``ansi``), or print it (``human``)."""
@@ -400,8 +513,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def candidates(self) -> list[int]:
         """The candidate actions now, in the order the text numbers them."""
-        mask = self._require_state().mask
-        return np.flatnonzero(np.frombuffer(mask, dtype=np.uint8)).tolist()  # type: ignore[no-any-return]
+        return list(self._parts()[3])
 
     def shown_candidates(self) -> list[int]:
         """The candidates the observation lists under the env's view, in the order it numbers them."""
@@ -423,12 +535,14 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             return self.text()
         state = self._state
         assert state is not None and state.array is not None
-        mask = self._obs_mask = np.frombuffer(state.mask, dtype=np.int8).copy()
+        # fresh arrays every step: an observation handed out is never changed afterwards
+        mask = self._obs_mask = self._mask_view.copy()
+        step = self._steps
         return {
             "inventory": state.array.copy(),
             "action_mask": mask,
             "target": self._target_vector.copy(),
-            "step": np.array((min(self._steps, self._args["max_steps"]),), dtype=np.int32),
+            "step": np.array((step if step <= self._space_steps else self._space_steps,), dtype=np.int32),
             "mission": self.target.description,
         }
 
@@ -450,32 +564,45 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def text(self) -> str:
         """The observation as MCU Figure 5 shows it: task, step, inventory, numbered candidate actions."""
-        state = self._require_state()
-        inventory = ", ".join(f"'{name}': {count}" for name, count in self.inventory().items())
-        lines = [self._task_line, f"Step: {self._steps}/{self.max_steps}", f"Inventory: {{{inventory}}}"]
-        found = [f for f in self.found() if f != ("dimension", "overworld")]  # where everyone starts: not news
+        inventory, found, line, _ = self._parts()
+        lines = [self._task_line, f"Step: {self._steps}/{self.max_steps}", inventory]
         if found:
-            lines.append("Found: " + ", ".join(f"{name} ({kind})" for kind, name in found))
+            lines.append(found)
         if self._last_error:
             lines.append(f"Invalid action: {self._last_error}")
         lines.append("Candidate Actions:")
-        lines.append(self._candidate_line(state))
+        lines.append(line if self.view_kind == "all" else self._view_line())
         return "\n".join(lines)
 
-    def _candidate_line(self, state: State) -> str:
-        if self.view_kind != "all":
-            descriptions = self.rules.descriptions
-            return "; ".join([f"{i}: {descriptions[a]}" for i, a in enumerate(self.shown_candidates())])
-        key = bytes(state.mask)
-        cache = self._candidate_lines
-        line = cache.get(key)
-        if line is None:
-            descriptions = self.rules.descriptions
-            line = "; ".join([f"{i}: {descriptions[a]}" for i, a in enumerate(self.candidates())])
-            if len(cache) > 256:
-                cache.clear()
-            cache[key] = line
-        return line
+    def _parts(self) -> tuple[str, str, str, list[int]]:
+        """The text's inventory, found and candidate lines and the candidate list, kept until the state changes."""
+        parts = self._text_parts
+        if parts is not None and parts[0] == self._version:
+            return parts[1]
+        state = self._require_state()
+        array = state.array
+        assert array is not None
+        n_items = self.rules.n_items
+        names = self.rules.names
+        counts = state.counts
+        present = np.flatnonzero(array).tolist()
+        split = bisect_left(present, n_items)
+        held = ", ".join([f"'{names[r]}': {counts[r]}" for r in present[:split]])
+        found_text = self._found_text
+        found = ", ".join([found_text[r] for r in present[split:] if found_text[r]])
+        cached = self._candidate_parts
+        if cached is not None and cached[0] == self._mask_version:
+            line, candidates = cached[1], cached[2]
+        else:
+            candidates = np.flatnonzero(np.frombuffer(state.mask, dtype=np.uint8)).tolist()
+            line = _numbered(self.rules.descriptions, candidates) if self.view_kind == "all" else ""
+            self._candidate_parts = (self._mask_version, line, candidates)
+        computed = (f"Inventory: {{{held}}}", f"Found: {found}" if found else "", line, candidates)
+        self._text_parts = (self._version, computed)
+        return computed
+
+    def _view_line(self) -> str:
+        return _numbered(self.rules.descriptions, self.shown_candidates())
 
     def _info(self) -> dict[str, Any]:
         if self.observation_mode == "structured":
@@ -490,12 +617,13 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             "task": self.target.id,
             "progress": 0.0 if verdict is None else verdict.progress,
             "success": bool(verdict is not None and verdict.satisfied),
+            "failed": bool(verdict is not None and verdict.failed),
             "invalid_action": self._last_invalid,
         }
         if self._last_error:
             info["error"] = self._last_error
         if self.observation_mode == "text":
-            info["candidates"] = self.shown_candidates()
+            info["candidates"] = self.candidates() if self.view_kind == "all" else self.shown_candidates()
         if self.plan_info:
             if self._plan_info is None:
                 self._plan_info = shortest_plan_length(self)
@@ -601,7 +729,14 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._verdict = None
         self._plan_info = None
         self._obs_mask = np.zeros(0, dtype=np.int8)
-        self._candidate_lines = {}
+        self._mask_view = self._obs_mask
+        self._done = False
+        self._starts = {}
+        self._empty_verdicts = {}
+        self._version = 0
+        self._mask_version = 0
+        self._text_parts = None
+        self._candidate_parts = None
         self._trace, self._light_trace, self._actions = [], [], []
         self._steps = 0
         self._last_invalid = False
@@ -620,9 +755,11 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             self._last_error = episode["error"]
             self._last_action = episode["last_action"]
             self._ended = episode["ended"]
-            self._verdict = self.evaluator.evaluate(self.expression, self._trace)
+            self._verdict = self._evaluate()
+            self._done = self._verdict.decided
+            self._mask_view = np.frombuffer(self._state.mask, dtype=np.int8)
             if self.observation_mode == "structured":
-                self._obs_mask = np.frombuffer(self._state.mask, dtype=np.int8).copy()
+                self._obs_mask = self._mask_view.copy()
 
     def _find_target(self, ref: str, expression: Any) -> Target:
         for target in [self.target, *self._targets.values()]:

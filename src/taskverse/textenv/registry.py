@@ -29,6 +29,8 @@ PRESETS: dict[str, Preset] = {
 """The registered variants: Figure 5's text observation, a vector observation for learning agents, chance yields
 drawn at random, and a fixed task list (every craft atom the world can reach from an empty inventory, one drawn
 per episode, MCU's SkillForge-Chain idea)."""
+VECTOR_ENTRY_POINT = "taskverse.textenv.vector:SkillForgeTextVectorEnv"
+"""What ``gymnasium.make_vec`` builds for the structured variants: N copies stepped together in one call."""
 
 
 
@@ -45,4 +47,6 @@ def register_envs() -> None:
     for name, preset in PRESETS.items():
         env_id = f"{ENV_NAMESPACE}/{name}"
         if env_id not in registry:
-            gymnasium.register(id=env_id, entry_point="taskverse.textenv.env:SkillForgeTextEnv", kwargs=dict(preset))
+            vector = VECTOR_ENTRY_POINT if preset.get("observation") == "structured" else None
+            gymnasium.register(id=env_id, entry_point="taskverse.textenv.env:SkillForgeTextEnv", kwargs=dict(preset),
+                               vector_entry_point=vector)

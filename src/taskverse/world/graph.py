@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # networkx is imported where graphs are made: `taskverse show` need not pay for it
@@ -27,7 +27,21 @@ if TYPE_CHECKING:  # networkx is imported where graphs are made: `taskverse show
 from taskverse.schema import AtomTask, Initialization, Need, ResourceKind, WaySpec, Yield
 
 SLACK = 1
-"""An alternative way is kept when its rank is at most this much above the best alternative's."""
+"""Ranks: how much deeper than the best an alternative may be and still count as a shortest derivation."""
+TIES = 2
+"""Members of a need drawn with their derivations in the pruned graph, cheapest first (``--all`` draws them all)."""
+PREFERRED_PREFIXES = ("oak_", "white_", "cobblestone", "coal", "iron_", "stone")
+"""Among equally cheap members, the ones a player reaches for first (the generator's representatives too)."""
+KEEP_RATIO = 5.0
+KEEP_SLACK = 1.0
+KEEP_AMOUNTS = (1.0,)
+KEEP_WAY_RATIO = 2.0
+"""An alternative (a way of a task, a member of a need, a producer of a resource) stays in the dependency graph when
+it costs at most ``max(best + KEEP_SLACK, KEEP_RATIO * best)`` steps: a player's real choices (wool from a sheep
+or from four strings, string from a spider or a cobweb, coal or planks as fuel), not detours (carpets as fuel).
+``KEEP_AMOUNTS``: the amounts at which a producer is compared with the best one (a unit's price depends on how many
+are wanted: setup once, marginal each). Recipes of one product stay when one unit from them costs at most
+``KEEP_WAY_RATIO`` times the best recipe's (sticks from planks, not from bamboo at 2.7 times the price)."""
 
 
 
@@ -233,8 +247,23 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
     return rank
 
 
-def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> World:
-    """Build the world-wide dependency graph over ``tasks`` (see the module docstring for the rules)."""
+def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
+                costs: Mapping[str, Sequence[tuple[float, float]]] | None = None,
+                fuel_ticks: Mapping[str, int] | None = None) -> World:
+    """Build the world-wide dependency graph over ``tasks`` (see the module docstring for the rules).
+
+    Args:
+        tasks: The atoms.
+        step_cost: Steps one run of a task is worth, for the ranks (solvable from scratch, derivation depth).
+        costs: The prices of each resource (``item:stick``, ``entity:spider``) from nothing, in steps: the world
+            model's cost fixpoint (``world.rules.CostModel.fronts``), each a (marginal per unit, setup once) pair.
+            Alternatives dearer than ``KEEP_RATIO`` times the best (and more than ``KEEP_SLACK`` above it) are
+            left out; a member of a need is priced without the setup the way's other needs pay anyway (coal needs
+            the pickaxe that the iron ore needs too). Without costs, every grounded alternative stays
+            (``taskverse graph --all``).
+        fuel_ticks: Burn ticks of each fuel, to cost fuel needs per smelt.
+
+    """
     by_id = {t.id: t for t in tasks}
     import networkx as nx
 
@@ -243,6 +272,143 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> W
 
     def r(node: str) -> float:
         return rank.get(node, INF)
+
+    def unit(node: str) -> float:
+        """One unit from nothing, setup included."""
+        if r(node) == INF:
+            return INF
+        if costs is None:
+            return 0.0
+        return min((m + s for m, s in costs.get(node, ())), default=INF)
+
+    def amount(need: Need, member: Resource) -> float:
+        """Units of the member the need takes (fuel: the share of an item its smelts burn; the rest stays hot)."""
+        if need.measure.value == "smelts":
+            ticks = (fuel_ticks or {}).get(member[1], 0)
+            return INF if not ticks else need.count * 200 / ticks
+        return float(need.count)
+
+    def need_parts(need: Need, member: Resource) -> tuple[float, float]:
+        """(marginal, setup) of meeting the need with this member: consumed, per unit times the amount; kept, once."""
+        node = resource_node(*member)
+        if r(node) == INF:
+            return INF, INF
+        if costs is None:
+            return 0.0, 0.0
+        if need.kept or need.kind != ResourceKind.ITEM:
+            return 0.0, unit(node)
+        q = amount(need, member)
+        if q == INF:
+            return INF, INF
+        return min(((q * m, s) for m, s in costs.get(node, ())), key=sum, default=(INF, INF))
+
+    def need_cost(need: Need, member: Resource, free: float = 0.0) -> float:
+        """What meeting the need with this member costs, less the setup up to ``free`` paid anyway."""
+        marginal, setup = need_parts(need, member)
+        return marginal + max(0.0, setup - free)
+
+    def best_parts(way: list[Need]) -> list[tuple[float, float]]:
+        return [min((need_parts(n, m) for m in need_members(n)), key=sum, default=(INF, INF)) for n in way]
+
+    def way_price(way: list[Need]) -> tuple[float, float]:
+        """One run: (a step and the consumed needs' marginal costs, the dearest setup: setups overlap)."""
+        parts = best_parts(way)
+        return 1.0 + sum(m for m, _ in parts), max((s for _, s in parts), default=0.0)
+
+    def way_cost(way: list[Need]) -> float:
+        return sum(way_price(way))
+
+    def per_unit(price: tuple[float, float], y: Yield) -> float:
+        """One unit of a yield: the run's marginal cost shared by the units it gives, plus the setup."""
+        return price[0] / (y.expected if y.kind == ResourceKind.ITEM else 1.0) + price[1]
+
+    def setups_elsewhere(way: list[Need]) -> list[float]:
+        """Per need, the setup the way's other needs pay anyway."""
+        setups = [s for _, s in best_parts(way)]
+        return [max((x for j, x in enumerate(setups) if j != i), default=0.0) for i in range(len(setups))]
+
+    def kept(value: float, best: float) -> bool:
+        return value < INF and value <= max(best + KEEP_SLACK, KEEP_RATIO * best) + 1e-9
+
+    def way_kept(price: tuple[float, float], best: Sequence[tuple[float, float]]) -> bool:
+        """Whether a recipe's unit price is within ``KEEP_WAY_RATIO`` of the best recipe's for the same product."""
+        value = price[0] + price[1]
+        floor = min((m + s for m, s in best), default=INF)
+        return value < INF and value <= KEEP_WAY_RATIO * floor + 1e-9
+
+    def kept_at_some_amount(price: tuple[float, float], best: Sequence[tuple[float, float]]) -> bool:
+        """Whether a per-unit price is about the best one's at some amount of ``KEEP_AMOUNTS``."""
+        return any(kept(q * price[0] + price[1], min((q * m + s for m, s in best), default=INF))
+                   for q in KEEP_AMOUNTS)
+
+    # The cheapest way of each task, and the cheapest producer of each resource, for telling detours apart.
+    best_ways: dict[str, list[Need]] = {}
+    best_producer: dict[str, tuple[float, str]] = {}
+    if costs is not None:
+        for task_id, task in by_id.items():
+            if r(task_node(task_id)) == INF:
+                continue
+            ways, outcomes = ways_of(task), way_yields(task)
+            scored = [(sum(price), w, price) for w, price in enumerate(way_price(way) for way in ways)]
+            value, w, price = min(scored)
+            if value == INF:
+                continue
+            best_ways[task_id] = ways[w]
+            for y in outcomes[w]:
+                one = per_unit(price, y)
+                node = resource_node(y.kind.value, y.name)
+                if one < best_producer.get(node, (INF, ""))[0]:
+                    best_producer[node] = (one, task_id)
+
+    def consumed(way: list[Need]) -> set[str]:
+        return {resource_node(*m) for n in way if not n.kept and n.kind == ResourceKind.ITEM for m in need_members(n)}
+
+    def detour(way: list[Need], best: list[Need]) -> bool:
+        """A way that makes what it uses out of what the best way uses (planks from wood blocks made of logs)."""
+        sources = consumed(best)
+        for need in way:
+            if need.kept or need.kind != ResourceKind.ITEM:
+                continue
+            cheapest = min(need_members(need), key=lambda m: need_cost(need, m))
+            producer = best_producer.get(resource_node(*cheapest))
+            if producer is not None and consumed(best_ways.get(producer[1], [])) & sources:
+                return True
+        return False
+
+    def made_from_another(member: Resource, others: set[str]) -> bool:
+        """Whether a member is made from another member of the same need (oak wood from oak logs)."""
+        producer = best_producer.get(resource_node(*member))
+        return producer is not None and bool(consumed(best_ways.get(producer[1], [])) & others)
+
+    def few_of_a_kind(options: dict[Resource, float]) -> tuple[list[Resource], list[Resource]]:
+        """Kept options, and those drawn: the ``TIES`` cheapest (nine woods are one choice, drawn by two)."""
+        best = min(options.values())
+        names = {resource_node(*m) for m in options}
+        chosen: list[Resource] = []
+        drawn: list[Resource] = []
+        for member, value in sorted(options.items(), key=lambda kv: (round(kv[1], 6), _preference(kv[0][1]),
+                                                                     kv[0][1])):
+            if not kept(value, best):
+                continue
+            if costs is not None and value > best and made_from_another(member, names - {resource_node(*member)}):
+                continue
+            chosen.append(member)
+            if costs is None or len(drawn) < TIES:
+                drawn.append(member)
+        return chosen, drawn
+
+    def recycles(way: list[Need], resource: str) -> bool:
+        """Whether a way makes ``resource`` out of something made of it (ingots from a block of ingots)."""
+        if resource in consumed(way):
+            return True  # re-dyeing: white wool from wool
+        for need in way:
+            if need.kept or need.kind != ResourceKind.ITEM:
+                continue
+            cheapest = min(need_members(need), key=lambda m: need_cost(need, m))
+            producer = best_producer.get(resource_node(*cheapest))
+            if producer is not None and resource in consumed(best_ways.get(producer[1], [])):
+                return True
+        return False
 
     for task_id, task in sorted(by_id.items()):
         t_node = task_node(task_id)
@@ -253,21 +419,30 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> W
         ways = ways_of(task)
         cost = step_cost(task)
         way_ranks = [cost + max((_need_rank(need, rank) for need in way), default=0) for way in ways]
-        kept_ways = [(w, way) for w, (way, wr) in enumerate(zip(ways, way_ranks, strict=True)) if wr <= t_rank + SLACK]
+        way_prices = [way_price(way) if wr < INF else (INF, INF) for way, wr in zip(ways, way_ranks, strict=True)]
+        way_costs = [sum(p) for p in way_prices]
+        best_way = min(way_costs)
+        best_price = way_prices[way_costs.index(best_way)]
+        cheapest_way = ways[way_costs.index(best_way)]
+        # Ways are compared by what one unit of their main yield costs (four sticks from planks, one from bamboo).
+        outcomes = way_yields(task)
+        unit_prices = [(p[0] / _main_amount(outcome), p[1]) for p, outcome in zip(way_prices, outcomes, strict=True)]
+        kept_ways = [(w, way) for w, way in enumerate(ways)
+                     if way_costs[w] < INF and (costs is None or way_kept(unit_prices[w], unit_prices))
+                     and (way is cheapest_way or costs is None or not detour(way, cheapest_way))]
         for w, way in kept_ways:
             target = t_node
             if len(kept_ways) > 1:
                 target = f"way:{task_id}:{w}"
                 graph.add_node(target, type="way", label=f"way {w + 1}", rank=way_ranks[w])
                 graph.add_edge(target, t_node, dep=OR)
-            for need in way:
-                n_rank = _need_rank(need, rank)
-                members = [m for m in need_members(need) if r(resource_node(*m)) <= n_rank + SLACK]
+            for need, free in zip(way, setups_elsewhere(way), strict=True):
+                members, drawn = few_of_a_kind({m: need_cost(need, m, free) for m in need_members(need)})
                 node = _need_node(need, members)
                 if len(members) > 1:
                     graph.add_node(node, type="group", kind=need.kind.value, members=[m[1] for m in members],
-                                   rank=n_rank)
-                    for m in members:
+                                   rank=_need_rank(need, rank))
+                    for m in drawn:
                         _add_resource(graph, m, rank)
                         graph.add_edge(resource_node(*m), node, dep=OR)
                 else:
@@ -275,7 +450,13 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> W
                 graph.add_edge(node, target, dep=AND, count=need.count)
         for y in {y.name: y for outcome in way_yields(task) for y in outcome}.values():
             res_node = resource_node(y.kind.value, y.name)
-            if t_rank + yield_penalty(y.chance) <= r(res_node) + SLACK:
+            # A producer stays when one unit from it costs about what the cheapest producer's unit does.
+            # Priced with what the cheapest way gives of it (four sticks from planks, not one from bamboo).
+            given = {z.name: z for z in outcomes[ways.index(cheapest_way)]}.get(y.name, y)
+            divisor = given.expected if given.kind == ResourceKind.ITEM else 1.0
+            price = (best_price[0] / divisor, best_price[1])
+            if costs is None or (kept_at_some_amount(price, costs.get(res_node, ())) and
+                                 not all(recycles(way, res_node) for _, way in kept_ways)):
                 _add_resource(graph, (y.kind.value, y.name), rank)
                 graph.add_edge(t_node, res_node, dep=OR)
     for task_id, task in sorted(by_id.items()):
@@ -288,6 +469,12 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost) -> W
     graph.remove_nodes_from([n for n, d in list(graph.nodes(data=True)) if d.get("rank", INF) == INF and
                              d.get("type") != "task"])
     return World(graph, rank)
+
+
+def _main_amount(outcome: Sequence[Yield]) -> float:
+    """Units of a way's first yield (its main product) one run gives on average."""
+    first = outcome[0] if outcome else None
+    return first.expected if first is not None and first.kind == ResourceKind.ITEM else 1.0
 
 
 def _need_rank(need: Need, rank: dict[str, float]) -> float:
@@ -329,16 +516,24 @@ def _merge_lone_ways(graph: nx.DiGraph) -> None:
 
 
 def _break_cycles(graph: nx.DiGraph) -> None:
-    """Remove the largest detour of each remaining cycle (alternatives within the slack can still loop)."""
+    """Remove the largest detour of each remaining cycle (alternatives within the slack can still loop).
+
+    Cycles lie inside strongly connected components, so each component is searched on its own (small) copy.
+    """
     import networkx as nx
 
-    while True:
-        try:
-            cycle = nx.find_cycle(graph)
-        except nx.NetworkXNoCycle:
-            return
-        worst = max(((u, v) for u, v, *_ in cycle), key=lambda e: (_edge_slack(graph, *e), e))
-        graph.remove_edge(*worst)
+    for component in list(nx.strongly_connected_components(graph)):
+        if len(component) < 2:
+            continue
+        sub = graph.subgraph(component).copy()
+        while True:
+            try:
+                cycle = nx.find_cycle(sub)
+            except nx.NetworkXNoCycle:
+                break
+            worst = max(((u, v) for u, v, *_ in cycle), key=lambda e: (_edge_slack(graph, *e), e))
+            graph.remove_edge(*worst)
+            sub.remove_edge(*worst)
 
 
 def iter_cycles_in_pre_tasks(tasks: dict[str, AtomTask]) -> Iterator[list[str]]:
@@ -350,3 +545,7 @@ def iter_cycles_in_pre_tasks(tasks: dict[str, AtomTask]) -> Iterator[list[str]]:
         for pre in task.pre_tasks:
             g.add_edge(pre, task.id)
     yield from (list(c) for c in nx.simple_cycles(g))
+
+
+def _preference(name: str) -> int:
+    return next((i for i, prefix in enumerate(PREFERRED_PREFIXES) if name.startswith(prefix)), len(PREFERRED_PREFIXES))

@@ -815,59 +815,122 @@ class State:
 
 
 class CostModel:
-    """Unit costs of resources and step costs of actions from a set of holdings (a least fixpoint).
+    """What resources and actions cost from a set of holdings: a least fixpoint over the atoms, in steps.
+
+    A price has two parts: a *marginal* cost per unit and a *setup* paid once however many units are made (the
+    tools, stations and found things on the way). Iron from smelting costs a step or so an ingot once the pickaxe
+    and the furnace exist; a drowned's 11% copper costs nine kills an ingot and needs only a sword. Which is
+    cheaper depends on how many are wanted, so each resource keeps the prices no other beats at every amount (a
+    Pareto front), and a need for ``q`` units takes the one with the least ``q * marginal + setup``. Within one
+    way, setups overlap (the same pickaxe serves several needs), so only the dearest counts.
 
     Args:
         rules: The text-world rules.
         held: Resources held or found at the start (cost nothing).
+        steps: What one run of each action costs (default: one step each).
 
     """
 
-    def __init__(self, rules: Rules, held: Iterable[int] = ()) -> None:
+    FRONT = 4
+    """Prices kept per resource (the best for some amount among 1, 3, 9, 27, ...)."""
+
+    def __init__(self, rules: Rules, held: Iterable[int] = (), steps: Sequence[float] | None = None) -> None:
         self.rules = rules
+        self.steps = steps
+        fronts: list[list[tuple[float, float]]] = [[] for _ in range(rules.n_resources)]
+        way_prices: list[list[tuple[float, float]]] = [[(INF, INF)] * len(ways) for ways in rules.ways]
+        # Held things that last (found places, tools, stations) cost nothing more; a held stack of something used
+        # up does not make the next unit free, so it keeps its price, unless nothing makes it (then it is free).
+        held = list(held)
+        lasting = [r for r in held if r >= rules.n_items or r in rules.kept_items]
+        for r in lasting:
+            fronts[r] = [(0.0, 0.0)]
+        self._settle(fronts, way_prices, range(len(rules.actions)))
+        stock = [r for r in held if not fronts[r]]
+        for r in stock:
+            fronts[r] = [(0.0, 0.0)]
+        if stock:
+            consumers = consumers_of(rules)
+            self._settle(fronts, way_prices, sorted({b for r in stock for b in consumers[r]}))
+        self.fronts = fronts
+        self.way_prices = way_prices
+        self.unit = [min((m + s for m, s in front), default=INF) for front in fronts]
+        """What one unit of each resource costs from the holdings, setup included."""
+        self.action = [min((m + s for m, s in prices), default=INF) for prices in way_prices]
+        """What one run of each action costs, setup included."""
+
+    def _settle(self, fronts: list[list[tuple[float, float]]], way_prices: list[list[tuple[float, float]]],
+                start: Iterable[int]) -> None:
+        """Lower prices until nothing changes, starting from the actions ``start`` (the fixpoint)."""
+        rules, steps = self.rules, self.steps
         n_actions = len(rules.actions)
-        unit = [INF] * rules.n_resources
-        for r in held:
-            unit[r] = 0.0
-        action = [INF] * n_actions
         consumers = consumers_of(rules)
-        queue = list(range(n_actions))
-        queued = [True] * n_actions
+        queue = list(start)
+        queued = [False] * n_actions
+        for a in queue:
+            queued[a] = True
         rounds = 0
         while queue and rounds < 200 * n_actions:
             rounds += 1
             a = queue.pop()
             queued[a] = False
-            cost = 1.0 + min((self._way_cost(way, unit) for way in rules.ways[a]), default=INF)
-            if cost >= action[a] - 1e-12:
-                continue
-            action[a] = cost
-            for out in rules.outputs[a]:
-                per_unit = cost / out.expected if out.resource < rules.n_items else cost
-                if per_unit < unit[out.resource] - 1e-12:
-                    unit[out.resource] = per_unit
-                    for b in consumers[out.resource]:
-                        if not queued[b]:
-                            queued[b] = True
-                            queue.append(b)
-        self.unit = unit
-        self.action = action
+            step = 1.0 if steps is None else steps[a]
+            for w, way in enumerate(rules.ways[a]):
+                price = self._way_price(way, fronts, step)
+                old = way_prices[a][w]
+                if price[0] >= old[0] - 1e-12 and price[1] >= old[1] - 1e-12:
+                    continue
+                way_prices[a][w] = price
+                for out in rules.way_outputs[a][w]:
+                    per = out.expected if out.resource < rules.n_items else 1.0
+                    if _offer(fronts[out.resource], (price[0] / per, price[1]), self.FRONT):
+                        for b in consumers[out.resource]:
+                            if not queued[b]:
+                                queued[b] = True
+                                queue.append(b)
+
+    def per_unit(self, a: int, r: int) -> float:
+        """What one unit of ``r`` costs when action ``a`` makes it (its cheapest way that yields ``r``)."""
+        return self.batch(a, r, 1.0)
+
+    def batch(self, a: int, r: int, amount: float) -> float:
+        """What ``amount`` units of ``r`` cost when action ``a`` makes them: runs' marginal costs plus one setup."""
+        best = INF
+        for w, outputs in enumerate(self.rules.way_outputs[a]):
+            marginal, setup = self.way_prices[a][w]
+            for out in outputs:
+                if out.resource == r:
+                    per = out.expected if r < self.rules.n_items else 1.0
+                    best = min(best, marginal * amount / per + setup)
+        return best
+
+    def amount_cost(self, r: int, amount: float) -> float:
+        """What ``amount`` units of ``r`` cost by their cheapest producer at that amount."""
+        return _cost_at(self.fronts[r], amount)
 
     @staticmethod
-    def _way_cost(way: tuple[Need, ...], unit: list[float]) -> float:
-        """Consumed needs add up; of the one-time needs (shared with other uses) only the dearest counts."""
-        total = 0.0
-        once = 0.0
+    def _way_price(way: tuple[Need, ...], fronts: list[list[tuple[float, float]]],
+                   step: float = 1.0) -> tuple[float, float]:
+        """(marginal, setup) of one run of a way: consumed needs add their marginal costs; the dearest setup."""
+        marginal = step
+        setup = 0.0
         for need in way:
-            if need.weights is not None:
-                best = min(unit[m] / w for m, w in zip(need.members, need.weights, strict=True))
-            else:
-                best = min(unit[m] for m in need.members)
+            weights = need.weights or (1,) * len(need.members)
+            best, best_part = INF, (INF, INF)
+            for m, weight in zip(need.members, weights, strict=True):
+                amount = need.count / weight if need.consume else 1.0
+                for m_cost, s_cost in fronts[m]:
+                    total = amount * m_cost + s_cost
+                    if total < best:
+                        best, best_part = total, (amount * m_cost, s_cost)
+            if best == INF:
+                return INF, INF
             if need.consume:
-                total += best * need.count
-            elif best > once:
-                once = best
-        return total + once
+                marginal += best_part[0]
+                setup = max(setup, best_part[1])
+            else:
+                setup = max(setup, best)
+        return marginal, setup
 
     @classmethod
     def for_rules(cls, rules: Rules) -> CostModel:
@@ -877,6 +940,30 @@ class CostModel:
             cached = cls(rules, [rules.index[("dimension", "overworld")]])
             rules._cost_model = cached  # type: ignore[attr-defined]
         return cached
+
+
+_AMOUNTS = (1.0, 3.0, 9.0, 27.0, 81.0)
+
+
+def _cost_at(front: list[tuple[float, float]], amount: float) -> float:
+    return min((amount * m + s for m, s in front), default=INF)
+
+
+def _offer(front: list[tuple[float, float]], price: tuple[float, float], size: int) -> bool:
+    """Add a price to a resource's front if no kept price is as good at every amount; whether it was added."""
+    marginal, setup = price
+    if marginal == INF:
+        return False
+    for m, s in front:
+        if m <= marginal + 1e-9 and s <= setup + 1e-9:
+            return False
+    front[:] = [(m, s) for m, s in front if not (marginal <= m + 1e-9 and setup <= s + 1e-9)]
+    front.append(price)
+    if len(front) > size:
+        keep = {min(range(len(front)), key=lambda i: amount * front[i][0] + front[i][1]) for amount in _AMOUNTS}
+        front[:] = [front[i] for i in sorted(keep)]
+        return price in front
+    return True
 
 
 def consumers_of(rules: Rules) -> list[list[int]]:

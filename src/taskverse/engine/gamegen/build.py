@@ -1,0 +1,116 @@
+"""Write the generated game's folder: the Lua template under ``engine/gamegen/<game>/``, its data, one texture.
+
+The game folder is built into the cache (``.cache/taskverse/games/<game>/``), where the engine finds it through
+``MINETEST_SUBGAME_PATH``; it is rebuilt whenever the knowledge or the template changed. Its digest (a hash of
+every file written) is recorded in the game's profile (``engine/games/<game>/GAME_DIGEST``) when the registry is
+dumped, so a profile that no longer matches the knowledge is noticed (``check_digest``) instead of silently
+compiling against a stale registry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import struct
+import zlib
+from pathlib import Path
+from typing import Any
+
+from taskverse.engine.gamegen.content import game_content
+from taskverse.errors import TaskverseError
+from taskverse.paths import cache_dir, project_root
+
+GENERATED_GAMES = ("taskverse_mc",)
+DATA_FILE = "data.json"
+DIGEST_FILE = "GAME_DIGEST"
+TEXTURE = "taskverse_mc_white.png"
+_COLOUR = re.compile(r"^#[0-9a-f]{6}$")
+
+
+def template_dir(game: str) -> Path:
+    """The hand-written part of a generated game (``engine/gamegen/<game>``)."""
+    return project_root() / "engine" / "gamegen" / game
+
+
+def games_cache() -> Path:
+    """The folder the generated games are built into (given to the engine as ``MINETEST_SUBGAME_PATH``)."""
+    path = cache_dir() / "games"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def white_png(size: int = 16) -> bytes:
+    """A white square PNG: every block is this tile coloured by ``[colorize``."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    rows = b"".join(b"\x00" + b"\xff\xff\xff" * size for _ in range(size))
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + \
+        chunk(b"IEND", b"")
+
+
+def _check(content: dict[str, Any]) -> None:
+    """The Lua builds texture strings from colours: refuse anything but ``#rrggbb``."""
+    for section in ("nodes", "items", "mobs"):
+        for entry in content[section]:
+            if not _COLOUR.match(entry["color"]):
+                raise TaskverseError(f"{entry['name']}: colour {entry['color']!r} is not #rrggbb")
+
+
+def game_files(game: str, knowledge: Any) -> dict[str, bytes]:
+    """Every file of the game folder (relative path -> bytes), the same bytes for the same knowledge."""
+    if game not in GENERATED_GAMES:
+        raise TaskverseError(f"{game!r} is not a generated game (generated: {', '.join(GENERATED_GAMES)})")
+    template = template_dir(game)
+    files = {p.relative_to(template).as_posix(): p.read_bytes()
+             for p in sorted(template.rglob("*")) if p.is_file()}
+    content = game_content(knowledge)
+    _check(content)
+    files[f"mods/minecraft/{DATA_FILE}"] = (json.dumps(content, sort_keys=True, separators=(",", ":"),
+                                                       ensure_ascii=True) + "\n").encode()
+    files[f"mods/minecraft/textures/{TEXTURE}"] = white_png()
+    return dict(sorted(files.items()))
+
+
+def digest_of(files: dict[str, bytes]) -> str:
+    """A short hash of a game's files (names and bytes)."""
+    sha = hashlib.sha256()
+    for name, data in sorted(files.items()):
+        sha.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return sha.hexdigest()[:16]
+
+
+def build_game(game: str, knowledge: Any, out: Path | None = None) -> tuple[Path, str]:
+    """Write the game folder (default: the cache) if it is not already there; return it and its digest."""
+    files = game_files(game, knowledge)
+    digest = digest_of(files)
+    target = out or games_cache() / game
+    stamp = target / ".taskverse-digest"
+    if stamp.is_file() and stamp.read_text().strip() == digest:
+        return target, digest
+    staging = target.with_name(f".{target.name}.building")
+    shutil.rmtree(staging, ignore_errors=True)
+    for name, data in files.items():
+        path = staging / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    (staging / ".taskverse-digest").write_text(digest + "\n")
+    shutil.rmtree(target, ignore_errors=True)
+    staging.rename(target)
+    return target, digest
+
+
+def ensure_game(game: str) -> Path:
+    """The built folder of a generated game, from the library's knowledge (built now if missing or stale)."""
+    from taskverse.knowledge.facts import load_knowledge
+
+    return build_game(game, load_knowledge())[0]
+
+
+def recorded_digest(game: str) -> str | None:
+    """The digest the game's profile was dumped from (``engine/games/<game>/GAME_DIGEST``), if any."""
+    path = project_root() / "engine" / "games" / game / DIGEST_FILE
+    return path.read_text().strip() if path.is_file() else None

@@ -1,0 +1,442 @@
+"""The content of the generated game, derived from the library's game knowledge as plain data.
+
+Every Minecraft 1.20 block and item becomes ``minecraft:<name>``; the rules below turn the knowledge into what the
+engine registers. Where the engine and Minecraft differ, the rule says how it is bridged:
+
+* Digging: a block's Minecraft tool (``mineable/pickaxe`` ...) is its dig group (``cracky``, ``choppy``,
+  ``crumbly``, ``snappy``; a sword's cobweb ``swordy``). A block with harvest tools gets ``level`` = the lowest
+  tier level among them (wood and gold 0, stone 1, iron 2, diamond 3, netherite 4) and cannot be dug without one:
+  where Minecraft digs it for no drop, the engine does not dig it at all. Blocks without harvest tools are also
+  ``handy``: the hand (and so every item) digs them.
+* Drops: silk-touch lines are left out (the game has no enchantments); the other lines of such a block are
+  rescaled to certainty. Lines whose chances add up to one are alternatives (``max_items = 1``, rarest first);
+  others are independent. A count range ``min..max`` is ``min`` sure items plus one item with rarity 2 for each of
+  the rest, which keeps Minecraft's mean count.
+* Tools: tier speed and durability from the tool tiers; swords' damage from the combat table.
+* Smelting: Minecraft's 10 s a smelt; a fuel that smelts ``n`` items burns ``10 n`` seconds.
+* Map: a flat world whose ground is at y = 8 (Minecraft's sea level 64 maps to 8: world y = Minecraft y - 56);
+  ores at their Minecraft heights; every natural surface block is placed in its biomes (trees as trunk and
+  leaves); biomes by their temperature.
+* The Nether and the End: layers of the same world far below the overworld (:data:`DIMENSIONS`): each a cavern
+  whose floor is at ``floor``, carved by the map generator (an ore of air), made of its biomes' stone, with the
+  dimension's blocks as ores in the floor and the rest standing on it. Portals: a nether portal (flint and steel
+  on obsidian) and an end portal take a player standing in them to the other side.
+* Mobs: through the mobs_redo API, with the knowledge's health, the combat table's attack and the loot tables'
+  drops; hostile mobs are monsters that attack, the rest animals. They are summoned by tasks, never spawned.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+NAMESPACE = "minecraft"
+#: Minecraft's sea level in the world (see the module docstring).
+Y_SHIFT = -56
+GROUND_Y = 8
+COOK_SECONDS = 10.0
+
+_GROUPS = {"mineable/pickaxe": "cracky", "mineable/axe": "choppy", "mineable/shovel": "crumbly",
+           "mineable/hoe": "snappy"}
+_TOOL_GROUP = {"pickaxe": "cracky", "axe": "choppy", "shovel": "crumbly", "hoe": "snappy", "sword": "swordy"}
+#: Dig seconds of a rating (1 hard, 2 medium, 3 soft) at speed 1, from Minecraft's hardness of each class.
+_RATING_HARDNESS = {1: 3.0, 2: 1.5, 3: 0.5}
+#: A surface block for each biome category, before the biome's own ground blocks (desert sand...).
+_CATEGORY_TOP = {"desert": "sand", "beach": "sand", "mesa": "red_sand", "ice": "snow_block", "mushroom": "mycelium",
+                 "ocean": "sand", "river": "sand", "swamp": "mud"}
+_UNDERGROUND_BIOMES = {"deep_dark": (-60, -30), "dripstone_caves": (-29, -15), "lush_caves": (-14, -5)}
+_LIQUIDS = ("water", "lava")
+#: The other dimensions as layers of the world: y range, the floor a player stands on, the cavern's height.
+DIMENSIONS: dict[str, dict[str, int]] = {
+    "nether": {"y_min": -3100, "y_max": -2900, "floor": -3000, "open": 12},
+    "end": {"y_min": -4100, "y_max": -3900, "floor": -4000, "open": 12},
+}
+#: The overworld's biomes end above the other dimensions.
+OVERWORLD_BOTTOM = -2500
+_DIMENSION_STONE = {"nether": "netherrack", "end": "end_stone"}
+
+
+def mc(name: str) -> str:
+    """The game's name of a Minecraft name (``stone`` -> ``minecraft:stone``)."""
+    return f"{NAMESPACE}:{name}"
+
+
+def colour(name: str) -> str:
+    """A plain colour for a name, the same on every build (``#rrggbb``)."""
+    digest = hashlib.sha256(name.encode()).digest()
+    return "#" + "".join(f"{64 + b % 160:02x}" for b in digest[:3])
+
+
+def _rating(hardness: float) -> int:
+    return 1 if hardness >= 3 else 2 if hardness >= 1 else 3
+
+
+def _tier_levels(kn: Any) -> dict[str, int]:
+    return {item: tier.level for tier in kn.tool_tiers for item in tier.items}
+
+
+def node_groups(name: str, block: dict[str, Any], levels: dict[str, int]) -> dict[str, int]:
+    """The dig groups of a block (see the module docstring)."""
+    if not block.get("diggable", True):
+        return {"unbreakable": 1}
+    hardness = float(block.get("hardness") or 0)
+    rating = _rating(hardness)
+    groups: dict[str, int] = {}
+    for part in (block.get("material") or "").split(";"):
+        if part in _GROUPS:
+            groups[_GROUPS[part]] = rating
+    tools = block.get("harvest_tools") or []
+    if tools:
+        kinds = {t.rsplit("_", 1)[-1] for t in tools}
+        for kind in sorted(kinds):
+            if kind in _TOOL_GROUP:
+                groups[_TOOL_GROUP[kind]] = rating
+        groups["level"] = min(levels.get(t, 0) for t in tools)
+    else:
+        groups["handy"] = rating
+    if hardness == 0 and not tools:
+        groups["dig_immediate"] = 3
+    if "leaves" in (block.get("material") or ""):
+        groups["leaves"] = 1
+    return groups
+
+
+def _independent(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for line in lines:
+        rarity = max(1, round(1 / line["chance"]))
+        low, high = int(line.get("min", 1)), int(line.get("max", 1))
+        item = mc(line["item"])
+        if low > 0:
+            out.append({"items": [f"{item} {low}" if low > 1 else item], "rarity": rarity})
+        for _ in range(max(0, high - max(low, 0))):
+            out.append({"items": [item], "rarity": rarity * 2})
+    return out
+
+
+def drop_table(name: str, block: dict[str, Any], shears: list[str] | None) -> dict[str, Any] | str | None:
+    """The engine's drop definition of a block: None drops itself, ``""`` nothing, else a drop table."""
+    lines = [d for d in block.get("drops") or [] if not d.get("silk_touch")]
+    silk = sum(d["chance"] for d in block.get("drops") or [] if d.get("silk_touch"))
+    if silk and silk < 1:
+        lines = [{**d, "chance": min(1.0, d["chance"] / (1 - silk))} for d in lines]
+    lines = [d for d in lines if d.get("chance", 1) > 0 and int(d.get("max", 1)) > 0]
+    shear_lines = [{"items": [mc(item)], "tools": [mc("shears")]} for item in shears or []]
+    if not lines and not shear_lines:
+        return ""
+    if not shear_lines and len(lines) == 1 and lines[0]["item"] == name and lines[0]["chance"] >= 0.999 \
+            and int(lines[0].get("min", 1)) == 1 and int(lines[0].get("max", 1)) == 1:
+        return None
+    total = sum(d["chance"] for d in lines)
+    if len(lines) > 1 and abs(total - 1) < 0.01 and not shear_lines:
+        ordered = sorted(lines, key=lambda d: (d["chance"], d["item"]))
+        items = []
+        for index, line in enumerate(ordered):
+            count = int(line.get("max", 1)) if int(line.get("min", 1)) == int(line.get("max", 1)) \
+                else round((int(line.get("min", 1)) + int(line.get("max", 1))) / 2)
+            entry: dict[str, Any] = {"items": [f"{mc(line['item'])} {count}" if count > 1 else mc(line["item"])]}
+            if index < len(ordered) - 1:
+                entry["rarity"] = max(1, round(1 / line["chance"]))
+            if count > 0:
+                items.append(entry)
+        return {"max_items": 1, "items": items}
+    return {"items": shear_lines + _independent(lines)}
+
+
+def _drawtype(name: str, block: dict[str, Any], crops: set[str]) -> str:
+    material = block.get("material") or ""
+    if name in _LIQUIDS:
+        return "liquid"
+    if "plant" in material or name in crops or "vine" in material or name in ("fire", "cobweb", "soul_fire"):
+        return "plantlike"
+    return "normal"
+
+
+def nodes(kn: Any) -> list[dict[str, Any]]:
+    """Every Minecraft block as a node definition (plain data for the game's Lua)."""
+    levels = _tier_levels(kn)
+    crops = {p.block for p in kn.placements}
+    foods = {name: float(food.get("food_points", 1)) for name, food in kn.foods.items()}
+    out = []
+    for name in sorted(kn.blocks):
+        block = kn.blocks[name]
+        item = kn.items.get(name, {})
+        entry: dict[str, Any] = {
+            "name": mc(name), "description": block.get("display") or name, "color": colour(name),
+            "drawtype": _drawtype(name, block, crops), "groups": node_groups(name, block, levels),
+            "stack": int(item.get("stack", 64)),
+        }
+        drop = drop_table(name, block, kn.shears.get(name))
+        if drop is not None:
+            entry["drop"] = drop
+        if name not in kn.items:
+            entry["groups"] = {**entry["groups"], "not_in_creative_inventory": 1}
+        if name in foods:
+            entry["food"] = foods[name]
+        out.append(entry)
+    return out
+
+
+def _tool_caps(kn: Any, name: str) -> dict[str, Any] | None:
+    kind = name.rsplit("_", 1)[-1]
+    tier = kn.tool_tier_of(name)
+    damage = {w_item: w.damage for w in (kn.combat.weapons if kn.combat else []) for w_item in w.items}
+    if name == "shears":
+        groups = {"snappy": 1.0, "swordy": 1.0}
+        return {"full_punch_interval": 1.0, "max_drop_level": 0, "damage_groups": {"fleshy": 1},
+                "groupcaps": {g: {"times": {str(r): round(_RATING_HARDNESS[r] / 5 * speed, 2) for r in (1, 2, 3)},
+                                  "uses": 238, "maxlevel": 0} for g, speed in groups.items()}}
+    if tier is None or kind not in _TOOL_GROUP:
+        return None
+    times = {str(r): round(max(0.05, _RATING_HARDNESS[r] * 1.5 / tier.speed), 2) for r in (1, 2, 3)}
+    caps = {_TOOL_GROUP[kind]: {"times": times, "uses": tier.durability, "maxlevel": tier.level}}
+    hit = damage.get(name, max(1.0, tier.level + 2.0))
+    return {"full_punch_interval": 0.625 if kind == "sword" else 1.0, "max_drop_level": tier.level,
+            "groupcaps": caps, "damage_groups": {"fleshy": round(hit)}}
+
+
+def items(kn: Any) -> list[dict[str, Any]]:
+    """Every Minecraft item that is not a block: tools (with capabilities) and craft items (food: eaten)."""
+    placements = {p.item: mc(p.block) for p in kn.placements}
+    foods = {name: float(food.get("food_points", 1)) for name, food in kn.foods.items()}
+    out = []
+    for name in sorted(set(kn.items) - set(kn.blocks)):
+        item = kn.items[name]
+        entry: dict[str, Any] = {"name": mc(name), "description": item.get("display") or name,
+                                 "color": colour(name), "stack": int(item.get("stack", 64))}
+        caps = _tool_caps(kn, name)
+        if caps is not None or item.get("durability"):
+            entry["type"] = "tool"
+            entry["stack"] = 1
+            if caps is not None:
+                entry["tool_capabilities"] = caps
+        else:
+            entry["type"] = "craft"
+        if name in foods:
+            entry["food"] = foods[name]
+        if name in placements:
+            entry["places"] = placements[name]
+        out.append(entry)
+    return out
+
+
+def hand(kn: Any) -> dict[str, Any]:
+    """The hand's capabilities: digs ``handy`` blocks at Minecraft's hand speed; the combat table's punch."""
+    damage = kn.combat.player.hand.damage if kn.combat else 1.0
+    times = {str(r): round(_RATING_HARDNESS[r] * 1.5, 2) for r in (1, 2, 3)}
+    return {"full_punch_interval": 0.25, "max_drop_level": 0, "damage_groups": {"fleshy": round(damage)},
+            "groupcaps": {"handy": {"times": times, "uses": 0, "maxlevel": 0}}}
+
+
+def crafts(kn: Any) -> list[dict[str, Any]]:
+    """Recipes with their counts (shaped and shapeless), smelting (10 s) and fuels (10 s an item smelted)."""
+    out: list[dict[str, Any]] = []
+    for result in sorted(kn.raw_recipes):
+        for variant in kn.raw_recipes[result]:
+            output = mc(result) + (f" {variant['count']}" if int(variant.get("count", 1)) > 1 else "")
+            if "shape" in variant:
+                rows = [[mc(c) if c else "" for c in row] for row in variant["shape"]]
+                out.append({"output": output, "recipe": rows})
+            else:
+                out.append({"type": "shapeless", "output": output, "recipe": [mc(c) for c in variant["ingredients"]]})
+    for recipe in sorted(kn.smelting, key=lambda r: (r.output, r.input)):
+        out.append({"type": "cooking", "output": mc(recipe.output) + (f" {recipe.count}" if recipe.count > 1 else ""),
+                    "recipe": mc(recipe.input), "cooktime": COOK_SECONDS})
+    for fuel in sorted(kn.fuels, key=lambda f: f.item):
+        out.append({"type": "fuel", "recipe": mc(fuel.item), "burntime": round(fuel.smelts * COOK_SECONDS, 2)})
+    return out
+
+
+def _overworld_surface(kn: Any) -> list[str]:
+    return sorted(n for n, b in kn.biomes.items() if b.get("dimension") == "overworld"
+                  and b.get("category") not in ("underground", "none"))
+
+
+def biomes(kn: Any) -> list[dict[str, Any]]:
+    """Overworld biomes for the flat map: heat from Minecraft's temperature, each biome its own climate point."""
+    specific: dict[str, list[str]] = {}
+    for block in kn.natural_blocks.values():
+        if block.dimension == "overworld" and block.where == "surface" and block.biomes and \
+                (kn.blocks.get(block.name, {}).get("material") == "mineable/shovel") and \
+                block.name not in ("snow", "dirt", "clay"):
+            for biome in block.biomes:
+                specific.setdefault(biome, []).append(block.name)
+    out = []
+    surface = _overworld_surface(kn)
+    by_heat: dict[float, list[str]] = {}
+    for name in surface:
+        by_heat.setdefault(float(kn.biomes[name].get("temperature", 0.5)), []).append(name)
+    for name in surface:
+        info = kn.biomes[name]
+        temperature = float(info.get("temperature", 0.5))
+        peers = by_heat[temperature]
+        top = _CATEGORY_TOP.get(info.get("category", ""), sorted(specific.get(name, ["grass_block"]))[0])
+        filler = top if top in ("sand", "red_sand", "snow_block") else "dirt"
+        out.append({"name": name, "node_top": mc(top), "depth_top": 1, "node_filler": mc(filler), "depth_filler": 3,
+                    "y_min": OVERWORLD_BOTTOM, "y_max": 31000,
+                    "heat_point": round(min(100.0, max(0.0, 50 + 25 * temperature)), 2),
+                    "humidity_point": round(100 * (peers.index(name) + 0.5) / len(peers), 2)})
+    for name, (low, high) in sorted(_UNDERGROUND_BIOMES.items()):
+        if name in kn.biomes:
+            out.append({"name": name, "node_top": mc("stone"), "depth_top": 1, "node_filler": mc("stone"),
+                        "depth_filler": 1, "y_min": low + Y_SHIFT, "y_max": high + Y_SHIFT,
+                        "heat_point": 50.0, "humidity_point": 50.0})
+    return out + dimension_biomes(kn)
+
+
+def _dimension_ground(kn: Any, dimension: str) -> dict[str, list[str]]:
+    """Per biome of a dimension: its own solid ground blocks (crimson nylium, soul sand...), sorted."""
+    out: dict[str, list[str]] = {}
+    for block in kn.natural_blocks.values():
+        material = kn.blocks.get(block.name, {}).get("material", "")
+        if block.dimension == dimension and block.where == "surface" and block.biomes and \
+                material in ("mineable/pickaxe", "mineable/shovel"):
+            for biome in block.biomes:
+                out.setdefault(biome, []).append(block.name)
+    # the most characteristic first: the block of the fewest biomes (crimson nylium of the crimson forest)
+    spread = {b.name: len(b.biomes or ()) for b in kn.natural_blocks.values()}
+    return {biome: sorted(names, key=lambda n: (spread[n], n)) for biome, names in out.items()}
+
+
+def dimension_biomes(kn: Any) -> list[dict[str, Any]]:
+    """The Nether's and the End's biomes, in their layers: their stone is the dimension's own."""
+    out = []
+    for dimension, layer in DIMENSIONS.items():
+        names = sorted(n for n, b in kn.biomes.items() if b.get("dimension") == dimension)
+        ground = _dimension_ground(kn, dimension)
+        stone = _DIMENSION_STONE[dimension]
+        for index, name in enumerate(names):
+            top = (ground.get(name) or [stone])[0] if dimension == "nether" else stone
+            out.append({"name": name, "node_stone": mc(stone), "node_top": mc(top), "depth_top": 1,
+                        "node_filler": mc(stone), "depth_filler": 1,
+                        "y_min": layer["y_min"], "y_max": layer["y_max"], "heat_point": 50.0,
+                        "humidity_point": round(100 * (index + 0.5) / len(names), 2)})
+    return out
+
+
+def dimension_ores(kn: Any) -> list[dict[str, Any]]:
+    """Each dimension's cavern (an ore of air), each biome's floor, and the dimension's blocks in the floor."""
+    out: list[dict[str, Any]] = []
+    biome_list = dimension_biomes(kn)
+    for dimension, layer in DIMENSIONS.items():
+        floor, stone = layer["floor"], mc(_DIMENSION_STONE[dimension])
+        out.append({"ore_type": "stratum", "ore": "air", "wherein": [stone], "y_min": floor + 1,
+                    "y_max": floor + layer["open"], "clust_scarcity": 1, "clust_num_ores": 1, "clust_size": 1})
+        # the biomes' own grounds as patches of the floor, everywhere in the layer: the map generator filters ores
+        # and decorations by the biome of the overworld's surface above, never by a layer's own biomes
+        tops = sorted({b["node_top"] for b in biome_list if b["y_min"] == layer["y_min"] and b["node_top"] != stone})
+        for top in tops:
+            out.append({"ore_type": "scatter", "ore": top, "wherein": [stone], "y_min": floor, "y_max": floor,
+                        "clust_scarcity": 4 * 4 * 4, "clust_num_ores": 8, "clust_size": 3})
+        for block in sorted(kn.natural_blocks.values(), key=lambda b: b.name):
+            if block.dimension != dimension or block.where != "underground" or block.name not in kn.blocks:
+                continue
+            out.append({"ore_type": "scatter", "ore": mc(block.name), "wherein": [stone], "y_min": floor - 16,
+                        "y_max": floor, "clust_scarcity": 6 * 6 * 6, "clust_num_ores": 4, "clust_size": 2})
+    return out
+
+
+def dimension_decorations(kn: Any) -> list[dict[str, Any]]:
+    """The dimensions' surface blocks standing on their caverns' floors (plants, glowstone, end rods...)."""
+    out = []
+    for dimension, layer in DIMENSIONS.items():
+        for block in sorted(kn.natural_blocks.values(), key=lambda b: b.name):
+            if block.dimension != dimension or block.where != "surface" or block.name not in kn.blocks or \
+                    block.name == _DIMENSION_STONE[dimension]:
+                continue
+            out.append({"name": mc(block.name), "deco_type": "simple", "decoration": mc(block.name),
+                        "biomes": [], "fill_ratio": 0.02, "y_min": layer["floor"],
+                        "y_max": layer["floor"] + 1, "floors": True, "layer": dimension})
+    return out
+
+
+def ores(kn: Any) -> list[dict[str, Any]]:
+    """Underground blocks at their Minecraft heights (scattered in stone; deepslate as its own layer)."""
+    out = [{"ore_type": "stratum", "ore": mc("deepslate"), "wherein": [mc("stone")],
+            "y_min": -64 + Y_SHIFT, "y_max": 0 + Y_SHIFT, "clust_scarcity": 1, "clust_num_ores": 1, "clust_size": 1}]
+    registered = {b["name"] for b in biomes(kn)}
+    for block in sorted(kn.natural_blocks.values(), key=lambda b: b.name):
+        if block.dimension != "overworld" or block.where not in ("underground", "cave") or \
+                block.name in ("stone", "deepslate", "water", "lava") or block.name not in kn.blocks:
+            continue
+        low, high = block.y_range or (-60, 40)
+        y_min, y_max = low + Y_SHIFT, min(high + Y_SHIFT, GROUND_Y - 4)
+        if y_min > y_max:
+            continue
+        wherein = [mc("deepslate")] if block.name.startswith("deepslate_") else [mc("stone")]
+        entry = {"ore_type": "scatter", "ore": mc(block.name), "wherein": wherein, "y_min": y_min, "y_max": y_max,
+                 "clust_scarcity": 8 * 8 * 8, "clust_num_ores": 6, "clust_size": 3}
+        if block.biomes and block.where == "underground":  # cave blocks: everywhere in their heights
+            entry["biomes"] = sorted(b for b in block.biomes if b in registered)
+        out.append(entry)
+    return out + dimension_ores(kn)
+
+
+def decorations(kn: Any) -> list[dict[str, Any]]:
+    """Every natural overworld surface block placed in its biomes: trees as trunk and leaves, the rest as is."""
+    surface = _overworld_surface(kn)
+    out = []
+    for block in sorted(kn.natural_blocks.values(), key=lambda b: b.name):
+        if block.dimension != "overworld" or block.where not in ("surface", "water") or block.name not in kn.blocks:
+            continue
+        if block.name in ("grass_block", "dirt", "sand", "water") or block.name.endswith("_leaves"):
+            continue
+        where = sorted(b for b in (block.biomes or surface) if b in surface)
+        if not where:
+            continue
+        # blocks of a few biomes are common there; those of every biome (pumpkins, sugar cane) are rare
+        entry: dict[str, Any] = {"name": mc(block.name), "biomes": where, "fill_ratio": 0.03 if block.biomes else 0.005}
+        if block.name.endswith("_log"):
+            leaves = block.name.removesuffix("_log") + "_leaves"
+            entry.update(deco_type="tree", trunk=mc(block.name),
+                         leaves=mc(leaves) if leaves in kn.blocks else mc("oak_leaves"), fill_ratio=0.01)
+        else:
+            entry.update(deco_type="simple", decoration=mc(block.name))
+        out.append(entry)
+    return out
+
+
+def mobs(kn: Any) -> list[dict[str, Any]]:
+    """Every mob with its health, attack, hostility and drops (mobs_redo: ``chance`` is 1 in N)."""
+    out = []
+    attacks = kn.combat.mobs if kn.combat else {}
+    for name in sorted(kn.mobs):
+        mob = kn.mobs[name]
+        drops = []
+        for line in kn.entity_loot.get(name, []):
+            drops.append({"name": mc(line["item"]), "chance": max(1, round(1 / float(line.get("chance", 1)))),
+                          "min": int(line.get("min", 1)), "max": int(line.get("max", 1))})
+        for extra in mob.extra_drops:
+            drops.append({"name": mc(extra.item), "chance": max(1, round(1 / extra.chance)), "min": extra.count,
+                          "max": extra.max or extra.count})
+        attack = attacks.get(name)
+        hostile = mob.disposition in ("hostile", "boss")
+        out.append({"name": mc(name), "description": kn.entities.get(name, {}).get("display") or name,
+                    "color": colour(name), "hp": max(1, round(mob.health)), "hostile": hostile,
+                    "damage": round(attack.damage) if attack is not None else 0, "drops": drops})
+    return out
+
+
+def game_content(kn: Any) -> dict[str, Any]:
+    """Everything the game registers, as plain data (written as ``data.json`` beside the game's Lua)."""
+    return {
+        "format": 1,
+        "namespace": NAMESPACE,
+        "source": dict(sorted(kn.source.items())),
+        "hand": hand(kn),
+        "nodes": nodes(kn),
+        "items": items(kn),
+        "crafts": crafts(kn),
+        "biomes": biomes(kn),
+        "ores": ores(kn),
+        "decorations": decorations(kn) + dimension_decorations(kn),
+        "mobs": mobs(kn),
+        "furnace": mc("furnace"),
+        "dimensions": {name: dict(layer) for name, layer in DIMENSIONS.items()},
+        "portals": {
+            "nether": {"portal": mc("nether_portal"), "frame": mc("obsidian"), "lighter": mc("flint_and_steel")},
+            "end": {"portal": mc("end_portal")},
+        },
+        "mapgen_aliases": {"mapgen_stone": mc("stone"), "mapgen_water_source": mc("water"),
+                           "mapgen_river_water_source": mc("water")},
+    }

@@ -1,0 +1,89 @@
+"""Names from earlier game versions and the wiki mapped to their 1.20 names (``curated/renames.yaml``).
+
+MineDojo and many papers use the 1.11 and 1.12 names (``reeds``, ``web``, ``zombie pigman``, ``extreme hills``)
+or the wiki's display names (``block of redstone``, ``redstone repeater``). Each entry names its source; its
+1.20 name is checked against the game data when the table loads, so a typo is an error naming the line.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from taskverse.errors import TaskverseError
+from taskverse.knowledge.facts import Knowledge, load_knowledge
+from taskverse.paths import knowledge_dir
+from taskverse.yamlio import parse_yaml, validation_error
+
+RenameKind = Literal["item", "block", "entity", "biome", "structure"]
+
+
+class Rename(BaseModel):
+    """One earlier or wiki name and the 1.20 name it means."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    now: str
+    kind: RenameKind
+    source: str
+
+
+def loose_name(text: str) -> str:
+    """The key a name is matched by: case, spaces, underscores and hyphens do not matter."""
+    text = text.lower().replace("\u2019", "'")
+    return " ".join(re.sub(r"[_\-\s]+", " ", text).split())
+
+
+def renames_path() -> Path:
+    """Where the curated rename table lives."""
+    return knowledge_dir() / "curated" / "renames.yaml"
+
+
+def load_renames(path: Path | None = None, kn: Knowledge | None = None) -> dict[str, Rename]:
+    """The rename table by loose name; every 1.20 name is checked against the game data."""
+    return dict(_load(path or renames_path(), kn))
+
+
+@functools.cache
+def _cached(path: Path) -> tuple[tuple[str, Rename], ...]:
+    return tuple(_read(path, load_knowledge()).items())
+
+
+def _load(path: Path, kn: Knowledge | None) -> tuple[tuple[str, Rename], ...]:
+    return _cached(path) if kn is None else tuple(_read(path, kn).items())
+
+
+def _read(path: Path, kn: Knowledge) -> dict[str, Rename]:
+    text = path.read_text(encoding="utf-8")
+    data = parse_yaml(text, path)
+    if not isinstance(data, dict) or not isinstance(data.get("renames"), list):
+        raise TaskverseError("expected a mapping with a 'renames' list", file=path, line=1)
+    table: dict[str, Rename] = {}
+    for index, entry in enumerate(data["renames"]):
+        try:
+            rename = Rename.model_validate(entry)
+        except ValidationError as exc:
+            raise validation_error(exc, path, text, ("renames", index)) from None
+        line = _line_of(text, rename.name)
+        try:
+            kn.check_name(rename.now, rename.kind)
+        except TaskverseError as exc:
+            raise TaskverseError(exc.message, file=path, line=line, field="now",
+                                 suggestions=exc.suggestions) from None
+        key = loose_name(rename.name)
+        if key in table:
+            raise TaskverseError(f"{rename.name!r} is listed twice", file=path, line=line, field="name")
+        table[key] = rename
+    return table
+
+
+def _line_of(text: str, name: str) -> int | None:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if f"name: {name}," in line:
+            return number
+    return None

@@ -1,0 +1,572 @@
+"""The task phrase reader: a task as papers write it ("hunt a pig in the savanna") to a composition.
+
+A phrase is a verb and a thing (``obtain 6 wheat``, ``kill 3 zombies``, ``craft a stone pickaxe``) with what the
+literature adds around it: conditions (``in BIOME``, ``in the nether``, ``at night``, ``with bare hands``),
+starts (``from scratch``, ``find material and ...``, ``starting from ITEMS, ...``, ``with ITEM(s)``, ``with a full
+suite of MATERIAL armor``), counts (``6 wheat``, ``... 3 times``) and joins (``and then``, ``and``, ``or``, ``smelt
+and eat X``). Names are read as written first (case, articles, plurals and underscores aside), then through the
+curated rename table. The grammar, with examples: ``docs/phrases.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from taskverse.algebra.expr import MAX_TIMES as MAX_COUNT  # a count is the count operator's
+from taskverse.errors import close_matches
+from taskverse.knowledge.renames import load_renames, loose_name
+from taskverse.language.reading import (
+    Counted,
+    Joined,
+    Node,
+    PhraseError,
+    PhraseReading,
+    Step,
+    apply_constraint,
+    apply_count,
+    apply_start,
+    parts_of,
+)
+from taskverse.language.vocabulary import (
+    ARTICLES,
+    CAVE_WORDS,
+    DIMENSION_WORDS,
+    GERUNDS,
+    HOW_WORDS,
+    KEYWORDS,
+    LOCATION_WORDS,
+    MAX_PHRASE_WORDS,
+    MAX_READ_STEPS,
+    MISSING_VERBS,
+    NAIVE_PREFIXES,
+    NAIVE_WORDS,
+    NUMBERS,
+    REPEATS,
+    SKIP_AFTER_VERB,
+    SLOTS,
+    START_WORDS,
+    VERBS,
+    WHEN_WORDS,
+    WITH_WORDS,
+    armor_suite,
+    forms,
+    strip_articles,
+    then_at,
+    tokenize,
+    tool_set,
+)
+
+# --- the reader ---------------------------------------------------------------------------------------------------
+
+@dataclass
+class _Modifier:
+    kind: Literal["constraint", "count", "start"]
+    data: Any
+    text: str
+
+
+class PhraseReader:
+    """Reads task phrases against one library (build once, read many: names are indexed once)."""
+
+    def __init__(self, library: Any) -> None:
+        self.library = library
+        self.kn = library.knowledge
+        self.renames = load_renames()
+        self.names: dict[str, str] = {}
+        for table in (self.kn.items, self.kn.blocks, self.kn.entities, self.kn.biomes, self.kn.structures):
+            for name in table:
+                self.names.setdefault(name, name)
+        for name, structure in self.kn.structures.items():
+            for alias in getattr(structure, "aliases", None) or []:
+                self.names.setdefault(loose_name(alias).replace(" ", "_"), name)
+        self._near: dict[str, list[str]] = {}
+        self._atoms: dict[str, dict[str, Any]] = library.index.data  # plain data: no task model is built here
+        self._smelts: dict[str, list[str]] = {}
+        for recipe in self.kn.smelting:
+            self._smelts.setdefault(recipe.input, []).append(recipe.output)
+
+    # entry point ------------------------------------------------------------------------------------------------
+
+    def read(self, phrase: str) -> PhraseReading:
+        """Read a phrase; raise ``PhraseError`` naming the words not understood and close known names."""
+        words = tokenize(phrase)
+        if not words:
+            raise PhraseError("an empty phrase", field="phrase")
+        if len(words) > MAX_PHRASE_WORDS:
+            raise PhraseError(f"the phrase has {len(words)} words; the limit is {MAX_PHRASE_WORDS}", field="phrase")
+        self._memo: dict[tuple[str, ...], tuple[Node, tuple[str, ...]] | None] = {}
+        self._sequences: dict[tuple[str, ...], tuple[Node, tuple[str, ...]] | None] = {}
+        self._steps = 0
+        self._count_error: PhraseError | None = None
+        found = self._phrase(tuple(words))
+        if found is None:
+            if self._count_error is not None:
+                raise self._count_error
+            raise self.diagnose(tuple(words), phrase)
+        node, used = found
+        return PhraseReading(phrase.strip(), node, used)
+
+    def _phrase(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """Prefixes that start the whole phrase (``find material and``, ``starting from X,``), then the body."""
+        for prefix in NAIVE_PREFIXES:
+            if words[:len(prefix)] == prefix and len(words) > len(prefix):
+                body = self._phrase(words[len(prefix):])
+                if body is not None:
+                    node = apply_start(body[0], "naive", {})
+                    if node is not None:
+                        return node, (" ".join(w for w in prefix if w != ","), *body[1])
+        for start in START_WORDS:
+            if words[:len(start)] == start and "," in words:
+                comma = words.index(",")
+                overrides = self.items(words[len(start):comma], inventory_only=True)
+                body = self._phrase(words[comma + 1:]) if overrides is not None else None
+                if body is not None and overrides is not None:
+                    node = apply_start(body[0], "custom", overrides)
+                    if node is not None:
+                        return node, (" ".join(words[:comma]), *body[1])
+        return self._sequence(words)
+
+    def _sequence(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``A and then B``, ``A, then B``, ``A then B``: a THEN of clauses (or one clause)."""
+        if words not in self._sequences:  # each stretch of words is read once: no exponential backtracking
+            self._sequences[words] = None
+            self._sequences[words] = self._sequence_uncached(words)
+        return self._sequences[words]
+
+    def _sequence_uncached(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        for i in range(len(words)):
+            cut = then_at(words, i)
+            if cut:
+                left = self._sequence(words[:i])
+                right = self._sequence(words[i + cut:]) if left is not None else None
+                if left is not None and right is not None:
+                    parts = [*parts_of(left[0], "then"), *parts_of(right[0], "then")]
+                    return Joined("then", tuple(parts)), (*left[1], "then", *right[1])
+        return self._clause(words)
+
+    def _clause(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        words = tuple(w for w in words if w != ",") if words and words[-1] == "," else words
+        if not words:
+            return None
+        if words in self._memo:
+            return self._memo[words]
+        self._steps += 1
+        if self._steps > MAX_READ_STEPS:
+            raise PhraseError(f"the phrase can be split in too many ways (more than {MAX_READ_STEPS:,} clauses "
+                              "tried); write it in shorter phrases", field="phrase")
+        self._memo[words] = None  # a clause never reads through itself
+        found = self._clause_uncached(words)
+        self._memo[words] = found
+        return found
+
+    def _clause_uncached(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """A clause: a library description, a verb and a thing, modifiers peeled off the end, or a join."""
+        atom = self.library.lookup(" ".join(w for w in words if w != ","))
+        if atom is not None:
+            return Step(atom.id), (" ".join(words),)
+        core = self.core(words)
+        if core is not None:
+            return core
+        for i in range(len(words) - 1, 0, -1):  # the rightmost modifier first
+            modifier = self.modifier(words[i:], words[:i])
+            if modifier is None:
+                continue
+            inner = self._clause(words[:i])
+            if inner is None:
+                continue
+            node = self.apply(inner[0], modifier)
+            if node is not None:
+                return node, (*inner[1], modifier.text)
+        return self.join(words)
+
+    def join(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``A and B`` / ``A or B``; ``V1 and V2 THING`` is V1 THING then V2 THING."""
+        for i, word in enumerate(words):
+            if word not in ("and", "or") or i == 0 or i == len(words) - 1:
+                continue
+            left, right = words[:i], words[i + 1:]
+            if word == "and" and len(left) == 1 and left[0] in VERBS and right[0] in VERBS:
+                first = self._clause((left[0], *right[1:]))
+                second = self._clause(right)
+                if first is not None and second is not None:
+                    return Joined("then", (first[0], second[0])), (left[0], "and", *second[1])
+            read_left = self._clause(left)
+            if read_left is None:
+                continue
+            read_right = self._clause(right)
+            if read_right is None and left[0] in VERBS and right[0] not in VERBS:  # "hunt a cow and a sheep"
+                read_right = self._clause((left[0], *right))
+            if read_right is not None:
+                op: Literal["all", "any"] = "all" if word == "and" else "any"
+                parts = [*parts_of(read_left[0], op), *parts_of(read_right[0], op)]
+                return Joined(op, tuple(parts)), (*read_left[1], word, *read_right[1])
+        return None
+
+    # the core: VERB [COUNT] THING ---------------------------------------------------------------------------------
+
+    def core(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``obtain 6 wheat``, ``kill 3 zombies``, ``plant melon``, ``smelt iron ore``, ``mine iron``."""
+        verb, rest = words[0], list(words[1:])
+        if verb not in VERBS:
+            return None
+        while rest and rest[0] in SKIP_AFTER_VERB:
+            rest = rest[1:]
+        count = None
+        while rest and rest[0] in ARTICLES:
+            rest = rest[1:]
+        if rest and (number := self.number(rest[0])) is not None:
+            count, rest = number, rest[1:]
+        while rest and rest[0] in ARTICLES:
+            rest = rest[1:]
+        if not rest:
+            return None
+        if verb == "equip" and (suite := armor_suite(" ".join(rest))) is not None:
+            steps = [self.library.lookup(f"equip {piece}") for piece in suite.values()]
+            if all(steps):
+                node: Node = Joined("all", tuple(Step(s.id) for s in steps if s is not None))
+                return node, (verb, " ".join(rest))
+        task = self.task_for(verb, tuple(rest))
+        if task is None:
+            return None
+        node = Step(task)
+        used = [verb, *([str(count)] if count is not None else []), " ".join(rest)]
+        if count is not None and count > 1:
+            node = Counted(node, count)
+        return node, tuple(used)
+
+    def number(self, word: str) -> int | None:
+        """A count word (``6``, ``six``); a count that is not a positive whole number is an error."""
+        if word in NUMBERS:
+            return NUMBERS[word]
+        if not re.fullmatch(r"[+-]?\d+(?:\.\d*)?", word):
+            return None
+        if not re.fullmatch(r"\+?\d+", word) or int(word) < 1:
+            self._count_error = PhraseError(f"a count must be a positive whole number, found {word!r}",
+                                            field="phrase", unread=[word])
+            return None
+        if int(word) > MAX_COUNT:
+            self._count_error = PhraseError(f"a count is at most {MAX_COUNT}, found {word}", field="phrase",
+                                            unread=[word])
+            return None
+        return int(word)
+
+    def task_for(self, verb: str, thing: tuple[str, ...]) -> str | None:
+        """The atom a verb and a thing mean, trying the verb's library verbs and each reading of the name."""
+        names = self.name_candidates(thing)
+        for library_verb in VERBS[verb]:
+            for name in names:
+                for candidate in self._targets(library_verb, name):
+                    found = self.library.lookup(f"{library_verb} {candidate}")
+                    if found is not None and found.verb == library_verb:
+                        return str(found.id)
+        if verb == "harvest":  # a crop: break the grown plant (carrots, potatoes, beetroots) that surely drops it
+            for name in names:
+                for block in (name, f"{name}s"):
+                    drops = self.kn.blocks.get(block, {}).get("drops") or []
+                    sure = any(d.get("item") == name and d.get("chance", 1.0) >= 1.0 and not d.get("silk_touch")
+                               for d in drops)
+                    found = self.library.lookup(f"mine {block}") if sure else None
+                    if found is not None:
+                        return str(found.id)
+        return None
+
+    def _targets(self, verb: str, name: str) -> list[str]:
+        """The names a verb's atom may carry for a thing.
+
+        ``mine iron`` is iron_ore, ``find diamond`` diamond_ore, ``plant melon`` melon_seeds, and ``smelt iron
+        ore`` names the furnace's output.
+        """
+        out = [name]
+        if verb == "mine":
+            out.append(f"{name}_ore")
+        elif verb == "find":
+            out.append(f"{name}_ore")
+        elif verb == "plant":
+            out.append(f"{name}_seeds")
+        elif verb == "smelt" and len(set(self._smelts.get(name, []))) == 1:
+            out.append(self._smelts[name][0])
+        return out
+
+    def name_candidates(self, words: tuple[str, ...]) -> list[str]:
+        """1.20 names a thing's words may mean: as written, singular, then through the rename table."""
+        out: list[str] = []
+        for form in forms(words):
+            key = "_".join(form)
+            if key in self.names:
+                out.append(self.names[key])
+            rename = self.renames.get(loose_name(" ".join(form)))
+            if rename is not None:
+                out.append(rename.now)
+        if not out:  # not a known name: still try it as written (a library description may use it)
+            out.append("_".join(words))
+        return list(dict.fromkeys(out))
+
+    def known(self, words: tuple[str, ...], kinds: tuple[str, ...]) -> str | None:
+        """The 1.20 name of one of ``kinds`` that ``words`` mean, or None."""
+        tables = {"item": self.kn.items, "block": self.kn.blocks, "entity": self.kn.entities,
+                  "biome": self.kn.biomes, "structure": self.kn.structures}
+        for name in self.name_candidates(words):
+            if any(name in tables[k] for k in kinds):
+                return name
+        return None
+
+    # modifiers ----------------------------------------------------------------------------------------------------
+
+    def modifier(self, tail: tuple[str, ...], head: tuple[str, ...]) -> _Modifier | None:
+        """What a clause's last words add, if they are a modifier (else None)."""
+        if tail[0] not in KEYWORDS and tail[-1] != "times" and tail not in HOW_WORDS:
+            return None
+        text = " ".join(tail)
+        if tail in NAIVE_WORDS:
+            return _Modifier("start", ("naive", {}), text)
+        if tail in WHEN_WORDS:
+            return _Modifier("constraint", {"when": WHEN_WORDS[tail]}, text)
+        if tail in HOW_WORDS:
+            return _Modifier("constraint", {"how": HOW_WORDS[tail]}, text)
+        if tail in CAVE_WORDS:
+            return _Modifier("constraint", {"where": "cave"}, text)
+        if len(tail) == 1 and tail[0] in REPEATS:
+            return _Modifier("count", REPEATS[tail[0]], text)
+        if len(tail) == 2 and tail[1] == "times":
+            number = self.number(tail[0])
+            return None if number is None else _Modifier("count", number, text)
+        if tail[0] in LOCATION_WORDS and len(tail) > 1:
+            place = strip_articles(tail[1:])
+            if place and place[-1] in ("biome", "biomes", "dimension"):
+                place = place[:-1]
+            if len(place) == 1 and place[0] in DIMENSION_WORDS:
+                return _Modifier("constraint", {"where": DIMENSION_WORDS[place[0]]}, text)
+            biome = self.known(tuple(place), ("biome",)) if place else None
+            if biome is not None:
+                return _Modifier("constraint", {"where": biome}, text)
+            return None
+        if tail[0] in WITH_WORDS and len(tail) > 1:
+            overrides = self.items(tail[1:])
+            return None if overrides is None else _Modifier("start", ("custom", overrides), text)
+        for start in START_WORDS:
+            if tail[:len(start)] == start and len(tail) > len(start):
+                overrides = self.items(tail[len(start):], inventory_only=True)
+                return None if overrides is None else _Modifier("start", ("custom", overrides), text)
+        return None
+
+    def apply(self, node: Node, modifier: _Modifier) -> Node | None:
+        """``node`` with a modifier on it (None when they cannot go together)."""
+        if modifier.kind == "constraint":
+            return apply_constraint(node, modifier.data)
+        if modifier.kind == "count":
+            return node if modifier.data == 1 else apply_count(node, modifier.data)
+        mode, overrides = modifier.data
+        return apply_start(node, mode, overrides)
+
+    def items(self, words: tuple[str, ...], inventory_only: bool = False) -> dict[str, Any] | None:
+        """``a diamond sword, shield and a full suite of iron armor``: main hand, armour, inventory, mobs.
+
+        The first tool or other item is held in the main hand; armour pieces (and a suite of one material)
+        are worn, a shield in the off hand; more items go to the inventory and mobs are summoned. With
+        ``inventory_only`` (``starting from ...``) every item goes to the inventory.
+        """
+        pieces: list[list[str]] = [[]]
+        for word in words:
+            if word in (",", "and", "plus", "&"):
+                pieces.append([])
+            else:
+                pieces[-1].append(word)
+        main_hand: str | None = None
+        equipment: dict[str, str] = {}
+        inventory: dict[str, int] = {}
+        summon: dict[str, int] = {}
+        for piece in (p for p in pieces if p):
+            suite = armor_suite(" ".join(piece))
+            if suite is not None:
+                if any(equipment.get(slot, item) != item for slot, item in suite.items()):
+                    return None
+                equipment.update(suite)
+                continue
+            tools = tool_set(" ".join(piece))
+            if tools is not None:  # "wooden tools": carried, not held
+                for tool in tools:
+                    inventory[tool] = inventory.get(tool, 0) + 1
+                continue
+            piece = strip_articles(piece)
+            count = 1
+            if piece and (number := self.number(piece[0])) is not None:
+                count, piece = number, strip_articles(piece[1:])
+            if not piece:
+                return None
+            if piece[0] == "empty":  # "an empty bucket"
+                piece = piece[1:]
+            item = self.known(tuple(piece), ("item",))
+            if item is None:
+                mob = self.known(tuple(piece), ("entity",))
+                if mob is None or inventory_only:
+                    return None
+                summon[mob] = summon.get(mob, 0) + count
+                continue
+            slot = SLOTS.get(item.rsplit("_", 1)[-1]) if item not in ("leather_horse_armor",) else None
+            if inventory_only:
+                inventory[item] = inventory.get(item, 0) + count
+            elif slot is not None and item in self.kn.items and self.library.lookup(f"equip {item}") is not None:
+                if equipment.get(slot, item) != item:
+                    return None
+                equipment[slot] = item
+            elif item == "shield" and "offhand" not in equipment:
+                equipment["offhand"] = item
+            elif main_hand is None and count == 1:
+                main_hand = item
+            else:
+                inventory[item] = inventory.get(item, 0) + count
+        out: dict[str, Any] = {}
+        if main_hand is not None:
+            out["main_hand"] = main_hand
+        if equipment:
+            out["equipment"] = {slot: equipment[slot] for slot in ("head", "chest", "legs", "feet", "offhand")
+                                if slot in equipment}
+        if inventory:
+            out["inventory"] = dict(sorted(inventory.items()))
+        if summon:
+            out["summon"] = dict(sorted(summon.items()))
+        return out or None
+
+    # why a phrase does not read ----------------------------------------------------------------------------------
+
+    def diagnose(self, words: tuple[str, ...], phrase: str) -> PhraseError:
+        """The words not understood, the close known names, and whether the game allows the task at all."""
+        for prefix in NAIVE_PREFIXES:
+            if words[:len(prefix)] == prefix and len(words) > len(prefix):
+                return self.diagnose(words[len(prefix):], phrase)
+        for start in START_WORDS:
+            if words[:len(start)] == start and "," in words:
+                comma = words.index(",")
+                if self.items(words[len(start):comma], inventory_only=True) is None:
+                    return self._unread(words[len(start):comma], "item to start from")
+                return self.diagnose(words[comma + 1:], phrase)
+        for i in range(len(words)):  # the first clause of a sequence that does not read
+            cut = then_at(words, i)
+            if cut:
+                if self._clause(words[:i]) is None:
+                    return self.diagnose(words[:i], phrase)
+                return self.diagnose(words[i + cut:], phrase)
+        core = words
+        structure_at: tuple[tuple[str, ...], str] | None = None
+        peeled = True
+        while peeled and len(core) > 1:  # peel the modifiers that read, and note a location naming a structure
+            peeled = False
+            for i in range(len(core) - 1, 0, -1):
+                tail = core[i:]
+                if self.modifier(tail, core[:i]) is not None:
+                    core, peeled = core[:i], True
+                    break
+                if tail[0] in LOCATION_WORDS and len(tail) > 1:
+                    structure = self.known(tuple(strip_articles(tail[1:])), ("structure",))
+                    if structure is not None:
+                        structure_at = (tail, structure)
+                        core, peeled = core[:i], True
+                        break
+        gerund = next((w for w in words if w in GERUNDS), None)
+        if gerund is not None:
+            return self._why_not((GERUNDS[gerund], *words[words.index(gerund) + 1:]))
+        if words[0] in MISSING_VERBS:
+            return self._why_not(words)
+        if self._clause(core) is not None:
+            if structure_at is not None:
+                tail, structure = structure_at
+                return PhraseError(f"'{' '.join(tail)}' names a structure ({structure}); where= takes a "
+                                   "dimension, biome, cave or height, so a task inside a structure is not "
+                                   "expressible", field="phrase", unread=list(tail))
+            return PhraseError("the parts read but do not go together (two different starts or conditions)",
+                               field="phrase")
+        for i in range(len(core) - 1, 0, -1):  # the clause reads up to a condition that does not
+            tail = core[i:]
+            if self._clause(core[:i]) is not None and tail[0] in WITH_WORDS | LOCATION_WORDS and len(tail) > 1:
+                what = "item or mob" if tail[0] in WITH_WORDS else "biome, dimension or cave"
+                return self._unread(tuple(strip_articles(tail[1:])), what)
+        return self._why_not(core)
+
+    def _why_not(self, words: tuple[str, ...]) -> PhraseError:
+        verb = words[0]
+        if verb in MISSING_VERBS:
+            known = sorted(d["description"] for i, d in self._atoms.items() if d.get("verb") == "use" and verb in i)
+            hint = f" (the library has: {', '.join(known[:4])})" if known else ""
+            obj = " ".join(strip_articles(words[1:]))
+            return PhraseError(f"no atom for {MISSING_VERBS[verb]}{' ' + obj if obj else ''}{hint}",
+                               field="phrase",
+                               unread=list(words[1:]))
+        if verb not in VERBS and verb in {d.get("verb") for d in self._atoms.values()}:
+            known = sorted(d["description"] for d in self._atoms.values() if d.get("verb") == verb)
+            return PhraseError(f"the library's {verb} tasks are {', '.join(known[:6])}"
+                               f"{', ...' if len(known) > 6 else ''}; none of them means this", field="phrase",
+                               unread=list(words[1:]))
+        if verb not in VERBS:
+            return PhraseError(f"no atom starts with the verb {verb!r}; the phrase reader knows "
+                               f"{', '.join(sorted(VERBS)[:14])}, ...", field="phrase", unread=[verb],
+                               suggestions=close_matches(verb, VERBS))
+        rest = [w for w in words[1:] if w not in SKIP_AFTER_VERB]
+        rest = strip_articles(rest)
+        if rest and self.number(rest[0]) is not None:
+            rest = strip_articles(rest[1:])
+        if self._count_error is not None:
+            return self._count_error
+        if not rest:
+            return PhraseError(f"{verb} what? (no thing named after the verb)", field="phrase", unread=[])
+        thing = tuple(rest)
+        name = self.known(thing, ("item", "block", "entity", "biome", "structure"))
+        if name is None:  # close names that make a task with this verb come first, as task ids
+            error = self._unread(thing, "item, block, mob, biome or structure")
+            tasks = [task for near in error.suggestions if (task := self.task_for(verb, (near,))) is not None]
+            error.suggestions = list(dict.fromkeys([*tasks, *error.suggestions]))[:3]
+            return error
+        impossible = self.impossible(VERBS[verb][0], name)
+        if impossible is not None:
+            return PhraseError(f"not possible in the game: {impossible}", field="phrase",
+                               status="impossible")
+        if VERBS[verb][0] == "obtain" and name in self.kn.blocks and name not in self.kn.craft_ways:
+            drops = self.kn.blocks[name].get("drops") or []
+            own = [d for d in drops if d.get("item") == name]
+            if own and all(d.get("silk_touch") for d in own):
+                return PhraseError(f"{name} drops itself only when mined with Silk Touch, and the library has no "
+                                   "enchanting", field="phrase")
+        if VERBS[verb][0] == "obtain":
+            return PhraseError(f"the library has no obtain task for {name} (obtain atoms are the items the world "
+                               "model can get from scratch)", field="phrase")
+        return PhraseError(f"the library has no {' or '.join(VERBS[verb])} task for {name}",
+                           field="phrase")
+
+    def _unread(self, words: Any, what: str) -> PhraseError:
+        key = "_".join(words)
+        if key not in self._near:
+            self._near[key] = close_matches(key, self.names, n=3) if len(key) <= 64 else []
+        near = self._near[key]
+        return PhraseError(f"did not understand '{' '.join(words)}': it names no {what}",
+                           field="phrase", unread=list(words), suggestions=near)
+
+    def impossible(self, verb: str, name: str) -> str | None:
+        """Why the game itself does not allow ``verb name`` (crafting a log), or None."""
+        kn = self.kn
+        if verb == "craft":
+            if name not in kn.items:
+                return f"{name} is not an item"
+            if name not in kn.craft_ways:
+                return f"{name} has no crafting recipe"
+        elif verb == "smelt" and name not in self._smelts and name not in {r.output for r in kn.smelting}:
+            return f"{name} goes into no furnace recipe and comes out of none"
+        elif verb == "mine" and name not in kn.blocks:
+            return f"{name} is not a block"
+        elif verb in ("hunt", "combat") and name not in kn.entities:
+            return f"{name} is not a mob"
+        elif verb == "eat" and name not in kn.foods:
+            return f"{name} is not food"
+        elif verb == "place" and name not in kn.blocks:
+            return f"{name} is not a block"
+        elif verb == "equip" and name in kn.items and SLOTS.get(name.rsplit("_", 1)[-1]) is None \
+                and name not in ("shield", "elytra", "carved_pumpkin", "turtle_helmet"):
+            return f"{name} cannot be worn"
+        return None
+
+
+def read_phrase(phrase: str, library: Any) -> PhraseReading:
+    """Read one phrase against a library (see ``PhraseReader`` to read many)."""
+    return PhraseReader(library).read(phrase)
+
+

@@ -1,0 +1,467 @@
+"""The text world's step over a batch of states held in arrays: ``Rules.act`` as one loop over flat tables.
+
+``Tables`` compiles ``Rules`` (``taskverse.world.rules``) into flat arrays (needs, members, outputs, thresholds,
+places); ``step_batch`` steps N states held as rows of arrays, each by its own action, with every rule of
+``Rules.effects``, ``Rules.moved`` and ``Rules.change``: the first way whose needs are met, groups taken one unit
+at a time in consumption order, fuel counted in burn ticks with the rest left as heat, tools that wear and break,
+chance yields and count ranges (at their expected rate, or with amounts drawn beforehand by the caller from each
+state's own generator, in ``Rules.effects``' order), things found added once, and the agent's place.
+
+The loop is plain Python over NumPy arrays. With numba installed (``pip install taskverse[fast]``) it is compiled
+(``BACKENDS``); without, the same code runs as it is: correct, and much slower. The vector environment
+(``taskverse.textenv.vector``) is its one user; ``tests/test_textenv_vector.py`` checks it against single
+environments step by step, on both backends.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+
+from taskverse.world.rules import PRESENCE_KINDS, Rules
+
+BIOME, DIMENSION = 3, 5
+"""Kind codes of places (``PRESENCE_KINDS`` order after items)."""
+
+try:  # an optional extra: the loop compiled
+    import numba
+
+    _njit: Any = numba.njit(cache=True, nogil=True)
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover - depends on the install
+    HAVE_NUMBA = False
+
+    def _njit(function: Any) -> Any:
+        return function
+
+
+@dataclass(frozen=True)
+class Tables:
+    """``Rules`` as flat arrays (CSR style: ``x_start[i]:x_start[i + 1]`` are item ``i``'s entries)."""
+
+    n_items: int
+    heat: int
+    way_start: np.ndarray  # per action: its ways (way ids are consecutive per action)
+    need_start: np.ndarray  # per way: its needs
+    need_consume: np.ndarray
+    need_presence: np.ndarray
+    need_weighted: np.ndarray
+    need_count: np.ndarray
+    need_uses: np.ndarray
+    member_start: np.ndarray  # per need: its members, in consumption order
+    member: np.ndarray
+    member_level: np.ndarray
+    member_weight: np.ndarray
+    member_spare: np.ndarray  # the action itself makes it (taken last)
+    output_start: np.ndarray  # per way: its yields
+    output_resource: np.ndarray
+    output_count: np.ndarray
+    output_most: np.ndarray
+    output_slot: np.ndarray
+    output_expected: np.ndarray
+    way_find: np.ndarray  # Rules.effects' shortcut for a find
+    can_move: np.ndarray
+    kind: np.ndarray  # per resource: 0 item, then PRESENCE_KINDS
+    where_dimension: np.ndarray
+    where_biome: np.ndarray
+    wear_counter: np.ndarray  # per resource: its wear counter, or -1
+    durability: np.ndarray
+    fan_start: np.ndarray  # per resource: itself and its groups, with what one unit counts for
+    fan_virtual: np.ndarray
+    fan_weight: np.ndarray
+    threshold_start: np.ndarray  # per virtual resource: the needs on it, by count
+    threshold: np.ndarray
+    threshold_way: np.ndarray
+    way_action: np.ndarray
+    max_deltas: int
+    max_needs: int
+    max_outputs: int
+    max_uncertain: int
+
+    @classmethod
+    def for_rules(cls, rules: Rules) -> Tables:
+        """The tables of ``rules`` (built once per rules and kept on them)."""
+        cached: Tables | None = getattr(rules, "_kernel_tables", None)
+        if cached is None:
+            cached = _compile(rules)
+            rules._kernel_tables = cached  # type: ignore[attr-defined]
+        return cached
+
+    def arrays(self) -> tuple[Any, ...]:
+        """Every field, in order (the kernel's trailing arguments)."""
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+
+def _compile(rules: Rules) -> Tables:
+    i32, i64 = np.int32, np.int64
+    way_start = [0]
+    need_start = [0]
+    member_start = [0]
+    output_start = [0]
+    needs: dict[str, list[Any]] = {k: [] for k in ("consume", "presence", "weighted", "count", "uses")}
+    members: dict[str, list[Any]] = {k: [] for k in ("member", "level", "weight", "spare")}
+    outputs: dict[str, list[Any]] = {k: [] for k in ("resource", "count", "most", "slot", "expected")}
+    way_find: list[int] = []
+    max_deltas = max_needs = max_outputs = max_uncertain = 1
+    for a, ways in enumerate(rules.ways):
+        spare = rules.output_items[a]
+        for w, way in enumerate(ways):
+            deltas = 1
+            for need in way:
+                needs["consume"].append(need.consume)
+                needs["presence"].append(need.presence)
+                needs["weighted"].append(need.weights is not None)
+                needs["count"].append(need.count)
+                needs["uses"].append(need.uses)
+                for i, m in enumerate(need.members):
+                    members["member"].append(m)
+                    members["level"].append(need.levels[i] if need.levels else 0.0)
+                    members["weight"].append(need.weights[i] if need.weights is not None else 1)
+                    members["spare"].append(m in spare)
+                member_start.append(len(members["member"]))
+                deltas += min(len(need.members), need.count) + 2
+            need_start.append(len(needs["count"]))
+            outs = rules.way_outputs[a][w]
+            for out in outs:
+                outputs["resource"].append(out.resource)
+                outputs["count"].append(out.count)
+                outputs["most"].append(out.most)
+                outputs["slot"].append(out.slot)
+                outputs["expected"].append(out.expected)
+            output_start.append(len(outputs["resource"]))
+            way_find.append(not way and len(outs) == 1 and outs[0].resource >= rules.n_items)
+            max_deltas = max(max_deltas, deltas + len(outs))
+            max_needs = max(max_needs, len(way))
+            max_outputs = max(max_outputs, len(outs))
+            max_uncertain = max(max_uncertain, sum(out.slot >= 0 for out in outs))
+        way_start.append(way_start[-1] + len(ways))
+    kinds = ("item", *PRESENCE_KINDS)
+    n = rules.n_resources
+    where_dimension = np.full(n, -1, dtype=i32)
+    where_biome = np.full(n, -1, dtype=i32)
+    for r, (biome, dimension) in rules.places.items():
+        if dimension is not None:  # a place the rules do not know moves nothing (Rules._at's lookups default)
+            where_dimension[r] = rules.index.get(("dimension", dimension), -1)
+        if biome is not None:
+            where_biome[r] = rules.index.get(("biome", biome), -1)
+    wear_counter = np.full(n, -1, dtype=i32)
+    durability = np.ones(n, dtype=i64)
+    for tool, (counter, most) in rules.wear_of.items():
+        wear_counter[tool] = counter
+        durability[tool] = most
+    fan_start, fan_virtual, fan_weight = [0], [], []
+    for r in range(n):
+        for v, weight in ((r, 1), *rules.groups_of[r]):
+            fan_virtual.append(v)
+            fan_weight.append(weight)
+        fan_start.append(len(fan_virtual))
+    threshold_start, threshold, threshold_way = [0], [], []
+    for values, need_ids in zip(rules.thresholds, rules.threshold_needs, strict=True):
+        threshold += values
+        threshold_way += [rules.need_way[k] for k in need_ids]
+        threshold_start.append(len(threshold))
+    return Tables(
+        n_items=rules.n_items, heat=rules.heat,
+        way_start=np.array(way_start, i32), need_start=np.array(need_start, i32),
+        need_consume=np.array(needs["consume"], np.bool_), need_presence=np.array(needs["presence"], np.bool_),
+        need_weighted=np.array(needs["weighted"], np.bool_), need_count=np.array(needs["count"], i64),
+        need_uses=np.array(needs["uses"], i64), member_start=np.array(member_start, i32),
+        member=np.array(members["member"], i32), member_level=np.array(members["level"], np.float64),
+        member_weight=np.array(members["weight"], i64), member_spare=np.array(members["spare"], np.bool_),
+        output_start=np.array(output_start, i32), output_resource=np.array(outputs["resource"], i32),
+        output_count=np.array(outputs["count"], i64), output_most=np.array(outputs["most"], i64),
+        output_slot=np.array(outputs["slot"], i32), output_expected=np.array(outputs["expected"], np.float64),
+        way_find=np.array(way_find, np.bool_), can_move=np.array(list(rules.can_move), np.bool_),
+        kind=np.array([kinds.index(kind) for kind, _ in rules.resources], np.int8),
+        where_dimension=where_dimension, where_biome=where_biome, wear_counter=wear_counter, durability=durability,
+        fan_start=np.array(fan_start, i32), fan_virtual=np.array(fan_virtual, i32),
+        fan_weight=np.array(fan_weight, i64), threshold_start=np.array(threshold_start, i32),
+        threshold=np.array(threshold, i64), threshold_way=np.array(threshold_way, i32),
+        way_action=np.array(rules.way_action, i32),
+        max_deltas=max_deltas, max_needs=max_needs, max_outputs=max_outputs, max_uncertain=max_uncertain)
+
+
+@_njit
+def _bisect_right(values: np.ndarray, lo: int, hi: int, x: int) -> int:
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < values[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@_njit
+def _change(n: int, r: int, delta: int, counts: np.ndarray, virtual: np.ndarray, way_missing: np.ndarray,
+            ok_ways: np.ndarray, mask: np.ndarray, fan_start: np.ndarray, fan_virtual: np.ndarray,
+            fan_weight: np.ndarray, threshold_start: np.ndarray, threshold: np.ndarray, threshold_way: np.ndarray,
+            way_action: np.ndarray) -> None:
+    """``Rules.change``: add ``delta`` to resource ``r`` of state ``n``, and keep its mask up to date."""
+    counts[n, r] += delta
+    for f in range(fan_start[r], fan_start[r + 1]):
+        v = fan_virtual[f]
+        old = virtual[n, v]
+        new = old + delta * fan_weight[f]
+        virtual[n, v] = new
+        lo, hi = threshold_start[v], threshold_start[v + 1]
+        if lo == hi:
+            continue
+        if new > old:
+            for k in range(_bisect_right(threshold, lo, hi, old), _bisect_right(threshold, lo, hi, new)):
+                w = threshold_way[k]
+                way_missing[n, w] -= 1
+                if way_missing[n, w] == 0:
+                    a = way_action[w]
+                    ok_ways[n, a] += 1
+                    if ok_ways[n, a] == 1:
+                        mask[n, a] = 1
+        else:
+            for k in range(_bisect_right(threshold, lo, hi, new), _bisect_right(threshold, lo, hi, old)):
+                w = threshold_way[k]
+                if way_missing[n, w] == 0:
+                    a = way_action[w]
+                    ok_ways[n, a] -= 1
+                    if ok_ways[n, a] == 0:
+                        mask[n, a] = 0
+                way_missing[n, w] += 1
+
+
+@_njit
+def step_batch(actions: np.ndarray, active: np.ndarray, sampled: np.ndarray, amounts: np.ndarray,
+               counts: np.ndarray, virtual: np.ndarray, way_missing: np.ndarray, ok_ways: np.ndarray,
+               mask: np.ndarray, tries: np.ndarray, place: np.ndarray, valid: np.ndarray, used_way: np.ndarray,
+               used: np.ndarray, given: np.ndarray,
+               n_items: int, heat: int, way_start: np.ndarray, need_start: np.ndarray, need_consume: np.ndarray,
+               need_presence: np.ndarray, need_weighted: np.ndarray, need_count: np.ndarray, need_uses: np.ndarray,
+               member_start: np.ndarray, member: np.ndarray, member_level: np.ndarray, member_weight: np.ndarray,
+               member_spare: np.ndarray, output_start: np.ndarray, output_resource: np.ndarray,
+               output_count: np.ndarray, output_most: np.ndarray, output_slot: np.ndarray,
+               output_expected: np.ndarray, way_find: np.ndarray, can_move: np.ndarray, kind: np.ndarray,
+               where_dimension: np.ndarray, where_biome: np.ndarray, wear_counter: np.ndarray,
+               durability: np.ndarray, fan_start: np.ndarray, fan_virtual: np.ndarray, fan_weight: np.ndarray,
+               threshold_start: np.ndarray, threshold: np.ndarray, threshold_way: np.ndarray,
+               way_action: np.ndarray, max_deltas: int, max_needs: int,
+               max_outputs: int, max_uncertain: int) -> None:
+    """Step every active state ``n`` by ``actions[n]`` (a non-candidate only sets ``valid[n] = 0``).
+
+    ``sampled[n]``: take the uncertain yields' amounts from ``amounts[n]`` (drawn by the caller, in way order)
+    instead of their expected rate. Records, for events: the way used (``used_way``), each need's member used
+    (``used``) and each yield's amount given (``given``, 0 for none).
+    """
+    delta_resource = np.empty(max_deltas, dtype=np.int64)
+    delta_value = np.empty(max_deltas, dtype=np.int64)
+    pool_key = np.empty(member.shape[0] + 1, dtype=np.float64)
+    pool_held = np.empty(member.shape[0] + 1, dtype=np.int64)
+    pool_index = np.empty(member.shape[0] + 1, dtype=np.int64)
+    pool_spare = np.empty(member.shape[0] + 1, dtype=np.bool_)
+    for n in range(actions.shape[0]):
+        if not active[n]:
+            continue
+        a = actions[n]
+        if mask[n, a] == 0:
+            valid[n] = 0
+            continue
+        valid[n] = 1
+        w = way_start[a]
+        while way_missing[n, w] != 0:
+            w += 1
+        used_way[n] = w - way_start[a]
+        nd = 0
+        first_out = output_start[w]
+        if way_find[w]:
+            r = output_resource[first_out]
+            given[n, 0] = 1
+            if counts[n, r] == 0:
+                delta_resource[0] = r
+                delta_value[0] = 1
+                nd = 1
+        else:
+            for k in range(need_start[w], need_start[w + 1]):
+                slot = k - need_start[w]
+                lo, hi = member_start[k], member_start[k + 1]
+                if need_consume[k]:
+                    left = need_count[k]
+                    start_nd = nd
+                    if need_weighted[k]:  # fuel: heat first, whole items cheapest per tick, what is made last
+                        for last in (False, True):
+                            for i in range(lo, hi):
+                                if member_spare[i] != last:
+                                    continue
+                                m = member[i]
+                                held = counts[n, m]
+                                if left <= 0 or held <= 0:
+                                    continue
+                                weight = member_weight[i]
+                                take = min(held, -(-left // weight))
+                                delta_resource[nd] = m
+                                delta_value[nd] = take
+                                nd += 1
+                                left -= take * weight
+                        burnt = 0
+                        for d in range(start_nd, nd):
+                            for i in range(lo, hi):
+                                if member[i] == delta_resource[d]:
+                                    burnt += member_weight[i] * delta_value[d]
+                                    break
+                        for d in range(start_nd, nd):
+                            delta_value[d] = -delta_value[d]
+                        if nd > start_nd:
+                            used[n, slot] = delta_resource[start_nd]
+                        if burnt - need_count[k] > 0:
+                            delta_resource[nd] = heat
+                            delta_value[nd] = burnt - need_count[k]
+                            nd += 1
+                    else:  # one unit at a time: not made here first, cheapest, most held, first in order
+                        size = 0
+                        for i in range(lo, hi):
+                            held = counts[n, member[i]]
+                            if held > 0:
+                                pool_spare[size] = member_spare[i]
+                                pool_key[size] = member_level[i]
+                                pool_held[size] = -held
+                                pool_index[size] = i
+                                size += 1
+                        while left > 0 and size > 0:
+                            best = 0
+                            for p in range(1, size):
+                                if pool_spare[p] != pool_spare[best]:
+                                    if pool_spare[p] < pool_spare[best]:
+                                        best = p
+                                elif pool_key[p] != pool_key[best]:
+                                    if pool_key[p] < pool_key[best]:
+                                        best = p
+                                elif pool_held[p] != pool_held[best]:
+                                    if pool_held[p] < pool_held[best]:
+                                        best = p
+                                elif pool_index[p] < pool_index[best]:
+                                    best = p
+                            pool_held[best] += 1
+                            m = member[pool_index[best]]
+                            found = False
+                            for d in range(start_nd, nd):
+                                if delta_resource[d] == m:
+                                    delta_value[d] -= 1
+                                    found = True
+                                    break
+                            if not found:
+                                delta_resource[nd] = m
+                                delta_value[nd] = -1
+                                nd += 1
+                            left -= 1
+                            if pool_held[best] == 0:
+                                size -= 1
+                                pool_spare[best] = pool_spare[size]
+                                pool_key[best] = pool_key[size]
+                                pool_held[best] = pool_held[size]
+                                pool_index[best] = pool_index[size]
+                        if nd > start_nd:
+                            used[n, slot] = delta_resource[start_nd]
+                elif need_presence[k]:
+                    for i in range(lo, hi):
+                        if counts[n, member[i]] != 0:
+                            used[n, slot] = member[i]
+                            break
+                else:  # a kept tool: the first of the most held; it may wear
+                    tool = member[lo]
+                    for i in range(lo + 1, hi):
+                        if counts[n, member[i]] > counts[n, tool]:
+                            tool = member[i]
+                    used[n, slot] = tool
+                    counter = wear_counter[tool]
+                    if need_uses[k] and counter >= 0:
+                        spent = counts[n, counter] + need_uses[k]
+                        broken = min(spent // durability[tool], counts[n, tool])
+                        delta_resource[nd] = counter
+                        delta_value[nd] = spent - broken * durability[tool] - counts[n, counter]
+                        nd += 1
+                        if broken:
+                            delta_resource[nd] = tool
+                            delta_value[nd] = -broken
+                            nd += 1
+            column = 0
+            for o in range(first_out, output_start[w + 1]):
+                amount = output_count[o]
+                s = output_slot[o]
+                if s >= 0:
+                    if sampled[n]:
+                        amount = amounts[n, column]
+                    column += 1
+                    tries[n, s] += 1
+                    if not sampled[n]:
+                        t = tries[n, s]
+                        rate = output_expected[o]
+                        amount = math.floor(t * rate + 0.5) - math.floor((t - 1) * rate + 0.5)
+                given[n, o - first_out] = amount if amount > 0 else 0
+                if amount <= 0:
+                    continue
+                r = output_resource[o]
+                if r < n_items:
+                    delta_resource[nd] = r
+                    delta_value[nd] = amount
+                    nd += 1
+                else:
+                    given[n, o - first_out] = 1
+                    if counts[n, r] == 0:
+                        seen = False
+                        for d in range(nd):
+                            if delta_resource[d] == r:
+                                seen = True
+                                break
+                        if not seen:
+                            delta_resource[nd] = r
+                            delta_value[nd] = 1
+                            nd += 1
+        if can_move[a]:  # Rules.moved: where the things used are, then where what was found is
+            biome = place[n, 0]
+            dimension = place[n, 1]
+            steps = need_start[w + 1] - need_start[w]
+            for j in range(steps + output_start[w + 1] - first_out):
+                if j < steps:
+                    if not need_presence[need_start[w] + j]:
+                        continue
+                    r = used[n, j]
+                else:
+                    o = first_out + j - steps
+                    if given[n, j - steps] <= 0 or output_resource[o] < n_items:
+                        continue
+                    r = output_resource[o]
+                code = kind[r]
+                if code == BIOME:
+                    biome = r
+                elif code == DIMENSION:
+                    dimension = r
+                if where_dimension[r] >= 0:
+                    if where_dimension[r] != dimension and code != BIOME:
+                        biome = -1
+                    dimension = where_dimension[r]
+                if where_biome[r] >= 0:
+                    biome = where_biome[r]
+                if j >= steps and code == DIMENSION:
+                    biome = -1
+            place[n, 0] = biome
+            place[n, 1] = dimension
+        for d in range(nd):
+            _change(n, delta_resource[d], delta_value[d], counts, virtual, way_missing, ok_ways, mask, fan_start,
+                    fan_virtual, fan_weight, threshold_start, threshold, threshold_way, way_action)
+
+
+BACKENDS = ("numba", "numpy") if HAVE_NUMBA else ("numpy",)
+"""The kernels available: compiled by numba (if installed), and the same loop uncompiled."""
+
+
+def kernel(backend: str) -> Any:
+    """``step_batch`` for a backend: ``numba`` (compiled) or ``numpy`` (the same code, uncompiled)."""
+    if backend == "numba":
+        if not HAVE_NUMBA:
+            from taskverse.errors import TaskverseError
+
+            raise TaskverseError("backend='numba' needs numba: pip install 'taskverse[fast]'")
+        return step_batch
+    return getattr(step_batch, "py_func", step_batch)
+
+
+__all__ = ["BACKENDS", "HAVE_NUMBA", "Tables", "kernel", "step_batch"]

@@ -1,0 +1,226 @@
+"""taskverse_mc, the game generated from the game knowledge: its content, its build, its profile, and play in it.
+
+The content rules are checked on the committed registry (``engine/games/taskverse_mc/registry.json``), which the
+engine itself wrote by loading the built game, so each check is of what the engine registered. Engine tests
+rebuild and re-dump the game, and play one task of each kind the generated game adds (tool tiers, smelting,
+fighting a mob of the game) with the scripted player.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine_support import need_engine, run_engine_cli
+from taskverse.engine.compiler import CompileError, Compiler, compile_task
+from taskverse.engine.coverage import coverage
+from taskverse.engine.gamegen.build import (
+    DATA_FILE,
+    build_game,
+    digest_of,
+    game_files,
+    recorded_digest,
+)
+from taskverse.engine.gamegen.content import DIMENSIONS, colour, drop_table, game_content
+from taskverse.engine.planner import GameGraph, plan_task
+from taskverse.engine.profile import load_game_settings, load_mapping, load_registry, profile_dir
+from taskverse.errors import TaskverseError
+
+GAME = "taskverse_mc"
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return load_registry(GAME)
+
+
+@pytest.fixture(scope="module")
+def knowledge(library):
+    return library.knowledge
+
+
+def test_the_build_is_deterministic_and_the_profile_was_dumped_from_it(knowledge):
+    first = game_files(GAME, knowledge)
+    assert first == game_files(GAME, knowledge)
+    assert digest_of(first) == recorded_digest(GAME), (
+        "the knowledge or the game template changed since engine/games/taskverse_mc was dumped: run "
+        "`taskverse engine dump --game taskverse_mc` and review the registry diff")
+
+
+def test_every_block_and_item_is_registered_under_its_own_name(registry, knowledge):
+    names = {f"minecraft:{n}" for n in [*knowledge.blocks, *knowledge.items]}
+    assert names <= set(registry.items)
+    assert {f"minecraft:{m}" for m in knowledge.mobs} <= set(registry.entities)
+    mapping = load_mapping(GAME)
+    assert mapping.lookup("stone", "block").to == "minecraft:stone"
+    assert mapping.lookup("zombie", "entity").to == "minecraft:zombie"
+    assert mapping.lookup("no_such_thing") is None
+    assert mapping.biomes["desert"].to == ["desert"]
+
+
+def test_recipes_keep_their_counts_and_smelting_and_fuels_their_times(registry, knowledge):
+    sticks = [r for r in registry.recipes if r.output == "minecraft:stick" and r.method == "normal"
+              and r.items == ["minecraft:oak_planks", "minecraft:oak_planks"]]
+    assert [r.count for r in sticks] == [4]
+    iron = [r for r in registry.recipes if r.output == "minecraft:iron_ingot" and r.method == "cooking"]
+    assert {tuple(r.items) for r in iron} >= {("minecraft:raw_iron",)}
+    assert all(r.cooktime == 10 for r in iron)
+    coal = next(f for f in knowledge.fuels if f.item == "coal")
+    assert registry.fuels["minecraft:coal"].burntime == coal.smelts * 10  # 8 items of 10 s each
+
+
+def test_harvest_tools_are_tool_levels(registry):
+    def level(node):
+        return registry.items[f"minecraft:{node}"].groups.get("level", 0)
+
+    assert (level("stone"), level("iron_ore"), level("diamond_ore"), level("obsidian")) == (0, 1, 2, 3)
+    graph = GameGraph(registry, load_game_settings(GAME))
+    assert not graph.can_dig("minecraft:stone", "")  # needs a pickaxe: the hand does not dig it
+    assert graph.can_dig("minecraft:oak_log", "")  # no harvest tool: the hand does
+    assert graph.can_dig("minecraft:iron_ore", "minecraft:stone_pickaxe")
+    assert not graph.can_dig("minecraft:iron_ore", "minecraft:wooden_pickaxe")
+    assert not graph.can_dig("minecraft:diamond_ore", "minecraft:stone_pickaxe")
+    assert graph.can_dig("minecraft:diamond_ore", "minecraft:iron_pickaxe")
+    assert graph.can_dig("minecraft:obsidian", "minecraft:diamond_pickaxe")
+    assert not graph.can_dig("minecraft:obsidian", "minecraft:iron_pickaxe")
+
+
+def test_drops_follow_the_knowledge(registry):
+    graph = GameGraph(registry, load_game_settings(GAME))
+    assert graph.drops("minecraft:stone", "minecraft:wooden_pickaxe") == {"minecraft:cobblestone": 1}
+    assert graph.drops("minecraft:iron_ore", "minecraft:stone_pickaxe") == {"minecraft:raw_iron": 1}
+    assert graph.drops("minecraft:clay", "") == {"minecraft:clay_ball": 4}
+    gravel = registry.items["minecraft:gravel"].drop
+    assert gravel.max_items == 1  # flint 1 in 10, else the gravel itself
+    assert [(c.items, c.rarity) for c in gravel.items] == [(["minecraft:flint"], 10), (["minecraft:gravel"], 1)]
+
+
+def test_a_count_range_keeps_its_mean():
+    table = drop_table("x", {"drops": [{"item": "y", "chance": 1.0, "min": 1, "max": 3}]}, None)
+    # one sure item, then two more each with rarity 2: 1 + 2 * 0.5 = 2 = (1 + 3) / 2
+    assert table == {"items": [{"items": ["minecraft:y"], "rarity": 1}, {"items": ["minecraft:y"], "rarity": 2},
+                               {"items": ["minecraft:y"], "rarity": 2}]}
+    assert drop_table("x", {"drops": []}, None) == ""
+    assert drop_table("x", {"drops": [{"item": "x", "chance": 1.0, "min": 1, "max": 1}]}, None) is None
+
+
+def test_mobs_have_the_knowledges_health_attack_and_hostility(knowledge):
+    content = game_content(knowledge)
+    mobs = {m["name"]: m for m in content["mobs"]}
+    zombie = mobs["minecraft:zombie"]
+    assert zombie["hp"] == round(knowledge.mobs["zombie"].health)
+    assert zombie["damage"] == round(knowledge.combat.mobs["zombie"].damage)
+    assert zombie["hostile"] and not mobs["minecraft:cow"]["hostile"]
+    assert {d["name"] for d in zombie["drops"]} >= {"minecraft:rotten_flesh"}
+
+
+def test_names_and_descriptions_never_reach_lua_source(knowledge, monkeypatch):
+    hostile = '"]] os.exit(1) --[[\n\\'
+    monkeypatch.setitem(knowledge.items, "stick", {**knowledge.items["stick"], "display": hostile})
+    monkeypatch.setitem(knowledge.blocks, "stone", {**knowledge.blocks["stone"], "display": hostile})
+    files = game_files(GAME, knowledge)
+    lua = b"".join(data for name, data in files.items() if name.endswith(".lua"))
+    assert b"os.exit" not in lua  # the Lua is the template alone; the data is JSON, parsed by the engine
+    data = json.loads(files[f"mods/minecraft/{DATA_FILE}"])
+    assert {n["description"] for n in data["nodes"] if n["name"] == "minecraft:stone"} == {hostile}
+
+
+def test_colours_are_plain_hex():
+    assert colour("stone") == colour("stone")
+    assert len(colour("stone")) == 7 and colour("stone").startswith("#")
+
+
+def test_a_build_into_a_folder_writes_the_game(knowledge, tmp_path):
+    folder, digest = build_game(GAME, knowledge, tmp_path / "taskverse_mc")
+    assert (folder / "game.conf").is_file() and (folder / "mods" / "minecraft" / "init.lua").is_file()
+    assert build_game(GAME, knowledge, folder) == (folder, digest)  # up to date: left as it is
+    with pytest.raises(TaskverseError, match="not a generated game"):
+        game_files("minetest_game", knowledge)
+
+
+def test_at_least_nine_in_ten_atoms_solvable_from_scratch_compile(library):
+    report = coverage(library, GAME)
+    scratch = report["solvable_from_scratch"]
+    assert scratch["share"] >= 0.9, report["reasons"][:3]
+    for verb in ("craft", "smelt", "obtain", "place", "eat", "equip"):
+        counts = report["by_verb"][verb]
+        assert counts["compiled"] == counts["atoms"], verb
+
+
+def test_what_the_game_lacks_is_still_named(library):
+    with pytest.raises(CompileError) as caught:
+        compile_task(library.get("enter.end"), library, GAME)  # it starts in a stronghold
+    assert {p.reason for p in caught.value.problems} == {"structures are not generated"}
+
+
+def test_the_other_dimensions_are_layers_of_the_world(library):
+    settings = load_game_settings(GAME)
+    assert {name: layer.model_dump() for name, layer in settings.dimensions.items()} == DIMENSIONS
+    ir = compile_task(library.get("mine.netherrack"), library, GAME)  # it starts in the Nether
+    assert ir.init.position == [0.0, DIMENSIONS["nether"]["floor"] + 1.0, 0.0]
+    assert ir.dimensions is not None and ir.dimensions["nether"].floor == DIMENSIONS["nether"]["floor"]
+    assert compile_task(library.get("craft.stick"), library, "minetest_game").dimensions is None
+    registry = load_registry(GAME)
+    assert {"nether_wastes", "crimson_forest", "the_end"} <= set(registry.biomes)
+    assert registry.biomes["crimson_forest"].y_min == DIMENSIONS["nether"]["y_min"]
+
+
+def test_game_mobs_are_watched_for_kills(library):
+    ir = Compiler(library, GAME).compile(library.get("combat.zombie"))
+    assert ir.trackers.kill.items == ["minecraft:zombie"]
+    assert ir.mobs == [] and ir.mods == ["mobs"]  # the game registers the mob; the mobs API is loaded
+
+
+def test_a_chance_drop_is_dug_for_until_it_is_held(library):
+    task = library.get("obtain.flint")
+    plan = plan_task(task, compile_task(task, library, GAME), library)
+    digs = [s for s in plan.steps if s.do == "dig"]
+    assert [(s.node, s.item, s.count) for s in digs] == [("minecraft:gravel", "minecraft:flint", 1)]
+
+
+def test_the_sample_is_the_same_for_a_seed(library):
+    from taskverse.engine.sample import sample_tasks
+
+    first = [task.id for task, _ in sample_tasks(library, GAME, 5, 2, seed=3)]
+    assert first == [task.id for task, _ in sample_tasks(library, GAME, 5, 2, seed=3)]
+    assert len(first) == 7 and sum(t.startswith("mol.") for t in first) == 2
+
+
+# --- the engine ---------------------------------------------------------------------------------------------
+
+
+def test_dump_reproduces_the_committed_registry(tmp_path):
+    need_engine()
+    done = run_engine_cli("dump", "--game", GAME, "-o", str(tmp_path), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    fresh = (tmp_path / "registry.json").read_text()
+    assert fresh == (profile_dir(GAME) / "registry.json").read_text(), (
+        "the generated game registers something else now: run `taskverse engine dump --game taskverse_mc`")
+    assert (tmp_path / "GAME_DIGEST").read_text() == (profile_dir(GAME) / "GAME_DIGEST").read_text()
+
+
+PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.zombie", "hunt.cow", "mine.oak_log",
+          "enter.nether", "enter.overworld", "mine.ancient_debris", "find.crimson_forest", "obtain.iron_ingot",
+          "obtain.flint")
+
+
+@pytest.fixture(scope="module")
+def played(library):
+    need_engine(client=True)
+    from taskverse.engine.runner import run_jobs
+
+    jobs = []
+    for task_id in PLAYED:
+        task = library.get(task_id)
+        ir = compile_task(task, library, GAME)
+        jobs.append((task, ir, plan_task(task, ir, library)))
+    return dict(zip(PLAYED, run_jobs(jobs, library=library, parallel=2), strict=True))
+
+
+@pytest.mark.parametrize("task_id", PLAYED)
+def test_the_scripted_player_completes_it_and_the_replay_agrees(played, task_id):
+    report = played[task_id]
+    assert report.error is None, report.engine_errors
+    assert report.success, (report.plan_error, report.events[-3:])
+    assert report.replay is not None and report.replay.agrees

@@ -1,0 +1,366 @@
+"""The task phrase reader: the issue's examples, names through the rename table, counts, and bad phrases."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT, cli, one_clean_line, run_cli
+from taskverse.algebra.expr import canonical
+from taskverse.algebra.molecule import build_molecule, resolve_refs
+from taskverse.algebra.parse import parse_expression
+from taskverse.benchmarks.coverage import coverage
+from taskverse.errors import TaskverseError
+from taskverse.knowledge.renames import load_renames, renames_path
+from taskverse.language.reader import PhraseReader
+from taskverse.language.reading import Counted, PhraseError, Step, render, to_expr, without_counts
+
+DATA = Path(__file__).parent / "data"
+
+
+@functools.cache
+def _reader() -> PhraseReader:
+    from taskverse import load_library
+
+    return PhraseReader(load_library())
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return _reader()
+
+
+def same(library, expr, expected: str) -> bool:
+    """Equal compositions: the reading's nodes and the expected expression, both resolved and canonical."""
+    return canonical(resolve_refs(expr, library)) == canonical(resolve_refs(parse_expression(expected), library))
+
+
+# --- the issue's examples --------------------------------------------------------------------------------------
+
+EXAMPLES = {
+    "hunt a pig in the savanna": "hunt.pig @ where=savanna",
+    "combat a skeleton at night with an iron sword and iron armor":
+        "init(combat.skeleton @ when=night, main_hand=iron_sword, equipment.head=iron_helmet, "
+        "equipment.chest=iron_chestplate, equipment.legs=iron_leggings, equipment.feet=iron_boots)",
+    "find material and craft a stone pickaxe": "naive(craft.stone_pickaxe)",
+    "starting from a furnace and coal, smelt and eat cooked porkchop":
+        "init(smelt.cooked_porkchop >> eat.cooked_porkchop, inventory.furnace=1, inventory.coal=1)",
+    "plant melon": "plant.melon_seeds",
+    "plant pumpkin": "plant.pumpkin_seeds",
+    "combat a zombie pigman in the nether": "combat.zombified_piglin @ where=nether",
+    "find a desert temple": "find.desert_pyramid",
+    "find mushroom island": "find.mushroom_fields",
+    "hunt a cow in swampland": "hunt.cow @ where=swamp",
+    "hunt a llama in extreme hills": "combat.llama @ where=windswept_hills",  # a llama fights back: docs/atoms.md
+    "craft a block of redstone": "craft.redstone_block",
+    "craft a redstone repeater": "craft.repeater",
+    "combat pigman": "combat.zombified_piglin",
+    "harvest 1 web with shears": "init(obtain.cobweb, main_hand=shears)",
+    "harvest milk with an empty bucket and a cow": "init(obtain.milk_bucket, main_hand=bucket, summon.cow=1)",
+    "combat a zombie in plains with a diamond sword, shield, and a full suite of iron armors":
+        "init(combat.zombie @ where=plains, main_hand=diamond_sword, equipment.offhand=shield, "
+        "equipment.head=iron_helmet, equipment.chest=iron_chestplate, equipment.legs=iron_leggings, "
+        "equipment.feet=iron_boots)",
+    "combat a ghast in the nether with a bow and arrows": "combat.ghast @ where=nether, how=arrows",
+    "mine iron ore and then craft a furnace": "mine.iron_ore >> craft.furnace",
+    "hunt a cow and a sheep": "hunt.cow & hunt.sheep",
+    "Mine diamond from scratch.": "naive(mine.diamond_ore)",
+    "starting from wooden tools, craft a stone pickaxe":
+        "init(craft.stone_pickaxe, inventory.wooden_axe=1, inventory.wooden_hoe=1, inventory.wooden_pickaxe=1, "
+        "inventory.wooden_shovel=1)",
+}
+
+
+@pytest.mark.parametrize("phrase", sorted(EXAMPLES))
+def test_each_example_reads_as_its_composition(phrase, reader, library):
+    reading = reader.read(phrase)
+    assert reading.counts == [] and reading.count is None
+    assert same(library, to_expr(reading.root), EXAMPLES[phrase]), reading.expression
+    build_molecule(to_expr(reading.root), library)  # feasible
+
+
+def test_a_count_is_read_rendered_and_run_by_the_count_operator(reader, library):
+    reading = reader.read("obtain 6 wheat in plains")
+    assert reading.count == 6 and isinstance(reading.root, Counted) and reading.root.count == 6
+    assert reading.expression == "6 * (obtain.wheat @ where=plains)"
+    assert same(library, to_expr(reading.root), "6 * (obtain.wheat @ where=plains)")
+    assert same(library, to_expr(without_counts(reading.root)), "obtain.wheat @ where=plains")
+    with pytest.raises(PhraseError, match="at most 1000"):
+        reader.read("obtain 2000 wheat")
+    assert reader.read("kill 3 zombies").expression == "3 * combat.zombie"
+    assert reader.read("kill a zombie 3 times").expression == "3 * combat.zombie"
+    assert reader.read("kill a zombie twice").count == 2
+    assert reader.read("obtain 1 wheat").count is None  # one is no count
+    counted = reader.read("combat 3 zombies at night with an iron sword")
+    assert counted.expression == "init(3 * (combat.zombie @ when=night), main_hand=iron_sword)"
+
+
+def test_the_reading_says_which_words_it_used(reader):
+    reading = reader.read("hunt a pig in the savanna")
+    assert reading.used == ("hunt a pig", "in the savanna")
+    assert reader.read("obtain 6 wheat in plains").used == ("obtain", "6", "wheat", "in plains")
+
+
+# --- names: as written, singular, then the rename table --------------------------------------------------------
+
+def test_every_rename_points_at_a_1_20_name_and_cites_a_source(library):
+    table = load_renames()
+    assert len(table) > 100
+    for rename in table.values():
+        assert rename.source.strip()
+        library.knowledge.check_name(rename.now, rename.kind)
+
+
+def test_a_rename_to_a_missing_name_is_an_error_naming_the_line(tmp_path, library):
+    bad = tmp_path / "renames.yaml"
+    bad.write_text("renames:\n  - {name: reeds, now: sugar_cane, kind: item, source: x}\n"
+                   "  - {name: web, now: cobwebb, kind: block, source: x}\n")
+    with pytest.raises(TaskverseError) as info:
+        load_renames(bad, library.knowledge)
+    assert info.value.line == 3 and "cobwebb" in info.value.message and "cobweb" in info.value.suggestions
+
+
+@pytest.mark.parametrize("kind", ["item", "entity", "biome"])
+def test_old_names_read_as_their_1_20_names(kind, reader, library):
+    verb = {"item": "obtain", "entity": "combat", "biome": "find"}[kind]
+    checked = 0
+    for rename in load_renames().values():
+        if rename.kind != kind or rename.now in library.knowledge.items and kind != "item":
+            continue
+        target = library.lookup(f"{verb} {rename.now}") or library.lookup(f"hunt {rename.now}")
+        if target is None or library.lookup(f"{verb} {rename.name}") is not None:
+            continue  # the library has no such atom, or the old name is itself a 1.20 name
+        reading = reader.read(f"{verb} {rename.name}")
+        assert reading.root == Step(target.id), rename
+        checked += 1
+    assert checked >= 5
+
+
+def test_names_as_written_win_over_the_rename_table(reader):
+    assert reader.read("mine iron ore").root == Step("mine.iron_ore")  # 'iron ore' is renamed only for obtain
+    assert reader.read("obtain iron ore").root == Step("obtain.raw_iron")
+
+
+ATOM_VERBS = ("craft", "mine", "smelt", "hunt", "combat", "eat", "place", "find", "obtain", "equip")
+
+
+def _generated(library):
+    return [t for t in library.tasks if t.verb in ATOM_VERBS and t.description == f"{t.verb} {t.goal.target}"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_any_atom_reads_back_from_its_description_with_or_without_articles(data):
+    reader = _reader()
+    library = reader.library
+    atom = data.draw(st.sampled_from(_generated(library)))
+    words = atom.goal.target.replace("_", " ")
+    article = data.draw(st.sampled_from(["", "a ", "the ", "some "]))
+    case = data.draw(st.sampled_from([str.lower, str.upper, str.title]))
+    assert reader.read(case(f"{atom.verb} {article}{words}")).root == Step(atom.id)
+
+
+def _plural(word: str) -> str:
+    if word.endswith(("ss", "x", "ch", "sh")):
+        return word + "es"
+    return word if word.endswith("s") else word + "s"  # stairs, leggings: the plural is the word
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_plural_and_count_read_as_the_same_atom_counted(data):
+    reader = _reader()
+    library = reader.library
+    names = reader.names
+    atoms = [t for t in _generated(library) if t.verb in ("craft", "obtain", "hunt", "combat", "mine")
+             and (_plural(t.goal.target) == t.goal.target or _plural(t.goal.target) not in names)]
+    atom = data.draw(st.sampled_from(atoms))
+    count = data.draw(st.integers(min_value=2, max_value=64))
+    words = atom.goal.target.replace("_", " ")
+    plural = " ".join([*words.split()[:-1], _plural(words.split()[-1])])
+    reading = reader.read(f"{atom.verb} {count} {plural}")
+    assert reading.root == Counted(Step(atom.id), count)
+    assert reading.expression == f"{count} * {atom.id}"
+
+
+# --- render and to_expr agree ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["minedojo_style_tasks.txt", "mcu_style_tasks.txt"])
+def test_rendered_expressions_parse_back_to_the_same_composition(name, reader, library):
+    checked = 0
+    for line in (DATA / name).read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        try:
+            reading = reader.read(line)
+        except PhraseError:
+            continue
+        assert same(library, to_expr(reading.root), render(reading.root)), line
+        checked += 1
+    assert checked > 50
+
+
+# --- coverage of the two task lists ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["minedojo_style_tasks.txt", "mcu_style_tasks.txt"])
+def test_task_lists_in_minedojo_and_mcu_style_map_at_95_percent_and_explain_the_rest(name, library):
+    report = coverage((DATA / name).read_text().splitlines(), library)
+    assert report["total"] >= 100
+    assert report["share"] >= 0.95, [r["text"] for r in report["lines"] if not r["mapped"]]
+    for row in report["lines"]:
+        if row["mapped"]:
+            assert row["status"] == "matched" and row["task"]
+            if row["kind"] in ("molecule", "count"):
+                assert row["expression"]
+        else:
+            assert row["status"] in ("impossible", "not expressible") and row["reason"], row
+
+
+COVERAGE_EXPECTED = {
+    "obtain 6 wheat in plains": ("count", "6 * (obtain.wheat @ where=plains)"),
+    "harvest 8 reeds in swampland": ("count", "8 * (obtain.sugar_cane @ where=swamp)"),
+    "hunt a pig in the savanna": ("molecule", "hunt.pig @ where=savanna"),
+    "craft a log": ("impossible", "oak_log has no crafting recipe"),
+    "smelt a stick": ("impossible", "stick goes into no furnace recipe"),
+    "mine obsidian with bare hands": ("impossible", "infeasible"),
+    "harvest 1 ice with a diamond pickaxe": ("not expressible", "Silk Touch"),
+    "obtain 1 emerald by trading with a villager": ("not expressible", "no atom for trading"),
+    "brew a potion of swiftness": ("not expressible", "no atom for brewing"),
+    "find a diamond in a village": ("not expressible", "names a structure (village)"),
+    "obtain 6 wheet": ("not expressible", "did not understand 'wheet'"),
+    "design a city": ("not expressible", "verb 'design'"),
+    "craft XXX": ("family", "craft"),
+}
+
+
+def test_coverage_says_matched_impossible_or_not_expressible_with_the_reason(library):
+    report = coverage(list(COVERAGE_EXPECTED), library)
+    by_text = {row["text"]: row for row in report["lines"]}
+    for text, (kind, needle) in COVERAGE_EXPECTED.items():
+        row = by_text[text]
+        if kind in ("count", "molecule", "family"):
+            assert row["kind"] == kind and row["status"] == "matched", row
+            assert needle in (row["expression"] or row["task"]), row
+        else:
+            assert row["status"] == kind and needle in row["reason"], row
+    assert "wheat" in by_text["obtain 6 wheet"]["reason"]  # the close known name
+    assert report["by_status"] == {"matched": 4, "impossible": 3, "not expressible": 6}
+
+
+def test_coverage_command_prints_status_and_expression(tmp_path):
+    tasks = tmp_path / "tasks.txt"
+    tasks.write_text("hunt a pig in the savanna\nobtain 6 wheat in plains\ncraft a log\n")
+    result = cli("coverage", str(tasks))
+    assert result.exit_code == 0, result.stderr
+    assert "-> hunt.pig @ where=savanna (molecule)" in result.stdout
+    assert "-> 6 * (obtain.wheat @ where=plains) (count)" in result.stdout
+    assert "-- impossible: not possible in the game: oak_log has no crafting recipe" in result.stdout
+    assert "covered 2 of 3 (67%): 2 matched, 1 impossible, 0 not expressible" in result.stdout
+    rows = json.loads(cli("coverage", str(tasks), "--format", "json").stdout)["lines"]
+    assert rows[0]["used"] == ["hunt a pig", "in the savanna"]
+
+
+# --- the commands take phrases -----------------------------------------------------------------------------------
+
+def test_show_and_compose_take_a_phrase_and_say_what_they_read():
+    result = cli("show", "hunt a pig in the savanna", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["expression"]["constraint"]["where"] == "savanna"
+    assert "read 'hunt a pig in the savanna' as hunt.pig @ where=savanna" in result.stderr
+    composed = cli("compose", "find material and craft a stone pickaxe", "--format", "json")
+    assert composed.exit_code == 0, composed.stderr
+    assert json.loads(composed.stdout)["expression"]["kind"] == "initialized"
+    atom = cli("show", "kill a zombie", "--format", "json")  # a phrase that is one atom shows the atom
+    assert json.loads(atom.stdout)["id"] == "combat.zombie"
+    # expressions and descriptions keep working as before
+    assert cli("compose", "hunt.pig @ where=savanna", "--format", "json").exit_code == 0
+    assert json.loads(cli("show", "craft iron_sword", "--format", "json").stdout)["id"] == "craft.iron_sword"
+
+
+def test_eval_takes_a_phrase():
+    result = run_cli("eval", "--tasks", "find material and craft a wooden pickaxe", "--agent", "optimal",
+                     "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["summary"]["success_rate"] == 1.0
+
+
+def test_play_takes_a_phrase():
+    result = run_cli("play", "hunt a pig in the savanna", "--format", "json", input="quit\n")
+    assert result.returncode == 1, result.stderr
+    assert "hunt pig in savanna" in result.stderr
+
+
+# --- bad phrases: one line, the words not understood, close names --------------------------------------------
+
+@pytest.mark.parametrize(("phrase", "needles"), [
+    ("obtain 6 wheet in plains", ("did not understand 'wheet'", "wheat")),
+    ("craft iron_swrd", ("no task with id or description", "iron_sword")),
+    ("obtain 0 wheat", ("a count must be a positive whole number, found '0'",)),
+    ("kill -3 zombies", ("a count must be a positive whole number, found '-3'",)),
+    ("obtain 2.5 wheat", ("a count must be a positive whole number, found '2.5'",)),
+    ("kill a zombie 0 times", ("a count must be a positive whole number, found '0'",)),
+    ("obtain 99999 wheat", ("a count is at most 1000",)),
+    ("hunt a pig " + "in the savanna " * 30, ("words; the limit is 60",)),
+    ("zorp the florp", ("verb 'zorp'",)),
+])
+def test_bad_phrases_are_one_clear_line(phrase, needles):
+    one_clean_line(cli("show", phrase), *needles)
+
+
+def test_a_counted_phrase_runs():
+    result = cli("compose", "obtain 6 wheat in plains")
+    assert result.exit_code == 0, result.output
+    assert "6 times" in result.stdout
+
+
+def test_a_phrase_error_names_the_unread_words_and_close_names(reader):
+    with pytest.raises(PhraseError) as info:
+        reader.read("hunt a cow in the savana")
+    assert info.value.unread == ["savana"] and "savanna" in info.value.suggestions
+
+
+def test_init_sets_equipment(library):
+    molecule = build_molecule(parse_expression("init(combat.zombie, equipment.head=iron_helmet)"), library)
+    assert molecule.initialization.equipment == {"head": "iron_helmet"}
+    with pytest.raises(TaskverseError, match="unknown item 'iron_helmt'"):
+        build_molecule(parse_expression("init(combat.zombie, equipment.head=iron_helmt)"), library)
+    with pytest.raises(TaskverseError, match="equipment.hat"):
+        parse_expression("init(combat.zombie, equipment.hat=iron_helmet)")
+
+
+def test_the_rename_table_lives_with_the_curated_facts():
+    assert renames_path() == ROOT / "atoms" / "knowledge" / "curated" / "renames.yaml"
+
+
+def test_a_phrase_that_splits_too_many_ways_is_refused(monkeypatch, library):
+    import taskverse.language.reader as reader_module
+
+    monkeypatch.setattr(reader_module, "MAX_READ_STEPS", 5)
+    with pytest.raises(PhraseError, match="too many ways"):
+        PhraseReader(library).read("hunt a pig and hunt a cow and hunt a sheep and hunt a chicken")
+
+
+def test_a_mistyped_expression_is_not_read_as_a_phrase():
+    one_clean_line(cli("compose", "(craft stick"), "expected ')'")
+    one_clean_line(cli("show", "init(craft stick, tme=night)"), "tme")
+
+
+def test_the_gymnasium_environment_takes_a_phrase():
+    import gymnasium
+
+    import taskverse  # noqa: F401 - registers the environments
+
+    env = gymnasium.make("taskverse/SkillForgeText-v0", task="find material and craft a wooden pickaxe")
+    text, _ = env.reset(seed=0)
+    assert text.startswith("Task: craft wooden_pickaxe from scratch.")
+    counted = gymnasium.make("taskverse/SkillForgeText-v0", task="obtain 3 wheat")
+    text, _ = counted.reset(seed=0)
+    assert "3 times" in text  # the count operator's description
+    with pytest.raises(TaskverseError, match="did not understand 'wheet'"):
+        gymnasium.make("taskverse/SkillForgeText-v0", task="obtain wheet").reset(seed=0)

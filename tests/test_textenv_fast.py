@@ -1,0 +1,121 @@
+"""The fast stepping path against the reference ``Rules``: the same states, events and draws, step by step."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from taskverse.textenv.env import SkillForgeTextEnv
+from taskverse.textenv.fast import MASK, UNCHANGED, FastRules
+from taskverse.world.rules import Rules
+
+START_ITEMS = ["oak_log", "oak_planks", "birch_planks", "stick", "cobblestone", "iron_ingot", "raw_iron", "coal",
+               "crafting_table", "furnace", "white_wool", "wooden_pickaxe", "stone_pickaxe", "iron_pickaxe",
+               "string", "diamond", "gravel", "flint", "bucket", "wheat", "lapis_lazuli", "flint_and_steel", "obsidian",
+               "ender_eye"]
+FOUND = [("block", "stone"), ("block", "gravel"), ("block", "iron_ore"), ("block", "lapis_ore"),
+         ("block", "netherrack"), ("biome", "desert"), ("entity", "sheep"), ("dimension", "nether"),
+         ("structure", "stronghold")]
+TOOLS = [(), ("stone_pickaxe",), ("#logs", "iron_pickaxe")]
+FAVOURED = ["enter.nether", "enter.overworld", "enter.end", "find.desert", "find.plains", "find.crimson_forest",
+            "smelt.iron_ingot", "smelt.charcoal", "mine.stone", "mine.gravel", "mine.lapis_ore", "mine.netherrack",
+            "craft.stick", "craft.crafting_table", "hunt.sheep"]
+"""Actions the walk takes more often than a uniform pick would: places, fuel, wear, chance yields, groups."""
+KIT = {"flint_and_steel": 2, "obsidian": 20, "ender_eye": 12, "coal": 2, "raw_iron": 9, "furnace": 1,
+       "stone_pickaxe": 1, "oak_planks": 3, "birch_planks": 2}
+"""A start that reaches the rarer rules soon: portals, smelting with fuel left over, tools wearing."""
+
+
+@pytest.fixture(scope="module")
+def rules(library):
+    return Rules.for_library(library)
+
+
+def same_state(a, b):
+    return (a.counts == b.counts and a.virtual == b.virtual and a.way_missing == b.way_missing
+            and a.ok_ways == b.ok_ways and a.mask == b.mask and a.tries == b.tries and a.place == b.place
+            and (a.array == b.array).all())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(start=st.dictionaries(st.sampled_from(START_ITEMS), st.integers(1, 70), max_size=8),
+       found=st.lists(st.sampled_from(FOUND), max_size=4), seed=st.integers(0, 2**32 - 1),
+       sample=st.booleans(), tools=st.sampled_from(TOOLS), steps=st.integers(1, 150), kit=st.booleans())
+def test_fast_steps_exactly_as_the_rules(rules, start, found, seed, sample, tools, steps, kit):
+    fast = FastRules.for_rules(rules)
+    if kit:
+        start = {**start, **KIT}
+        found = [*found, ("structure", "stronghold")]
+    reference, quick = rules.new_state(start, found, track=True), rules.new_state(start, found, track=True)
+    wield = rules.wield_tools(tools)
+    pick = np.random.default_rng(seed)
+    draws = [np.random.default_rng(seed + 1), np.random.default_rng(seed + 1)]
+    favoured = [rules.action_index[name] for name in FAVOURED]
+    for _ in range(steps):
+        candidates = rules.candidates(reference)
+        preferred = [a for a in favoured if reference.mask[a]]
+        if preferred and pick.random() < 0.4:
+            candidates = preferred
+        a = candidates[int(pick.integers(len(candidates)))]
+        events = rules.act(reference, a, draws[0] if sample else None, events=True, wield=wield)
+        counts, mask = list(quick.counts), bytes(quick.mask)
+        got, changed = fast.act(quick, a, draws[1] if sample else None, events=True, wield=wield)
+        # what the text observation's caches trust: a changed mask is reported, and so are changed counts
+        assert changed == MASK or quick.mask == mask
+        assert changed != UNCHANGED or quick.counts == counts
+        assert got == events, rules.actions[a]
+        assert same_state(reference, quick), rules.actions[a]
+        assert draws[0].bit_generator.state == draws[1].bit_generator.state
+    # and the mask is still what the needs say, recomputed from nothing
+    assert quick.mask == rules.new_state({rules.names[r]: c for r, c in enumerate(quick.counts[:rules.n_items]) if c},
+                                         [rules.resources[r] for r in range(rules.n_items, rules.n_resources)
+                                          if quick.counts[r]]).mask
+
+
+def test_every_action_has_a_plan_or_the_general_rules(rules):
+    fast = FastRules.for_rules(rules)
+    assert len(fast.plans) == len(rules.actions)
+    assert all(len(plans) == len(ways) for plans, ways in zip(fast.plans, rules.ways, strict=True))
+    fixed = sum(p is not None for plans in fast.plans for p in plans)
+    assert 0 < fixed < sum(len(ways) for ways in rules.ways)  # finds and plain crafts fixed; groups, fuel, wear not
+    find = rules.action_index["find.oak_log"]
+    assert fast.plans[find][0] is not None
+    assert fast.plans[rules.action_index["smelt.iron_ingot"]][0] is None  # fuel: the general rules
+
+
+@pytest.mark.parametrize("observation", ["structured", "text"])
+def test_observations_are_never_changed_after_they_are_returned(observation):
+    env = SkillForgeTextEnv(tasks="naive-craft", observation=observation, plan_info=False)
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=0)
+    kept = []
+    for _ in range(300):
+        snapshot = ({k: np.array(v, copy=True) if isinstance(v, np.ndarray) else v for k, v in obs.items()}
+                    if isinstance(obs, dict) else obs, info["action_mask"].copy())
+        kept.append((obs, info, snapshot))
+        choices = np.flatnonzero(info["action_mask"])
+        obs, _, terminated, truncated, info = env.step(int(choices[rng.integers(len(choices))]))
+        if terminated or truncated:
+            obs, info = env.reset()
+    for obs, info, (saved, mask) in kept:
+        assert (info["action_mask"] == mask).all()
+        if isinstance(obs, dict):
+            for key, value in saved.items():
+                assert np.array_equal(obs[key], value) if isinstance(value, np.ndarray) else obs[key] == value
+        else:
+            assert obs == saved
+
+
+def test_the_env_mask_matches_a_recomputation_through_episodes():
+    env = SkillForgeTextEnv(tasks="naive-craft", observation="structured", plan_info=False)
+    rules = env.rules
+    rng = np.random.default_rng(3)
+    obs, info = env.reset(seed=3)
+    for _ in range(400):
+        held = {rules.names[r]: int(c) for r, c in enumerate(obs["inventory"][:rules.n_items]) if c}
+        found = [rules.resources[r] for r in range(rules.n_items, rules.n_resources) if obs["inventory"][r]]
+        assert (np.frombuffer(rules.new_state(held, found).mask, dtype=np.int8) == obs["action_mask"]).all()
+        choices = np.flatnonzero(info["action_mask"])
+        obs, _, terminated, truncated, info = env.step(int(choices[rng.integers(len(choices))]))
+        if terminated or truncated:
+            obs, info = env.reset()
