@@ -18,12 +18,11 @@ def library():
     return load_library()
 
 
-def run_cli(*args: str, input: str | None = None, cwd: Path | None = None,
-            timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run the installed ``taskverse`` command as a user would."""
     return subprocess.run(
         [sys.executable, "-m", "taskverse.cli", *args], capture_output=True, text=True, input=input,
-        cwd=cwd or ROOT, timeout=timeout,
+        cwd=cwd or ROOT, timeout=300,
     )
 
 

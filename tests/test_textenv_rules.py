@@ -85,6 +85,18 @@ def test_one_log_is_not_both_the_input_and_the_fuel(rules):
     assert rules.inventory(state) == {"charcoal": 1, "furnace": 1}
 
 
+def test_a_placed_block_is_mined_back_once_a_found_one_again_and_again(rules):
+    place, mine = rules.action_index["place.packed_mud"], rules.action_index["mine.packed_mud"]
+    state = rules.new_state({"packed_mud": 1})
+    rules.act(state, place)
+    rules.act(state, mine)
+    assert rules.inventory(state) == {"packed_mud": 1} and not state.mask[mine]  # no copying by place-and-mine
+    state = rules.new_state({"wooden_pickaxe": 1}, [("block", "stone")])
+    for _ in range(3):
+        rules.act(state, rules.action_index["mine.stone"])
+    assert rules.inventory(state)["cobblestone"] == 3 and ("block", "stone") in rules.found(state)
+
+
 def test_tools_wear_and_break(rules):
     index = rules.index
     durability = rules.durability["wooden_pickaxe"]  # minecraft-data: 59

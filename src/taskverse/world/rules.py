@@ -10,7 +10,8 @@ Rules:
 * A need is met when the items it accepts add up to its count (Minecraft's tagged recipe slots take any mix of
   planks), or, for a presence need (block, entity, biome, structure, dimension), when any of them was found.
 * Presence is a fact, not a stock: a found tree, ore vein, herd or biome stays found, so hunting a found sheep
-  or mining a found log can be done again. Reaching a dimension is a fact too (there is no position).
+  or mining a found log can be done again. Reaching a dimension is a fact too (there is no position). A block
+  that only placing gives is one block: mining it uses it up (a placed quartz block is mined back once).
 * Kept needs (tools, a crafting table, a furnace) and presence needs are not consumed; the other item needs are.
   A kept item with durability in the game data wears: each action spends the need's ``uses`` of it, and when the
   item has none left it breaks (one fewer held); the uses spent on the item in hand are part of the state.
@@ -50,7 +51,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -311,6 +312,7 @@ class Rules:
                 if a not in self.producers[out.resource]:
                     self.producers[out.resource].append(a)
 
+        self._use_up_placed_blocks(action_tasks)
         self.action_keys: list[frozenset[tuple[str, str]]] = [self._possible_keys(a) for a in range(len(self.actions))]
         self.can_move = bytearray(
             any(need.presence for way in self.ways[a] for need in way) or
@@ -320,6 +322,25 @@ class Rules:
         for a, possible in enumerate(self.action_keys):
             for event_key in possible:
                 self.actions_by_key.setdefault(event_key, []).append(a)
+
+    def _use_up_placed_blocks(self, action_tasks: list[AtomTask]) -> None:
+        """Breaking a block that only placing gives uses it up: one placed block, one mined back.
+
+        A found block stands for a vein or a stand of trees, mined again and again; a placed one is one block.
+        Without this, placing a block once and mining it repeatedly would copy the item without end.
+        """
+        placed_only = {r for r in range(self.n_items, self.n_resources)
+                       if self.resources[r][0] == "block" and self.producers[r]
+                       and all(any(n.consume for n in way) for a in self.producers[r] for way in self.ways[a])}
+        if not placed_only:
+            return
+        for a, task in enumerate(action_tasks):
+            if task.goal.event.value != "mine":
+                continue
+            self.ways[a] = tuple(
+                tuple(replace(n, consume=True, presence=False)
+                      if n.presence and len(n.members) == 1 and n.members[0] in placed_only else n for n in way)
+                for way in self.ways[a])
 
     def _order_members(self) -> None:
         """Sort each need's members into consumption order: items some atom keeps last, then cheapest first."""
