@@ -97,7 +97,10 @@ def test_iron_sword_from_scratch_goes_through_the_tech_tree(library):
     plan = plan_task("naive(craft iron_sword)", library, "steps")
     steps = set(plan.actions)
     assert {"craft.wooden_pickaxe", "craft.stone_pickaxe", "craft.furnace", "smelt.iron_ingot"} <= steps
-    assert {"mine.iron_ore", "mine.deepslate_iron_ore", "mine.raw_iron_block"} & steps
+    assert "mine.iron_ore" in steps and "mine.raw_iron_block" not in steps  # equally short: ore is found sooner
+    assert plan.actions.index("craft.wooden_pickaxe") < plan.actions.index("craft.stone_pickaxe") \
+        < plan.actions.index("mine.iron_ore") < plan.actions.index("smelt.iron_ingot")
+    assert "find.oak_log" in steps  # of equally short ways, the log found soonest
     assert not any("iron_golem" in a for a in plan.actions)  # no iron from a bare-handed golem
 
 

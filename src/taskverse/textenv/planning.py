@@ -16,11 +16,28 @@ DEFAULT_BUDGET = 1000
 """States the optimal planner may expand to prove a plan shortest before it settles for the best found."""
 
 
+def game_time_costs(rules: Any, library: Any) -> list[float]:
+    """Game time of each action of the rules, in frames: one run of its atom's own action (a named estimate).
+
+    The estimate is ``difficulty.timemodel``'s: breaking times from hardness and tool speed, 200 ticks a smelt,
+    fights from the mob's health and the weapon's damage, walking distances to what is found. Cached per rules.
+    """
+    cached: list[float] | None = getattr(rules, "_game_time_costs", None)
+    if cached is None:
+        from taskverse.difficulty.timemodel import ActionModel
+
+        model = ActionModel(library.knowledge)
+        cached = [model.action(library.by_id[atom]).frames for atom in rules.actions]
+        rules._game_time_costs = cached
+    return cached
+
+
 def planner_for(env: SkillForgeTextEnv, from_start: bool = False, budget: int = DEFAULT_BUDGET,
                 action_cost: Sequence[float] | None = None) -> Planner:
     """A planner for the environment's target, from the episode's start or from where the episode is now.
 
-    With ``action_cost`` (e.g. ``game_time_costs``) it minimises that cost instead of the number of steps.
+    With ``action_cost`` (e.g. ``game_time_costs``) it minimises that cost instead of the number of steps;
+    else it minimises steps, and among equally short alternatives prefers the faster in game time.
     """
     rules = env.rules
     tracker = GoalTracker(env.expression, env.evaluator, env.context)
@@ -30,7 +47,9 @@ def planner_for(env: SkillForgeTextEnv, from_start: bool = False, budget: int = 
     else:
         start = holdings(rules, env.state)
         progress = tracker.feed(tracker.initial(), env.light_trace)
-    return Planner(rules, tracker, start, start_progress=progress, max_expansions=budget, action_cost=action_cost)
+    tie_break = game_time_costs(rules, env.library) if action_cost is None else None
+    return Planner(rules, tracker, start, start_progress=progress, max_expansions=budget, action_cost=action_cost,
+                   tie_break=tie_break)
 
 
 def view(planner: Planner, env: SkillForgeTextEnv) -> StateDict:

@@ -7,26 +7,10 @@ from typing import Any, Literal
 
 from taskverse.errors import TaskverseError
 from taskverse.textenv.env import SkillForgeTextEnv
-from taskverse.textenv.planning import DEFAULT_BUDGET, planner_for
+from taskverse.textenv.planning import DEFAULT_BUDGET, game_time_costs, planner_for
 
 Objective = Literal["steps", "time"]
 FRAMES_PER_SECOND = 20
-
-
-def game_time_costs(rules: Any, library: Any) -> list[float]:
-    """Game time of each action of the rules, in frames: one run of its atom's own action (a named estimate).
-
-    The estimate is ``difficulty.timemodel``'s: breaking times from hardness and tool speed, 200 ticks a smelt,
-    fights from the mob's health and the weapon's damage, walking distances to what is found. Cached per rules.
-    """
-    cached: list[float] | None = getattr(rules, "_game_time_costs", None)
-    if cached is None:
-        from taskverse.difficulty.timemodel import ActionModel
-
-        model = ActionModel(library.knowledge)
-        cached = [model.action(library.by_id[atom]).frames for atom in rules.actions]
-        rules._game_time_costs = cached
-    return cached
 
 
 @dataclass(frozen=True)

@@ -915,14 +915,19 @@ class CostModel:
         return self.batch(a, r, 1.0)
 
     def batch(self, a: int, r: int, amount: float) -> float:
-        """What ``amount`` units of ``r`` cost when action ``a`` makes them: runs' marginal costs plus one setup."""
+        """What ``amount`` units of ``r`` cost when action ``a`` makes them: runs' marginal costs plus one setup.
+
+        Runs are whole when the yield is sure (two raw iron from a block of nine take a whole craft, as two ores
+        take two mines); a chance yield takes its expected number of runs.
+        """
         best = INF
         for w, outputs in enumerate(self.rules.way_outputs[a]):
             marginal, setup = self.way_prices[a][w]
             for out in outputs:
                 if out.resource == r:
                     per = out.expected if r < self.rules.n_items else 1.0
-                    best = min(best, marginal * amount / per + setup)
+                    runs = amount / per if out.slot >= 0 else math.ceil(amount / per - 1e-9)
+                    best = min(best, marginal * runs + setup)
         return best
 
     def amount_cost(self, r: int, amount: float) -> float:
@@ -954,13 +959,20 @@ class CostModel:
         return marginal, setup
 
     @classmethod
-    def for_rules(cls, rules: Rules) -> CostModel:
-        """The model from an empty inventory (built once per rules)."""
-        cached: CostModel | None = getattr(rules, "_cost_model", None)
-        if cached is None:
-            cached = cls(rules, [rules.index[("dimension", "overworld")]])
-            rules._cost_model = cached  # type: ignore[attr-defined]
-        return cached
+    def for_rules(cls, rules: Rules, steps: Sequence[float] | None = None) -> CostModel:
+        """The model from an empty inventory (built once per rules, and once per ``steps`` list given)."""
+        if steps is None:
+            cached: CostModel | None = getattr(rules, "_cost_model", None)
+            if cached is None:
+                cached = cls(rules, [rules.index[("dimension", "overworld")]])
+                rules._cost_model = cached  # type: ignore[attr-defined]
+            return cached
+        by_steps: dict[tuple[float, ...], CostModel] = rules.__dict__.setdefault("_cost_models_by_steps", {})
+        key = tuple(steps)
+        found = by_steps.get(key)
+        if found is None:
+            found = by_steps[key] = cls(rules, [rules.index[("dimension", "overworld")]], steps)
+        return found
 
 
 _AMOUNTS = (1.0, 3.0, 9.0, 27.0, 81.0)
