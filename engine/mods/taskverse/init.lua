@@ -1001,7 +1001,11 @@ end
 -- and further out (as find_biome does); spots in a biome a find goal watches are passed over at once (the
 -- biome noise needs no generated map), the rest are checked in full by choose_start.
 local SPAWN = {x = 0, z = 0}
-local SPAWN_CANDIDATES = 12
+-- Map beyond the find radius generated before the start is checked: decorations (trees) reach across the
+-- edges of the map blocks they are generated with.
+local VIEW_MARGIN = 16
+-- In a savanna an acacia stands in view of most spots: enough candidates that one is clear.
+local SPAWN_CANDIDATES = 40
 local function spawn_candidates(origin)
 	local out = {}
 	local find = relevant.find or {}
@@ -1066,13 +1070,24 @@ local function choose_start(callback)
 			if feet == nil then
 				return try(i + 1)
 			end
-			local met = neutral and met_at(feet) or nil
-			if met == nil then
+			if not neutral then
 				return callback(feet, {neutral = neutral, candidate = i})
 			end
-			fallback = fallback or feet
-			skipped[#skipped + 1] = met
-			try(i + 1)
+			-- Everything the player could see from there must exist before the check: a tree whose map
+			-- block is generated a moment later would be "found" standing still.
+			local r = (task.trackers.find.radius or 8) + VIEW_MARGIN
+			minetest.emerge_area(vector.subtract(feet, r), vector.add(feet, r), function(_, _, remaining)
+				if remaining > 0 then
+					return
+				end
+				local met = met_at(feet)
+				if met == nil then
+					return callback(feet, {neutral = neutral, candidate = i})
+				end
+				fallback = fallback or feet
+				skipped[#skipped + 1] = met
+				try(i + 1)
+			end)
 		end)
 	end
 	try(1)
