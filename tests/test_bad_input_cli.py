@@ -286,22 +286,16 @@ def test_coverage_bounds_lines(tmp_path):
     one_clean_line(cli("coverage", str(path)), "the limit is 10,000")
 
 
-def test_the_novelty_cache_key_covers_the_aliases(tmp_path, monkeypatch, library):
+def test_the_playthrough_follows_the_aliases_file(tmp_path, monkeypatch, library):
     import taskverse.difficulty.scores as scores
-    import taskverse.library.loader as loader
     import taskverse.paths
 
-    names: list[str] = []
-    monkeypatch.setattr(loader, "_cached", lambda name, build: names.append(name) or build())
-    scores.DifficultyContext(library).novelty_proxy  # noqa: B018 - builds (and caches) the tables
-    assert [n for n in names if n.startswith("novelty-")] == [
-        f"novelty-{library.digest[:32]}-{scores.aliases_digest()[:32]}"]
-    digests = []
     monkeypatch.setattr(taskverse.paths, "atoms_dir", lambda: tmp_path)
-    for text in ("aliases: []\n", "aliases:\n- {alias: mine dirt, task: mine.dirt}\n"):
-        (tmp_path / "aliases.yaml").write_text(text)
-        digests.append(scores.aliases_digest())
-    assert digests[0] != digests[1]
+    (tmp_path / "aliases.yaml").write_text("aliases: []\n")
+    assert "mine.dirt" not in scores.literature_tasks(library)  # nothing cached from an earlier aliases file
+    row = "{alias: get dirt, task: mine.dirt, paper: Lifshitz et al. (2023)}"
+    (tmp_path / "aliases.yaml").write_text(f"aliases:\n- {row}\n")
+    assert "mine.dirt" in scores.literature_tasks(library)
 
 
 def test_engine_dump_may_write_only_its_own_profiles(tmp_path):

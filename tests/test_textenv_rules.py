@@ -97,6 +97,15 @@ def test_a_placed_block_is_mined_back_once_a_found_one_again_and_again(rules):
     assert rules.inventory(state)["cobblestone"] == 3 and ("block", "stone") in rules.found(state)
 
 
+@pytest.mark.parametrize("item", ["oak_slab", "white_candle", "sea_pickle", "pink_petals"])
+def test_a_stacking_block_placed_once_gives_back_one(rules, item):
+    # minecraft-data lists the fullest state's drop (a double slab: 2); one placed item is one in the block
+    state = rules.new_state({item: 1, "wooden_axe": 1, "wooden_pickaxe": 1})
+    rules.act(state, rules.action_index[f"place.{item}"])
+    rules.act(state, rules.action_index[f"mine.{item}"])
+    assert rules.inventory(state).get(item) == 1
+
+
 def test_tools_wear_and_break(rules):
     index = rules.index
     durability = rules.durability["wooden_pickaxe"]  # minecraft-data: 59

@@ -1,153 +1,190 @@
 """Named proxies for the human-rated dimensions, on the raters' own 1-5 scale (used where nobody rated a task).
 
-MCU rates intricacy, creativity and novelty by hand. Where a task has no rating, these proxies predict one from
-what the library knows, so rated and unrated tasks share one scale and one calibration:
+MCU rates intricacy, creativity and novelty by hand (Section 3). Where a task has no rating, a proxy predicts one
+from the task's data, so rated and unrated tasks share one scale and one calibration. Each proxy counts *bits*
+(a base-2 logarithm of a count of possibilities, so independent parts add up) and maps them to a rating by
 
-* ``proxy:precision`` (intricacy): how error-intolerant the atom's action is. Crafting grows with the number of
-  distinct ingredient kinds, a 3x3 grid and redstone; building and portal frames are high; walking, finding,
-  eating and equipping are low (MCU Section 4.2: navigation has less intricacy); fighting grows with hostility
-  and health.
-* ``proxy:solution_space`` (creativity): a base by category (building high, exploitation low: MCU footnote 4;
-  placing one block and crafting low, free navigation and survival higher) plus ``log10(1 + log10(W))``, with W
-  the number of distinct ways through the OR branches of the task's dependency graph given its initialization.
-* ``proxy:playthrough_distance`` (novelty): literature tasks (atoms tagged ``literature`` and the targets of
-  ``atoms/aliases.yaml``) are least novel, the atoms they depend on (the common play-through) a little more, the
-  rest more; deeper in the tech tree, the nether, the end, and unusual verbs (commit suicide, drop an item,
-  killing a creature that gives nothing, as "kill a villager") add to it.
+    rating(b) = 1 + 4 * b / (b + h)
+
+which is 1 for b = 0, 3 at the dimension's half-point h and approaches 5 (``to_rating``; ``to_bits`` inverts it,
+so a rated atom inside a plan counts with the bits its rating stands for).
+
+* ``proxy:precision`` (intricacy, "the precision required in agent control"): an action asks for
+  ``n`` precise operations (grid cells filled, blocks placed, hits landed, blocks broken, items eaten or used;
+  walking has none) plus one per tool, station or piece of equipment that must be the right one, on ``k``
+  distinct items; its *precision demand* is ``(1 + n) * 2^(k - 1)`` (each further kind of item doubles the ways
+  to put the wrong thing in the wrong place). A plan's demand is the sum over its distinct atoms, so the bits
+  are ``log2(sum of demands)``: its most demanding step, plus a little for each other one. A ``how`` constraint
+  adds a bit (one more thing to get right). Half-point 4 bits.
+* ``proxy:solution_space`` (creativity, "the size of the solution space"): the free choices in doing the
+  actions of the plan, in bits (blocks placed where the game fixes no shape: ``blocks * log2(1 + kinds)``; a walk:
+  a bit per chunk, 16 blocks, travelled; a fight: ``log2(1 + hits)``; crafting, smelting, mining, eating,
+  equipping and using are fixed by the game: 0, MCU footnote 4), plus ``log2(1 + log2 W)`` for the W distinct
+  solutions through the OR branches of the dependency graph given the initialization (doubly logged:
+  interchangeable materials are not what makes a task creative). Half-point 16 bits.
+* ``proxy:playthrough_distance`` (novelty, "out of the distribution of common play-throughs"): the common
+  play-through is the literature's tasks (Appendix B; MCU's own examples left out) and everything their
+  dependency graphs hold. An atom's bits are ``log2(1 + off) + 0.5 * log2(1 + n) + place + aimless``: ``off``
+  atoms of its plan from scratch lie off that play-through (itself included), ``n`` atoms make that plan (how
+  deep in the game it sits), ``place`` is 1 for a plan through the nether and 2 through the end (fewer players
+  get there), and ``aimless`` is 3 for a kill that serves nothing (the mob drops nothing any action needs:
+  MCU's "kill a villager"; nobody does it on purpose in a play-through). A plan is as novel as its most novel
+  atom. Half-point 4 bits.
+
+Ties: tasks whose counts agree (every "place X" places one block) are ordered by a secondary signal of the same
+kind computed on their atoms' plans *from scratch* (the precision demand of making their items, the solutions
+the world offers from scratch, the game time from scratch), worth less than ``TIE_BITS``: it orders tasks the
+primary count ties and never moves one past another whose primary bits differ by more.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
-from taskverse.knowledge.facts import Knowledge
-from taskverse.schema import AtomTask, Category, Event, ResourceKind
+from taskverse.difficulty.timemodel import ActionModel
+from taskverse.schema import AtomTask, Event, Need, ResourceKind
 from taskverse.world.graph import World, task_node, ways_of
 
 RATING_MIN, RATING_MAX = 1.0, 5.0
+HALF_BITS = {"intricacy": 4.0, "creativity": 16.0, "novelty": 4.0}
+"""Bits at which each proxy predicts a rating of 3."""
+TIE_BITS = 0.1
+"""The most the secondary signal adds (see the module docstring)."""
+TIE_SCALE = 8.0
+"""Secondary bits at which the tie-break term is half of ``TIE_BITS``."""
+CHUNK = 16
+"""Blocks a walk goes per free choice of direction."""
+DIMENSION_BITS = {"nether": 1.0, "end": 2.0}
+AIMLESS_BITS = 3.0
+DEPTH_WEIGHT = 0.5
+NAVIGATION_EVENTS = frozenset({Event.FIND, Event.REACH})
+"""Events whose action is moving: nothing to place or hit precisely."""
+SELF_TARGETS = frozenset({"sky", "inventory", "jump", "sneak", "sprint", "death", "day_survived",
+                          "night_survived"})
+"""Interactions with the agent's own state (``interact`` targets that name no thing): no precise operation."""
 
-CREATIVITY_BY_CATEGORY = {
-    Category.BUILDING: 4.0, Category.NAVIGATION: 2.5, Category.COMBAT: 2.0, Category.MISC: 2.0,
-    Category.MINING: 1.5, Category.CRAFTING: 1.5, Category.EXPLOITATION: 1.0,
-}
-CREATIVITY_BY_VERB = {"place": 1.5, "navigate": 3.0, "survive": 3.0, "build": 4.0, "find": 2.5}
-CREATIVITY_WAYS_WEIGHT = 1.0  # times log10(1 + log10(number of solutions))
-UNUSUAL_VERBS = {"commit", "drop"}
-DIMENSION_NOVELTY = {"nether": 1.0, "end": 1.5}
-REDSTONE_WORDS = ("redstone", "repeater", "comparator", "observer", "piston", "daylight_detector")
+
+def to_rating(bits: float, half: float) -> float:
+    """The predicted rating of ``bits`` bits: ``1 + 4 b / (b + h)``, in [1, 5)."""
+    b = max(0.0, bits)
+    return RATING_MIN + (RATING_MAX - RATING_MIN) * b / (b + half)
 
 
-def clip(value: float) -> float:
-    """Clip a proxy to the raters' scale."""
-    return min(RATING_MAX, max(RATING_MIN, value))
+def to_bits(rating: float, half: float) -> float:
+    """The bits a rating stands for (the inverse of ``to_rating``; a 5 counts as 99.9 % of the way)."""
+    share = (min(max(rating, RATING_MIN), RATING_MAX) - RATING_MIN) / (RATING_MAX - RATING_MIN)
+    share = min(share, 0.999)
+    return half * share / (1.0 - share)
 
 
-def intricacy(task: AtomTask, kn: Knowledge) -> float:
-    """``proxy:precision``: a predicted intricacy rating of the atom's own action."""
+def tie_break(secondary_bits: float) -> float:
+    """The secondary signal's share of the bits: ``TIE_BITS * s / (s + TIE_SCALE)``, below ``TIE_BITS``."""
+    s = max(0.0, secondary_bits) if math.isfinite(secondary_bits) else 0.0
+    return TIE_BITS * (1.0 - TIE_SCALE / (s + TIE_SCALE))  # written so that rounding keeps it monotone
+
+
+@dataclass(frozen=True)
+class ActionFacts:
+    """What the proxies read off one atom's own action."""
+
+    operations: int
+    """Precise operations: cells filled, blocks placed or broken, hits landed, items eaten or used."""
+    kinds: int
+    """Distinct items the action handles (its way's item needs), at least 1."""
+    free_bits: float
+    """Free choices in doing it, in bits."""
+    aimless: bool
+    """Whether it kills for nothing: the mob drops nothing any action needs (MCU's "kill a villager")."""
+
+    @property
+    def demand(self) -> float:
+        """The precision demand ``(1 + n) * 2^(k - 1)``."""
+        return (1 + self.operations) * 2.0 ** (self.kinds - 1)
+
+
+def the_way(task: AtomTask) -> list[Need]:
+    """The way the atom's own action is done: the first its initialization fully holds, else its first."""
+    ways = ways_of(task)
+    init = task.initialization
+    held = {**init.inventory, **{item: 1 for item in [init.main_hand, *init.equipment.values()] if item}}
+    for way in ways:
+        if all(n.kind != ResourceKind.ITEM or sum(held.get(m, 0) for m in n.any_of) >= n.count for n in way):
+            return way
+    return ways[0] if ways else []
+
+
+def action_facts(task: AtomTask, actions: ActionModel, needed: Callable[[str, str], bool]) -> ActionFacts:
+    """The facts of an atom's own action, from its way and the game-facts time model.
+
+    Args:
+        task: The atom.
+        actions: The time model (hits of a fight, cells of a recipe, blocks walked).
+        needed: Whether some action of the world needs a resource (kind, name): found, kept or consumed.
+
+    """
     goal = task.goal
+    way = the_way(task)
+    items = [n for n in way if n.kind == ResourceKind.ITEM]
+    consumed = [n for n in items if not n.kept]
+    kept = [n for n in items if n.kept]
+    placed = sum(n.count for n in consumed)
+    count = max(1, goal.count)
     event = goal.event
     if event == Event.CRAFT:
-        way = ways_of(task)[0]
-        kinds = [n for n in way if n.kind == ResourceKind.ITEM and not n.kept]
-        value = 1.5 + 0.5 * max(0, len(kinds) - 1)
-        if any(w.needs_table for w in kn.craft_ways.get(goal.target, [])):
-            value += 0.5
-        names = [goal.target, *(name for n in kinds for name in n.any_of)]
-        if any(word in name for name in names for word in REDSTONE_WORDS):
-            value += 1.0
-        return clip(value)
-    if event == Event.BUILD:
-        materials = len(task.initialization.inventory) + len(task.initialization.summon)
-        return clip(3.5 + 0.5 * (materials >= 3) + 0.5 * any(w in i for i in task.initialization.inventory
-                                                           for w in REDSTONE_WORDS))
-    if event == Event.ENTER:
-        return 2.5
-    if event == Event.KILL:
-        mob = kn.mobs.get(goal.target)
-        hostile = mob is not None and mob.disposition in ("hostile", "boss")
-        strong = mob is not None and mob.health >= 40
-        return clip((2.0 if task.verb == "combat" else 1.5) + 0.5 * hostile + 0.5 * strong)
-    if event == Event.MINE:
-        tools = kn.blocks.get(goal.target, {}).get("harvest_tools") or []
-        return clip(1.0 + 0.5 * bool(tools or goal.using))
-    if event in (Event.SMELT, Event.PLACE):
-        return 1.5
-    if event == Event.USE:
-        return clip(2.0 + 0.5 * (goal.using is not None))
-    if event == Event.INTERACT:
-        return 1.5 if goal.target not in ("sky", "inventory", "jump", "sneak", "sprint", "drop") else 1.0
-    return 1.0  # find, reach, eat, equip, obtain: the work is in getting there or getting the item
+        own = actions.cells(task)
+    elif event in (Event.BUILD, Event.ENTER):
+        own = placed
+    elif event == Event.KILL:
+        own = count * actions.hits(task, actions.weapon(task))
+    elif event in NAVIGATION_EVENTS or (event == Event.INTERACT and goal.target in SELF_TARGETS):
+        own = 0
+    else:  # mine, smelt, place, eat, equip, use: one operation per target
+        own = count
+    if event in (Event.BUILD, Event.ENTER, Event.PLACE):
+        free = placed * math.log2(1 + max(1, len(consumed))) if event != Event.PLACE else float(count)
+    elif event in NAVIGATION_EVENTS:
+        free = actions.route_blocks(task) / CHUNK
+    elif event == Event.KILL:
+        free = math.log2(1 + own)
+    else:
+        free = 0.0
+    aimless = event == Event.KILL and not any(needed(y.kind.value, y.name) for y in task.yields)
+    return ActionFacts(own + len(kept), max(1, len(items)), free, aimless=aimless)
 
 
-def creativity_base(task: AtomTask) -> float:
-    """The category (or verb) part of ``proxy:solution_space``."""
-    return CREATIVITY_BY_VERB.get(task.verb, CREATIVITY_BY_CATEGORY[task.category])
+def intricacy_bits(demands: Iterable[float]) -> float:
+    """``proxy:precision`` bits of a plan: ``log2`` of the summed precision demands of its atoms."""
+    total = sum(demands)
+    return math.log2(total) if total > 0 else 0.0
 
 
-def creativity(base: float, log_ways: float) -> float:
-    """``proxy:solution_space`` from a base and the natural log of the number of solutions.
-
-    The number of solutions is log-scaled twice: from scratch it runs to 10^100 (every choice of wood, of
-    fuel...), and choosing among interchangeable materials is not what makes a task creative.
-    """
-    return clip(base + CREATIVITY_WAYS_WEIGHT * math.log10(1.0 + max(0.0, log_ways) / math.log(10)))
+def creativity_bits(free_bits: Iterable[float], log_ways: float) -> float:
+    """``proxy:solution_space`` bits: the plan's free choices plus ``log2(1 + log2 W)`` (``log_ways`` = ln W)."""
+    return sum(free_bits) + math.log2(1.0 + max(0.0, log_ways) / math.log(2))
 
 
-class Novelty:
-    """``proxy:playthrough_distance``: literature tasks and the play-through they depend on are least novel."""
+def novelty_bits(off: int, atoms: int, place: str, aimless: bool) -> float:
+    """``proxy:playthrough_distance`` bits of an atom (see the module docstring)."""
+    return (math.log2(1 + off) + DEPTH_WEIGHT * math.log2(1 + atoms) + DIMENSION_BITS.get(place, 0.0)
+            + AIMLESS_BITS * aimless)
 
-    def __init__(self, world: World, kn: Knowledge, literature: Iterable[str],
-                 precomputed: tuple[set[str], dict[str, str]] | None = None) -> None:
-        self.world = world
-        self.kn = kn
+
+class Playthrough:
+    """The common play-through: the literature's tasks and every task their dependency graphs hold."""
+
+    def __init__(self, world: World, literature: Iterable[str],
+                 precomputed: set[str] | None = None) -> None:
         self.literature = {t for t in literature if task_node(t) in world.nodes}
-        self.playthrough: set[str] = set()
-        self.dimension_of: dict[str, str] = {}
         if precomputed is not None:
-            self.playthrough, self.dimension_of = precomputed
+            self.tasks = precomputed
             return
+        tasks: set[str] = set()
         for task_id in sorted(self.literature):
             node = task_node(task_id)
-            self.playthrough |= {n for n in world.ancestors(node) if n.startswith("task:")} | {node}
-        successors: dict[str, list[str]] = {}
-        for node, preds in world.preds.items():
-            for parent, _ in preds:
-                successors.setdefault(parent, []).append(node)
-        for dimension in ("nether", "end"):  # end last: a task needing both counts as the end's
-            stack = [f"dimension:{dimension}"]
-            seen: set[str] = set()
-            while stack:
-                for child in successors.get(stack.pop(), ()):
-                    if child not in seen:
-                        seen.add(child)
-                        stack.append(child)
-            self.dimension_of.update({n: dimension for n in seen if n.startswith("task:")})
+            tasks |= {n[5:] for n in world.ancestors(node) if n.startswith("task:")} | {task_id}
+        self.tasks = tasks
 
-    def tables(self) -> tuple[set[str], dict[str, str]]:
-        """What the constructor derives from the world (cacheable alongside the library)."""
-        return self.playthrough, self.dimension_of
-
-    def __call__(self, task: AtomTask) -> float:
-        """A predicted novelty rating of an atom."""
-        node = task_node(task.id)
-        if task.id in self.literature:
-            value = 1.0
-        elif node in self.playthrough:
-            value = 1.5
-        else:
-            value = 2.5
-        rank = self.world.rank.get(node, math.inf)
-        value += 0.5 * min(1.0, rank / 30.0)
-        dimension = task.initialization.dimension.value
-        if dimension == "overworld":
-            dimension = self.dimension_of.get(node, "overworld")
-        value += DIMENSION_NOVELTY.get(dimension, 0.0)
-        if task.verb in UNUSUAL_VERBS:
-            value += 1.5
-        goal = task.goal
-        mob = self.kn.mobs.get(goal.target)
-        if goal.event == Event.KILL and task.verb == "combat" and not task.yields and mob is not None \
-                and mob.disposition == "passive":
-            value += 1.5
-        return clip(value)
+    def __contains__(self, task_id: object) -> bool:
+        return task_id in self.tasks

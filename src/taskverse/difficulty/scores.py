@@ -1,7 +1,7 @@
 """The six difficulty scores of MCU Section 3 for any task, atom or molecule, raw or calibrated.
 
 * time_consumption: the mean frames of the successful exemplar trajectories (``trajectories``), else the frames
-  of an estimated optimal plan (``proxy:estimated_plan_frames``, an estimate);
+  of an estimated optimal plan read off the one world model (``proxy:estimated_plan_frames``; ``estimate``);
 * operational_effort: their mean permutation entropy, D = 3 (``trajectories``), else that of the plan's synthetic
   action sequence (``proxy:synthetic_plan_pe``);
 * planning_complexity: E + V of the dependency graph given the initialization (``dependency graph``);
@@ -11,8 +11,9 @@
 A molecule is scored on its combined graph: the union of its atoms' graphs, each given the molecule's
 initialization (naive parts count their whole graph), plus one node per AND / OR / THEN and one edge per part.
 Its plan takes AND and THEN parts one after the other and the cheapest OR part; ``when`` constraints add the
-expected wait, ``how`` constraints change the tool. Intricacy and novelty of a plan are those of its most
-intricate / most novel atom (rated or proxied); creativity adds up the solutions of its parts.
+expected wait, ``how`` constraints change the tool (obtained first if not held). The rated dimensions' proxies
+(``proxies``) count over the plan's atoms: intricacy adds up their precision demands, creativity their free
+choices and the solutions of the parts, novelty takes the most novel atom (rated atoms count with their rating).
 
 Example:
     >>> from taskverse import load_library
@@ -26,7 +27,8 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -52,19 +54,34 @@ from taskverse.algebra.expr import (
 )
 from taskverse.algebra.machine import Outcome, starting_outcome
 from taskverse.difficulty.entropy import DEFAULT_D
-from taskverse.difficulty.plans import Part, PlanGraph, Planner, Provided
-from taskverse.difficulty.proxies import Novelty, creativity, creativity_base, intricacy
+from taskverse.difficulty.estimate import Part, PlanModel
+from taskverse.difficulty.proxies import (
+    HALF_BITS,
+    ActionFacts,
+    Playthrough,
+    action_facts,
+    creativity_bits,
+    intricacy_bits,
+    novelty_bits,
+    tie_break,
+    to_bits,
+    to_rating,
+)
 from taskverse.difficulty.ratings import AggregatedRatings, load_all_ratings
-from taskverse.difficulty.timemodel import WAIT_FOR_DAY, WAIT_FOR_NIGHT, WAIT_FOR_WEATHER, ActionModel
+from taskverse.difficulty.timemodel import WAIT_FOR_DAY, WAIT_FOR_NIGHT, WAIT_FOR_WEATHER
 from taskverse.difficulty.trajectories import Trajectory, load_trajectories, trajectory_scores
 from taskverse.schema import DIFFICULTY_DIMENSIONS, AtomTask, Difficulty, Initialization, Score
 from taskverse.world.graph import task_node
+from taskverse.world.rules import consumers_of
+from taskverse.world.taskgraph import Provided, TaskGraph
 
-SOURCE_PLAN_FRAMES = "proxy:estimated_plan_frames (estimate: optimal plan under the game-facts time model)"
+SOURCE_PLAN_FRAMES = ("proxy:estimated_plan_frames (estimate: the world model's cheapest plan, timed by the "
+                      "game-facts time model)")
 SOURCE_PLAN_PE = "proxy:synthetic_plan_pe (permutation entropy of the estimated plan's synthetic actions)"
 SOURCE_GRAPH = "dependency graph (E + V given the initialization)"
 PROXY_NAMES = {"intricacy": "proxy:precision", "creativity": "proxy:solution_space",
                "novelty": "proxy:playthrough_distance"}
+FRAMES_PER_MINUTE = 1200
 WAITS = {"night": WAIT_FOR_NIGHT, "day": WAIT_FOR_DAY, "rain": WAIT_FOR_WEATHER, "thunder": 2 * WAIT_FOR_WEATHER}
 
 
@@ -87,7 +104,7 @@ class Occurrence:
 
 
 class DifficultyContext:
-    """Everything scoring needs, built once per library: graphs, planners, ratings, trajectories, proxies."""
+    """Everything scoring needs, built once per library: graphs, plans, ratings, trajectories, proxies."""
 
     def __init__(self, library: Any, calibration_dir: Any = None, d: int = DEFAULT_D) -> None:
         from taskverse.difficulty.calibration import calibration_dir as default_dir
@@ -95,13 +112,14 @@ class DifficultyContext:
         self.library = library
         self.d = d
         self.dir = calibration_dir if calibration_dir is not None else default_dir()
-        self.graph = PlanGraph(library.world, library.by_id)
-        self.actions = ActionModel(library.knowledge, d)
-        self._planners: dict[str, Planner] = {}
+        self.graph = TaskGraph(library.world, library.by_id)
+        self.plans = PlanModel(library, d)
         self._provided: dict[str, Provided] = {}
         self._ways: dict[str, dict[str, float]] = {}
-        self._intricacy: dict[str, float] = {}
-        self._novelty: dict[str, float] = {}
+        self._facts: dict[str, ActionFacts] = {}
+        self._naive: dict[str, Part] = {}
+        self._atom_bits: dict[tuple[str, str], tuple[float, bool]] = {}
+        self._secondary: dict[tuple[str, tuple[str, ...]], float] = {}
 
     @cached_property
     def ratings(self) -> AggregatedRatings:
@@ -114,25 +132,39 @@ class DifficultyContext:
         return load_trajectories(self.dir / "trajectories", self.library.by_id)
 
     @cached_property
-    def novelty_proxy(self) -> Novelty:
-        """The novelty proxy, with the literature's tasks of this library."""
-        library = self.library
-        literature = literature_tasks(library)
-        if not getattr(library, "digest", ""):
-            return Novelty(library.world, library.knowledge, literature)
-        from taskverse.library.loader import _cached
+    def playthrough(self) -> Playthrough:
+        """The common play-through: the literature's tasks of this library and their dependency graphs."""
+        return Playthrough(self.library.world, literature_tasks(self.library))
 
-        # the key covers every input: the library (its digest) and the literature's phrasings, which the
-        # library digest leaves out (atoms/aliases.yaml is not a task file)
-        tables = _cached(f"novelty-{library.digest[:32]}-{aliases_digest()[:32]}",
-                         lambda: Novelty(library.world, library.knowledge, literature).tables())
-        return Novelty(library.world, library.knowledge, literature, precomputed=tables)
+    @cached_property
+    def _needed(self) -> Callable[[str, str], bool]:
+        rules = self.plans.rules
+        consumers = consumers_of(rules)
+        index = rules.index
+
+        def needed(kind: str, name: str) -> bool:
+            r = index.get((kind, name))
+            return r is not None and bool(consumers[r])
+
+        return needed
+
+    @cached_property
+    def _places(self) -> dict[str, str]:
+        """The atoms that take the agent to another dimension, by atom id."""
+        rules = self.plans.rules
+        places: dict[str, str] = {}
+        for dimension in ("nether", "end"):  # end last: a plan through both counts as the end's
+            r = rules.index.get(("dimension", dimension))
+            for a in rules.producers[r] if r is not None else ():
+                places[rules.actions[a]] = dimension
+        return places
 
     def with_task(self, task: AtomTask) -> DifficultyContext:
         """A context where ``task`` (from a file) replaces or joins the library's atoms; ratings are shared."""
         other = DifficultyContext(self.library, self.dir, self.d)
-        other.graph = PlanGraph(self.library.world, self.library.by_id, {task.id: task})
-        for name in ("ratings", "trajectories", "novelty_proxy"):
+        other.graph = TaskGraph(self.library.world, self.library.by_id, {task.id: task})
+        other.plans = self.plans
+        for name in ("ratings", "trajectories", "playthrough"):
             other.__dict__[name] = getattr(self, name)
         return other
 
@@ -147,13 +179,22 @@ class DifficultyContext:
             found = self._provided[key] = Provided.of(init)
         return found
 
-    def planner(self, init: Initialization) -> Planner:
-        """The planner from one initialization (memoised)."""
-        key = self._key(init)
-        found = self._planners.get(key)
+    def plan(self, occurrence: Occurrence) -> Part:
+        """The estimated optimal plan of one atom occurrence (``estimate.PlanModel``)."""
+        task = self.graph.task(occurrence.task_id)
+        own = occurrence.task_id not in self.graph.extra
+        if own and occurrence.init.is_naive() and occurrence.forced is None and not occurrence.wait:
+            return self.naive_plan(occurrence.task_id)
+        return self.plans.plan(task, occurrence.init, occurrence.forced, occurrence.wait, own_rules=own)
+
+    def naive_plan(self, task_id: str) -> Part:
+        """An atom's plan from scratch (memoised)."""
+        found = self._naive.get(task_id)
         if found is None:
-            found = self._planners[key] = Planner(self.graph, self.actions, self.provided(init), init.main_hand,
-                                                  self.d)
+            task = self.graph.task(task_id)
+            found = self.plans.plan(task, Initialization(), own_rules=task_id not in self.graph.extra)
+            if task_id not in self.graph.extra:
+                self._naive[task_id] = found
         return found
 
     def log_ways(self, task_id: str, init: Initialization) -> float:
@@ -165,18 +206,67 @@ class DifficultyContext:
         """The mean human rating of a task, with the number of raters."""
         return self.ratings.mean(dimension, task_id)
 
-    def atom_value(self, dimension: str, task_id: str) -> tuple[float, bool]:
-        """An atom's own intricacy or novelty: its mean rating if rated, else its proxy; and whether rated."""
+    def facts(self, task_id: str) -> ActionFacts:
+        """What the proxies read off an atom's own action (memoised)."""
+        found = self._facts.get(task_id)
+        if found is None:
+            found = action_facts(self.graph.task(task_id), self.plans.actions, self._needed)
+            self._facts[task_id] = found
+        return found
+
+    def atom_bits(self, dimension: str, task_id: str) -> tuple[float, bool]:
+        """An atom's own intricacy demand or novelty bits: from its mean rating if rated, else its proxy.
+
+        Intricacy is returned as a precision demand (``2^bits``), so a plan's demands add up.
+        """
+        key = (dimension, task_id)
+        found = self._atom_bits.get(key)
+        if found is not None:
+            return found
         rating = self.rated(dimension, task_id)
         if rating is not None:
-            return rating[0], True
-        memo = self._intricacy if dimension == "intricacy" else self._novelty
-        value = memo.get(task_id)
-        if value is None:
-            task = self.graph.task(task_id)
-            value = intricacy(task, self.library.knowledge) if dimension == "intricacy" else self.novelty_proxy(task)
-            memo[task_id] = value
-        return value, False
+            bits = to_bits(rating[0], HALF_BITS[dimension])
+            found = (2.0 ** bits if dimension == "intricacy" else bits, True)
+        elif dimension == "intricacy":
+            found = (self.facts(task_id).demand, False)
+        else:
+            found = (self._novelty_bits(task_id), False)
+        self._atom_bits[key] = found
+        return found
+
+    def _novelty_bits(self, task_id: str) -> float:
+        plan = self.naive_plan(task_id)
+        atoms = plan.tasks | {task_id}
+        off = sum(1 for a in atoms if a not in self.playthrough)
+        dimension = self.graph.task(task_id).initialization.dimension.value
+        places = {self._places.get(a) for a in atoms}
+        place = "end" if "end" in places or dimension == "end" else \
+            "nether" if "nether" in places or dimension == "nether" else "overworld"
+        return novelty_bits(off, len(atoms), place, self.facts(task_id).aimless)
+
+    def secondary(self, dimension: str, atoms: tuple[str, ...]) -> float:
+        """The tie-breaking signal of a task's atoms, in bits: the dimension's count on their plans from scratch.
+
+        Intricacy: the precision bits of those plans; creativity: their solution-space bits; novelty: how deep
+        in the game they lie, ``log2(1 + minutes of game time from scratch)``.
+        """
+        key = (dimension, atoms)
+        found = self._secondary.get(key)
+        if found is not None:
+            return found
+        plans = [self.naive_plan(a) for a in atoms]
+        union = frozenset(atoms).union(*(p.tasks for p in plans))
+        if dimension == "intricacy":
+            found = intricacy_bits(self.atom_bits("intricacy", a)[0] for a in sorted(union))
+        elif dimension == "creativity":
+            found = creativity_bits((self.facts(a).free_bits for a in sorted(union)),
+                                    sum(self.log_ways(a, Initialization()) for a in atoms))
+        else:  # an atom the world cannot do from scratch: its own action's time
+            frames = sum(p.frames if p.feasible else self.plans.actions.action(self.graph.task(a)).frames
+                         for a, p in zip(atoms, plans, strict=True))
+            found = math.log2(1.0 + frames / FRAMES_PER_MINUTE) if math.isfinite(frames) else 0.0
+        self._secondary[key] = found
+        return found
 
 
 _CONTEXT: list[tuple[Any, DifficultyContext]] = []
@@ -191,18 +281,12 @@ def context_for(library: Any) -> DifficultyContext:
     return ctx
 
 
-def aliases_digest() -> str:
-    """A hash of ``atoms/aliases.yaml`` (empty when there is none): the novelty proxy reads it."""
-    import hashlib
-
-    from taskverse.paths import atoms_dir
-
-    path = atoms_dir() / "aliases.yaml"
-    return hashlib.sha256(path.read_bytes() if path.is_file() else b"").hexdigest()
-
-
 def literature_tasks(library: Any) -> set[str]:
-    """The literature's tasks: atoms tagged ``literature`` and the atoms ``atoms/aliases.yaml`` maps phrasings to."""
+    """The literature's tasks: atoms tagged ``literature`` and those the papers' phrasings map to.
+
+    The phrasings are ``atoms/aliases.yaml``'s rows; rows citing only MCU's own figures and sections are MCU's
+    showcase of its library, not the literature's play-through.
+    """
     from taskverse.paths import atoms_dir
     from taskverse.yamlio import read_yaml
 
@@ -210,8 +294,17 @@ def literature_tasks(library: Any) -> set[str]:
     path = atoms_dir() / "aliases.yaml"
     if path.exists():
         data = read_yaml(path) or {}
-        found |= {str(row["task"]) for row in data.get("aliases") or [] if isinstance(row, dict) and "task" in row}
+        found |= {str(row["task"]) for row in data.get("aliases") or []
+                  if isinstance(row, dict) and "task" in row and cites_the_literature(str(row.get("paper", "")))}
     return found
+
+
+def cites_the_literature(paper: str) -> bool:
+    """Whether an alias row's ``paper`` field cites a paper by author and year, ``Cai et al. (2023)``.
+
+    MCU's own figures and sections and notes ("none: a plain phrasing") are not the literature.
+    """
+    return re.search(r"\(\d{4}[a-z]?\)", paper) is not None
 
 
 # -- walking a task ---------------------------------------------------------------------------------------------
@@ -276,32 +369,31 @@ def _plan(expr: Any, occurrences: Iterator[Occurrence], ctx: DifficultyContext) 
     make the work longer).
     """
     if isinstance(expr, AtomRef):
-        occ = next(occurrences)
-        return ctx.planner(occ.init).plan(occ.task_id, occ.forced, occ.wait)
+        return ctx.plan(next(occurrences))
     if isinstance(expr, AnyOf):
         parts = [_plan(p, occurrences, ctx) for p in expr.parts]
         return min(parts, key=lambda p: p.frames)
     if isinstance(expr, AtLeast):
         cheapest = sorted((_plan(p, occurrences, ctx) for p in expr.parts), key=lambda plan: plan.frames)
-        result = ctx.planner(Initialization()).empty
+        result = ctx.plans.empty
         for chosen in cheapest[:expr.count]:
             result = result.then(chosen)
         return result
     if isinstance(expr, Repeat):
         once = _plan(expr.part, occurrences, ctx)
-        result = ctx.planner(Initialization()).empty
+        result = ctx.plans.empty
         for _ in range(expr.times):
             result = result.then(once)
         return result
     if isinstance(expr, Avoid):
-        return ctx.planner(Initialization()).empty
+        return ctx.plans.empty
     if isinstance(expr, Within):
         bounded = _plan(expr.part, occurrences, ctx)
         if starting_outcome(expr.part) is Outcome.HOLDING:  # survive the whole bound: it takes the bound
-            return Part(float(expr.ticks), ctx.actions.wait_motif(expr.ticks), bounded.tasks, bounded.once)
+            return Part(float(expr.ticks), ctx.plans.actions.wait_motif(expr.ticks), bounded.tasks)
         return bounded
     if isinstance(expr, AllOf | Then):
-        result = ctx.planner(Initialization()).empty
+        result = ctx.plans.empty
         for p in expr.parts:
             result = result.then(_plan(p, occurrences, ctx))
         return result
@@ -394,25 +486,28 @@ def raw_scores(task: Any, library: Any, *, task_id: str | None = None, expressio
     atoms = plan.tasks if plan.tasks else frozenset(o.task_id for o in occ)
     if not atoms:  # only things to avoid: what is to be avoided says how intricate and novel the task is
         atoms = frozenset(atoms_of(expression))
+    ordered = sorted(atoms)
+    parts = tuple(sorted({o.task_id for o in occ})) or tuple(ordered)
     for dim in ("intricacy", "creativity", "novelty"):
         rating = ctx.rated(dim, tid)
         if rating is not None:
             scores[dim] = RawScore(rating[0], ctx.ratings.source(dim, rating[1]))
             continue
-        if dim == "creativity":
-            base = max(creativity_base(ctx.graph.task(a)) for a in ([o.task_id for o in occ] or sorted(atoms)))
-            value = creativity(base, _log_ways(expression, iter(occ), ctx))
-            scores[dim] = RawScore(value, PROXY_NAMES[dim])
-            continue
-        values = [ctx.atom_value(dim, a) for a in sorted(atoms)]
-        value = max(v for v, _ in values)
-        if dim == "intricacy" and shape.how_constrained:
-            value = min(5.0, value + 0.5)
-        rated = sum(1 for _, r in values if r)
         source = PROXY_NAMES[dim]
-        if len(values) > 1:
-            source += f" (the plan's most {'intricate' if dim == 'intricacy' else 'novel'} of {len(values)} atoms"
-            source += f"; {rated} rated by humans)" if rated else ")"
+        if dim == "creativity":
+            bits = creativity_bits((ctx.facts(a).free_bits for a in ordered), _log_ways(expression, iter(occ), ctx))
+        else:
+            values = [ctx.atom_bits(dim, a) for a in ordered]
+            if dim == "intricacy":
+                bits = intricacy_bits(v for v, _ in values) + (1.0 if shape.how_constrained else 0.0)
+            else:
+                bits = max(v for v, _ in values)
+            rated = sum(1 for _, r in values if r)
+            if len(values) > 1:
+                source += (f" (summed over the plan's {len(values)} atoms" if dim == "intricacy" else
+                           f" (the plan's most novel of {len(values)} atoms")
+                source += f"; {rated} rated by humans)" if rated else ")"
+        value = to_rating(bits + tie_break(ctx.secondary(dim, parts)), HALF_BITS[dim])
         scores[dim] = RawScore(value, source)
     return {dim: scores[dim] for dim in DIFFICULTY_DIMENSIONS}
 

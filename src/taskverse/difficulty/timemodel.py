@@ -186,7 +186,7 @@ class ActionModel:
                 + _run("forward", 4)
             return frames, [(piece, count)]
         if event == Event.CRAFT:
-            cells = self._cells(task)
+            cells = self.cells(task)
             frames = CRAFT_OPEN + CRAFT_PER_CELL * cells + CRAFT_TAKE
             return frames, [(_codes("inventory", "camera_down"), 1), (CELL, cells), (_codes("attack", "inventory"), 1)]
         if event == Event.SMELT:
@@ -194,7 +194,7 @@ class ActionModel:
             return frames, [(_codes("hotbar", "use", "use", "camera_down", "attack", "camera_up", "attack"), 1),
                             (_run("noop", SMELT_TICKS), count), (_codes("attack", "inventory"), 1)]
         if event == Event.KILL:
-            return self._kill(task, tool if forced is not None else held or task.initialization.main_hand)
+            return self._kill(task, tool if forced is not None else self.weapon(task, held))
         if event == Event.FIND:
             frames = self.find_frames(task)
             return frames, [(_codes("camera_left", "camera_right"), 1), (WALK, round(frames / len(WALK)))]
@@ -287,7 +287,8 @@ class ActionModel:
                 return self._shears_speed[kind]
         return self.kn.hand_speed
 
-    def _cells(self, task: AtomTask) -> int:
+    def cells(self, task: AtomTask) -> int:
+        """Crafting-grid cells one run fills: the consumed ingredients of the recipe's first way."""
         ways = ways_of(task) if task.requires is not None else None
         if ways:
             return sum(n.count for n in ways[0] if n.kind == ResourceKind.ITEM and not n.kept)
@@ -299,16 +300,31 @@ class ActionModel:
         needed = data.get("harvest_tools") or []
         return tool in needed if needed else self._speed(block, data.get("material") or "", tool) > 1
 
-    def _kill(self, task: AtomTask, weapon: str | None) -> tuple[float, list[tuple[tuple[int, ...], int]]]:
-        mob = self.kn.mobs.get(task.goal.target)
-        health = mob.health if mob else 20.0
-        disposition = mob.disposition if mob else "hostile"
+    def weapon(self, task: AtomTask, held: str | None = None) -> str | None:
+        """The weapon a kill is fought with: the item in hand, else the best sword the initialization holds."""
+        init = task.initialization
+        if held is not None or init.main_hand is not None:
+            return held or init.main_hand
+        swords = [item for item in init.inventory if item.endswith("_sword") and item in self._tiers]
+        return max(swords, key=lambda item: (self._damage(item), item), default=None)
+
+    def _damage(self, weapon: str | None) -> tuple[float, float]:
+        """(damage, ticks between hits) of a weapon (a fist: 1 every 5 ticks)."""
         tier = self._tiers.get(weapon or "")
         if weapon and weapon.endswith("_sword") and tier is not None:
-            damage, cooldown = SWORD_DAMAGE.get(tier.name, HAND_DAMAGE), SWORD_COOLDOWN
-        else:
-            damage, cooldown = HAND_DAMAGE, HAND_COOLDOWN
-        fight = math.ceil(health / damage) * cooldown
+            return SWORD_DAMAGE.get(tier.name, HAND_DAMAGE), SWORD_COOLDOWN
+        return HAND_DAMAGE, HAND_COOLDOWN
+
+    def hits(self, task: AtomTask, weapon: str | None) -> int:
+        """Hits one kill of the task's mob takes with ``weapon``: its health over the weapon's damage."""
+        mob = self.kn.mobs.get(task.goal.target)
+        health = mob.health if mob else 20.0
+        return math.ceil(health / self._damage(weapon)[0])
+
+    def _kill(self, task: AtomTask, weapon: str | None) -> tuple[float, list[tuple[tuple[int, ...], int]]]:
+        mob = self.kn.mobs.get(task.goal.target)
+        disposition = mob.disposition if mob else "hostile"
+        fight = self.hits(task, weapon) * self._damage(weapon)[1]
         approach = APPROACH_FRAMES.get(disposition, 100)
         frames = task.goal.count * (approach + fight)
         chase = CHASE if disposition == "passive" else WALK[:20]
@@ -375,7 +391,16 @@ class ActionModel:
         extra = BIOME_SPAN * (self._biome_factor(biomes, dimension) - 1.0)
         return FIND_LOOK_AROUND + (FIND_COMMON_WALK + extra) * WALK_FRAMES_PER_BLOCK
 
-    def _reach(self, task: AtomTask, tool: str | None) -> tuple[float, list[tuple[tuple[int, ...], int]]]:
+    def route_blocks(self, task: AtomTask) -> float:
+        """Blocks the agent moves to find or reach its target (0 for an action done where it stands)."""
+        if task.goal.event == Event.FIND:
+            return max(0.0, self.find_frames(task) - FIND_LOOK_AROUND) / WALK_FRAMES_PER_BLOCK
+        if task.goal.event == Event.REACH:
+            return self._reach_distance(task)[1]
+        return 0.0
+
+    def _reach_distance(self, task: AtomTask) -> tuple[str, float]:
+        """How a navigation goal is reached (walk, boat, swim, climb, dig, tunnel) and how far, in blocks."""
         goal = task.goal
         mode, default = REACH_DEFAULTS.get(goal.target, ("walk", 100))
         distance = float(default)
@@ -386,6 +411,10 @@ class ActionModel:
         inventory = task.initialization.inventory
         if mode == "walk" and any(i.endswith(("_boat", "_raft")) for i in inventory):
             mode = "boat"
+        return mode, distance
+
+    def _reach(self, task: AtomTask, tool: str | None) -> tuple[float, list[tuple[tuple[int, ...], int]]]:
+        mode, distance = self._reach_distance(task)
         if mode in ("dig", "tunnel"):
             per_block = self.break_ticks("stone", tool) * (2 if mode == "tunnel" else 1) + 5
             frames = distance * per_block

@@ -324,7 +324,7 @@ class Rules:
                 self.actions_by_key.setdefault(event_key, []).append(a)
 
     def _use_up_placed_blocks(self, action_tasks: list[AtomTask]) -> None:
-        """Breaking a block that only placing gives uses it up: one placed block, one mined back.
+        """Breaking (or turning into another) a block that only placing gives uses it up: one placed, one back.
 
         A found block stands for a vein or a stand of trees, mined again and again; a placed one is one block.
         Without this, placing a block once and mining it repeatedly would copy the item without end.
@@ -332,10 +332,15 @@ class Rules:
         placed_only = {r for r in range(self.n_items, self.n_resources)
                        if self.resources[r][0] == "block" and self.producers[r]
                        and all(any(n.consume for n in way) for a in self.producers[r] for way in self.ways[a])}
+        self.placed_only: frozenset[int] = frozenset(placed_only)
+        """Blocks only placing (or another action using something up) gives: counted, and used up when mined."""
         if not placed_only:
             return
         for a, task in enumerate(action_tasks):
-            if task.goal.event.value != "mine":
+            # Mining takes the block; an action that makes a block of it (waxing copper) turns it into another.
+            makes_block = any(o.resource >= self.n_items and self.resources[o.resource][0] == "block"
+                              for outputs in self.way_outputs[a] for o in outputs)
+            if task.goal.event.value != "mine" and not makes_block:
                 continue
             self.ways[a] = tuple(
                 tuple(replace(n, consume=True, presence=False)
@@ -911,8 +916,19 @@ class CostModel:
                                 queue.append(b)
 
     def per_unit(self, a: int, r: int) -> float:
-        """What one unit of ``r`` costs when action ``a`` makes it (its cheapest way that yields ``r``)."""
-        return self.batch(a, r, 1.0)
+        """What one unit of ``r`` costs when action ``a`` makes it (its cheapest way that yields ``r``).
+
+        The unit's share of a run, as the fixpoint prices it: four planks share a craft, so one costs a quarter
+        of it (``batch`` counts the whole runs an amount takes).
+        """
+        best = INF
+        for w, outputs in enumerate(self.rules.way_outputs[a]):
+            marginal, setup = self.way_prices[a][w]
+            for out in outputs:
+                if out.resource == r:
+                    per = out.expected if r < self.rules.n_items else 1.0
+                    best = min(best, marginal / per + setup)
+        return best
 
     def batch(self, a: int, r: int, amount: float) -> float:
         """What ``amount`` units of ``r`` cost when action ``a`` makes them: runs' marginal costs plus one setup.
@@ -929,6 +945,22 @@ class CostModel:
                     runs = amount / per if out.slot >= 0 else math.ceil(amount / per - 1e-9)
                     best = min(best, marginal * runs + setup)
         return best
+
+    def run_cost(self, a: int, r: int, amount: float) -> float:
+        """What ``amount`` units of ``r`` cost in whole runs of action ``a``, setups not counted."""
+        best = INF
+        for w, outputs in enumerate(self.rules.way_outputs[a]):
+            marginal = self.way_prices[a][w][0]
+            for out in outputs:
+                if out.resource == r:
+                    per = out.expected if r < self.rules.n_items else 1.0
+                    runs = amount / per if out.slot >= 0 else math.ceil(amount / per - 1e-9)
+                    best = min(best, marginal * runs)
+        return best
+
+    def marginal_cost(self, r: int, amount: float) -> float:
+        """What ``amount`` units of ``r`` cost beyond any setup (the tools and places are had already)."""
+        return min((amount * marginal for marginal, _ in self.fronts[r]), default=INF)
 
     def amount_cost(self, r: int, amount: float) -> float:
         """What ``amount`` units of ``r`` cost by their cheapest producer at that amount."""

@@ -35,6 +35,10 @@ if TYPE_CHECKING:  # the goal automaton belongs to the algebra, a layer above; t
 
 INF = math.inf
 FUEL_CHOICES = 2
+FUEL_BATCHES = (1, 24)
+LONG_RUN = 8
+"""Runs of an action its needs' producers are also chosen for (by their marginal cost: setups had already)."""
+"""Smelts a fuel choice is priced for: one, and a long furnace run (coal then beats planks)."""
 """How many fuels a plan considers: the cheapest per smelt (held fuel is always considered)."""
 WIDE_GAP_BUDGET = 10_000
 """From this many expansions on, ``best_plan`` also tries to prove a first plan far above the bound."""
@@ -165,10 +169,17 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                     options = [(costs.amount_cost(m, amount), m) for m in need.members]
                     members = [m for m in need.members if held.get(m, 0) or made_from_held(m)] + cheapest(options)
                 else:
-                    # Fuel: some 250 items burn, each a few steps from the start; the cheapest few per smelt do.
-                    per_smelt = sorted((costs.amount_cost(m, math.ceil(need.count / w)), m)
-                                       for m, w in zip(need.members, need.weights, strict=True) if unit[m] < INF)
-                    members = [m for m in need.members if held.get(m, 0)] + [m for _, m in per_smelt[:FUEL_CHOICES]]
+                    # Fuel: some 250 items burn, each a few steps from the start; the cheapest few do, for one
+                    # smelt and for a furnace run of many (planks for a smelt, coal for two dozen).
+                    members = [m for m in need.members if held.get(m, 0)]
+                    for smelts in FUEL_BATCHES:
+                        ticks = need.count * smelts
+                        # For a long run the setups (a pickaxe for coal) are most likely paid anyway.
+                        price = costs.amount_cost if smelts == 1 else costs.marginal_cost
+                        per_batch = sorted((price(m, math.ceil(ticks / w)), m)
+                                           for m, w in zip(need.members, need.weights, strict=True) if unit[m] < INF)
+                        members += [m for _, m in per_batch[:FUEL_CHOICES]]
+                    members = list(dict.fromkeys(members))
                     fuels.update(members)
                 for m in dict.fromkeys(members):
                     # The cheapest producers for the amount wanted: a drowned's copper for one ingot, ore and a
@@ -176,9 +187,12 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                     if (m, amount) in demanded:
                         continue
                     demanded.add((m, amount))
-                    options = [(costs.batch(p, m, amount), p) for p in rules.producers[m]
-                               if not _recycles(rules, costs, held, p, m)]
-                    chosen = [p for p in cheapest(options) if p not in {q for q, _ in producers.get(m, [])}]
+                    makers = [p for p in rules.producers[m] if not _recycles(rules, costs, held, p, m)]
+                    # and the cheapest for a long run of the action, once its setups are had: six red sandstone
+                    # blocks for six smelts are mined with the pickaxe the furnace needed, not crafted from sand
+                    best = cheapest([(costs.batch(p, m, amount), p) for p in makers])
+                    best += cheapest([(costs.run_cost(p, m, amount * LONG_RUN), p) for p in makers])
+                    chosen = [p for p in dict.fromkeys(best) if p not in {q for q, _ in producers.get(m, [])}]
                     producers.setdefault(m, []).extend((p, _amount(rules, p, m)) for p in chosen)
                     queue += chosen
     return Universe(sorted(seen), emitters, producers, fuels)
@@ -217,11 +231,20 @@ def _recycles(rules: Rules, costs: CostModel, held: StateDict, a: int, r: int) -
     def made_from_r(x: int) -> bool:
         if held.get(x, 0):
             return False
-        producers = [p for p in rules.producers[x] if costs.action[p] < INF]
-        if not producers:
-            return False
-        best = min(producers, key=lambda p: costs.per_unit(p, x))
-        return any(n.consume and r in n.members for way in rules.ways[best] for n in way)
+        # The cheapest way to make x, not any way of its producer: white wool is made from string far more
+        # cheaply than by bleaching lime wool, though one recipe does both.
+        best, best_way = INF, None
+        for p in rules.producers[x]:
+            for w, outputs in enumerate(rules.way_outputs[p]):
+                marginal, setup = costs.way_prices[p][w]
+                for out in outputs:
+                    if out.resource == x and marginal < INF:
+                        per = out.expected if x < rules.n_items else 1.0
+                        price = marginal / per + setup
+                        if price < best:
+                            best, best_way = price, rules.ways[p][w]
+        # Only a need for r itself binds: a fuel or "any wool" need may take r but has other members to take.
+        return best_way is not None and any(n.consume and n.members == (r,) for n in best_way)
 
     # A block is a presence need; placed from r, mining it back is the same detour (place a quartz block, mine it).
     ways = rules.ways[a]

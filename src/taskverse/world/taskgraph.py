@@ -1,19 +1,14 @@
-"""A task's dependency graph given its initialization, and the estimated optimal plan through it.
+"""A task's dependency graph given its initialization (MCU Section 2.1: the pre-tasks still to do).
 
 The world graph (``taskverse.world.graph``) says how every resource can be obtained. Given what an initialization
-provides, this module answers three questions about a task:
+provides, this module answers two questions about a task:
 
 * its dependency graph *given the initialization* (what the agent must still obtain): the world graph below the
   task, cut at every need the initialization already provides (that node stays, as a leaf) and, for a task one of
-  whose ways is already provided, keeping only such ways (``PlanGraph.size``);
-* the number of distinct solutions through the OR branches of that graph (``PlanGraph.log_ways``);
-* an estimated optimal plan: for every need the cheapest way to obtain the count needed, with chance drops costing
-  1/p tries, tools and places (kept needs, blocks, mobs, biomes, structures, dimensions) obtained once per atom
-  and consumables scaled by count (``Planner``). Its frames and synthetic action sequence are the time and
-  operational-effort estimates.
+  whose ways is already provided, keeping only such ways (``TaskGraph.size``, the planning complexity E + V);
+* the number of distinct solutions through the OR branches of that graph (``TaskGraph.log_ways``).
 
-Presence decides what the graph prunes (the initialization holds any of a need); the planner also counts: an
-initialization with 2 of 3 iron ingots leaves one to obtain.
+Presence decides what the graph prunes: the initialization holds any of a need.
 """
 
 from __future__ import annotations
@@ -25,9 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from taskverse.difficulty.entropy import DEFAULT_D, PatternSummary
-from taskverse.difficulty.timemodel import ActionModel
-from taskverse.schema import AtomTask, Initialization, Need, ResourceKind
+from taskverse.schema import AtomTask, Initialization, Need
 from taskverse.world.graph import World, needs_from_initialization, task_node, ways_of
 
 Edge = tuple[str, dict[str, Any]]
@@ -79,7 +72,7 @@ NAIVE = Provided.of(Initialization())
 """What the naive initialization provides: only the overworld to stand in."""
 
 
-class PlanGraph:
+class TaskGraph:
     """The world graph, with tasks the world cannot ground (or that come from a file) read off their own needs."""
 
     def __init__(self, world: World, tasks: Any, extra: dict[str, AtomTask] | None = None) -> None:
@@ -87,7 +80,6 @@ class PlanGraph:
         self.tasks = tasks
         self.extra = dict(extra or {})
         self._declared: dict[str, list[Edge]] = {}
-        self._kept: dict[str, frozenset[str]] = {}
         self._index: dict[str, int] = {}
         self._indegree: list[int] = []
         self._ancestors: dict[str, int] = {}
@@ -125,18 +117,6 @@ class PlanGraph:
         self._declared[node] = [(f"way:{task.id}:{w}", {"dep": "or"}) for w in range(len(ways))]
         for w, way in enumerate(ways):
             self._declared[f"way:{task.id}:{w}"] = _needs_edges(way)
-
-    def once(self, task_id: str, node: str) -> bool:
-        """Whether a need is obtained once per atom rather than per run: a kept tool or a place, mob or world."""
-        if not (node.startswith("item:") or node.startswith("any:item:")):
-            return node.startswith(("block:", "entity:", "biome:", "structure:", "dimension:", "any:"))
-        kept = self._kept.get(task_id)
-        if kept is None:
-            kept = self._kept[task_id] = frozenset(
-                f"item:{name}" for way in ways_of(self.task(task_id)) for need in way if need.kept
-                and need.kind == ResourceKind.ITEM for name in need.any_of)
-        members = group_members(node) if node.startswith("any:") else [node]
-        return any(m in kept for m in members)
 
     def _ready_ways(self, edges: list[Edge], provided: Provided) -> list[Edge]:
         ways = [e for e in edges if e[0].startswith("way:")]
@@ -261,136 +241,3 @@ def _needs_edges(way: list[Need]) -> list[Edge]:
 def _logsumexp(values: list[float]) -> float:
     top = max(values)
     return top + math.log(sum(math.exp(v - top) for v in values))
-
-
-@dataclass(frozen=True)
-class Part:
-    """A piece of a plan: its frames, synthetic actions, the atoms it uses and needs still to obtain once."""
-
-    frames: float
-    motif: PatternSummary
-    tasks: frozenset[str] = frozenset()
-    once: frozenset[str] = frozenset()
-
-    def then(self, other: Part) -> Part:
-        """Both pieces: first this one, then ``other``."""
-        return Part(self.frames + other.frames, self.motif + other.motif, self.tasks | other.tasks,
-                    self.once | other.once)
-
-
-class Planner:
-    """Estimated optimal plans from one initialization (memoised; one planner per initialization)."""
-
-    def __init__(self, graph: PlanGraph, actions: ActionModel, provided: Provided, held: str | None = None,
-                 d: int = DEFAULT_D) -> None:
-        self.graph = graph
-        self.actions = actions
-        self.provided = provided
-        self.held = held
-        self.empty = Part(0.0, PatternSummary.empty(d))
-        self.infeasible = Part(INF, PatternSummary.empty(d))
-        self._obtain: dict[tuple[str, int], Part] = {}
-        self._standalone: dict[str, float] = {}
-
-    def plan(self, task_id: str, forced: str | None = None, wait: float = 0.0) -> Part:
-        """One run of ``task_id`` from this initialization, everything it needs included (``once`` resolved).
-
-        Args:
-            task_id: The atom.
-            forced: ``bare_hand`` or an item the atom's own action must be done with (a ``how`` constraint).
-            wait: Frames spent waiting before the action (a ``when`` constraint).
-
-        """
-        part = self._run(task_id, 1, forced, wait)
-        if math.isinf(part.frames):
-            return part
-        closure = self.resolve(part.once)
-        return Part(closure.frames + part.frames, closure.motif + part.motif, closure.tasks | part.tasks)
-
-    def resolve(self, once: Iterable[str]) -> Part:
-        """Obtain each of ``once`` (and what they need once in turn) a single time, prerequisites first."""
-        done: set[str] = set()
-        result = self.empty
-
-        def visit(node: str) -> None:
-            nonlocal result
-            if node in done:
-                return
-            done.add(node)
-            part = self.obtain(node, 1)
-            for inner in sorted(part.once):
-                visit(inner)
-            result = result.then(Part(part.frames, part.motif, part.tasks))
-
-        for node in sorted(once):
-            visit(node)
-        return result
-
-    def _standalone_cost(self, node: str) -> float:
-        found = self._standalone.get(node)
-        if found is None:
-            self._standalone[node] = INF  # guards against a cycle while computing
-            found = self._standalone[node] = self.resolve([node]).frames
-        return found
-
-    def _score(self, part: Part) -> float:
-        return part.frames + sum(self._standalone_cost(n) for n in part.once)
-
-    def obtain(self, node: str, count: int) -> Part:
-        """The cheapest way to get ``count`` of a node (once-needs left in ``once``)."""
-        have = self.provided.amount(node)
-        if have >= count or (have and not node.startswith(("item:", "any:item:"))):
-            return self.empty
-        count -= have
-        key = (node, count)
-        found = self._obtain.get(key)
-        if found is not None:
-            return found
-        self._obtain[key] = self.infeasible  # a cycle in a hand-written graph can never be cheapest
-        options: list[Part] = []
-        for parent, _ in self.graph.preds(node):
-            if parent.startswith("task:"):
-                runs = self._runs(parent[5:], node, count)
-                if runs:
-                    options.append(self._run(parent[5:], runs))
-            else:  # a member of a group
-                options.append(self.obtain(parent, count))
-        best = min(options, key=self._score, default=self.infeasible)
-        self._obtain[key] = best
-        return best
-
-    def _runs(self, task_id: str, node: str, count: int) -> int:
-        kind, _, name = node.partition(":")
-        for y in self.graph.task(task_id).yields:
-            if y.kind.value == kind and y.name == name:
-                return max(1, math.ceil(count / y.expected))
-        return 0
-
-    def _run(self, task_id: str, runs: int, forced: str | None = None, wait: float = 0.0) -> Part:
-        task = self.graph.task(task_id)
-        action = self.actions.action(task, self.held, forced)
-        if math.isinf(action.frames):
-            return self.infeasible
-        own = Part(runs * action.frames + wait, self.actions.wait_motif(wait) + action.motif.repeat(runs),
-                   frozenset({task_id}))
-        preds = self.graph.preds(task_node(task_id))
-        ways = [u for u, _ in preds if u.startswith("way:")]
-        fixed = [(u, d) for u, d in preds if not u.startswith("way:")]
-        before = self._needs(task_id, fixed, runs)
-        if ways:
-            before = before.then(min((self._needs(task_id, self.graph.preds(w), runs) for w in ways),
-                                     key=self._score))
-        return before.then(own)
-
-    def _needs(self, task_id: str, edges: list[Edge], runs: int) -> Part:
-        result = self.empty
-        once: set[str] = set()
-        for parent, data in edges:
-            if parent.startswith("task:"):  # an explicit pre-task
-                result = result.then(self._run(parent[5:], 1))
-            elif self.graph.once(task_id, parent):
-                if not self.provided.has(parent):
-                    once.add(parent)
-            else:
-                result = result.then(self.obtain(parent, int(data.get("count", 1)) * runs))
-        return Part(result.frames, result.motif, result.tasks, result.once | once)

@@ -1,0 +1,444 @@
+"""The cheapest derivation the cost fixpoint prices, read back as a plan: which actions, how many runs, in order.
+
+``rules.CostModel`` prices every resource from some holdings as a marginal cost per unit and a setup paid once.
+This module extracts the plan behind those prices, with no search of its own:
+
+* a need for ``q`` units of an item that the holdings do not cover takes, of its members, the one with the least
+  price for the ``q - held`` units still wanted (``CostModel.amount_cost``), and that member's cheapest producer
+  for that amount: the (action, way) with the least ``marginal * q / per_run + setup``, run
+  ``ceil(q / per_run)`` times (a chance drop gives its expected amount a run, so a 1-in-200 apple takes 200);
+* consumed needs scale with the runs (a fuel need burns its smelts' ticks: ``ceil(ticks / burn ticks)`` items of
+  the cheapest fuel for that many);
+* a kept need (a tool, a station) and a presence need (a found block, mob, biome, structure, dimension) is a
+  *setup*: obtained once per plan, before everything that needs it (a tool that wears as many times as the
+  plan's uses of it need: a wooden pickaxe lasts 59 blocks);
+* a way whose setups cannot be had without what it makes is no way (a block placed from the item that mining the
+  block gives); the next member or producer is taken;
+* the holdings (the initialization) count for every need that asks for them, and a need they cover costs nothing.
+
+Plans are folded into any value with an associative ``+`` (``Derivation(..., step=...)``): a list of
+(action, runs) steps (``steps``), or the difficulty module's frames and synthetic actions. A part of a plan is
+computed once per (resource, amount) and reused, so the plans of every atom from one initialization cost
+little more than the largest.
+
+What is left out, on purpose: what a run makes beyond its need (four planks for two) is not kept for later
+needs, and the agent's position (going back to the overworld) costs nothing; the cost fixpoint leaves these out
+too. Every plan from nothing runs step by step in the text world, except that where a plan makes an item for a
+later step, the text world may use it up earlier for a need that takes any of several equally cheap items (it
+takes them by name: sticks from the acacia planks made for an acacia fence); ``tests/test_world_derivation.py``
+counts these.
+
+Example:
+    >>> from taskverse import load_library
+    >>> from taskverse.world.rules import CostModel, Rules
+    >>> rules = Rules.for_library(load_library())
+    >>> plan = Derivation.of_steps(rules, CostModel.for_rules(rules))
+    >>> steps = plan.steps_for(rules.action_index["craft.wooden_pickaxe"])
+    >>> [rules.actions[a] for a, _ in steps][-1]
+    'craft.wooden_pickaxe'
+
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from taskverse.schema import Measure
+from taskverse.schema import Need as NeedSpec
+from taskverse.world.graph import PREFERRED_PREFIXES
+from taskverse.world.rules import INF, TICKS_PER_SMELT, CostModel, Need, Rules
+
+
+class Summable(Protocol):
+    """A value plans fold into: ``a + b`` is ``a``, then ``b`` (associative, with an empty value)."""
+
+    def __add__(self, other: Any, /) -> Any: ...
+
+
+T = TypeVar("T", bound=Summable)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece(Generic[T]):
+    """A part of a plan: its folded value (setups left out) and the setups it needs.
+
+    ``setups`` maps each setup resource to the uses the part spends of it (durability, for a tool that wears; 0
+    for one that does not, a station or a found thing).
+    """
+
+    value: T
+    setups: Mapping[int, int]
+
+
+RESOLVE_ROUNDS = 4
+"""Rounds to settle how many copies of each worn tool a plan needs (copies need setups of their own)."""
+MEMBER_TRIES = 4
+"""Members of a need tried, cheapest first, when the cheaper ones cannot be had without a loop."""
+Steps = tuple[tuple[int, int], ...]
+"""A plan as (action index, runs) steps, prerequisites first."""
+
+
+class Derivation(Generic[T]):
+    """Plans read off a cost model from some holdings, folded with ``step`` (memoised per resource and amount).
+
+    Args:
+        rules: The compiled world.
+        costs: Its cost model (from nothing, or from holdings; its prices decide every choice).
+        step: The value of ``runs`` runs of an action (``(action, runs) -> T``).
+        empty: The value of doing nothing (the identity of ``+``).
+        held: What the initialization holds, by resource index (items by count, found things by 1).
+
+    """
+
+    def __init__(self, rules: Rules, costs: CostModel, step: Callable[[int, int], T], empty: T,
+                 held: Mapping[int, int] | None = None) -> None:
+        self.rules = rules
+        self.costs = costs
+        self.step = step
+        self.empty = empty
+        self.held = dict(held or {})
+        self._memo: dict[tuple[int, int], Piece[T] | None] = {}
+        self._members: dict[Any, tuple[int, ...]] = {}
+        self._active: set[int] = set()
+        self._cut = 0
+        self._preference = preferences(rules)
+
+    @classmethod
+    def of_steps(cls, rules: Rules, costs: CostModel, held: Mapping[int, int] | None = None) -> Derivation[Any]:
+        """A derivation whose plans are (action, runs) steps (``Steps``)."""
+        return Derivation(rules, costs, lambda a, runs: ((a, runs),), (), held)
+
+    # -- the plan of an action or of needs ------------------------------------------------------------------------
+
+    def plan_action(self, a: int, runs: int = 1, last: T | None = None) -> T | None:
+        """The plan of ``runs`` runs of action ``a`` from the holdings, setups first; None if there is none.
+
+        ``last`` replaces the value of the action's own runs (e.g. its frames under the initialization's tool).
+        """
+        way = self.choose_way(self.rules.ways[a], runs, self.costs.way_prices[a])
+        if way is None:
+            return None
+        own = self.step(a, runs) if last is None else last
+        return self.plan_needs(self.rules.ways[a][way], runs, own)
+
+    def plan_needs(self, needs: Sequence[Need], runs: int, last: T, setups: Iterable[int] = ()) -> T | None:
+        """The plan that meets ``needs`` (for ``runs`` runs) and then does ``last``; None if there is none.
+
+        ``setups``: further resources to obtain once (a tool the task must be done with).
+        """
+        piece = self.meet(needs, runs)
+        if piece is None:
+            return None
+        wanted = dict(piece.setups)
+        for r in setups:
+            if not self._holds(r, 1):
+                wanted.setdefault(r, 0)
+        first = self.resolve(wanted)
+        if first is None:
+            return None
+        return first + piece.value + last  # type: ignore[no-any-return]
+
+    def steps_for(self, a: int, runs: int = 1) -> Steps | None:
+        """The plan of an action as steps (for a derivation made by ``of_steps``)."""
+        return self.plan_action(a, runs)  # type: ignore[return-value]
+
+    def resolve(self, setups: Mapping[int, int]) -> T | None:
+        """Obtain each setup once, and what each needs in turn, prerequisites first (sorted for stability).
+
+        A tool that wears is obtained as many times as the plan's uses of it need: ``ceil(uses / durability)``
+        (a wooden pickaxe lasts 59 blocks). Copies change what the setups themselves need, so the count is
+        settled in a few rounds.
+        """
+        copies: dict[int, int] = {}
+        order: list[int] | None = []
+        for _ in range(RESOLVE_ROUNDS):
+            order, tally = self._closure(setups, copies)
+            if order is None:
+                return None
+            wanted = {r: self._copies(r, tally.get(r, 0)) for r in order}
+            if all(copies.get(r, 1) == n for r, n in wanted.items()):
+                break
+            copies = wanted
+        result: T = self.empty
+        for r in order or ():
+            piece = self.obtain(r, copies.get(r, 1))
+            if piece is None:
+                return None
+            result = result + piece.value
+        return result
+
+    def _closure(self, roots: Mapping[int, int], copies: Mapping[int, int]) -> tuple[list[int] | None, dict[int, int]]:
+        """The setups reachable from ``roots``, prerequisites first, and the uses the plan spends of each."""
+        tally = dict(roots)
+        order: list[int] = []
+        seen: set[int] = set()
+        pending = [(r, False) for r in sorted(roots, reverse=True)]
+        while pending:  # depth first, post-order: a setup's own setups come before it
+            r, expanded = pending.pop()
+            if expanded:
+                order.append(r)
+                continue
+            if r in seen:
+                continue
+            seen.add(r)
+            piece = self.obtain(r, copies.get(r, 1))
+            if piece is None:
+                return None, tally
+            pending.append((r, True))
+            for s, uses in piece.setups.items():
+                tally[s] = tally.get(s, 0) + uses
+            pending.extend((s, False) for s in sorted(piece.setups, reverse=True) if s not in seen)
+        return order, tally
+
+    def _copies(self, r: int, uses: int) -> int:
+        """How many of a setup a plan spending ``uses`` of it needs (one, unless it is a tool that wears)."""
+        wear = self.rules.wear_of.get(r)
+        return max(1, -(-uses // wear[1])) if wear is not None and uses > 0 else 1
+
+    # -- needs, members, producers --------------------------------------------------------------------------------
+
+    def meet(self, needs: Sequence[Need], runs: int) -> Piece[T] | None:
+        """What meeting one way's needs for ``runs`` runs takes: consumed needs in order, setups collected.
+
+        Setups overlap: a member is chosen by its price less the setup the way's other needs pay anyway (coal
+        needs the pickaxe the iron ore needs too, and planks the tree found for the ore's pickaxe), as the
+        cost fixpoint prices a way (only its dearest setup counts).
+        """
+        wanted: list[tuple[Need, int]] = []
+        for need in needs:
+            amount = self._missing(need, runs)
+            if amount > 0:
+                wanted.append((need, amount))
+        # needs that take any of several items first: made later, the sticks' "any planks" would use up the
+        # acacia planks just made for an acacia fence
+        wanted.sort(key=lambda item: -len(item[0].members))
+        first = [self.choose_member(need, amount) for need, amount in wanted]
+        if any(choice is None for choice in first):
+            return None
+        setups_of = [self._parts(need, amount, choice)[1] for (need, amount), choice in  # type: ignore[arg-type]
+                     zip(wanted, first, strict=True)]
+        value: T = self.empty
+        setups: dict[int, int] = {}
+        for i, (need, amount) in enumerate(wanted):
+            free = max((s for j, s in enumerate(setups_of) if j != i), default=0.0)
+            found = None
+            for member in self.choose_members(need, amount, free):  # the cheapest that can be had
+                if not need.consume:  # a tool, station or found thing: a setup
+                    if self.obtain(member, 1) is not None:
+                        found = Piece(self.empty, {member: need.uses * runs if member in self.rules.wear_of else 0})
+                        break
+                    continue
+                units = amount if need.weights is None else -(-amount // need.weights[need.members.index(member)])
+                found = self.obtain(member, units, counted=True)
+                if found is not None:
+                    break
+            if found is None:
+                return None
+            value = value + found.value
+            for r, uses in found.setups.items():
+                setups[r] = setups.get(r, 0) + uses
+        return Piece(value, setups)
+
+    def _missing(self, need: Need, runs: int) -> int:
+        """What of a need the holdings leave to obtain: units (fuel: ticks), or 1 for an unheld setup."""
+        held = self.held
+        if not need.consume:
+            return 0 if any(held.get(m, 0) for m in need.members) else 1
+        weights = need.weights or (1,) * len(need.members)
+        return need.count * runs - sum(held.get(m, 0) * w for m, w in zip(need.members, weights, strict=True))
+
+    def _parts(self, need: Need, amount: int, m: int) -> tuple[float, float]:
+        """(marginal, setup) of meeting ``amount`` of a need with member ``m``, at its cheapest price."""
+        if not need.consume:
+            return 0.0, self.costs.unit[m]
+        units = amount if need.weights is None else -(-amount // need.weights[need.members.index(m)])
+        return min(((units * mc, sc) for mc, sc in self.costs.fronts[m]), key=sum, default=(INF, INF))
+
+    def choose_way(self, ways: Sequence[Sequence[Need]], runs: int,
+                   prices: Sequence[tuple[float, float]] | None = None) -> int | None:
+        """The way to use: the first the holdings fully meet, else the cheapest by the model's prices."""
+        for w, way in enumerate(ways):
+            if all(self._met(need, runs) for need in way):
+                return w
+        best, best_value = None, INF
+        for w, way in enumerate(ways):
+            if prices is not None:
+                marginal, setup = prices[w]
+                value = marginal * runs + setup
+            else:
+                value = self._way_estimate(way, runs)
+            if value < best_value:
+                best, best_value = w, value
+        return best
+
+    def choose_member(self, need: Need, amount: int, free: float = 0.0) -> int | None:
+        """The member of a need to get ``amount`` units (fuel: ticks) of: the cheapest for that amount.
+
+        ``free``: setup paid anyway by the way's other needs, not counted again (see ``meet``).
+        """
+        members = self.choose_members(need, amount, free)
+        return members[0] if members else None
+
+    def choose_members(self, need: Need, amount: int, free: float = 0.0) -> tuple[int, ...]:
+        """The ``MEMBER_TRIES`` cheapest members of a need for ``amount`` units, cheapest first."""
+        members_key: Any = need.virtual if need.virtual >= 0 else (need.members, need.consume)
+        key = (members_key, amount, round(free, 3))
+        found = self._members.get(key)
+        if found is not None:
+            return found
+        rules = self.rules
+        options = []
+        for m in need.members:
+            if m == rules.heat:
+                continue
+            marginal, setup = self._parts(need, amount, m)
+            total = marginal + setup
+            if total == INF:
+                continue
+            options.append((round(marginal + max(0.0, setup - free), 6), round(total, 6), self._preference[m],
+                            rules.names[m], m))
+        found = self._members[key] = tuple(option[-1] for option in sorted(options)[:MEMBER_TRIES])
+        return found
+
+    def obtain(self, r: int, amount: int, counted: bool = False) -> Piece[T] | None:
+        """The cheapest way to ``amount`` units of ``r`` beyond what is held (``counted``: already subtracted)."""
+        # A found thing is found once; a placed block is one block (mining it uses it up), so it counts.
+        found_once = r >= self.rules.n_items and r not in self.rules.placed_only
+        if not counted:
+            have = self.held.get(r, 0)
+            if have >= amount or (have and found_once):
+                return Piece(self.empty, {})
+            amount -= have
+        if found_once:
+            amount = 1
+        key = (r, amount)
+        if key in self._memo:
+            return self._memo[key]
+        if r in self._active:  # a producer that needs what it makes: not this way
+            self._cut += 1
+            return None
+        self._active.add(r)
+        cut_before = self._cut
+        found: Piece[T] | None = None
+        try:
+            for a, w, runs in self.producers(r, amount):
+                found = self._run(a, w, runs)
+                # its setups must be had without r (a block placed from the item that mining it gives is no
+                # way to the item): obtained here, while r is being obtained, a loop back to r is cut
+                if found is not None and all(s != r and self.obtain(s, 1) is not None for s in found.setups):
+                    break
+                found = None
+        finally:
+            self._active.discard(r)
+        if found is not None or self._cut == cut_before:  # a failure because of a cycle depends on the path
+            self._memo[key] = found
+        return found
+
+    def producers(self, r: int, amount: int) -> list[tuple[int, int, int]]:
+        """(action, way, runs) that make ``amount`` units of ``r``, cheapest first by the model's prices."""
+        rules, costs = self.rules, self.costs
+        options: list[tuple[float, int, int, int]] = []
+        for a in rules.producers[r]:
+            for w, outputs in enumerate(rules.way_outputs[a]):
+                marginal, setup = costs.way_prices[a][w]
+                if marginal == INF:
+                    continue
+                for out in outputs:
+                    if out.resource != r:
+                        continue
+                    per = out.expected if r < rules.n_items else 1.0
+                    if per <= 0:
+                        continue
+                    runs = max(1, math.ceil(amount / per - 1e-9))
+                    options.append((marginal * amount / per + setup, a, w, runs))
+        options.sort()
+        return [(a, w, runs) for _, a, w, runs in options]
+
+    def _run(self, a: int, w: int, runs: int) -> Piece[T] | None:
+        piece = self.meet(self.rules.ways[a][w], runs)
+        if piece is None:
+            return None
+        return Piece(piece.value + self.step(a, runs), piece.setups)
+
+    # -- holdings ---------------------------------------------------------------------------------------------------
+
+    def _holds(self, r: int, amount: int) -> bool:
+        return self.held.get(r, 0) >= amount
+
+    def _met(self, need: Need, runs: int) -> bool:
+        held = self.held
+        if not need.consume:
+            return any(held.get(m, 0) for m in need.members)
+        weights = need.weights or (1,) * len(need.members)
+        return sum(held.get(m, 0) * w for m, w in zip(need.members, weights, strict=True)) >= need.count * runs
+
+    def _way_estimate(self, way: Sequence[Need], runs: int) -> float:
+        """What a way costs beyond the holdings: its consumed needs' prices, plus its dearest setup."""
+        marginal, setup = 0.0, 0.0
+        for need in way:
+            if self._met(need, runs):
+                continue
+            if not need.consume:
+                setup = max(setup, min((self.costs.unit[m] for m in need.members), default=INF))
+                continue
+            weights = need.weights or (1,) * len(need.members)
+            marginal += min((self.costs.amount_cost(m, -(-need.count * runs // w))
+                             for m, w in zip(need.members, weights, strict=True) if m != self.rules.heat),
+                            default=INF)
+        return marginal + setup
+
+
+def compile_needs(rules: Rules, way: Sequence[NeedSpec]) -> list[Need] | None:
+    """A task's way (schema needs) as the model's needs; None when a need names nothing the world knows.
+
+    For tasks the rules do not hold as actions: goals (``obtain.*``) and tasks from files.
+    """
+    compiled: list[Need] = []
+    for need in way:
+        kind = need.kind.value
+        members = [rules.index[(kind, m)] for m in need.any_of if (kind, m) in rules.index]
+        if not members:
+            return None
+        presence = kind != "item"
+        weights: tuple[int, ...] | None = None
+        count = 1 if presence else need.count
+        if need.measure == Measure.SMELTS:
+            members = [m for m in members if rules.fuel_ticks.get(rules.names[m], 0) > 0]
+            if not members:
+                return None
+            weights = tuple(rules.fuel_ticks[rules.names[m]] for m in members)
+            count = need.count * TICKS_PER_SMELT
+        virtual = members[0] if len(members) == 1 and weights is None else -1 - len(compiled)
+        compiled.append(Need(tuple(members), count, consume=not presence and not need.kept, presence=presence,
+                             virtual=virtual, weights=weights))
+    return compiled
+
+
+def held_resources(rules: Rules, inventory: Mapping[str, int], found: Iterable[tuple[str, str]]) -> dict[int, int]:
+    """Holdings by resource index: items by count, found things (and the dimension stood in) by 1."""
+    held: dict[int, int] = {}
+    for name, count in inventory.items():
+        r = rules.index.get(("item", name))
+        if r is not None and count > 0:
+            held[r] = held.get(r, 0) + count
+    for resource in found:
+        r = rules.index.get(resource)
+        if r is not None:
+            held[r] = 1
+    return held
+
+
+def preferences(rules: Rules) -> list[int]:
+    """Per resource, its rank among equally cheap members (kept on the rules).
+
+    What a player reaches for first (oak, white, coal...), as the dependency graph draws them.
+    """
+    cached: list[int] | None = getattr(rules, "_preferences", None)
+    if cached is None:
+        cached = [next((i for i, prefix in enumerate(PREFERRED_PREFIXES) if name.startswith(prefix)),
+                       len(PREFERRED_PREFIXES)) for name in rules.names]
+        rules._preferences = cached  # type: ignore[attr-defined]
+    return cached

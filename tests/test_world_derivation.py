@@ -1,0 +1,147 @@
+"""The cheapest derivation the cost fixpoint prices, read back as a plan (``world.derivation``)."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from taskverse.errors import TaskverseError
+from taskverse.world.derivation import Derivation, held_resources
+from taskverse.world.rules import CostModel, Rules
+
+
+@pytest.fixture(scope="module")
+def model(library):
+    rules = Rules.for_library(library)
+    return rules, CostModel.for_rules(rules)
+
+
+@pytest.fixture(scope="module")
+def naive(model):
+    rules, costs = model
+    return Derivation.of_steps(rules, costs, {rules.index[("dimension", "overworld")]: 1})
+
+
+def test_a_plan_from_nothing_exists_exactly_when_the_world_grounds_the_task(library, model, naive):
+    rules, _ = model
+    for a, atom in enumerate(rules.actions):
+        assert (naive.steps_for(a) is None) == (library.world.task_rank(atom) == math.inf), atom
+
+
+def _run(rules, steps, state):
+    """Do the steps in the text world (chance yields at their expected rate); the actions done."""
+    done = []
+    for a, runs in steps:
+        for _ in range(runs):
+            try:
+                rules.act(state, a, events=False)
+            except TaskverseError as error:
+                raise AssertionError(f"step {len(done)}: {error}; done so far: {done[-8:]}") from None
+            done.append(rules.actions[a])
+    return done
+
+
+@pytest.mark.parametrize("atom", ["craft.wooden_pickaxe", "craft.stone_pickaxe", "craft.iron_sword",
+                                  "craft.diamond_pickaxe", "craft.torch", "craft.white_bed", "craft.bread",
+                                  "smelt.iron_ingot", "craft.furnace", "hunt.sheep", "mine.diamond_ore"])
+def test_plans_from_nothing_run_in_the_text_world(model, naive, atom):
+    rules, _ = model
+    steps = naive.steps_for(rules.action_index[atom])
+    done = _run(rules, steps, rules.new_state(found=[("dimension", "overworld")]))
+    assert done[-1] == atom
+
+
+def test_every_plan_from_nothing_runs_in_the_text_world(model, naive):
+    """Tools, stations and found things are always there in time (worn tools made again, no place-and-mine loops).
+
+    The one slip left: a need that takes any of several equally cheap items may, in the text world (which takes
+    them by name), use up an item the plan made for a later step (sticks from the acacia planks of a fence).
+    """
+    rules, _ = model
+    plans = short = 0
+    for a in range(len(rules.actions)):
+        steps = naive.steps_for(a)
+        if steps is None:
+            continue
+        plans += 1
+        state = rules.new_state(found=[("dimension", "overworld")])
+        for b, runs in steps:
+            if not state.mask[b]:
+                assert any(all(need.consume and len(need.members) == 1 for need in way
+                               if not rules.need_met(state, need)) for way in rules.ways[b]), rules.explain(state, b)
+                short += 1
+                break
+            for _ in range(runs):
+                rules.act(state, b, events=False)
+    assert plans > 2500 and short <= plans // 100, (short, plans)
+
+
+def test_setups_are_obtained_once_before_what_needs_them(model, naive):
+    rules, _ = model
+    steps = naive.steps_for(rules.action_index["craft.diamond_pickaxe"])
+    atoms = [rules.actions[a] for a, _ in steps]
+    for setup in ("craft.crafting_table", "craft.wooden_pickaxe", "craft.stone_pickaxe", "craft.iron_pickaxe"):
+        assert atoms.count(setup) == 1, setup
+    finds = [a for a in atoms if a.startswith("find.")]
+    assert len(finds) == len(set(finds))  # a found thing stays found
+    found = next(a for a in finds if a.endswith("diamond_ore"))
+    assert atoms.index("craft.iron_pickaxe") < atoms.index(found) < atoms.index("mine." + found.split(".", 1)[1])
+
+
+def test_what_the_initialization_holds_costs_nothing(library, model):
+    rules, costs = model
+    task = library.get("craft iron_sword")
+    held = held_resources(rules, task.initialization.inventory, [("dimension", "overworld")])
+    plan = Derivation.of_steps(rules, costs, held).steps_for(rules.action_index[task.id])
+    assert plan == ((rules.action_index[task.id], 1),)
+    short = dict(task.initialization.inventory, iron_ingot=1)  # one ingot short: that one is made
+    plan = Derivation.of_steps(rules, costs, held_resources(rules, short, [])).steps_for(rules.action_index[task.id])
+    assert "smelt.iron_ingot" in [rules.actions[a] for a, _ in plan] and plan[-1][0] == rules.action_index[task.id]
+
+
+def test_a_tool_that_wears_is_made_again(library, model):
+    rules, costs = model
+    pickaxe = rules.index[("item", "wooden_pickaxe")]
+    held = held_resources(rules, {}, [("dimension", "overworld")])
+    plan = Derivation.of_steps(rules, costs, held)
+    durability = rules.wear_of[pickaxe][1]
+    mine = rules.action_index["mine.stone"]
+    uses = next(n.uses for way in rules.ways[mine] for n in way if pickaxe in n.members)
+    steps = plan.plan_needs(rules.ways[mine][0], durability // uses + 1, ((mine, durability // uses + 1),))
+    made = {rules.actions[a]: runs for a, runs in steps}
+    assert made["craft.wooden_pickaxe"] == 2  # 60 blocks: one more than a wooden pickaxe lasts
+
+
+def test_a_chance_drop_takes_its_expected_number_of_tries(model, naive):
+    rules, _ = model
+    steps = dict((rules.actions[a], runs) for a, runs in naive.steps_for(rules.action_index["eat.apple"]))
+    leaves = next(atom for atom in steps if atom.startswith("mine.") and atom.endswith("leaves"))
+    assert steps[leaves] == 200  # an apple drops from 1 in 200 oak or dark oak leaves
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_the_planner_bound_never_exceeds_a_plan_that_runs(library, model, naive, data):
+    """The search's heuristic is admissible: from nothing, no derivation that runs is shorter than its bound.
+
+    (The fixpoint's own price is no bound: it picks a producer per run, so a setup that three runs would share
+    can look dearer than a route the plan takes; and a plan's leftovers serve later steps.)
+    """
+    from taskverse.textenv.env import SkillForgeTextEnv
+    from taskverse.textenv.planning import planner_for
+
+    rules, costs = model
+    feasible = [a for a in range(len(rules.actions)) if costs.action[a] < math.inf
+                and not rules.actions[a].startswith("obtain.")]
+    a = data.draw(st.sampled_from(feasible))
+    steps = naive.steps_for(a)
+    assert steps is not None
+    try:
+        _run(rules, steps, rules.new_state(found=[("dimension", "overworld")]))
+    except AssertionError:
+        return  # one of the few plans that fall short in the text world (see above): not a plan
+    env = SkillForgeTextEnv(task=f"naive({rules.actions[a]})", plan_info=False, library=library)
+    env.reset(seed=0)
+    planner = planner_for(env, from_start=True)
+    assert planner.heuristic(planner.start, planner.start_progress) <= sum(runs for _, runs in steps)
