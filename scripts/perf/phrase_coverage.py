@@ -3,7 +3,7 @@
 Prints figures (not a test). The 1,000 lines are the two task lists of the tests (MineDojo's and MCU's styles)
 with their counts, biomes and items varied so few lines repeat, plus unreadable lines (the slow path: close
 names are looked for); the library load is timed apart. Run on one core: ``taskset -c 0 python
-scripts/perf/coverage.py``.
+scripts/perf/phrase_coverage.py``.
 """
 
 from __future__ import annotations
