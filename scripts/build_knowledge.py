@@ -122,6 +122,20 @@ def build() -> dict[str, Any]:
         for entry in _load("entityLoot")
         if entry["entity"] in knowledge["entities"]
     }
+    knowledge["enchantments"] = {
+        enchantment["name"]: {
+            "category": enchantment["category"],
+            "weight": enchantment["weight"],
+            "max_level": enchantment["maxLevel"],
+            # The power (modified enchantment level) range of level L is [a * L + b, a' * L + b'].
+            "min_cost": [enchantment["minCost"]["a"], enchantment["minCost"]["b"]],
+            "max_cost": [enchantment["maxCost"]["a"], enchantment["maxCost"]["b"]],
+            "exclude": sorted(enchantment["exclude"]),
+            "treasure": bool(enchantment["treasureOnly"]),
+            "discoverable": bool(enchantment["discoverable"]),
+        }
+        for enchantment in _load("enchantments")
+    }
     return knowledge
 
 

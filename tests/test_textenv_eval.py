@@ -81,7 +81,7 @@ def test_how_with_tool_is_honoured_beyond_mining(library):
     for name in ["find oak_log", "mine oak_log", "craft oak_planks", "craft stick"]:
         _, _, done, _, _ = env.step(env.rules.lookup(name))
     assert not done  # a stick crafted empty-handed does not count
-    rejected = check_task("craft netherite_upgrade_smithing_template", library)  # only found in bastion chests
+    rejected = check_task("place spawner", library)  # no survival player gets a spawner
     assert rejected.reason.startswith("infeasible") and rejected.max_steps is None
 
 
@@ -92,8 +92,9 @@ def test_suite_tasks_record_their_step_limit_from_the_optimal_plan():
         for item in suite.tasks:
             assert item.optimal_steps is not None and item.max_steps == step_limit(item.optimal_steps)
     rejected = load_suite("SkillForge").built_with.rejected
-    # An axe in hand while placing a bed: the placing hand holds the bed, so no plan exists
-    assert any("with stone_axe" in r.description and r.reason.startswith("infeasible") for r in rejected)
+    # Each task left out says why: a molecule no plan reaches in the text world (which ones depends on the random
+    # molecules the library gives; an axe in hand while placing a bed was one: the placing hand holds the bed)
+    assert rejected and all(r.reason.startswith("infeasible") and r.description for r in rejected)
     kept = {t.id for name in ("SkillForge", "SkillForge-Chain") for t in load_suite(name).tasks}
     assert not kept & {r.id for r in rejected}
 

@@ -156,7 +156,10 @@ def test_optimal_agent_solves_every_feasible_naive_craft_atom(library):
         if length > 100:
             long_plans.append(task)
     assert not failures, failures
-    assert len(long_plans) < 0.05 * len(tasks)  # the End's and copper's long chains, not planner detours
+    # The End's, copper's, Silk Touch's (15 bookshelves), the wither's and far structures' long chains, not
+    # planner detours: 69 of the 746 once placed blocks stopped copying themselves (the dyed shulker boxes, the
+    # End's bricks and purpur, the packed and blue ice of Silk Touch, the cut copper blocks).
+    assert len(long_plans) < 0.10 * len(tasks)
 
 
 @pytest.mark.parametrize("agent_name", ["random", "greedy", "optimal"])

@@ -12,6 +12,8 @@ of one run of each atom's own action, grounded in the game facts of the knowledg
 * killing: the mob's health divided by the damage of the weapon held, one hit per attack cooldown, plus
   approaching (a fleeing animal is chased);
 * finding: walking to where the thing occurs (see ``find_frames``), at 4.317 blocks a second;
+* waiting for the world (copper weathering, eggs hatching, a thunderstorm): the mechanism tables' ticks
+  (``knowledge.mechanisms``), plus a use; the weather's wait is ``WAIT_FOR_WEATHER``;
 * the rest (placing, eating, equipping, using, building, travelling, waiting) from the constants below.
 
 Each action also has a synthetic action sequence (``motif``) of about the same length, made of verb-specific
@@ -139,6 +141,7 @@ class ActionModel:
         self._tiers = {item: tier for tier in kn.tool_tiers for item in tier.items}
         self._shears_speed = _shears_speeds()
         self._overworld_biomes = [b for b, v in kn.biomes.items() if v["dimension"] == "overworld"]
+        self._waits = kn.mechanisms.waits() if kn.mechanisms is not None else {}
 
     def action(self, task: AtomTask, held: str | None = None, forced: str | None = None) -> Action:
         """One run of the task's own action.
@@ -174,6 +177,10 @@ class ActionModel:
         event = goal.event
         count = goal.count
         tool = None if forced == "bare_hand" else forced
+        if task.id in self._waits:  # the world does the work: a use, then waiting for it
+            ticks, weather = self._waits[task.id]
+            frames = USE_FRAMES + ticks + (WAIT_FOR_WEATHER if weather is not None else 0)
+            return frames, [(USE, 1), (_run("noop", 1), round(frames - USE_FRAMES))]
         if event == Event.MINE:
             block = self._block_of(task)
             if forced is None:
@@ -244,7 +251,7 @@ class ActionModel:
 
     def default_tool(self, block: str, task: AtomTask) -> str | None:
         """The tool a plan mines ``block`` with: the task's own tool, else the cheapest that harvests it."""
-        if task.goal.using:
+        if task.goal.using and not task.goal.using.startswith("#"):
             return task.goal.using
         if task.initialization.main_hand:
             return task.initialization.main_hand
@@ -259,6 +266,7 @@ class ActionModel:
         data = self.kn.blocks.get(block)
         if data is None:
             return 1.0
+        tool = None if tool is None else self.kn.base_item(tool)  # an enchanted tool mines as its tool does
         hardness = float(data.get("hardness") or 0.0)
         if hardness < 0:
             return math.inf
@@ -298,6 +306,7 @@ class ActionModel:
         """Whether ``tool`` harvests ``block`` at least as well as a bare hand would."""
         data = self.kn.blocks.get(block, {})
         needed = data.get("harvest_tools") or []
+        tool = self.kn.base_item(tool)
         return tool in needed if needed else self._speed(block, data.get("material") or "", tool) > 1
 
     def weapon(self, task: AtomTask, held: str | None = None) -> str | None:

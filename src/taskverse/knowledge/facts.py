@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from taskverse.errors import TaskverseError, close_matches
+from taskverse.knowledge.mechanisms import Mechanisms, load_mechanisms, names_used
 from taskverse.paths import knowledge_dir
 from taskverse.yamlio import read_yaml, validation_error
 
@@ -93,8 +94,12 @@ class Mob(_Curated):
     health: float
     dimensions: list[str]
     natural: bool = True
+    player_made: bool = False
+    """The player brings it into the world (builds, hatches, breeds it): it has a kill atom though not natural."""
     biomes: list[str] | None = None
     extra_drops: list[Drop] = Field(default_factory=list)
+    leaves: list[str] = Field(default_factory=list)
+    """Blocks its death places in the world (the ender dragon's egg on the exit portal)."""
     source: str | None = None
 
 
@@ -260,13 +265,36 @@ class Knowledge:
     """The curated mob loot tables (``entity_loot`` already holds their drops), with what they leave out."""
     shears: dict[str, list[str]] = field(default_factory=dict)
     hand_speed: float = 1.0
+    mechanisms: Mechanisms | None = None
+    """The game's mechanisms beyond recipes and drops (``knowledge.mechanisms``)."""
+    enchantments: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """minecraft-data's enchantments: weights and power ranges (``knowledge.enchanting``)."""
     craft_ways: dict[str, list[CraftWay]] = field(default_factory=dict)
+    enchanted: dict[str, str] = field(default_factory=dict)
+    """The enchanted tools of the text world (``silk_touch_diamond_pickaxe``), each with the tool it is made of."""
+    item_names: dict[str, Any] = field(init=False, default_factory=dict)
+    """Every item name: the game's and the enchanted tools'."""
 
     def __post_init__(self) -> None:
         self.craft_ways = {result: collapse_recipes(variants) for result, variants in self.raw_recipes.items()}
+        if self.mechanisms is not None:
+            self.enchanted = self.mechanisms.enchanted_items
+            # A derived item tag: the enchanted tools (``silk_touch_tools``), for goals done with any of them.
+            self.tags = {**self.tags, self.mechanisms.enchanting.prefix + "tools": sorted(self.enchanted)}
+            for recipe in self.mechanisms.special_recipes.recipes:  # the recipes minecraft-data leaves out
+                ingredients = tuple(Ingredient(tuple(sorted(ing.items or self.tags.get(ing.tag or "", []))), ing.count)
+                                    for ing in recipe.ingredients)
+                table = sum(i.count for i in ingredients) > 4
+                self.craft_ways.setdefault(recipe.result, []).append(CraftWay(ingredients, recipe.count, table))
+        self.item_names = {**self.items, **dict.fromkeys(self.enchanted, {})}
+
+    def base_item(self, item: str) -> str:
+        """The item an enchanted tool is made of (the item itself otherwise)."""
+        return self.enchanted.get(item, item)
 
     def tool_tier_of(self, item: str) -> ToolTier | None:
-        """The tier a tool item belongs to, if any."""
+        """The tier a tool item (or an enchanted one) belongs to, if any."""
+        item = self.base_item(item)
         for tier in self.tool_tiers:
             if item in tier.items:
                 return tier
@@ -286,7 +314,7 @@ class Knowledge:
     def names(self, kind: str) -> dict[str, Any] | set[str]:
         """The known names of one kind of thing."""
         tables: dict[str, dict[str, Any] | set[str]] = {
-            "item": self.items,
+            "item": self.item_names,
             "block": self.blocks,
             "entity": self.entities,
             "biome": self.biomes,
@@ -399,6 +427,9 @@ def _check_names(kn: Knowledge, curated: Path) -> None:
     checks += [("entity_loot.yaml", o.item, "item") for t in kn.loot_tables.values() for o in t.omitted]
     checks += [("placements.yaml", b, "block") for p in kn.placements
                for b in [p.block, *p.grows, *([p.placed_on] if p.placed_on else [])]]
+    checks += [("mobs.yaml", b, "block") for m in kn.mobs.values() for b in m.leaves]
+    if kn.mechanisms is not None:
+        checks += names_used(kn.mechanisms)
     for file, name, kind in checks:
         try:
             kn.check_name(name, kind)
@@ -439,7 +470,10 @@ def _apply_loot_corrections(blocks: dict[str, Any], path: Path) -> tuple[dict[st
         except ValidationError as exc:
             raise TaskverseError(exc.errors()[0]["msg"], file=path, line=_find_line(path, block),
                                  field=f"blocks.{block}") from None
-        corrected[block] = {**blocks[block], "drops": [d.as_loot() for d in correction.drops]}
+        # The Silk Touch drops stay: the correction is of what the block gives without it. With Silk Touch the
+        # block drops itself for sure (the package's 0.5 is its half of a silk/no-silk pair).
+        silk = [{**d, "chance": 1.0} for d in blocks[block]["drops"] if d.get("silk_touch")]
+        corrected[block] = {**blocks[block], "drops": [d.as_loot() for d in correction.drops] + silk}
         if correction.tools is not None:
             corrected[block]["harvest_tools"] = sorted(correction.tools)
         if correction.shears:
@@ -523,6 +557,7 @@ def _load_knowledge(directory: Path) -> Knowledge:
     unobtainable = _load_unobtainable(curated / "unobtainable.yaml")
     tags_data = read_yaml(curated / "tags.yaml")
     tags = {str(k): sorted(str(m) for m in v) for k, v in (tags_data.get("tags") or {}).items()}
+    mechanisms = load_mechanisms(curated)
     kn = Knowledge(
         source=raw["source"],
         items=raw["items"],
@@ -545,6 +580,8 @@ def _load_knowledge(directory: Path) -> Knowledge:
         placements=placements,
         shears=shears,
         hand_speed=float(tier_data.get("hand_speed", 1.0)),
+        mechanisms=mechanisms,
+        enchantments=raw.get("enchantments", {}),
     )
     _check_names(kn, curated)
     return kn

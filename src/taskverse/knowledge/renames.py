@@ -30,6 +30,10 @@ class Rename(BaseModel):
     name: str
     now: str
     kind: RenameKind
+    first_for: list[str] = []
+    """Library verbs for which the old name is read before the same name as written: the literature's 'obtain
+    iron ore' is MineDojo's harvest of 1.11, when the ore dropped itself (raw iron), though Silk Touch gives the
+    ore block in 1.20."""
     source: str
 
 

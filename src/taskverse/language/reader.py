@@ -163,7 +163,7 @@ class PhraseReader:
 
     def _clause_uncached(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
         """A clause: a library description, a verb and a thing, modifiers peeled off the end, or a join."""
-        atom = self.library.lookup(" ".join(w for w in words if w != ","))
+        atom = None if self._renamed_first(words) else self.library.lookup(" ".join(w for w in words if w != ","))
         if atom is not None:
             return Step(atom.id), (" ".join(words),)
         core = self.core(words)
@@ -180,6 +180,17 @@ class PhraseReader:
             if node is not None:
                 return node, (*inner[1], modifier.text)
         return self.join(words)
+
+    def _renamed_first(self, words: tuple[str, ...]) -> bool:
+        """Whether a verb's thing is an old name read first for that verb (``obtain iron ore``: raw iron).
+
+        Phrases do not tell ``iron ore`` from ``iron_ore``; the atom ``obtain.iron_ore`` is named by its id (or, as
+        a TASK argument, by its description, which is tried before a phrase).
+        """
+        if len(words) < 2 or words[0] not in VERBS:
+            return False
+        rename = self.renames.get(loose_name(" ".join(strip_articles(words[1:]))))
+        return rename is not None and bool(set(rename.first_for) & set(VERBS[words[0]]))
 
     def join(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
         """``A and B`` / ``A or B``; ``V1 and V2 THING`` is V1 THING then V2 THING."""
@@ -254,7 +265,7 @@ class PhraseReader:
 
     def task_for(self, verb: str, thing: tuple[str, ...]) -> str | None:
         """The atom a verb and a thing mean, trying the verb's library verbs and each reading of the name."""
-        names = self.name_candidates(thing)
+        names = self.name_candidates(thing, VERBS[verb])
         for library_verb in VERBS[verb]:
             for name in names:
                 for candidate in self._targets(library_verb, name):
@@ -289,14 +300,19 @@ class PhraseReader:
             out.append(self._smelts[name][0])
         return out
 
-    def name_candidates(self, words: tuple[str, ...]) -> list[str]:
-        """1.20 names a thing's words may mean: as written, singular, then through the rename table."""
+    def name_candidates(self, words: tuple[str, ...], verbs: tuple[str, ...] = ()) -> list[str]:
+        """1.20 names a thing's words may mean: as written, singular, then through the rename table.
+
+        A rename marked ``first_for`` one of ``verbs`` (the library verbs the phrase's verb may mean) comes first.
+        """
         out: list[str] = []
         for form in forms(words):
             key = "_".join(form)
+            rename = self.renames.get(loose_name(" ".join(form)))
+            if rename is not None and set(rename.first_for) & set(verbs):
+                out.append(rename.now)
             if key in self.names:
                 out.append(self.names[key])
-            rename = self.renames.get(loose_name(" ".join(form)))
             if rename is not None:
                 out.append(rename.now)
         if not out:  # not a known name: still try it as written (a library description may use it)
@@ -525,8 +541,8 @@ class PhraseReader:
             drops = self.kn.blocks[name].get("drops") or []
             own = [d for d in drops if d.get("item") == name]
             if own and all(d.get("silk_touch") for d in own):
-                return PhraseError(f"{name} drops itself only when mined with Silk Touch, and the library has no "
-                                   "enchanting", field="phrase")
+                return PhraseError(f"{name} drops itself only when mined with Silk Touch, and the library cannot "
+                                   "get it from scratch", field="phrase")
         if VERBS[verb][0] == "obtain":
             return PhraseError(f"the library has no obtain task for {name} (obtain atoms are the items the world "
                                "model can get from scratch)", field="phrase")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,11 @@ from pydantic import BaseModel
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.knowledge.facts import Knowledge
 from taskverse.library.combat import ARMOUR_PIECES, armour_items, fight_ways, weapon_items
+from taskverse.library.drafts import Draft
+from taskverse.library.drafts import draft as _draft
+from taskverse.library.drafts import goal as _goal
+from taskverse.library.drafts import need as _need
+from taskverse.library.mechanisms import GENERATORS as MECHANISMS
 from taskverse.schema import AtomTask, Category, Measure, Need, ResourceKind
 from taskverse.world.costs import step_cost_for
 from taskverse.world.graph import INF, compute_ranks, resource_node, task_node, way_yields, yield_penalty
@@ -28,53 +32,9 @@ from taskverse.yamlio import dump_yaml, read_yaml
 
 GENERATED_BY = ("taskverse.library.generate (scripts/generate_atoms.py); "
                 "edit the knowledge or the generator, not this file")
-CATEGORY_OF_VERB = {
-    "craft": Category.CRAFTING,
-    "smelt": Category.CRAFTING,
-    "mine": Category.MINING,
-    "hunt": Category.COMBAT,
-    "combat": Category.COMBAT,
-    "find": Category.NAVIGATION,
-    "eat": Category.EXPLOITATION,
-    "equip": Category.EXPLOITATION,
-    "place": Category.BUILDING,
-}
 EQUIP_SLOTS = {"helmet": "head", "chestplate": "chest", "leggings": "legs", "boots": "feet"}
 EXTRA_EQUIPPABLE = {"shield": "offhand", "elytra": "chest", "carved_pumpkin": "head", "turtle_helmet": "head"}
 PREFERRED_PREFIXES = ("oak_", "white_", "cobblestone", "coal", "iron_", "stone")
-
-
-@dataclass
-class Draft:
-    """An atom before its initialization is chosen (that needs the ranks of the whole library)."""
-
-    data: dict[str, Any]
-    ways: list[list[Need]]
-    outcomes: list[list[dict[str, Any]]] | None = None
-    """Per way, what it yields when the ways differ (recipes of one item that make different counts)."""
-
-
-def _need(any_of: list[str] | tuple[str, ...], count: int = 1, kept: bool = False,
-          kind: ResourceKind = ResourceKind.ITEM, uses: int = 1) -> Need:
-    return Need(kind=kind, any_of=sorted(set(any_of)), count=count, kept=kept, uses=uses)
-
-
-def _goal(event: str, target: str, **extra: Any) -> dict[str, Any]:
-    return {"success": {"event": event, "target": target, **extra}}
-
-
-def _draft(verb: str, target: str, event: str, ways: list[list[Need]], yields: list[dict[str, Any]],
-           category: Category | None = None, description: str | None = None, **extra: Any) -> Draft:
-    data = {
-        "id": f"{verb}.{target}",
-        "description": description or f"{verb} {target}",
-        "category": (category or CATEGORY_OF_VERB[verb]).value,
-        "verb": verb,
-        "yields": yields,
-        "metrics": _goal(event, target),
-        **extra,
-    }
-    return Draft(data, ways)
 
 
 def _crafts(kn: Knowledge) -> list[Draft]:
@@ -100,8 +60,10 @@ def _drops(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Drops without Silk Touch. minecraft-data gives a silk/no-silk pair 0.5 each: without silk it is certain.
 
     Curated drops (``corrected``) keep their count range and chance as the game's loot table gives them; the
-    package's own counts are flattened, so only their minimum is trusted.
+    package's own counts are flattened, so only their minimum is trusted. Silk Touch drops are left out here
+    (``mechanisms.silk_mines`` makes atoms of their own).
     """
+    raw = [d for d in raw if not d.get("silk_touch")]
     if raw and all(d.get("corrected") for d in raw):
         out = []
         for drop in sorted(raw, key=lambda d: d["item"]):
@@ -114,7 +76,7 @@ def _drops(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return out
     merged: dict[str, dict[str, Any]] = {}
     for drop in raw:
-        if drop.get("silk_touch") or drop["chance"] <= 0 or drop["max"] <= 0:
+        if drop["chance"] <= 0 or drop["max"] <= 0:
             continue
         chance = 1.0 if drop.get("no_silk_touch") else drop["chance"]
         entry = merged.setdefault(drop["item"], {"name": drop["item"], "count": max(1, drop["min"]), "chance": 0.0})
@@ -191,7 +153,7 @@ def _mob_drops(kn: Knowledge, mob: str) -> list[dict[str, Any]]:
 def _kills(kn: Knowledge) -> list[Draft]:
     drafts = []
     for name, mob in sorted(kn.mobs.items()):
-        if not mob.natural:
+        if not (mob.natural or mob.player_made):
             continue
         # Hunt: kill an animal that never fights back, for its drops. Combat: fight a mob that attacks (hostile
         # mobs, bosses, and neutral mobs, which fight back once provoked). One atom per mob.
@@ -200,8 +162,9 @@ def _kills(kn: Knowledge) -> list[Draft]:
         if mob.dimensions and "overworld" not in mob.dimensions:
             init["dimension"] = mob.dimensions[0]
         ways = _fight_needs(kn, name) if verb == "combat" else [[_need([name], kind=ResourceKind.ENTITY)]]
+        left = [{"kind": "block", "name": b} for b in mob.leaves]  # the dragon's egg on the exit portal
         if ways:  # a mob no gear beats gets no atom (curated/unobtainable.yaml says why)
-            drafts.append(_draft(verb, name, "kill", ways, _mob_drops(kn, name), initialization=init))
+            drafts.append(_draft(verb, name, "kill", ways, _mob_drops(kn, name) + left, initialization=init))
     return drafts
 
 
@@ -296,7 +259,7 @@ def _equips(kn: Knowledge) -> list[Draft]:
 
 
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
-    _crafts, _mines, _shears, _smelts, _kills, _finds, _eats, _places, _plants, _equips,
+    _crafts, _mines, _shears, _smelts, _kills, _finds, _eats, _places, _plants, _equips, *MECHANISMS,
 )
 
 

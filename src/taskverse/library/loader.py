@@ -297,6 +297,16 @@ def _code_digest() -> str:
     return sha.hexdigest()[:16]
 
 
+def _knowledge_code_digest() -> str:
+    """A hash of the modules that read the game knowledge (the facts, the mechanism tables)."""
+    from taskverse.knowledge import enchanting, facts, mechanisms
+
+    sha = hashlib.sha256()
+    for module in (facts, mechanisms, enchanting):
+        sha.update(Path(str(module.__file__)).read_bytes())
+    return sha.hexdigest()[:16]
+
+
 def _cached(name: str, build: Any) -> Any:
     path = cache_dir() / f"{name}.pickle"
     if path.exists():
@@ -410,6 +420,7 @@ def load_library(root: Path | None = None, use_cache: bool = True) -> Library:
             raise errors[0]
         return LibraryIndex.from_located(located), kn
 
-    index, kn = _cached(f"library-{digest}", build)
+    # The knowledge is read by code too: a change to how facts are read rebuilds the cache.
+    index, kn = _cached(f"library-{digest}-{_knowledge_code_digest()}", build)
     prime_knowledge(kn)
     return Library(index=index, knowledge=kn, digest=digest)

@@ -22,7 +22,7 @@ from taskverse.textenv.agents import OptimalAgent
 from taskverse.textenv.env import SkillForgeTextEnv
 from taskverse.textenv.planning import DEFAULT_BUDGET
 
-LAST_RESORT_BUDGET = 50_000
+LAST_RESORT_BUDGET = 20_000
 """States searched before a task with no plan found is declared infeasible."""
 
 

@@ -226,6 +226,11 @@ class Derivation(Generic[T]):
             free = max((s for j, s in enumerate(setups_of) if j != i), default=0.0)
             found = None
             for member in self.choose_members(need, amount, free):  # the cheapest that can be had
+                if _kept_stock(need):  # fifteen bookshelves around an enchanting table: made, then kept
+                    found = self.obtain(member, amount, counted=True)
+                    if found is not None:
+                        break
+                    continue
                 if not need.consume:  # a tool, station or found thing: a setup
                     if self.obtain(member, 1) is not None:
                         found = Piece(self.empty, {member: need.uses * runs if member in self.rules.wear_of else 0})
@@ -245,6 +250,8 @@ class Derivation(Generic[T]):
     def _missing(self, need: Need, runs: int) -> int:
         """What of a need the holdings leave to obtain: units (fuel: ticks), or 1 for an unheld setup."""
         held = self.held
+        if _kept_stock(need):
+            return max(0, need.count - sum(held.get(m, 0) for m in need.members))
         if not need.consume:
             return 0 if any(held.get(m, 0) for m in need.members) else 1
         weights = need.weights or (1,) * len(need.members)
@@ -252,7 +259,7 @@ class Derivation(Generic[T]):
 
     def _parts(self, need: Need, amount: int, m: int) -> tuple[float, float]:
         """(marginal, setup) of meeting ``amount`` of a need with member ``m``, at its cheapest price."""
-        if not need.consume:
+        if not need.consume and not _kept_stock(need):
             return 0.0, self.costs.unit[m]
         units = amount if need.weights is None else -(-amount // need.weights[need.members.index(m)])
         return min(((units * mc, sc) for mc, sc in self.costs.fronts[m]), key=sum, default=(INF, INF))
@@ -349,7 +356,7 @@ class Derivation(Generic[T]):
                 for out in outputs:
                     if out.resource != r:
                         continue
-                    per = out.expected if r < rules.n_items else 1.0
+                    per = out.expected if r < rules.n_items else min(1.0, out.expected)  # a place by chance: its tries
                     if per <= 0:
                         continue
                     runs = max(1, math.ceil(amount / per - 1e-9))
@@ -370,6 +377,8 @@ class Derivation(Generic[T]):
 
     def _met(self, need: Need, runs: int) -> bool:
         held = self.held
+        if _kept_stock(need):
+            return sum(held.get(m, 0) for m in need.members) >= need.count
         if not need.consume:
             return any(held.get(m, 0) for m in need.members)
         weights = need.weights or (1,) * len(need.members)
@@ -389,6 +398,11 @@ class Derivation(Generic[T]):
                              for m, w in zip(need.members, weights, strict=True) if m != self.rules.heat),
                             default=INF)
         return marginal + setup
+
+
+def _kept_stock(need: Need) -> bool:
+    """A kept need for several items (not a single tool or station): they are made like consumed ones."""
+    return not need.consume and not need.presence and need.count > 1
 
 
 def compile_needs(rules: Rules, way: Sequence[NeedSpec]) -> list[Need] | None:

@@ -1,0 +1,355 @@
+"""The game's mechanisms beyond recipes and drops, each pinned to the game's numbers through the public API.
+
+One test (or a few) per curated table of ``atoms/knowledge/curated/``: stripping, Silk Touch, blocks that change,
+structure loot, trades, mobs killed by mobs, special recipes, smithing, block variants, husbandry and flower pots.
+The expected values are the game's (Java Edition 1.20, as the Minecraft Wiki and the loot tables give them).
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from taskverse.errors import TaskverseError
+from taskverse.knowledge.enchanting import from_knowledge, offer_chance
+from taskverse.knowledge.facts import load_knowledge
+from taskverse.paths import knowledge_dir
+from taskverse.schema import AtomTask, Need, WaySpec, Yield
+from taskverse.world.graph import way_yields, ways_of
+
+
+def _needs(task: AtomTask, way: int = 0) -> dict[str, Need]:
+    return {m: n for n in ways_of(task)[way] for m in n.any_of}
+
+
+def _yield(task: AtomTask, name: str, way: int = 0) -> Yield:
+    (found,) = [y for y in way_yields(task)[way] if y.name == name]
+    return found
+
+
+def _producers(library, name: str) -> set[str]:
+    return {t.id for t in library.tasks for outcome in way_yields(t) for y in outcome if y.name == name}
+
+
+# -- stripping ------------------------------------------------------------------------------------------------
+
+def test_stripping_keeps_the_axe_and_gives_one_stripped_log(library):
+    strip = library.get("strip.oak_log")
+    needs = _needs(strip)
+    assert not needs["oak_log"].kept and needs["oak_log"].count == 1
+    axe = needs["wooden_axe"]
+    assert axe.kept and axe.uses == 1 and "netherite_axe" in axe.any_of  # any axe, worn one use
+    assert (_yield(strip, "stripped_oak_log").count, strip.goal.event.value) == (1, "use")
+    pairs = load_knowledge().mechanisms.stripping.pairs
+    assert len(pairs) == 21 and all(f"strip.{p.log}" in library.by_id for p in pairs)
+
+
+# -- Silk Touch -----------------------------------------------------------------------------------------------
+
+def test_silk_touch_odds_follow_the_games_enchanting_algorithm():
+    table = from_knowledge(load_knowledge().enchantments)
+    pickaxe = ("digger", "breakable", "vanishable")
+    # Level 30 (15 bookshelves): a diamond pickaxe (enchantability 10), a golden one (22), a book (1).
+    assert offer_chance(table, "silk_touch", pickaxe, 10, 30) == pytest.approx(0.161375)
+    assert offer_chance(table, "silk_touch", pickaxe, 22, 30) == pytest.approx(0.175043)
+    assert offer_chance(table, "silk_touch", pickaxe, 10, 1) == 0  # never in its power range (15..61)
+    assert table["silk_touch"].exclude == ("fortune", "looting", "luck_of_the_sea")
+
+
+def test_an_enchanting_try_spends_lapis_and_gives_silk_touch_with_its_chance(library):
+    enchant = library.get("enchant.silk_touch_diamond_pickaxe")
+    needs = _needs(enchant)
+    assert needs["lapis_lazuli"].count == 3 and not needs["lapis_lazuli"].kept
+    assert needs["bookshelf"].count == 15 and needs["bookshelf"].kept
+    assert needs["enchanting_table"].kept and needs["grindstone"].kept and not needs["diamond_pickaxe"].kept
+    assert _yield(enchant, "silk_touch_diamond_pickaxe").chance == pytest.approx(0.161375)
+    assert _yield(enchant, "diamond_pickaxe").chance == pytest.approx(1 - 0.161375)  # ground off, tried again
+
+
+def test_a_silk_touch_tool_mines_coal_ore_itself(library):
+    plain, silk = library.get("mine.coal_ore"), library.get("mine.coal_ore.silk_touch")
+    assert [y.name for y in plain.yields] == ["coal"]
+    assert [y.name for y in silk.yields] == ["coal_ore"]
+    tools = _needs(silk)["silk_touch_wooden_pickaxe"]
+    assert tools.kept and "wooden_pickaxe" not in tools.any_of
+    assert silk.goal.using == "#silk_touch_tools"
+    # A diamond ore keeps its harvest tier: Silk Touch on an iron pickaxe or better.
+    assert set(_needs(library.get("mine.diamond_ore.silk_touch"))) - {"diamond_ore"} == {
+        "silk_touch_iron_pickaxe", "silk_touch_diamond_pickaxe", "silk_touch_netherite_pickaxe"}
+    assert "mine.ice.silk_touch" in library.by_id and "mine.ice" not in library.by_id  # ice drops only to it
+
+
+def test_the_text_world_mines_an_ore_whole_with_the_enchanted_tool(library):
+    from taskverse.world.rules import Rules
+
+    rules = Rules.for_library(library)
+    state = rules.new_state({"silk_touch_stone_pickaxe": 1}, found=[("block", "iron_ore")])
+    rules.act(state, rules.action_index["mine.iron_ore.silk_touch"])
+    inventory = rules.inventory(state)
+    assert inventory.get("iron_ore") == 1 and inventory.get("silk_touch_stone_pickaxe") == 1
+    assert "raw_iron" not in inventory
+
+
+# -- blocks that change ---------------------------------------------------------------------------------------
+
+def test_copper_weathers_on_random_ticks():
+    table = load_knowledge().mechanisms.transformations
+    (weather,) = [g for g in table.groups if g.verb == "weather"]
+    ticks = {c.becomes: table.ticks_of(weather, c) for c in weather.changes}
+    # 4096 blocks a section / 3 random ticks, 64/1125 a random tick, 3 in 4 for the unaffected stage.
+    assert ticks["exposed_copper"] == pytest.approx(32000, rel=1e-4)
+    assert ticks["weathered_copper"] == pytest.approx(24000, rel=1e-4)
+    assert ticks["oxidized_cut_copper_slab"] == pytest.approx(24000, rel=1e-4)
+
+
+def test_the_time_model_waits_for_the_world(library):
+    from taskverse.difficulty.timemodel import WAIT_FOR_WEATHER, ActionModel
+
+    model = ActionModel(library.knowledge)
+    assert model.action(library.get("weather.exposed_copper")).frames >= 32000
+    assert model.action(library.get("lure.zombie_head")).frames >= WAIT_FOR_WEATHER  # a thunderstorm
+    waits = library.knowledge.mechanisms.waits()
+    assert set(waits) <= set(library.by_id)  # every wait belongs to an atom
+
+
+def test_concrete_needs_water_and_coral_dies_only_where_it_is_placed(library):
+    concrete = library.get("harden.white_concrete")
+    needs = _needs(concrete)
+    assert needs["water"].kind.value == "block" and not needs["white_concrete_powder"].kept
+    assert needs["white_concrete_powder"].kind.value == "item"  # the powder is placed beside the water
+    assert [(y.kind.value, y.name) for y in concrete.yields] == [("block", "white_concrete")]
+    coral = _needs(library.get("dry.dead_brain_coral_wall_fan"))
+    assert coral["brain_coral_fan"].kind.value == "item"  # not the coral found under water
+    anvil = library.get("wear.chipped_anvil")
+    assert _yield(anvil, "chipped_anvil").chance == pytest.approx(0.12)
+
+
+# -- structure loot -------------------------------------------------------------------------------------------
+
+def test_only_an_end_city_holds_the_elytra(library):
+    assert _producers(library, "elytra") == {"loot.end_city"}
+    end_city = library.get("loot.end_city")
+    assert _yield(end_city, "elytra").chance == 0.5
+    held = {h.item: h for t in library.knowledge.mechanisms.structure_loot.tables for h in t.held}
+    assert held["elytra"].estimate  # the share of end cities with a ship is a named estimate
+    assert _yield(end_city, "spire_armor_trim_smithing_template").chance == pytest.approx(1 / 15, abs=1e-6)
+    assert _needs(end_city)["end_city"].kind.value == "structure"
+
+
+@pytest.mark.parametrize(("task_id", "item", "chance", "least", "most"), [
+    ("loot.buried_treasure", "heart_of_the_sea", 1.0, 1, 1),
+    ("loot.ancient_city", "echo_shard", 7.5 * 4 / 86, 1, 3),  # 5-10 rolls of weight 4 in 86, 1-3 each
+    ("loot.ancient_city", "ward_armor_trim_smithing_template", 4 / 80, 1, 1),
+    ("loot.bastion_remnant", "netherite_upgrade_smithing_template", 0.1, 1, 1),
+    ("loot.dungeon", "music_disc_13", 2 * 15 / 129, 1, 1),
+    ("loot.desert_pyramid", "dune_armor_trim_smithing_template", 1 / 7, 2, 2),
+    ("brush.ocean_ruins", "sniffer_egg", 1 / 15, 1, 1),
+    ("brush.trail_ruins", "wayfinder_armor_trim_smithing_template", 1 / 12, 1, 1),
+])
+def test_structure_loot_has_the_loot_tables_chances(library, task_id, item, chance, least, most):
+    given = _yield(library.get(task_id), item)
+    assert (given.chance, given.count, given.upper) == (pytest.approx(chance, abs=1e-6), least, most)
+
+
+def test_brushing_needs_a_brush_and_warm_ocean_ruins(library):
+    needs = _needs(library.get("brush.ocean_ruins"))
+    assert needs["brush"].kept and needs["warm_ocean"].kind.value == "biome"
+
+
+def test_a_bad_loot_table_is_refused_naming_file_and_field(tmp_path):
+    copy = tmp_path / "knowledge"
+    shutil.copytree(knowledge_dir(), copy)
+    path = copy / "curated" / "structure_loot.yaml"
+    path.write_text(path.read_text().replace("rolls: [5, 10]", "rolls: [10, 5]"))
+    with pytest.raises(TaskverseError) as error:
+        load_knowledge(copy)
+    assert "structure_loot.yaml" in str(error.value) and "tables.0.pools.0" in str(error.value)
+    assert "not a range" in str(error.value)
+
+
+def test_an_unknown_name_in_a_mechanism_table_is_refused_with_its_line(tmp_path):
+    copy = tmp_path / "knowledge"
+    shutil.copytree(knowledge_dir(), copy)
+    path = copy / "curated" / "trades.yaml"
+    path.write_text(path.read_text().replace("item: chainmail_boots", "item: chainmail_bots"))
+    with pytest.raises(TaskverseError) as error:
+        load_knowledge(copy)
+    assert "trades.yaml" in str(error.value) and "chainmail_bots" in str(error.value)
+    assert "chainmail_boots" in str(error.value)  # the close match
+
+
+# -- trades, mobs killed by mobs, the wither, the dragon ----------------------------------------------------------
+
+def test_an_armorer_sells_chainmail_for_emeralds(library):
+    trade = library.get("trade.chainmail_boots")
+    needs = _needs(trade)
+    assert needs["emerald"].count == 1 and not needs["emerald"].kept
+    assert needs["blast_furnace"].kept and needs["villager"].kind.value == "entity"
+    assert _needs(library.get("trade.chainmail_chestplate"))["emerald"].count == 4
+
+
+def test_heads_come_from_charged_creepers_and_froglights_from_frogs(library):
+    head = _needs(library.get("lure.zombie_head"))
+    assert head["lightning_rod"].kept and head["creeper"].kind.value == "entity" and "zombie" in head
+    creeper = _needs(library.get("lure.creeper_head"))["creeper"]
+    assert creeper.count == 2  # the charged creeper and the one it kills
+    heads = _producers(library, "zombie_head")
+    assert "lure.zombie_head" in heads and "combat.zombie" not in heads  # a player's kill never gives it
+    frog = {name: _needs(library.get(f"lure.{name}_froglight")) for name in ("ochre", "pearlescent", "verdant")}
+    assert "swamp" in frog["ochre"] and "mangrove_swamp" in frog["pearlescent"]
+    assert frog["verdant"]["slime_ball"].count == 2 and "snowy_plains" in frog["verdant"]
+    assert "wither" in _needs(library.get("lure.wither_rose"))
+
+
+def test_the_wither_is_built_fought_and_drops_a_nether_star(library):
+    assert any(y.name == "wither" for y in library.get("build.wither").yields)
+    wither = library.get("combat.wither")
+    assert [y.name for y in wither.yields] == ["nether_star"]
+    assert all("diamond_chestplate" in _needs(wither, w) or "iron_chestplate" in _needs(wither, w)
+               for w in range(len(ways_of(wither))))  # no fight of 300 health without armour
+
+
+def test_killing_the_dragon_leaves_its_egg(library):
+    dragon = library.get("combat.ender_dragon")
+    assert ("block", "dragon_egg") in {(y.kind.value, y.name) for y in dragon.yields}
+    assert library.world.task_rank("mine.dragon_egg") < float("inf")
+
+
+# -- recipes, smithing, block variants, husbandry, pots -------------------------------------------------------
+
+def test_special_recipes_dye_shulker_boxes_and_make_suspicious_stew(library):
+    box = _needs(library.get("craft.red_shulker_box"))
+    assert set(box) == {"shulker_box", "red_dye"}
+    stew = _needs(library.get("craft.suspicious_stew"))
+    assert {"bowl", "brown_mushroom", "red_mushroom", "poppy", "wither_rose"} <= set(stew)
+
+
+def test_smithing_upgrades_diamond_gear_with_a_template(library):
+    smith = library.get("smith.netherite_boots")
+    needs = _needs(smith)
+    assert needs["smithing_table"].kept
+    assert not any(needs[n].kept for n in ("netherite_upgrade_smithing_template", "diamond_boots", "netherite_ingot"))
+    assert library.world.task_rank("equip.netherite_boots") < float("inf")
+
+
+def test_an_item_placed_on_a_wall_or_into_a_block_makes_its_other_block(library):
+    sign = library.get("place.oak_wall_sign")
+    assert set(_needs(sign)) == {"oak_sign"} and sign.goal.target == "oak_wall_sign"
+    cauldron = library.get("place.water_cauldron")
+    assert _needs(cauldron)["cauldron"].kind.value == "block" and _needs(cauldron)["cauldron"].kept
+    assert {y.name for y in cauldron.yields} == {"water_cauldron", "bucket"}  # the bucket comes back empty
+    assert "cake" in _needs(library.get("place.red_candle_cake"))
+
+
+def test_turtles_give_scutes_and_sniffers_seeds(library):
+    scute = _yield(library.get("tend.scute"), "scute")
+    assert (scute.count, scute.upper) == (1, 4)  # one per baby of a clutch of 1-4
+    digging = library.get("tend.sniffer_digging")
+    assert _yield(digging, "torchflower_seeds").chance == 0.5 and _yield(digging, "pitcher_pod").chance == 0.5
+    assert _producers(library, "torchflower_seeds") >= {"tend.sniffer_digging"}
+
+
+def test_every_potted_plant_is_potted_from_a_flower_pot(library):
+    kn = library.knowledge
+    potted = [b for b in kn.blocks if b.startswith("potted_")]
+    pots = [t for t in library.tasks if t.verb == "pot"]
+    assert {t.goal.target for t in pots} == set(potted)
+    poppy = library.get("pot.poppy")
+    assert set(_needs(poppy)) == {"flower_pot", "poppy"} and poppy.goal.event.value == "place"
+
+
+# -- what stays unsolvable, and plans from scratch -----------------------------------------------------------
+
+def test_at_most_25_atoms_stay_unsolvable_each_with_its_reason():
+    from conftest import cli_json
+
+    data = cli_json("summary")
+    unsolvable = data["unsolvable"]
+    assert 0 < len(unsolvable) <= 25
+    assert len(unsolvable) == data["atoms"] - data["solvable_from_scratch"]
+    for task_id, reason in unsolvable.items():
+        assert reason and "not obtainable in survival" in reason, (task_id, reason)
+        assert "not modelled yet" not in reason and "no atom gives it" not in reason, (task_id, reason)
+
+
+@pytest.mark.parametrize(("task", "steps"), [
+    ("strip.oak_log", ["craft wooden_axe", "strip oak_log"]),
+    ("place.coal_ore", ["craft enchanting_table", "enchant wooden_pickaxe for silk_touch",
+                        "mine coal_ore with silk_touch", "place coal_ore"]),
+    ("weather.oxidized_copper", ["place copper_block", "weather copper_block into exposed_copper",
+                                 "weather weathered_copper into oxidized_copper"]),
+    ("equip.elytra", ["enter the end", "find end_city", "loot a chest in end_city", "equip elytra"]),
+])
+def test_newly_solvable_atoms_plan_from_scratch_as_a_player_would(task, steps):
+    from conftest import cli_json
+
+    plan = cli_json("plan", f"naive({task})")
+    names = [step["description"] for step in plan["actions"]]
+    positions = [names.index(s) for s in steps]
+    assert positions == sorted(positions), names  # in a player's order
+
+
+def test_way_specs_are_not_used_for_silk_touch(library):
+    # Silk Touch mining is an atom of its own: the text world does an atom's first met way, and a player with both
+    # pickaxes picks the tool, so a way of mine.coal_ore would never be taken.
+    assert not any(isinstance(w, WaySpec) for w in library.get("mine.coal_ore").requires or [])
+
+
+# -- every number of the tables, pinned ---------------------------------------------------------------------------
+
+LOOT = {  # (structure, item): (chance per chest, least, most), from the loot tables' rolls and weights
+    ("ancient_city", "enchanted_golden_apple"): (7.5 / 86, 1, 2), ("ancient_city", "music_disc_13"): (15 / 86, 1, 1),
+    ("ancient_city", "echo_shard"): (30 / 86, 1, 3), ("ancient_city", "disc_fragment_5"): (30 / 86, 1, 3),
+    ("ancient_city", "ward_armor_trim_smithing_template"): (0.05, 1, 1),
+    ("ancient_city", "silence_armor_trim_smithing_template"): (0.0125, 1, 1),
+    ("bastion_remnant", "snout_armor_trim_smithing_template"): (1 / 12, 1, 1),
+    ("bastion_remnant", "netherite_upgrade_smithing_template"): (0.1, 1, 1),
+    ("buried_treasure", "heart_of_the_sea"): (1.0, 1, 1),
+    ("desert_pyramid", "dune_armor_trim_smithing_template"): (1 / 7, 2, 2),
+    ("dungeon", "enchanted_golden_apple"): (4 / 129, 1, 1), ("dungeon", "music_disc_13"): (30 / 129, 1, 1),
+    ("end_city", "spire_armor_trim_smithing_template"): (1 / 15, 1, 1), ("end_city", "elytra"): (0.5, 1, 1),
+    ("end_city", "dragon_head"): (0.5, 1, 1),
+    ("jungle_pyramid", "wild_armor_trim_smithing_template"): (1 / 3, 2, 2),
+    ("mineshaft", "enchanted_golden_apple"): (1 / 71, 1, 1),
+    ("nether_fortress", "rib_armor_trim_smithing_template"): (1 / 15, 1, 1),
+    ("pillager_outpost", "sentry_armor_trim_smithing_template"): (0.25, 2, 2),
+    ("shipwreck", "coast_armor_trim_smithing_template"): (1 / 6, 2, 2),
+    ("stronghold", "eye_armor_trim_smithing_template"): (0.1, 1, 1),
+    ("woodland_mansion", "vex_armor_trim_smithing_template"): (0.5, 1, 1),
+    ("trail_ruins", "host_armor_trim_smithing_template"): (1 / 12, 1, 1),
+    ("trail_ruins", "raiser_armor_trim_smithing_template"): (1 / 12, 1, 1),
+    ("trail_ruins", "shaper_armor_trim_smithing_template"): (1 / 12, 1, 1),
+    ("trail_ruins", "wayfinder_armor_trim_smithing_template"): (1 / 12, 1, 1),
+    ("ocean_ruins", "sniffer_egg"): (1 / 15, 1, 1),
+}
+
+
+def test_every_loot_entry_has_its_tables_chance(library):
+    found = {}
+    for loot in library.knowledge.mechanisms.structure_loot.tables:
+        task = library.get(f"{loot.verb}.{loot.structure}")
+        found.update({(loot.structure, y.name): (y.chance, y.count, y.upper) for y in task.yields})
+    assert set(found) == set(LOOT)
+    for key, (chance, least, most) in LOOT.items():
+        assert found[key] == (pytest.approx(chance, abs=1e-6), least, most), key
+
+
+def test_every_other_number_of_the_tables_is_the_games():
+    mech = load_knowledge().mechanisms
+    assert {t.item: t.enchantability for t in mech.enchanting.tools} == {  # Enchanting mechanics#Enchantability
+        "wooden_pickaxe": 15, "stone_pickaxe": 5, "iron_pickaxe": 14, "golden_pickaxe": 22, "diamond_pickaxe": 10,
+        "netherite_pickaxe": 15}
+    ench = mech.enchanting
+    assert (ench.level, ench.bookshelves, ench.lapis) == (30, 15, 3)
+    groups = {g.verb: g for g in mech.transformations.groups}
+    assert (groups["harden"].ticks, groups["dry"].ticks, groups["wear"].ticks) == (0, 79.5, 40)
+    assert groups["weather"].random_tick_chance == pytest.approx(64 / 1125, rel=1e-6)
+    assert mech.transformations.random_tick_interval == pytest.approx(4096 / 3, rel=1e-6)
+    assert {t.item: t.emeralds for p in mech.trading.professions for t in p.trades} == {
+        "chainmail_boots": 1, "chainmail_leggings": 3, "chainmail_helmet": 1, "chainmail_chestplate": 4}
+    assert {t.name: t.ticks for t in mech.husbandry.tending} == {
+        "turtle_egg": 6000, "scute": 126000, "sniffer": 72000, "sniffer_digging": 9600}
+    assert {k.drop: k.ticks for killer in mech.mob_kills.killers for k in killer.kills}["verdant_froglight"] == 24000
+    assert [k.weather.value if k.weather else None for k in mech.mob_kills.killers] == ["thunder", None, None]
+    assert len(mech.smithing.upgrades) == 9 and len(mech.special_recipes.recipes) == 17
