@@ -23,7 +23,8 @@ from taskverse.engine.gamegen.build import (
     recorded_digest,
 )
 from taskverse.engine.gamegen.content import DIMENSIONS, colour, drop_table, game_content
-from taskverse.engine.planner import GameGraph, plan_task
+from taskverse.engine.model import game_model
+from taskverse.engine.planner import plan_task
 from taskverse.engine.profile import load_game_settings, load_mapping, load_registry, profile_dir
 from taskverse.errors import TaskverseError
 
@@ -75,7 +76,7 @@ def test_harvest_tools_are_tool_levels(registry):
         return registry.items[f"minecraft:{node}"].groups.get("level", 0)
 
     assert (level("stone"), level("iron_ore"), level("diamond_ore"), level("obsidian")) == (0, 1, 2, 3)
-    graph = GameGraph(registry, load_game_settings(GAME))
+    graph = game_model(GAME)
     assert not graph.can_dig("minecraft:stone", "")  # needs a pickaxe: the hand does not dig it
     assert graph.can_dig("minecraft:oak_log", "")  # no harvest tool: the hand does
     assert graph.can_dig("minecraft:iron_ore", "minecraft:stone_pickaxe")
@@ -87,10 +88,13 @@ def test_harvest_tools_are_tool_levels(registry):
 
 
 def test_drops_follow_the_knowledge(registry):
-    graph = GameGraph(registry, load_game_settings(GAME))
-    assert graph.drops("minecraft:stone", "minecraft:wooden_pickaxe") == {"minecraft:cobblestone": 1}
-    assert graph.drops("minecraft:iron_ore", "minecraft:stone_pickaxe") == {"minecraft:raw_iron": 1}
-    assert graph.drops("minecraft:clay", "") == {"minecraft:clay_ball": 4}
+    def drops(node, tool):
+        return [(y.name, y.count, y.chance) for y in game_model(GAME).drop_yields(f"minecraft:{node}", tool)]
+
+    assert drops("stone", "minecraft:wooden_pickaxe") == [("minecraft:cobblestone", 1, 1.0)]
+    assert drops("iron_ore", "minecraft:stone_pickaxe") == [("minecraft:raw_iron", 1, 1.0)]
+    assert drops("clay", "") == [("minecraft:clay_ball", 4, 1.0)]
+    assert drops("gravel", "") == [("minecraft:flint", 1, 0.1), ("minecraft:gravel", 1, 0.9)]
     gravel = registry.items["minecraft:gravel"].drop
     assert gravel.max_items == 1  # flint 1 in 10, else the gravel itself
     assert [(c.items, c.rarity) for c in gravel.items] == [(["minecraft:flint"], 10), (["minecraft:gravel"], 1)]

@@ -43,7 +43,7 @@ def test_generated_mods_use_only_locals_and_known_globals():
 
 
 @pytest.mark.parametrize("module", [f"taskverse.engine.{name}" for name in
-                                    ("binaries", "profile", "lua", "compiler", "harness", "planner")])
+                                    ("binaries", "profile", "lua", "compiler", "harness", "model", "planner")])
 def test_docstring_examples(module):
     import importlib
 

@@ -1,11 +1,13 @@
 """Benchmark: load the whole atom library and build every dependency graph; time `taskverse show`.
 
-Prints figures (not a test). Cold = no cache (every file parsed and validated, the world graph built);
-warm = served from the content-hashed cache. Run on one core: ``taskset -c 0 python scripts/perf/library.py``.
+Prints figures (not a test), and the library's pre-task counts (median, 90th percentile). Cold = no cache (every
+file parsed and validated, the world graph built); warm = served from the content-hashed cache. Run on one core:
+``taskset -c 0 python scripts/perf/library.py``.
 """
 
 from __future__ import annotations
 
+import math
 import shutil
 import statistics
 import subprocess
@@ -23,6 +25,16 @@ def build_every_graph() -> tuple[int, float]:
     start = time.perf_counter()
     total = sum(world.dependency_graph(t.id).number_of_nodes() for t in library.tasks)
     return total, time.perf_counter() - start
+
+
+def pre_task_counts() -> None:
+    """The pre-task count of every atom solvable from scratch: median and 90th percentile (and craft iron_sword)."""
+    library = load_library()
+    world = library.world
+    counts = sorted(len(world.pre_tasks(t.id)) for t in library.tasks if world.task_rank(t.id) != math.inf)
+    p90 = counts[min(len(counts) - 1, math.ceil(0.9 * len(counts)) - 1)]
+    print(f"{'pre-tasks per solvable atom: median / 90th percentile':<58} {statistics.median(counts):g} / {p90}"
+          f"  ({len(counts)} atoms; craft iron_sword {len(world.pre_tasks('craft.iron_sword'))})")
 
 
 def timed(label: str, func) -> float:
@@ -48,6 +60,7 @@ def main() -> int:
         runs.append(time.perf_counter() - start)
     label = 'taskverse show "craft iron_sword" (median of 5, process)'
     print(f"{label:<58} {statistics.median(runs):7.3f} s")
+    pre_task_counts()
     return 0
 
 

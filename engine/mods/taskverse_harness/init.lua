@@ -521,8 +521,22 @@ function actions.cook(player, step, done)
 	end
 	local meta = minetest.get_meta(pos)
 	local furnace_inv = meta:get_inventory()
-	furnace_inv:add_item("src", inv:remove_item("main", ItemStack(step.item .. " " .. count)))
-	furnace_inv:add_item("fuel", inv:remove_item("main", ItemStack(fuel .. " " .. need)))
+	-- A slot holds one kind of item: what an earlier cook left in it (fuel the furnace did not need, still
+	-- burning the last) comes back to the player first, so the new input and fuel go in and none is lost.
+	for _, list in ipairs({"src", "fuel"}) do
+		for index, stack in ipairs(furnace_inv:get_list(list)) do
+			if not stack:is_empty() and stack:get_name() ~= (list == "src" and step.item or fuel) then
+				furnace_inv:set_stack(list, index, ItemStack(""))
+				inv:add_item("main", stack)
+			end
+		end
+	end
+	for list, stack in pairs({src = ItemStack(step.item .. " " .. count), fuel = ItemStack(fuel .. " " .. need)}) do
+		local rest = furnace_inv:add_item(list, inv:remove_item("main", stack))
+		if not rest:is_empty() then
+			inv:add_item("main", rest)
+		end
+	end
 	local def = minetest.registered_nodes[minetest.get_node(pos).name]
 	def.on_timer(pos, cooked.time * count + 1)
 	local node = minetest.get_node(pos)

@@ -221,10 +221,7 @@ class Compiler:
     def _mob_ir(self, s: _State, name: str, engine: str) -> MobIR:
         mob = self.kn.mobs.get(name)
         drops = []
-        loot = [(d["item"], d.get("chance", 1.0), d.get("min", 1), d.get("max", 1))
-                for d in self.kn.entity_loot.get(name, [])]
-        loot += [(d.item, d.chance, d.count, d.count) for d in (mob.extra_drops if mob else [])]
-        for item, chance, low, high in loot:
+        for item, chance, low, high in mob_loot(self.kn, name):
             counterpart = self.mapping.lookup(item, "item")
             if counterpart is None or counterpart.to is None:
                 continue  # a drop the game has no counterpart for is left out; the mob still drops the rest
@@ -620,6 +617,17 @@ class Compiler:
             settings=dict(sorted(settings.items())),
         )
         return ir, []
+
+
+def mob_loot(kn: Any, name: str) -> list[tuple[str, float, int, int]]:
+    """A mob's drops in Minecraft names: (item, chance, fewest, most), from the knowledge's loot and extra drops.
+
+    The runtime's mobs (minetest_game) and the generated game's (taskverse_mc) drop these, mapped to the game.
+    """
+    mob = kn.mobs.get(name)
+    loot = [(d["item"], d.get("chance", 1.0), d.get("min", 1), d.get("max", 1)) for d in kn.entity_loot.get(name, [])]
+    loot += [(d.item, d.chance, d.count, d.count) for d in (mob.extra_drops if mob else [])]
+    return loot
 
 
 def compile_task(task: Any, library: Any | None = None, game: str = "minetest_game") -> TaskIR:

@@ -1,16 +1,26 @@
-"""Scripted plans from the engine game's own recipe graph: what a player would do to complete a compiled task.
+"""Scripted plans: the one planner over the engine game's model, its actions played as harness steps.
 
-The planner reads the game's registry (``engine/games/<game>/registry.json``), not Minecraft's knowledge: its
-recipes and cook recipes, what each node drops and which tools dig it, which nodes the map generator places
-(ores at their depths, biome surfaces, trees and plants of decorations). From that it ranks every way to get an
-item (dig a generated node, craft, cook) by cost, and expands the cheapest into engine actions for the harness
-(:mod:`taskverse.engine.harness`), simulating the inventory as it goes, so naive-initialized tasks get plans from an
-empty inventory.
+A compiled task (:class:`taskverse.engine.ir.TaskIR`) is planned in three moves:
 
-Operators: parts of AND and THEN are planned in order (which satisfies both); OR plans the first part it can;
-constraints add a step before the constrained part's last actions (night: set the time; a biome: travel there;
-a cave or a height: move there; bare hands or an item: wield it). Every atom's final action is done afresh, so
-THEN always sees its events after the previous part.
+1. **Goals in the game's names.** Each atom goal of the task becomes a goal over the events the game model's
+   actions emit (:mod:`taskverse.engine.model`): its Minecraft targets become the game names the mapping gives
+   them (the runtime reports those names back in Minecraft's words, so the two agree). Constraints are taken off
+   for planning (the model has no clock, weather or position) and become set-up steps later; a goal that needs an
+   item in hand (``using``, ``how=with:ITEM``) also needs the item held (the model's ``equip`` event), so the
+   planner gets it.
+2. **One planner.** :class:`taskverse.world.search.Planner` plans the whole expression, its operators included
+   (AND, OR, THEN, N times, at least k, avoid), as a goal automaton (``GoalTracker``) over the model's rules from
+   the task's compiled start, with ``best_plan`` (steps objective): the same planner and code the text
+   environment uses, over a second instance of the same rules.
+3. **Steps.** Each planned action is replayed on the model (which way it takes, which items it uses) and written
+   as harness steps: the travel to where a node is generated (``goto_biome``, ``goto_node``; teleports, and the
+   step notes say so), a dig with the tool the way holds (a chance drop: dig until the item is held), a craft
+   through the grid emulation with the items the model used, a cook at the furnace at the start with the fuel
+   it burnt, a kill by hitting, a place, a use or an interaction with its target. Runs of the same action
+   become one step with a count. A constraint's set-up (the time, a biome, a cave, a height, the hand or an item
+   in it) goes just before the last action that counts for the constrained part.
+
+Every step's ``note`` names the model action it plays (``mine.default:tree``), or says why the player teleports.
 
 Example:
     >>> from taskverse.library.loader import load_library
@@ -24,12 +34,9 @@ Example:
 
 from __future__ import annotations
 
-import heapq
-import math
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from taskverse.algebra.expr import (
@@ -40,30 +47,40 @@ from taskverse.algebra.expr import (
     Avoid,
     Constrained,
     Constraint,
-    Initialized,
     Repeat,
     Then,
-    Within,
     height_range,
 )
+from taskverse.algebra.semantics import Evaluator
+from taskverse.algebra.tracker import Context, GoalTracker
+from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES
 from taskverse.engine.harness import Plan, Step
-from taskverse.engine.ir import GoalIR, TaskIR
-from taskverse.engine.profile import (
-    DropTable,
-    GameMapping,
-    GameSettings,
-    Registry,
-    load_game_settings,
-    load_mapping,
-    load_registry,
+from taskverse.engine.ir import (
+    AtomIR,
+    ConstrainedIR,
+    ConstraintIR,
+    ExprIR,
+    GoalIR,
+    GroupIR,
+    InitializedIR,
+    NotIR,
+    RepeatIR,
+    TaskIR,
+    WithinIR,
 )
-from taskverse.engine.runner import expression_of
+from taskverse.engine.model import GROUND_Y, HAND, GameModel, game_model
 from taskverse.errors import TaskverseError
+from taskverse.schema import Goal
+from taskverse.world.rules import CostModel, State
+from taskverse.world.search import Planner, holdings, wield_of
 
-INF = math.inf
-HAND = ""
-#: Where the flat test world's ground is (map generator settings in taskverse.engine.ir.MAPGEN).
-GROUND_Y = 8
+DEFAULT_BUDGET = 1000
+"""States the planner may expand to prove a plan shortest before it settles for the best found (as ``taskverse
+plan``)."""
+#: Steps whose consecutive runs become one step with a count (the rest repeat).
+COUNTED = frozenset({"dig", "craft", "cook", "place"})
+#: Steps that move the player (all teleports).
+MOVES = frozenset({"goto_biome", "goto_node", "move", "home"})
 
 
 class NoPlan(TaskverseError):
@@ -71,967 +88,597 @@ class NoPlan(TaskverseError):
 
 
 @dataclass(frozen=True)
-class Way:
-    """One way to get an item: dig a node, craft a recipe, or cook an input."""
+class ScriptedPlan:
+    """A scripted plan and where it came from: the model's actions the one planner chose, in order."""
 
-    kind: str  # "dig" | "craft" | "cook"
-    item: str
-    node: str = ""
-    tool: str = HAND
-    gives: int = 1
-    ingredients: tuple[tuple[str, int], ...] = ()
-    cooktime: float = 0.0
-    cost: float = INF
-    rarity: int = 1  # a chance drop, 1 in ``rarity`` digs: the harness digs until it has what is needed
+    plan: Plan
+    actions: list[str]
+    proven: bool
+    """Whether the planner proved the action sequence shortest (else it is the best found within the budget)."""
 
 
-@dataclass
-class Place:
-    """Where a generated node is: a biome to travel to first, and a height to search around."""
+@dataclass(frozen=True)
+class _Leaf:
+    """One atom occurrence of the task: its goal and the constraints around it."""
 
-    biomes: tuple[str, ...] = ()
-    y: float | None = None
-    far: bool = False  # in another dimension: the way there costs more than a walk
-
-
-class GameGraph:
-    """The game's ways to get items, ranked by cost (computed once per game)."""
-
-    def __init__(self, registry: Registry, settings: GameSettings) -> None:
-        self.registry = registry
-        self.settings = settings
-        self.stone = settings.stone
-        self.furnace = settings.furnace
-        self.items = registry.items
-        self.hand = registry.items[HAND].tool_capabilities if HAND in registry.items else None
-        self._member_cache: dict[str, list[str]] = {}
-        self.cost: dict[str, float] = {}
-        self.order: dict[str, int] = {}
-
-    # --- where nodes are ------------------------------------------------------------------------------------
-
-    @cached_property
-    def places(self) -> dict[str, Place]:
-        """Generated nodes and where to find them."""
-        out: dict[str, Place] = {}
-        # ores in the stone, and in layers of the stone (taskverse_mc's deepslate, itself an ore in stone), and in
-        # the stone of other dimensions (netherrack, end stone)
-        hosts = {self.stone} | {o.ore for o in self.registry.ores
-                                if self.stone in o.wherein and o.ore_type == "stratum"}
-        hosts |= {b.node_stone for b in self.registry.biomes.values() if self.layer_of(b.y_min) and b.node_stone}
-        for ore in self.registry.ores:
-            if ore.y_min > GROUND_Y or not set(ore.wherein) & hosts:
-                continue  # mountain tops and other stones are not in a flat world
-            y = min(ore.y_max, GROUND_Y - 12) - 8
-            known = out[ore.ore].y if ore.ore in out else None
-            if ore.ore not in out or (known is not None and y > known):
-                out[ore.ore] = Place(y=y, far=self.layer_of(ore.y_min) is not None)
-        out[self.stone] = Place(y=GROUND_Y - 8)
-        self._dimension_places(out)
-        for name, biome_def in sorted(self.registry.biomes.items()):
-            if biome_def.y_min > GROUND_Y or biome_def.y_max < GROUND_Y or name.endswith(("_ocean", "_under")):
-                continue
-            for node in (biome_def.node_top, biome_def.node_filler, biome_def.node_dust):
-                if node:
-                    self._add(out, node, name)
-        for deco in self.registry.decorations:
-            for node in [*deco.decoration, *deco.schematic_nodes]:
-                for biome in deco.biomes:
-                    if self.at_ground(biome):
-                        self._add(out, node, biome)
-        return out
-
-    def layer_of(self, y: float) -> str | None:
-        """The other dimension a height is in (None: the overworld)."""
-        return next((name for name, d in self.settings.dimensions.items() if d.y_min <= y <= d.y_max), None)
-
-    def _dimension_places(self, out: dict[str, Place]) -> None:
-        """Blocks of the other dimensions: their stone under the caverns' floors, what stands on the floors."""
-        for biome in self.registry.biomes.values():
-            layer = self.layer_of(biome.y_min)
-            if layer is not None and biome.node_stone:
-                out.setdefault(biome.node_stone, Place(y=self.settings.dimensions[layer].floor - 2, far=True))
-        for deco in self.registry.decorations:
-            if self.layer_of(deco.y_min) is not None:
-                for node in [*deco.decoration, *deco.schematic_nodes]:
-                    out.setdefault(node, Place(y=deco.y_min, far=True))
-
-    def at_ground(self, biome: str) -> bool:
-        """Whether a game biome reaches the flat world's surface (shores, dunes and sea floors do not)."""
-        found = self.registry.biomes.get(biome)
-        return found is not None and found.y_min <= GROUND_Y + 1 <= found.y_max
-
-    @staticmethod
-    def _add(out: dict[str, Place], node: str, biome: str) -> None:
-        place = out.setdefault(node, Place())
-        if place.y is None and biome not in place.biomes:
-            place.biomes = (*place.biomes, biome)
-
-    # --- digging --------------------------------------------------------------------------------------------
-
-    def caps(self, tool: str) -> Any:
-        """The tool capabilities an item digs with (the hand's when it has none)."""
-        item = self.items.get(tool)
-        return item.tool_capabilities if item is not None and item.tool_capabilities is not None else self.hand
-
-    def can_dig(self, node: str, tool: str) -> bool:
-        """Whether ``tool`` digs ``node``: ``get_dig_params`` with its capabilities, else the hand's.
-
-        The client falls back to the hand for what a tool cannot dig; so does the harness.
-        """
-        return self._digs(node, tool) or (tool != HAND and self._digs(node, HAND))
-
-    def _digs(self, node: str, tool: str) -> bool:
-        item = self.items.get(node)
-        caps = self.caps(tool)
-        if item is None or caps is None:
-            return False
-        if int(item.groups.get("dig_immediate", 0)) in (2, 3):
-            return True  # the engine digs these with anything (tool.cpp getDigParams)
-        level = int(item.groups.get("level", 0))
-        for group, rating in item.groups.items():
-            cap = caps.groupcaps.get(group)
-            if cap is not None and str(int(rating)) in cap.times and cap.maxlevel >= level:
-                return True
-        return False
-
-    def chance_drops(self, node: str, tool: str) -> dict[str, int]:
-        """Items a node gives only by chance, with their rarity (independent lines and alternatives alike)."""
-        item = self.items.get(node)
-        if item is None or item.type != "node" or not isinstance(item.drop, DropTable):
-            return {}
-        sure = self.drops(node, tool)
-        out: dict[str, int] = {}
-        reach = 1.0  # in a table of alternatives (max_items 1): the chance that no earlier choice took the slot
-        for choice in item.drop.items:
-            if choice.tools and tool not in choice.tools:
-                continue
-            chance = reach / choice.rarity if item.drop.max_items == 1 else 1 / choice.rarity
-            if chance < 1:
-                for entry in choice.items:
-                    name = entry.partition(" ")[0]
-                    if name not in sure:
-                        out[name] = min(out.get(name, 1 << 30), max(2, math.ceil(1 / chance)))
-            if item.drop.max_items == 1:
-                reach *= 1 - 1 / choice.rarity
-        return out
-
-    def drops(self, node: str, tool: str) -> dict[str, int]:
-        """What digging ``node`` always gives (chance drops are left out: a plan must not depend on luck)."""
-        item = self.items.get(node)
-        if item is None or item.type != "node":
-            return {}
-        drop = item.drop
-        if drop is None:
-            return {node: 1}
-        if isinstance(drop, str):
-            if not drop:
-                return {}
-            name, _, count = drop.partition(" ")
-            return {name: int(count or 1)}
-        out: Counter[str] = Counter()
-        for index, choice in enumerate(drop.items):
-            if drop.max_items and index >= drop.max_items:
-                break
-            if choice.rarity != 1:
-                if drop.max_items:
-                    break  # a chance entry before this one may take the only slot
-                continue
-            if choice.tools and tool not in choice.tools:
-                continue
-            for entry in choice.items:
-                name, _, count = entry.partition(" ")
-                out[name] += int(count or 1)
-        return dict(out)
-
-    @cached_property
-    def normal_recipes(self) -> Counter[str]:
-        """How many craft recipes make each item."""
-        return Counter(r.output for r in self.registry.recipes if r.method == "normal")
-
-    @cached_property
-    def tools(self) -> list[str]:
-        """Items with tool capabilities (and the hand)."""
-        return [HAND, *sorted(n for n, i in self.items.items() if i.type == "tool" and i.tool_capabilities)]
-
-    # --- ways and costs -------------------------------------------------------------------------------------
-
-    def _members(self, cell: str) -> list[str]:
-        members = self._member_cache.get(cell)
-        if members is None:
-            if not cell.startswith("group:"):
-                members = [cell] if cell in self.items else []
-            else:
-                groups = cell[6:].split(",")
-                members = sorted(n for n, i in self.items.items() if all(i.groups.get(g, 0) for g in groups))
-            self._member_cache[cell] = members
-        return members
-
-    @cached_property
-    def ways(self) -> dict[str, list[Way]]:
-        """Every way to get every item, with its cost (cheapest first)."""
-        raw: dict[str, list[Way]] = {}
-        for node in self.places:
-            for tool in self.tools:
-                if not self.can_dig(node, tool):
-                    continue
-                for item, count in self.drops(node, tool).items():
-                    raw.setdefault(item, []).append(Way("dig", item, node=node, tool=tool, gives=count))
-                for item, rarity in self.chance_drops(node, tool).items():
-                    raw.setdefault(item, []).append(Way("dig", item, node=node, tool=tool, rarity=rarity))
-                break  # the first (cheapest: the hand, then by name) tool that digs it is enough
-        for recipe in self.registry.recipes:
-            if recipe.output not in self.items:
-                continue
-            if recipe.method == "normal":
-                cells = Counter(c for c in recipe.items if c)
-                raw.setdefault(recipe.output, []).append(
-                    Way("craft", recipe.output, gives=recipe.count, ingredients=tuple(sorted(cells.items()))))
-            elif recipe.method == "cooking" and recipe.items:
-                raw.setdefault(recipe.output, []).append(
-                    Way("cook", recipe.output, gives=recipe.count, ingredients=((recipe.items[0], 1),),
-                        cooktime=float(recipe.cooktime or 3)))
-        # tools can also dig better: a node some better tool digs when the hand cannot
-        for node in self.places:
-            if any(self.can_dig(node, t) for t in self.tools[:1]):
-                continue
-            for tool in self.tools[1:]:
-                if self.can_dig(node, tool):
-                    for item, count in self.drops(node, tool).items():
-                        way = Way("dig", item, node=node, tool=tool, gives=count)
-                        if way not in raw.setdefault(item, []):
-                            raw[item].append(way)
-        return self._rank(raw)
-
-    def _rank(self, raw: dict[str, list[Way]]) -> dict[str, list[Way]]:
-        """Settle items cheapest first; a way counts only once everything it uses is settled.
-
-        So every way kept for an item uses only items settled before it: expanding them can never loop (a mese
-        pickaxe is never "made" with a mese pickaxe), which a plain shortest-path fixed point would allow.
-        """
-        cost: dict[str, float] = {}
-        order: dict[str, int] = {}
-        users: dict[str, list[tuple[str, Way]]] = {}
-        cooks: list[tuple[str, Way]] = []
-        for item, ways in raw.items():
-            for way in ways:
-                for dep in self._deps(way):
-                    users.setdefault(dep, []).append((item, way))
-                if way.kind == "cook":
-                    cooks.append((item, way))
-        heap: list[tuple[float, str, int]] = []
-        counter = 0
-        fuel = INF
-
-        def push(item: str, way: Way) -> None:
-            nonlocal counter
-            c = self._way_cost(way, cost, fuel)
-            if c < INF:
-                heapq.heappush(heap, (c, item, counter))
-                counter += 1
-
-        for item, ways in raw.items():
-            for way in ways:
-                push(item, way)
-        while heap:
-            c, item, _ = heapq.heappop(heap)
-            if item in cost:
-                continue
-            cost[item] = c
-            order[item] = len(order)
-            for user, way in users.get(item, []):
-                if user not in cost:
-                    push(user, way)
-            if item in self.registry.fuels:
-                better = self._fuel_cost(cost)
-                if better < fuel:
-                    fuel = better
-                    for user, way in cooks:
-                        if user not in cost:
-                            push(user, way)
-        self.cost = cost
-        self.order = order
-        out: dict[str, list[Way]] = {}
-        for item, ways in raw.items():
-            if item not in order:
-                continue
-            limit = order[item]
-            settled = _Before(cost, order, limit)
-            fuel_before = self._fuel_cost(settled)
-            kept = [Way(**{**w.__dict__, "cost": self._way_cost(w, settled, fuel_before)}) for w in ways]
-            out[item] = sorted((w for w in kept if w.cost < INF), key=lambda w: (w.cost, w.kind, w.node, w.tool))
-        return out
-
-    def _deps(self, way: Way) -> set[str]:
-        deps: set[str] = set()
-        for cell, _ in way.ingredients:
-            deps.update(self._members(cell))
-        if way.kind == "dig" and way.tool != HAND:
-            deps.add(way.tool)
-        if way.kind == "cook":
-            deps.add(self.furnace)
-        return deps
-
-    def _fuel_cost(self, cost: Any) -> float:
-        """The cheapest cost of one second of burning, over settled fuels."""
-        return min((cost[item] / max(fuel.burntime, 1) for item, fuel in self.registry.fuels.items()
-                    if item in cost), default=INF)
-
-    def _cell_cost(self, cell: str, cost: Any) -> float:
-        return min((cost.get(m, INF) for m in self._members(cell)), default=INF)
-
-    def _way_cost(self, way: Way, cost: Any, fuel: float) -> float:
-        if way.kind == "dig":
-            place = self.places.get(way.node, Place())
-            travel = (2.0 if place.biomes else 0.0) + (1.0 if place.y is not None else 0.0) + \
-                (5.0 if place.far else 0.0)
-            tool = 0.0 if way.tool == HAND else cost.get(way.tool, INF)
-            return (1.0 + travel + tool) * way.rarity / way.gives
-        total = 1.0 + sum(n * self._cell_cost(c, cost) for c, n in way.ingredients)
-        if way.kind == "cook":
-            total += way.cooktime * fuel + cost.get(self.furnace, INF) * 0.1
-        return total / way.gives
-
-    def settled_before(self, item: str) -> int:
-        """The settling position of an item (ways may use only items settled earlier)."""
-        return self.order.get(item, len(self.order))
-
-    def cheapest_member(self, cell: str, have: Counter[str], before: str | None = None) -> str | None:
-        """The item to put in a recipe cell: one already held, else the cheapest settled before ``before``."""
-        members = self._members(cell)
-        held = [m for m in members if have[m] > 0]
-        if held:  # the harness picks the same: the held member with the most, then the last by name
-            return max(held, key=lambda m: (have[m], m))
-        limit = self.settled_before(before) if before is not None else len(self.order)
-        ranked = sorted((m for m in members if m in self.order and self.order[m] < limit),
-                        key=lambda m: (self.cost[m], m))
-        return ranked[0] if ranked else None
+    atom: str
+    goal: GoalIR
+    constraints: tuple[ConstraintIR, ...]
+    hold: tuple[str, ...] = ()
+    """Game items the occurrence needs in hand (``using``, ``how=with:``), planned as held."""
 
 
-class _Before:
-    """The settled costs of items settled before a position (a read-only view, no copying)."""
+class _Goals:
+    """A task's goals over the game model's events, and its expression for the planner.
 
-    def __init__(self, cost: dict[str, float], order: dict[str, int], limit: int) -> None:
-        self._cost, self._order, self._limit = cost, order, limit
+    Each atom occurrence gets an id of its own (``<atom>#<n>``), so the planner's leaves say which occurrence
+    (and which constraints) they stand for.
+    """
 
-    def get(self, item: str, default: float = INF) -> float:
-        """The cost of an item settled before the position, else ``default``."""
-        return self._cost[item] if item in self._cost and self._order[item] < self._limit else default
-
-    def __contains__(self, item: object) -> bool:
-        return isinstance(item, str) and self.get(item) < INF
-
-    def __getitem__(self, item: str) -> float:
-        return self.get(item)
-
-
-_GRAPHS: dict[str, GameGraph] = {}
-
-
-def game_graph(game: str = "minetest_game") -> GameGraph:
-    """The game's ranked ways (built once per game and process)."""
-    if game not in _GRAPHS:
-        graph = GameGraph(load_registry(game), load_game_settings(game))
-        graph.ways  # noqa: B018 - rank now, so later calls are fast
-        _GRAPHS[game] = graph
-    return _GRAPHS[game]
-
-
-@dataclass
-class _Sim:
-    """The planner's picture of the player: inventory, blocks and mobs placed around the start."""
-
-    inv: Counter[str]
-    nearby: Counter[str]
-    mobs: Counter[str]
-    steps: list[Step] = field(default_factory=list)
-    furnace: int | None = None  # the place (see ``moves``) where a furnace stands
-    away: bool = False
-    moves: int = 0  # how often the player has moved: a furnace left behind is out of reach
-
-    def add(self, step: Step) -> None:
-        if step.do in ("goto_biome", "goto_node", "move"):
-            self.away = True
-            self.moves += 1
-        self.steps.append(step)
-
-    def home(self) -> None:
-        """Go back to the start, where the start's blocks and mobs are."""
-        if self.away:
-            self.steps.append(Step(do="home"))
-            self.away = False
-            self.moves += 1
-
-    def copy(self) -> _Sim:
-        return _Sim(Counter(self.inv), Counter(self.nearby), Counter(self.mobs), list(self.steps), self.furnace,
-                    self.away, self.moves)
-
-
-def plan_first(sim: _Sim, options: Iterable[Any], attempt: Callable[[_Sim, Any], None],
-               why: Callable[[list[str]], str]) -> None:
-    """Plan the first option that works, on a copy of ``sim`` adopted only on success; else NoPlan(why(errors))."""
-    errors = []
-    for option in options:
-        trial = sim.copy()
-        try:
-            attempt(trial, option)
-        except NoPlan as exc:
-            errors.append(str(exc))
-            continue
-        sim.__dict__.update(trial.__dict__)
-        return
-    raise NoPlan(why(errors))
-
-
-class Planner:
-    """Plans compiled tasks for one game."""
-
-    def __init__(self, library: Any, ir: TaskIR) -> None:
-        self.library = library
+    def __init__(self, model: GameModel, ir: TaskIR) -> None:
+        self.model = model
         self.ir = ir
-        self.graph = game_graph(ir.game)
-        self.mapping: GameMapping = load_mapping(ir.game)
-        self.registry: Registry = self.graph.registry
-        self.game_names = {mc: engine for engine, mc in ir.names.items()}
+        self.goals: dict[str, Goal] = {}
+        self.tags: dict[str, list[str]] = {}
+        self.leaves: dict[str, _Leaf] = {}
+        self.problems: dict[str, str] = {}
+        """Occurrences the game cannot do, and why: their goals match nothing (an OR can still take another part)."""
+        self.expression = self._expr(ir.expression, ())
 
-    # --- names ----------------------------------------------------------------------------------------------
+    def _expr(self, node: ExprIR, constraints: tuple[ConstraintIR, ...]) -> Any:
+        if isinstance(node, AtomIR):
+            return self._atom(node.atom, constraints)
+        if isinstance(node, GroupIR):
+            parts = tuple(self._expr(p, constraints) for p in node.parts)
+            if node.op == "all":
+                return AllOf(parts=parts)
+            if node.op == "any":
+                return AnyOf(parts=parts)
+            if node.op == "then":
+                return Then(parts=parts)
+            return AtLeast(count=node.count or len(parts), parts=parts)
+        if isinstance(node, RepeatIR):
+            return Repeat(times=node.times, part=self._expr(node.part, constraints))
+        if isinstance(node, NotIR):
+            return Avoid(part=self._expr(node.part, constraints))
+        if isinstance(node, ConstrainedIR):
+            return self._expr(node.part, (*constraints, node.constraint))
+        if isinstance(node, WithinIR | InitializedIR):
+            # a time bound is not planned (the scripted player is as fast as the engine runs it); a part's own
+            # start is already the compiled start
+            return self._expr(node.part, constraints)
+        raise TypeError(f"not a task expression: {node!r}")
 
-    def engine(self, mc: str, kind: str = "item") -> str:
-        """The game name of a Minecraft name (the IR's names first, then the mapping)."""
-        counterpart = self.mapping.lookup(mc, kind)  # type: ignore[arg-type]
-        if counterpart is not None and counterpart.to is not None:
-            return counterpart.to
-        if mc in self.game_names:
-            return self.game_names[mc]
-        raise NoPlan(f"{mc} has no counterpart in {self.ir.game}")
+    def _atom(self, atom: str, constraints: tuple[ConstraintIR, ...]) -> Any:
+        """One occurrence: its goal over the model's events; an item it needs in hand as ``how=with:``."""
+        goal = self.ir.goals[atom]
+        using = self.items(goal.using or []) if goal.using and goal.event != "use" else []
+        asked = [self.items(c.how_items or [c.how[5:]]) for c in constraints if c.how and c.how.startswith("with:")]
+        hold = [i for i in using if all(i in a for a in asked)] if using else (asked[0] if asked else [])
+        bare = any(c.how == "bare_hand" for c in constraints)
+        key = f"{atom}#{len(self.leaves)}"
+        self.leaves[key] = _Leaf(atom, goal, constraints, tuple(dict.fromkeys(hold)))
+        try:
+            event, targets = self._planned(goal)
+            if (using or asked) and not hold:
+                raise NoPlan(f"{atom} asks for an item in hand that {self.ir.game} does not have")
+        except NoPlan as exc:
+            self.problems[key] = str(exc)
+            event, targets = goal.event, []
+        tag = f"goal_{len(self.leaves)}"  # the targets as a tag (a tag name is a plain name)
+        self.tags[tag] = targets
+        self.goals[key] = Goal(event=event, target=f"#{tag}", count=goal.count,  # type: ignore[arg-type]
+                               value=goal.value if goal.event == "reach" else None)
+        if key in self.problems:
+            return AtomRef(task=key)
+        if bare:
+            return Constrained(part=AtomRef(task=key), constraint=Constraint(how="bare_hand"))
+        if not hold:
+            return AtomRef(task=key)
+        # The item in hand is the one constraint the model's events carry (the rules say what is held); the
+        # others (time, place) are set up when the plan is played. First the item is had (the model's "equip",
+        # which needs it held: no step of its own), then the part is done holding it (several items: any).
+        held = f"hold#{len(self.leaves)}"
+        self.tags[f"hold_{len(self.leaves)}"] = sorted(set(hold))
+        self.goals[held] = Goal(event="equip", target=f"#hold_{len(self.leaves)}")  # type: ignore[arg-type]
+        parts = [Constrained(part=AtomRef(task=key), constraint=Constraint(how=f"with:{item}"))
+                 for item in dict.fromkeys(hold)]
+        return Then(parts=(AtomRef(task=held), parts[0] if len(parts) == 1 else AnyOf(parts=tuple(parts))))
 
-    def engine_all(self, names: Iterable[str], kind: str = "item") -> list[str]:
-        """The game names of those Minecraft names that have one."""
+    def _planned(self, goal: GoalIR) -> tuple[str, list[str]]:
+        """The event and game targets the model emits for a goal (a use goal: the item used)."""
+        rules = self.model.rules
+        if goal.event == "use" and goal.using:
+            names = self.items(goal.using)
+        else:
+            names = []
+            for target in goal.targets:
+                names += self.names(target)
+        event = goal.event
+        found = sorted({n for n in names if (event, n) in rules.actions_by_key})
+        if not found:
+            raise NoPlan(f"nothing in {self.ir.game} does {event} {' or '.join(goal.targets) or '?'}"
+                         f"{' (' + ', '.join(sorted(set(names))) + ')' if names else ''}")
+        return event, found
+
+    def names(self, mc: str) -> list[str]:
+        """Every game name a Minecraft name stands for: item, block, entity, the biomes the task maps it to."""
+        out = [g for g, name in self.ir.biomes.items() if name == mc]
+        out += [item for item, block in self.ir.place_as.items() if block == mc]  # what places it (seeds: crops)
+        for kind in ("item", "block", "entity"):
+            counterpart = self.model.mapping.lookup(mc, kind)  # type: ignore[arg-type]
+            if counterpart is not None and counterpart.to is not None:
+                out.append(counterpart.to)
+        if mc in REACH_MEASURES or mc in BUILD_SHAPES or mc == "death" or mc in self.model.settings.dimensions or \
+                mc == "overworld":
+            out.append(mc)
+        return out
+
+    def items(self, names: Iterable[str]) -> list[str]:
+        """The game items of Minecraft item names (those with a counterpart)."""
         out = []
         for name in names:
-            try:
-                out.append(self.engine(name, kind))
-            except NoPlan:
-                continue
+            counterpart = self.model.mapping.lookup(name)
+            if counterpart is not None and counterpart.to is not None and counterpart.to in self.model.items:
+                out.append(counterpart.to)
+            elif name in self.model.items:
+                out.append(name)
         return out
 
-    # --- getting items --------------------------------------------------------------------------------------
 
-    def acquire(self, sim: _Sim, item: str, n: int, *, fresh: bool = False, depth: int = 0) -> None:
-        """Add steps that get ``n`` of ``item`` (all of them new when ``fresh``, else counting what is held)."""
-        if depth > 30:
-            raise NoPlan(f"the recipes for {item} go too deep")
-        need = n if fresh else n - sim.inv[item]
-        if need <= 0:
-            return
-        ways = self.graph.ways.get(item, [])
-        if not ways:
-            raise NoPlan(f"{item} cannot be dug, crafted or cooked from what the map generates")
-        plan_first(sim, ways[:4], lambda trial, way: self._use_way(trial, way, need, depth), lambda e: e[0])
+@dataclass
+class _Out:
+    """A written step and the planned actions (indices into the plan) it plays."""
 
-    def _use_way(self, sim: _Sim, way: Way, need: int, depth: int) -> None:
-        times = math.ceil(need / way.gives)
-        if way.kind == "dig" and way.rarity > 1:
-            self.dig(sim, way.node, need, tool=way.tool, depth=depth, until=way.item)
-        elif way.kind == "dig":
-            self.dig(sim, way.node, times, tool=way.tool, depth=depth)
-        elif way.kind == "craft":
-            self.craft(sim, way, times, depth)
-        else:
-            self.cook(sim, way, times, depth)
+    step: Step
+    actions: list[int] = field(default_factory=list)
+    received: Counter[str] = field(default_factory=Counter)
+    """Items the actions received in the model."""
+    chancy: dict[str, float] = field(default_factory=dict)
+    """Items among them that came by chance, with the chance (a dig plays those as 'until held')."""
+    main: bool = True
+    """The action's own step (not its travel, a target set out for it, or the drops picked up after it)."""
 
-    def dig(self, sim: _Sim, node: str, times: int, *, tool: str | None = None, depth: int = 0,
-            bare_hand: bool = False, until: str | None = None) -> None:
-        """Dig ``times`` of a node: with the given tool (or the first that digs it), where it is found.
 
-        With ``until``: dig that node until ``times`` more of the item ``until`` are held (a chance drop).
+class _Player:
+    """Replays a plan on the model and writes the harness steps, keeping track of where the player is."""
+
+    def __init__(self, model: GameModel, goals: _Goals, tracker: GoalTracker, state: State) -> None:
+        self.model = model
+        self.rules = model.rules
+        self.goals = goals
+        self.tracker = tracker
+        self.state = state
+        init = goals.ir.init
+        self.home_blocks: Counter[str] = Counter({s.name: s.count for s in init.nearby})
+        self.home_mobs: Counter[str] = Counter({s.name: s.count for s in init.summon})
+        self.here: tuple[str, str] = ("home", "")
+        self.out: list[_Out] = []
+        self.index = 0
+        self.contributes: dict[int, list[str]] = {}
+        """Plan index -> the occurrences (``_Goals.leaves`` keys) its events count for."""
+        self.wield = wield_of(self.rules, tracker)
+        self.held: dict[int, str | None] = {}
+        """Plan index -> the item in hand the model says the action is done with (asked for by ``how=with``)."""
+
+    # --- the plan -------------------------------------------------------------------------------------------
+
+    def play(self, plan: list[int]) -> list[Step]:
+        for index, a in enumerate(plan):
+            self.index = index
+            self.action(a)
+        self._merge()
+        self._constrain()
+        return [o.step for o in self.out]
+
+    def add(self, step: Step, note: str | None = None, main: bool = True) -> None:
+        """Write a step for the action being played (``main``: its own step, not a preparation or aftermath)."""
+        if step.do in MOVES:
+            self.here = ("moved", step.do)
+        self.out.append(_Out(step.model_copy(update={"note": note}) if note else step, [self.index], main=main))
+
+    def home(self, why: str) -> None:
+        """Go back to the start, where the start's blocks and mobs and the furnace are."""
+        if self.here != ("home", ""):
+            self.add(Step(do="home"), f"teleport: back to the start for {why}", main=False)
+            self.here = ("home", "")
+
+    def goto(self, node: str, why: str, above: bool = False, main: bool = False) -> None:
+        """Travel to a generated node (its biome first), unless the player stands at one already.
+
+        ``main``: the travel is the action itself (finding the node, standing on it), not on the way to it.
         """
-        if bare_hand:
-            tool = HAND
-            if not self.graph.can_dig(node, HAND):
-                raise NoPlan(f"{node} cannot be dug with bare hands")
-        elif tool is None:
-            held = [t for t in self.graph.tools[1:] if sim.inv[t] > 0 and self.graph.can_dig(node, t)]
-            tool = HAND if self.graph.can_dig(node, HAND) else (held[0] if held else None)
-            if tool is None:
-                options = [t for t in self.graph.tools[1:] if self.graph.can_dig(node, t)]
-                if not options:
-                    raise NoPlan(f"no tool digs {node}")
-                tool = min(options, key=lambda t: (self.graph.cost.get(t, INF), t))
-        if tool != HAND:
-            self.acquire(sim, tool, 1, depth=depth + 1)
-        if until is not None:
-            place = self.graph.places.get(node)
-            if place is None:
-                raise NoPlan(f"{node} is not generated by the map")
-            if place.biomes:
-                sim.add(Step(do="goto_biome", biomes=list(place.biomes)))
-            sim.add(Step(do="goto_node", node=node, radius=32, y=place.y, vertical=12 if place.biomes else None))
-            sim.add(Step(do="dig", node=node, item=until, count=times, radius=12, tool=tool or None))
-            sim.inv[until] += times
+        if self.here == ("node", node) and not above and not main:
             return
-        if sim.nearby[node] >= times:
-            sim.nearby[node] -= times
-            sim.home()
-            sim.add(Step(do="dig", node=node, count=times, radius=6, tool=tool or None))
+        place = self.model.places.get(node)
+        if place is None:
+            raise NoPlan(f"{node} is not generated by the map and not near the start ({why})")
+        if place.biomes:
+            self.add(Step(do="goto_biome", biomes=list(place.biomes)), f"teleport: to a biome with {node} for {why}",
+                     main=False)
+        self.add(Step(do="goto_node", node=node, radius=32, y=place.y, vertical=12 if place.biomes else None,
+                      above=True if above else None), f"teleport: to {node} for {why}", main=main)
+        self.here = ("node", node)
+
+    def action(self, a: int) -> None:
+        """Replay action ``a`` on the model and write its steps."""
+        rules, state = self.rules, self.state
+        name = rules.actions[a]
+        ways = rules.action_ways[a]
+        w = next((i for i, way in enumerate(ways) if not state.way_missing[way]), None)
+        if w is None:
+            raise NoPlan(f"the planned action {name} is not possible in the replay: {rules.explain(state, a)}")
+        wielded = rules.wielded(a, w, self.wield, state.counts.__getitem__)
+        self.held[self.index] = rules.names[wielded] if wielded is not None else None
+        deltas, outputs, used = rules.effects(a, w, state.counts.__getitem__, None, state.tries)
+        needs = rules.ways[a][w]
+        events = rules.events(a, w, used, outputs, wielded=wielded)
+        self.contributes[self.index] = [leaf.atom for leaf in self.tracker.leaves
+                                        if any(self.tracker.matches(leaf, e) for e in events)]
+        taken = [(rules.names[r], -d) for r, d in deltas if d < 0 and r < rules.n_items]
+        kept = [rules.names[u] for u, n in zip(used, needs, strict=True) if not n.consume and not n.presence]
+        presence = [rules.names[u] for u, n in zip(used, needs, strict=True) if n.presence]
+        getattr(self, "_" + name.split(".", 1)[0])(self.model.acts[name], name, taken, kept, presence, outputs, w)
+        for r, d in deltas:
+            rules.change(state, r, d)
+
+    # --- actions, by verb ------------------------------------------------------------------------------------
+
+    def _find(self, act: Any, name: str, *_: Any) -> None:
+        if act.kind == "block":
+            self.goto(act.name, name, main=True)
+        elif act.kind == "biome":
+            mc = self.goals.ir.biomes.get(act.name)
+            siblings = [g for g, m in self.goals.ir.biomes.items() if mc is not None and m == mc]
+            biomes = sorted({act.name, *(g for g in siblings if self.model.at_ground(g) ==
+                                         self.model.at_ground(act.name))})
+            self.add(Step(do="goto_biome", biomes=biomes, y=self.model.biome_floor(act.name)),
+                     f"teleport: to {act.name} for {name}")
+            self.here = ("biome", act.name)
+        else:  # a summoned entity: back where it was summoned, and a moment to see it
+            self.home(name)
+            self.add(Step(do="wait", seconds=0.6), name)
+
+    def _mine(self, act: Any, name: str, taken: Any, kept: list[str], presence: Any, outputs: Any, w: int) -> None:
+        node = act.name
+        tool = kept[0] if kept else None
+        if self.home_blocks[node] > 0:
+            self.home_blocks[node] -= 1
+            self.home(name)
+            self.add(Step(do="dig", node=node, count=1, radius=6, tool=tool), name)
         else:
-            place = self.graph.places.get(node)
-            if place is None and self.graph.ways.get(node) and until is None and depth == 0:
-                # a block the map does not make (a wall, wool): make it, place it, then dig it
-                self.acquire(sim, node, times, depth=depth + 1)
-                sim.home()
-                for _n in range(times):
-                    sim.add(Step(do="place", item=node))
-                sim.inv[node] -= times
-                sim.add(Step(do="dig", node=node, count=times, radius=6, tool=tool or None))
-                for item, count in self.graph.drops(node, tool or HAND).items():
-                    sim.inv[item] += count * times
-                return
-            if place is None:
-                raise NoPlan(f"{node} is not generated by the map and not placed near the start")
-            if place.biomes:
-                sim.add(Step(do="goto_biome", biomes=list(place.biomes)))
-            sim.add(Step(do="goto_node", node=node, radius=32, y=place.y, vertical=12 if place.biomes else None))
-            sim.add(Step(do="dig", node=node, count=times, radius=12, tool=tool or None))
-        if bare_hand:
-            sim.steps[-1] = sim.steps[-1].model_copy(update={"tool": None})
-            sim.steps.insert(len(sim.steps) - 1, Step(do="wield", item=""))
-        for item, count in self.graph.drops(node, tool or HAND).items():
-            sim.inv[item] += count * times
+            self.goto(node, name)
+            self.add(Step(do="dig", node=node, count=1, radius=12, tool=tool), name)
+        rules = self.rules
+        out = self.out[-1]
+        out.received.update({rules.names[r]: n for r, n in outputs if r < rules.n_items})
+        a = rules.action_index[name]
+        out.chancy.update({rules.names[o.resource]: o.chance for o in rules.way_outputs[a][w] if o.slot >= 0})
 
-    def craft(self, sim: _Sim, way: Way, times: int, depth: int) -> None:
-        """Craft a recipe ``times`` times, getting its ingredients first."""
-        chosen: list[tuple[str, int]] = []
-        for cell, count in way.ingredients:
-            member = self.graph.cheapest_member(cell, sim.inv, before=way.item)
-            if member is None:
-                raise NoPlan(f"nothing fills {cell} in the recipe for {way.item}")
-            chosen.append((member, count * times))
-        for member, count in chosen:  # each set aside as soon as it is had: later ones must not use it up
-            self.acquire(sim, member, count, depth=depth + 1)
-            sim.inv[member] -= count
-        several = self.graph.normal_recipes[way.item] > 1
-        groups = sorted({m for (cell, _), (m, _) in zip(way.ingredients, chosen, strict=True)
-                         if cell.startswith("group:") or several})  # several recipes: name the one set aside
-        sim.add(Step(do="craft", item=way.item, count=times, ingredients=groups or None))
-        sim.inv[way.item] += way.gives * times
+    def _craft(self, act: Any, name: str, taken: list[tuple[str, int]], *_: Any) -> None:
+        self.add(Step(do="craft", item=act.name, count=1, ingredients=sorted({n for n, _ in taken}) or None), name)
 
-    def cook(self, sim: _Sim, way: Way, times: int, depth: int) -> None:
-        """Cook an input ``times`` times: a furnace, the input and enough fuel first."""
-        source = self.graph.cheapest_member(way.ingredients[0][0], sim.inv, before=way.item)
-        if source is None:
-            raise NoPlan(f"nothing cooks into {way.item}")
-        self.acquire(sim, source, times, depth=depth + 1)
-        sim.inv[source] -= times  # set aside: the fuel must not use it up
-        fuel, amount = self.fuel_for(sim, way.cooktime * times, depth)
-        sim.inv[fuel] -= amount
-        if sim.furnace != sim.moves:  # no furnace where the player is now (getting the input may move it)
-            self.acquire(sim, self.graph.furnace, 1, depth=depth + 1)
-        sim.inv[fuel] += amount
-        sim.add(Step(do="cook", item=source, count=times, fuel=fuel))
-        if sim.furnace != sim.moves:
-            sim.inv[self.graph.furnace] -= 1
-            sim.furnace = sim.moves
-        sim.inv[fuel] -= amount
-        sim.inv[way.item] += way.gives * times
+    def _smelt(self, act: Any, name: str, taken: list[tuple[str, int]], kept: Any, presence: Any, outputs: Any,
+               w: int) -> None:
+        inputs = {self.rules.names[m] for m in self.rules.ways[self.rules.action_index[name]][w][0].members}
+        source = next(n for n, _ in taken if n in inputs)
+        fuel = max((t for t in taken if t[0] not in inputs), key=lambda t: (t[1], t[0]))[0]
+        self.home(f"{name} (the furnace stands at the start)")
+        self.add(Step(do="cook", item=source, count=1, fuel=fuel), name)
 
-    def fuel_for(self, sim: _Sim, seconds: float, depth: int) -> tuple[str, int]:
-        """A fuel and how much of it burns ``seconds`` (one already held if it is enough)."""
-        fuels = self.registry.fuels
-        for item in sorted(sim.inv, key=lambda i: -fuels[i].burntime if i in fuels else 0):
-            if item in fuels and sim.inv[item] * fuels[item].burntime >= seconds and item != self.graph.furnace:
-                if self.graph.tools.count(item) == 0:
-                    return item, math.ceil(seconds / fuels[item].burntime)
-        ranked = sorted((i for i in fuels if self.graph.cost.get(i, INF) < INF),
-                        key=lambda i: (self.graph.cost[i] / fuels[i].burntime, i))
-        if not ranked:
-            raise NoPlan("no fuel can be had")
-        fuel = ranked[0]
-        amount = math.ceil(seconds / fuels[fuel].burntime)
-        self.acquire(sim, fuel, amount, depth=depth + 1)
-        return fuel, amount
-
-    # --- goals ----------------------------------------------------------------------------------------------
-
-    def goal(self, sim: _Sim, goal: GoalIR, constraints: tuple[Constraint, ...]) -> None:
-        """Steps that complete one atom's goal afresh under the constraints."""
-        how = next((c.how for c in constraints if c.how is not None), None)
-        using = self.engine_all(goal.using or [])
-        tool: str | None = None
-        if how is not None and how.startswith("with:"):
-            tool = self.engine(how[5:])
-        elif using:
-            tool = using[0]
-        if tool is not None and goal.event != "use":
-            self.acquire(sim, tool, 1)
-        handler = getattr(self, f"_goal_{goal.event}", None)
-        if handler is None:
-            raise NoPlan(f"the planner cannot plan {goal.event} goals")
-        before = len(sim.steps)
-        handler(sim, goal, tool, how, constraints, using)
-        self._constrain(sim, before, constraints, tool, how)
-
-    def _constrain(self, sim: _Sim, before: int, constraints: tuple[Constraint, ...], tool: str | None,
-                   how: str | None) -> None:
-        """Insert the set-up a constraint asks for just before the part's final action."""
-        setup: list[Step] = []
-        for c in constraints:
-            if c.when is not None and c.when.value in ("day", "night"):
-                setup.append(Step(do="time", of_day="day" if c.when.value == "day" else "night"))
-            if c.where is not None:
-                if c.where == "cave":
-                    setup.append(Step(do="move", by=(0, -12, 0)))
-                elif c.where.startswith("height:"):
-                    low, high = height_range(c.where)
-                    y = (low + 1 if low is not None else (high - 3 if high is not None else GROUND_Y)) \
-                        if low is None or high is None else (low + high) / 2
-                    setup.append(Step(do="move", to=(0, y, 0)))
-                elif c.where in self.graph.settings.dimensions:
-                    if self.start_dimension() != c.where:
-                        raise NoPlan(f"the planner goes to the {c.where} only for enter goals")
-                elif c.where not in ("overworld",):
-                    biomes = [g for g, mc in self.ir.biomes.items() if mc == c.where and self.graph.at_ground(g)]
-                    if not biomes:
-                        raise NoPlan(f"no part of {c.where} is at the flat world's surface")
-                    setup.append(Step(do="goto_biome", biomes=biomes))
-        if how == "bare_hand":
-            setup.append(Step(do="wield", item=""))
-        elif tool is not None and how is not None:
-            setup.append(Step(do="wield", item=tool))
-        if not setup:
+    def _place(self, act: Any, name: str, taken: Any, kept: Any, presence: list[str], *_: Any) -> None:
+        self.home(name)
+        if act.kind == "entity":  # a cart goes on what it stands on
+            self.add(Step(do="place", item=act.name, on=presence[0] if presence else None), name)
+            self.home_mobs[act.makes] += 1
             return
-        final = self._final_index(sim, before)
-        sim.steps[final:final] = setup
+        self.add(Step(do="place", item=act.name, count=1), name)
+        if act.makes:
+            self.home_blocks[act.makes] += 1
 
-    @staticmethod
-    def _final_index(sim: _Sim, before: int) -> int:
-        """Where the part's final actions start: its last goto (if any) or its last step."""
-        last = len(sim.steps) - 1
-        index = last
-        while index - 1 >= before and sim.steps[index - 1].do in ("goto_node",):
-            index -= 1
-        return max(before, index)
+    def _eat(self, act: Any, name: str, *_: Any) -> None:
+        self.add(Step(do="eat", item=act.name), name)
 
-    def _goal_obtain(self, sim: _Sim, goal: GoalIR, tool: str | None, how: str | None, *_: Any) -> None:
-        item = self._target_item(goal)
-        self.acquire(sim, item, goal.count, fresh=True)
+    def _equip(self, act: Any, name: str, *_: Any) -> None:
+        leaves = [self.goals.leaves[k] for k in self.contributes[self.index] if k in self.goals.leaves]
+        if not leaves:
+            return  # held for a goal that uses it: that goal's step wields it
+        if self.out and self.out[-1].step.do == "wield" and self.out[-1].step.item == act.name:
+            return
+        self.add(Step(do="wield", item=""), f"{name}: an empty hand first, so holding it is a change", main=False)
+        self.add(Step(do="wield", item=act.name), name)
 
-    def _recipe_ways(self, goal: GoalIR, method: str) -> list[Way]:
-        """Every recipe of the game making a target, not only the ranked ways.
+    def _leaf(self) -> _Leaf | None:
+        """The occurrence the action being played counts for (the first, if several)."""
+        keys = [k for k in self.contributes[self.index] if k in self.goals.leaves]
+        return self.goals.leaves[keys[0]] if keys else None
 
-        A start may hold the ingredients of a recipe the ranking leaves out, such as a coal block to craft back
-        into coal.
-        """
-        ways = []
-        for item in self.engine_all(goal.targets):
-            for recipe in self.registry.recipes:
-                if recipe.method != method or recipe.output != item or not recipe.items:
-                    continue
-                if method == "normal":
-                    cells = tuple(sorted(Counter(c for c in recipe.items if c).items()))
-                    ways.append(Way("craft", item, gives=recipe.count, ingredients=cells))
-                else:
-                    ways.append(Way("cook", item, gives=recipe.count, ingredients=((recipe.items[0], 1),),
-                                    cooktime=float(recipe.cooktime or 3)))
-        return ways
-
-    def _make(self, sim: _Sim, goal: GoalIR, method: str) -> None:
-        """Craft or cook a target afresh: recipes whose ingredients are held first, then the cheapest."""
-        ways = self._recipe_ways(goal, method)
-        if not ways:
-            raise NoPlan(f"no recipe makes {', '.join(goal.targets)}")
-
-        def held(way: Way) -> bool:
-            return all(self.graph.cheapest_member(c, sim.inv) is not None and
-                       any(sim.inv[m] >= n for m in self.graph._members(c)) for c, n in way.ingredients)
-
-        ways.sort(key=lambda w: (not held(w), self.graph.cost.get(w.item, INF), w.item))
-        make = self.craft if method == "normal" else self.cook
-        plan_first(sim, ways, lambda trial, way: make(trial, way, math.ceil(goal.count / way.gives), 0),
-                   lambda e: e[0])
-
-    def _goal_craft(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        self._make(sim, goal, "normal")
-
-    def _goal_smelt(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        self._make(sim, goal, "cooking")
-
-    def _goal_mine(self, sim: _Sim, goal: GoalIR, tool: str | None, how: str | None, *_: Any) -> None:
-        nodes = self.engine_all(goal.targets, "block")
-        nodes.sort(key=lambda n: (sim.nearby[n] == 0, n not in self.graph.places, n))
-        if not nodes:
-            raise NoPlan("no target block")
-        self.dig(sim, nodes[0], goal.count, tool=tool, bare_hand=how == "bare_hand")
-
-    def _goal_place(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        placers = [item for item, block in self.ir.place_as.items() if block in goal.targets]
-        placers += [n for n in self.engine_all(goal.targets, "block") if self.registry.items.get(n)
-                    and self.registry.items[n].type == "node"]
-        placers.sort(key=lambda p: (sim.inv[p] == 0, p))
-        if not placers:
-            raise NoPlan("nothing places the target")
-        self.acquire(sim, placers[0], goal.count)
-        sim.add(Step(do="place", item=placers[0], count=goal.count))
-        sim.inv[placers[0]] -= goal.count
-
-    def _goal_kill(self, sim: _Sim, goal: GoalIR, tool: str | None, *_: Any) -> None:
-        mobs = [m for m in self.engine_all(goal.targets, "entity") if sim.mobs[m] > 0]
+    def _use(self, act: Any, name: str, *_: Any) -> None:
+        leaf = self._leaf()
+        item = act.name
+        if leaf is None or not leaf.goal.using:
+            self.add(Step(do="use", item=item), name)
+            return
+        nodes = [n for t in leaf.goal.targets for n in self.goals.names(t) if n in self.model.items and n != item
+                 and self.model.items[n].type == "node"]
+        node = self._ensure_node(nodes, name)
+        if node is not None:
+            self.add(Step(do="use", item=item, node=node, radius=6), name)
+            return
+        mobs = [e for t in leaf.goal.targets for e in self.goals.names(t) if self.home_mobs[e] > 0]
         if not mobs:
-            raise NoPlan(f"no {' or '.join(goal.targets)} is summoned at the start, and mobs do not spawn")
-        sim.home()
-        for _n in range(goal.count):
-            if sim.mobs[mobs[0]] <= 0:
-                raise NoPlan(f"fewer than {goal.count} {mobs[0]} at the start")
-            sim.mobs[mobs[0]] -= 1
-            sim.add(Step(do="kill", entity=mobs[0], tool=tool))
-        sim.add(Step(do="collect"))
+            raise NoPlan(f"no {' or '.join(leaf.goal.targets)} near the start to use {item} on")
+        self.home(name)
+        self.add(Step(do="use", item=item, entity=mobs[0]), name)
 
-    def _goal_find(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        target = goal.targets[0] if goal.targets else ""
-        biomes = [g for g, mc in self.ir.biomes.items() if mc in goal.targets]
-        layers = {g: self.graph.layer_of(self.registry.biomes[g].y_min) for g in biomes if g in self.registry.biomes}
-        layered = [g for g, layer_name in layers.items() if layer_name is not None]
-        if layered:
-            layer = self.graph.settings.dimensions[layers[layered[0]] or ""]
-            sim.add(Step(do="goto_biome", biomes=sorted(layered), y=layer.floor + 1))
-            return
-        if biomes:
-            surface = [g for g in biomes if self.graph.at_ground(g)]
-            if not surface:
-                raise NoPlan(f"no part of {target} is at the flat world's surface (game biomes {', '.join(biomes)})")
-            sim.add(Step(do="goto_biome", biomes=sorted(surface)))
-            return
-        nodes = [n for n in self.engine_all(goal.targets, "block") if n in self.graph.places]
-        if nodes:
-            place = self.graph.places[nodes[0]]
-            if place.biomes:
-                sim.add(Step(do="goto_biome", biomes=list(place.biomes)))
-            sim.add(Step(do="goto_node", node=nodes[0], radius=32, y=place.y, vertical=12 if place.biomes else None))
-            return
-        mobs = [m for m in self.engine_all(goal.targets, "entity") if sim.mobs[m] > 0]
-        if mobs:
-            sim.home()
-            sim.add(Step(do="wait", seconds=0.6))
-            return
-        raise NoPlan(f"the planner cannot find {target}")
-
-    def _goal_eat(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        item = self._target_item(goal)
-        for _n in range(goal.count):
-            self.acquire(sim, item, 1)
-            sim.add(Step(do="eat", item=item))
-            sim.inv[item] -= 1
-
-    def _goal_equip(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        item = self._target_item(goal)
-        self.acquire(sim, item, 1)
-        if sim.steps and sim.steps[-1].do == "wield" and sim.steps[-1].item == item:
-            return
-        sim.add(Step(do="wield", item=""))
-        sim.add(Step(do="wield", item=item))
-
-    def ensure_node(self, sim: _Sim, nodes: list[str]) -> str | None:
-        """A target node near the player: one placed at the start, else one placed now from the inventory."""
+    def _ensure_node(self, nodes: list[str], why: str) -> str | None:
+        """A target node near the player: one near the start, one placed there now, or a generated one."""
         for node in nodes:
-            if sim.nearby[node] > 0:
-                sim.home()
+            if self.home_blocks[node] > 0:
+                self.home(why)
                 return node
+        held = self.rules.inventory(self.state)
         for node in nodes:
-            placers = [node] + [item for item, block in self.ir.place_as.items()
-                                if self.game_names.get(block) == node or block == self.ir.names.get(node)]
+            placers = [node, *(i for i, block in self.goals.ir.place_as.items()
+                               if self.goals.names(block) and node in self.goals.names(block))]
             for item in placers:
-                if sim.inv[item] > 0 and self.registry.items.get(item) is not None:
-                    sim.add(Step(do="place", item=item))
-                    sim.inv[item] -= 1
-                    sim.nearby[node] += 1
+                if held.get(item, 0) > 0:
+                    self.home(why)
+                    self.add(Step(do="place", item=item), f"{why}: its target, placed", main=False)
+                    self.home_blocks[node] += 1
                     return node
+        for node in nodes:
+            if node in self.model.places:
+                self.goto(node, why)
+                return node
         return None
 
-    def ensure_entity(self, sim: _Sim, entities: list[str]) -> str | None:
-        """A target entity near the player: summoned at the start, else placed from the inventory.
+    def _kill(self, act: Any, name: str, *_: Any) -> None:
+        mob = act.name
+        if self.home_mobs[mob] <= 0:
+            raise NoPlan(f"not enough {mob} summoned at the start (mobs do not spawn)")
+        self.home_mobs[mob] -= 1
+        self.home(name)
+        leaf = self._leaf()
+        tool = leaf.hold[0] if leaf is not None and leaf.hold else None
+        self.add(Step(do="kill", entity=mob, tool=tool), name)
+        self.add(Step(do="collect"), f"{name}: its drops", main=False)
 
-        A cart goes on a rail, a boat on water.
-        """
-        for entity in entities:
-            if sim.mobs[entity] > 0:
-                sim.home()
-                return entity
-        sim.home()
-        for entity in entities:
-            if sim.inv[entity] > 0:
-                support = next((n for n in self.graph.settings.supports
-                                if sim.nearby[n] > 0), None)
-                if support is None:
-                    continue
-                sim.add(Step(do="place", item=entity, on=support))
-                sim.inv[entity] -= 1
-                sim.mobs[entity] += 1
-                return entity
-        return None
+    def _interact(self, act: Any, name: str, *_: Any) -> None:
+        if act.kind == "death":
+            self.add(Step(do="die"), name)
+        elif act.kind == "entity":
+            self.home(name)
+            self.add(Step(do="interact", entity=act.name), name)
+        else:
+            node = self._ensure_node([act.name], name)
+            if node is None:
+                raise NoPlan(f"no {act.name} to interact with")
+            self.add(Step(do="interact", node=node, radius=6), name)
 
-    def _goal_use(self, sim: _Sim, goal: GoalIR, tool: str | None, how: str | None, constraints: Any,
-                  using: list[str]) -> None:
-        items = [i for i in self.ir.trackers.use.items if not using or i in using]
-        items.sort(key=lambda i: (sim.inv[i] == 0, self.graph.cost.get(i, INF), i))
-        if not items:
-            raise NoPlan("nothing to use")
-        item = items[0]
-        self.acquire(sim, item, 1)
-        targets = self.engine_all(goal.targets, "block")
-        node = self.ensure_node(sim, [n for n in targets if n != item]) if using else None
-        mob = self.ensure_entity(sim, self.engine_all(goal.targets, "entity")) if using and node is None else None
-        if using and node is None and mob is None:
-            raise NoPlan(f"no {' or '.join(goal.targets)} to use {item} on")
-        for _n in range(goal.count):
-            if node is not None:
-                sim.add(Step(do="use", item=item, node=node, radius=6))
-            elif mob is not None:
-                sim.add(Step(do="use", item=item, entity=mob))
-            else:
-                sim.add(Step(do="use", item=item))
-
-    def _goal_interact(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        if "death" in goal.targets:
-            sim.add(Step(do="die"))
+    def _reach(self, act: Any, name: str, *_: Any) -> None:
+        if act.kind == "block":
+            self.goto(act.name, name, above=True, main=True)
             return
-        node = self.ensure_node(sim, list(self.ir.trackers.interact.nodes))
-        mob = None if node is not None else self.ensure_entity(sim, list(self.ir.trackers.interact.entities))
-        if node is None and mob is None:
-            raise NoPlan("nothing to interact with near the start")
-        for _n in range(goal.count):
-            if node is not None:
-                sim.add(Step(do="interact", node=node, radius=6))
-            else:
-                sim.add(Step(do="interact", entity=mob))
-
-    def _goal_reach(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        value = goal.value if goal.value is not None else 1.0
-        measure = goal.targets[0] if goal.targets else ""
-        if measure == "height":
-            sim.add(Step(do="move", to=(0, value + 1, 0)))
-        elif measure == "depth":
-            sim.add(Step(do="move", by=(0, -(value + 1), 0)))
-        elif measure in ("distance", "horizontal_distance"):
-            sim.add(Step(do="move", by=(value + 1, 0, 0)))
+        leaf = self._leaf()
+        value = leaf.goal.value if leaf is not None and leaf.goal.value is not None else 1.0
+        if act.name == "height":
+            self.add(Step(do="move", to=(0, value + 1, 0)), f"teleport: {name}")
+        elif act.name == "depth":
+            self.add(Step(do="move", by=(0, -(value + 1), 0)), f"teleport: {name}")
         else:
-            nodes = [n for n in self.ir.trackers.reach.nodes if n in self.graph.places]
-            if not nodes:
-                raise NoPlan(f"the planner cannot reach {measure}")
-            place = self.graph.places[nodes[0]]
-            if place.biomes:
-                sim.add(Step(do="goto_biome", biomes=list(place.biomes)))
-            sim.add(Step(do="goto_node", node=nodes[0], radius=32, y=place.y, above=True))
+            self.add(Step(do="move", by=(value + 1, 0, 0)), f"teleport: {name}")
 
-    def start_dimension(self) -> str:
-        """The dimension the task starts in."""
-        position = self.ir.init.position
-        return (self.graph.layer_of(position[1]) if position is not None else None) or "overworld"
-
-    def _goal_enter(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        """Through a nether portal: an obsidian block, flint and steel on it, then through the portal above it."""
-        target = goal.targets[0] if goal.targets else ""
-        here = self.start_dimension()
-        if target == here or (target == "overworld" and here == "overworld"):
-            raise NoPlan(f"the task starts in the {target}")
-        if "nether" not in (target, here):
-            raise NoPlan(f"the planner reaches the {target} only through a nether portal")
-        frame, lighter = self.engine("obsidian"), self.engine("flint_and_steel")
-        self.acquire(sim, frame, 1)
-        self.acquire(sim, lighter, 1)
-        sim.home()
-        sim.add(Step(do="place", item=frame))
-        sim.inv[frame] -= 1
-        sim.add(Step(do="use", item=lighter, node=frame, radius=6))
-        sim.add(Step(do="interact", node=self.engine("nether_portal", "block"), radius=6))  # go through it
-        sim.add(Step(do="wait", seconds=1.0))  # the map beyond is made first
-
-    def _goal_build(self, sim: _Sim, goal: GoalIR, *_: Any) -> None:
-        build = next((b for b in self.ir.trackers.builds if b.name in goal.targets), None)
-        if build is None:
-            raise NoPlan("no build shape")
+    def _build(self, act: Any, name: str, taken: list[tuple[str, int]], *_: Any) -> None:
+        build = next((b for b in self.goals.ir.trackers.builds if b.name == act.name), None)
+        spec = build.model_dump() if build is not None else {"name": act.name, **BUILD_SHAPES[act.name]}
+        length, width, height = spec["length"], spec.get("width", 1), spec.get("height", 1)
         cells = {
-            "column": [(2, k, 0) for k in range(build.length)],
-            "line": [(2, 0, k) for k in range(build.length)],
-            "floor": [(2 + i, 0, j) for i in range(build.length) for j in range(build.width)],
-            "wall": [(2, k, j) for k in range(build.height) for j in range(build.length)],
-        }[build.shape]
-        blocks = sorted((i for i in sim.inv if sim.inv[i] >= len(cells) and self.registry.items.get(i)
-                         and self.registry.items[i].type == "node"), key=lambda i: (-sim.inv[i], i))
-        if not blocks:
-            self.acquire(sim, self.graph.settings.dirt, len(cells))
-            blocks = [self.graph.settings.dirt]
-        sim.home()  # build on the open ground of the start, not in the pit the blocks were dug from
-        for at in cells:
-            sim.add(Step(do="place", item=blocks[0], at=at))
-        sim.inv[blocks[0]] -= len(cells)
+            "column": [(2, k, 0) for k in range(length)],
+            "line": [(2, 0, k) for k in range(length)],
+            "floor": [(2 + i, 0, j) for i in range(length) for j in range(width)],
+            "wall": [(2, k, j) for k in range(height) for j in range(length)],
+        }[spec["shape"]]
+        blocks = [item for item, n in taken for _ in range(n)]
+        self.home(f"{name} (on the open ground of the start)")
+        for at, item in zip(cells, blocks, strict=False):
+            self.add(Step(do="place", item=item, at=at), name)
 
-    def _target_item(self, goal: GoalIR, ok: Any = None) -> str:
-        items = [e for e in self.engine_all(goal.targets) if ok is None or ok(e)]
-        if not items:
-            raise NoPlan(f"{', '.join(goal.targets)} cannot be made from what the map generates")
-        return min(items, key=lambda e: (self.graph.cost.get(e, INF), e))
+    def _enter(self, act: Any, name: str, taken: list[tuple[str, int]], kept: list[str], *_: Any) -> None:
+        frame, lighter = taken[0][0], kept[0]
+        portal = self.model.mapping.lookup("nether_portal", "block")
+        if portal is None or portal.to is None:
+            raise NoPlan(f"{self.model.game} has no nether portal block")
+        self.home(name)
+        self.add(Step(do="place", item=frame), f"{name}: the portal's obsidian", main=False)
+        self.add(Step(do="use", item=lighter, node=frame, radius=6), f"{name}: lit", main=False)
+        self.add(Step(do="interact", node=portal.to, radius=6), f"teleport: {name}, through the portal")
+        self.add(Step(do="wait", seconds=1.0), f"{name}: the map beyond is made first", main=False)
+        self.here = ("moved", name)
 
-    # --- the expression -------------------------------------------------------------------------------------
+    # --- after the actions ----------------------------------------------------------------------------------
 
-    def expression(self, sim: _Sim, node: Any, constraints: tuple[Constraint, ...] = ()) -> None:
-        """Plan an expression in place.
+    def _merge(self) -> None:
+        """One step with a count for a run of the same counted step (a dig of three logs, a cook of two ores).
 
-        AND and THEN in order, OR the first part that can be planned, "at least k" the first k that can,
-        ``N * A`` A N times, nothing for a part to avoid (the plan simply does not do it), a time bound its part
-        (a scripted plan is as fast as the engine runs it).
+        A step that counts for a goal ends its run, unless the next counts for the same goals and they ask for
+        more than one (mine 3 stone): two parts done one after the other (``2 * craft stick``) stay two steps.
         """
-        if isinstance(node, AtomRef):
-            self.goal(sim, self.ir.goals[node.task], constraints)
-        elif isinstance(node, AllOf | Then):
-            for part in node.parts:
-                self.expression(sim, part, constraints)
-        elif isinstance(node, AnyOf):
-            plan_first(sim, node.parts, lambda trial, part: self.expression(trial, part, constraints),
-                       lambda e: "no part of the OR can be planned: " + "; ".join(e))
-        elif isinstance(node, Constrained):
-            self.expression(sim, node.part, (*constraints, node.constraint))
-        elif isinstance(node, Initialized | Within):
-            self.expression(sim, node.part, constraints)
-        elif isinstance(node, Repeat):
-            for _ in range(node.times):
-                self.expression(sim, node.part, constraints)
-        elif isinstance(node, AtLeast):
-            errors: list[str] = []
-            left = node.count
-            for part in node.parts:
-                if left == 0:
-                    break
-                trial = sim.copy()
-                try:
-                    self.expression(trial, part, constraints)
-                except NoPlan as exc:
-                    errors.append(str(exc))
-                    continue
-                sim.__dict__.update(trial.__dict__)
-                left -= 1
-            if left:
-                raise NoPlan(f"only {node.count - left} of the {node.count} parts needed can be planned: "
-                             + "; ".join(errors))
-        elif isinstance(node, Avoid):
-            pass
-        else:
-            raise TypeError(f"not a task expression: {node!r}")
+        merged: list[_Out] = []
+        for o in self.out:
+            last = merged[-1] if merged else None
+            if last is not None and o.step.do in COUNTED and o.step.at is None and self._joins(last, o) and \
+                    last.step.model_copy(update={"count": None}) == o.step.model_copy(update={"count": None}):
+                last.step = last.step.model_copy(update={"count": (last.step.count or 1) + (o.step.count or 1)})
+                last.actions += o.actions
+                last.received.update(o.received)
+                continue
+            merged.append(o)
+        for o in merged:
+            self._until(o)
+        self.out = merged
 
-    def plan(self, task: Any) -> Plan:
-        """A scripted plan for the task, from its compiled start."""
-        init = self.ir.init
-        sim = _Sim(inv=Counter({s.name: s.count for s in init.inventory}),
-                   nearby=Counter({s.name: s.count for s in init.nearby}),
-                   mobs=Counter({s.name: s.count for s in init.summon}))
-        if init.wield:
-            sim.inv[init.wield] += 1
-        try:
-            self.expression(sim, expression_of(task))
-        except NoPlan as exc:
-            raise NoPlan(f"no scripted plan for {task.id} in {self.ir.game}: {exc}") from None
-        return Plan(steps=sim.steps)
+    def _until(self, out: _Out) -> None:
+        """A run of digs that got something by chance in the model digs until it holds that many (the rarest).
+
+        A plan must not depend on luck: the model delivers a chance drop at its expected rate (a 10% flint on the
+        fifth gravel), the engine draws it. Digs counted by a goal (mine 5 gravel) keep their count.
+        """
+        got = [(out.chancy[item], item) for item, n in out.received.items() if item in out.chancy and n > 0]
+        if out.step.do != "dig" or not got or any(self.goals.leaves[k].goal.event == "mine"
+                                                  for k in self._counts_for(out) if k in self.goals.leaves):
+            return
+        _, item = min(got)
+        out.step = out.step.model_copy(update={"item": item, "count": out.received[item]})
+
+    def _joins(self, last: _Out, out: _Out) -> bool:
+        before = self._counts_for(last)
+        return not before or (before == self._counts_for(out) and all(
+            self.goals.leaves[k].goal.count > 1 for k in before if k in self.goals.leaves))
+
+    def _counts_for(self, out: _Out) -> set[str]:
+        return {k for i in out.actions for k in self.contributes.get(i, [])}
+
+    def _constrain(self) -> None:
+        """Before each step that counts for a constrained occurrence, the set-up its constraints ask for.
+
+        A run of the same action is one step (mine 3 stone in a cave: one dig, one move into the stone); a part
+        done again (``2 * mine stone @ where=cave``) gets its set-up again. A set-up goes before the step's own
+        travel to a node (``goto_node``), so the player looks for the node from where the set-up put it.
+        """
+        inserts: dict[int, list[Step]] = {}
+        main = {i: at for at, out in enumerate(self.out) for i in out.actions if out.main}
+        for key, leaf in self.goals.leaves.items():
+            if not leaf.constraints and not leaf.hold:
+                continue
+            counting = {i for i, keys in self.contributes.items() if key in keys}
+            for at in sorted({main[i] for i in counting if i in main}):
+                out = self.out[at]
+                setup = self._setup(leaf, at)
+                first = at
+                while first - 1 >= 0 and self.out[first - 1].step.do == "goto_node" and \
+                        not self.out[first - 1].main and set(self.out[first - 1].actions) & set(out.actions):
+                    first -= 1
+                if setup:
+                    inserts.setdefault(first, []).extend(setup)
+        for at in sorted(inserts, reverse=True):
+            self.out[at:at] = [_Out(s) for s in inserts[at]]
+
+    def _setup(self, leaf: _Leaf, at: int) -> list[Step]:
+        """The set-up steps of one occurrence, and its tool on its final step."""
+        setup: list[Step] = []
+        how = next((c.how for c in leaf.constraints if c.how is not None), None)
+        for c in leaf.constraints:
+            note = f"constraint {c.when or c.where} of {leaf.atom}"
+            if c.when in ("day", "night"):
+                setup.append(Step(do="time", of_day="day" if c.when == "day" else "night", note=note))
+            if c.where is None:
+                continue
+            if c.where == "cave":
+                setup.append(Step(do="move", by=(0, -12, 0), note=f"teleport: into the stone, {note}"))
+            elif c.where.startswith("height:"):
+                low, high = height_range(c.where)
+                if low is not None and high is not None:
+                    y = (low + high) / 2
+                else:
+                    y = low + 1 if low is not None else (high - 3 if high is not None else GROUND_Y)
+                setup.append(Step(do="move", to=(0, y, 0), note=f"teleport: {note}"))
+            elif c.where in self.model.settings.dimensions:
+                if self._start_dimension() != c.where:
+                    raise NoPlan(f"the planner goes to the {c.where} only for enter goals")
+            elif c.where != "overworld":
+                biomes = [g for g, mc in self.goals.ir.biomes.items() if mc == c.where and self.model.at_ground(g)]
+                if not biomes:
+                    raise NoPlan(f"no part of {c.where} is at the flat world's surface")
+                setup.append(Step(do="goto_biome", biomes=sorted(biomes), note=f"teleport: {note}"))
+        final = self.out[at]
+        held = [self.held.get(i) for i in final.actions]  # what the model held: one of the items asked for
+        tool: str | None = next((h for h in held if h in leaf.hold), leaf.hold[0] if leaf.hold else None)
+        if how == "bare_hand":
+            if final.step.do == "dig" and not self.model.digs(final.step.node or "", HAND):
+                raise NoPlan(f"{final.step.node} cannot be dug with bare hands")
+            setup.append(Step(do="wield", item="", note=f"constraint how=bare_hand of {leaf.atom}"))
+            tool = None
+        elif tool is not None and how is not None:
+            setup.append(Step(do="wield", item=tool, note=f"constraint {how} of {leaf.atom}"))
+        if final.step.do in ("dig", "kill") and (how is not None or leaf.hold):
+            final.step = final.step.model_copy(update={"tool": tool})
+        return setup
+
+    def _start_dimension(self) -> str:
+        position = self.goals.ir.init.position
+        return (self.model.layer_of(position[1]) if position is not None else None) or "overworld"
+
+
+def start_state(model: GameModel, ir: TaskIR) -> State:
+    """The model's state at the task's compiled start: the inventory, what is near, the biome and dimension."""
+    init = ir.init
+    inventory = Counter({s.name: s.count for s in init.inventory})
+    if init.wield:
+        inventory[init.wield] += 1
+    found: list[tuple[str, str]] = [("block", s.name) for s in init.nearby]
+    found += [("entity", s.name) for s in init.summon]
+    found += [("biome", b) for b in (init.biomes or [])[:1] if ("biome", b) in model.rules.index]
+    dimension = (model.layer_of(init.position[1]) if init.position is not None else None) or "overworld"
+    found.append(("dimension", dimension))
+    try:
+        return model.rules.new_state(dict(inventory), found)
+    except TaskverseError as exc:
+        raise NoPlan(f"the start holds what the {model.game} model does not know: {exc}") from None
+
+
+def scripted_plan(task: Any, ir: TaskIR, library: Any, budget: int = DEFAULT_BUDGET) -> ScriptedPlan:
+    """The one planner's plan for a compiled task over its game's model, as harness steps.
+
+    Raises :class:`NoPlan` naming what the game lacks (or that the planner found no plan within ``budget``).
+    """
+    model = game_model(ir.game, library.knowledge)
+    goals = _Goals(model, ir)
+    tracker = GoalTracker(goals.expression, Evaluator(goals.goals, goals.tags), Context())
+    state = start_state(model, ir)
+    actions: list[int] = []
+    proven = True
+    if tracker.remaining(tracker.initial()) is not None:  # else nothing is left to do but avoid something
+        start = holdings(model.rules, state)
+        # the prices that order alternatives, lowered from the game's cached ones by what the start holds
+        costs = CostModel.lowered(CostModel.for_rules(model.rules), [r for r in start if r < model.rules.n_resources])
+        planner = Planner(model.rules, tracker, start, max_expansions=budget, costs=costs)
+        found, proven = planner.best_plan()
+        if found is None:
+            why = "; ".join(goals.problems.values()) or _why(model, planner, goals)
+            raise NoPlan(f"no scripted plan for {task.id} in {ir.game}: {why}")
+        actions = found
+    player = _Player(model, goals, tracker, state.copy())
+    try:
+        steps = player.play(actions)
+    except NoPlan as exc:
+        raise NoPlan(f"no scripted plan for {task.id} in {ir.game}: {exc}") from None
+    return ScriptedPlan(Plan(steps=steps), [model.rules.actions[a] for a in actions], proven)
+
+
+def _why(model: GameModel, planner: Planner, goals: _Goals) -> str:
+    """Why the planner found nothing: for each part no action can do from the start, what its ways lack."""
+    rules, costs = model.rules, planner.costs
+    inf = float("inf")
+    reasons = []
+    for leaf in planner.tracker.leaves:
+        if any(costs.action[a] < inf for a, _ in planner.universe.emitters.get(leaf.index, [])):
+            continue
+        missing: dict[str, set[str]] = {}
+        for a in sorted({a for key in leaf.keys for a in rules.actions_by_key.get(key, [])}):
+            for way in rules.ways[a]:
+                for need in way:
+                    if all(costs.unit[m] == inf for m in need.members):
+                        kind = rules.resources[need.members[0]][0]
+                        missing.setdefault(kind, set()).update(rules.names[m] for m in need.members)
+        what = goals.leaves[leaf.atom].atom if leaf.atom in goals.leaves else leaf.goal.describe()
+        lacks = "; ".join(f"{kind} {' or '.join(sorted(names)[:4])}{' ...' if len(names) > 4 else ''}"
+                          f"{' (mobs come only from a start that summons them)' if kind == 'entity' else ''}"
+                          for kind, names in sorted(missing.items()))
+        reasons.append(f"{what}: {model.game} gives nothing its ways need from this start: {lacks or '?'}")
+    return "; ".join(reasons) or f"no plan within {planner.max_expansions} expanded states"
 
 
 def plan_task(task: Any, ir: TaskIR, library: Any) -> Plan:
     """A scripted plan for a compiled task (raises :class:`NoPlan` saying what the game lacks)."""
-    return Planner(library, ir).plan(task)
+    return scripted_plan(task, ir, library).plan

@@ -232,7 +232,9 @@ class Rules:
         for task in action_tasks:
             for way in ways_of(task):
                 for need in way:
-                    if need.kept and need.kind.value == "item":
+                    # A tool or a station: kept and used. A need that only holds an item (``uses: 0``: an engine
+                    # game's "hold it" actions) does not make every item one.
+                    if need.kept and need.uses and need.kind.value == "item":
                         kept_items.update(index[("item", m)] for m in need.any_of)
         self.kept_items = frozenset(kept_items)
         groups: dict[tuple[tuple[int, ...], tuple[int, ...] | None], int] = {}
@@ -1005,6 +1007,36 @@ class CostModel:
         if found is None:
             found = by_steps[key] = cls(rules, [rules.index[("dimension", "overworld")]], steps)
         return found
+
+    @classmethod
+    def lowered(cls, base: CostModel, held: Iterable[int]) -> CostModel:
+        """The model from ``held`` (which includes ``base``'s holdings), lowered from ``base`` instead of from scratch.
+
+        Holdings only lower prices, so settling again from the actions the new holdings feed reaches the prices
+        a build from scratch reaches, up to which of equally good prices a front keeps. On a game of thousands of
+        actions it takes a fraction of the time (taskverse_mc's 6,700: milliseconds instead of over a second).
+        """
+        rules = base.rules
+        model = cls.__new__(cls)
+        model.rules, model.steps = rules, base.steps
+        fronts = [list(front) for front in base.fronts]
+        way_prices = [list(prices) for prices in base.way_prices]
+        held = list(held)
+        consumers = consumers_of(rules)
+        lasting = [r for r in held if (r >= rules.n_items or r in rules.kept_items) and fronts[r] != [(0.0, 0.0)]]
+        for r in lasting:
+            fronts[r] = [(0.0, 0.0)]
+        model._settle(fronts, way_prices, sorted({b for r in lasting for b in consumers[r]}))
+        stock = [r for r in held if not fronts[r]]  # as in __init__: a held stack nothing makes is free
+        for r in stock:
+            fronts[r] = [(0.0, 0.0)]
+        if stock:
+            model._settle(fronts, way_prices, sorted({b for r in stock for b in consumers[r]}))
+        model.fronts = fronts
+        model.way_prices = way_prices
+        model.unit = [min((m + s for m, s in front), default=INF) for front in fronts]
+        model.action = [min((m + s for m, s in prices), default=INF) for prices in way_prices]
+        return model
 
 
 _AMOUNTS = (1.0, 3.0, 9.0, 27.0, 81.0)

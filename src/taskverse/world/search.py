@@ -44,6 +44,8 @@ WIDE_GAP_BUDGET = 10_000
 """From this many expansions on, ``best_plan`` also tries to prove a first plan far above the bound."""
 TIE_WEIGHT = 1e-12
 """Scale of a secondary cost next to one step: a plan of 2,000 hour-long actions still adds less than 1e-3."""
+GREEDY_EFFORT = 20_000
+"""Producers one greedy choice may walk before it gives up (the library's choices walk a few hundred at most)."""
 StateDict = dict[int, int]
 """A planning state's holdings: resource index -> count (only non-zero), and ``n_resources + slot`` -> tries."""
 
@@ -228,6 +230,17 @@ def _recycles(rules: Rules, costs: CostModel, held: StateDict, a: int, r: int) -
     Such a way is never part of a shortest plan from holdings without the block, and its cycle would make the
     heuristic's derivations branch without end.
     """
+    ways = rules.ways[a]
+    return bool(ways) and all(_way_recycles(rules, costs, held, way, r) for way in ways)
+
+
+def _way_recycles(rules: Rules, costs: CostModel, held: StateDict, way: tuple[Need, ...], r: int,
+                  any_member: bool = False) -> bool:
+    """Whether a way makes ``r`` out of something made of ``r``.
+
+    That is, a need none of whose members is held, each of them made by its cheapest way out of ``r`` (a need for
+    ``r`` alone; with ``any_member``, any need that may take ``r``).
+    """
     def made_from_r(x: int) -> bool:
         if held.get(x, 0):
             return False
@@ -243,13 +256,13 @@ def _recycles(rules: Rules, costs: CostModel, held: StateDict, a: int, r: int) -
                         price = marginal / per + setup
                         if price < best:
                             best, best_way = price, rules.ways[p][w]
-        # Only a need for r itself binds: a fuel or "any wool" need may take r but has other members to take.
-        return best_way is not None and any(n.consume and n.members == (r,) for n in best_way)
+        # Only a need for r itself binds: a fuel or "any wool" need may take r but has other members to take
+        # (``any_member``: it counts too).
+        return best_way is not None and any(n.consume and (r in n.members if any_member else n.members == (r,))
+                                            for n in best_way)
 
     # A block is a presence need; placed from r, mining it back is the same detour (place a quartz block, mine it).
-    ways = rules.ways[a]
-    return bool(ways) and all(any((n.consume or n.presence) and all(made_from_r(x) for x in n.members) for n in way)
-                              for way in ways)
+    return any((n.consume or n.presence) and all(made_from_r(x) for x in n.members) for n in way)
 
 
 def _amount(rules: Rules, a: int, r: int, expected: bool = False) -> float:
@@ -284,12 +297,15 @@ class Planner:
             alternatives of equal steps (an oak log found sooner than an acacia one, iron ore before a rare raw
             iron block). It orders the alternatives the planner considers and the greedy policy's choices; the
             search and its proofs stay about steps.
+        costs: The cost model that orders alternatives (default: built from the start, in the objective's costs);
+            e.g. ``CostModel.lowered`` from a cached one, on a large game.
 
     """
 
     def __init__(self, rules: Rules, tracker: GoalTracker, start: StateDict, slack: float = 1.0, ties: int = 1,
                  max_expansions: int = 200_000, start_progress: Any = None,
-                 action_cost: Sequence[float] | None = None, tie_break: Sequence[float] | None = None) -> None:
+                 action_cost: Sequence[float] | None = None, tie_break: Sequence[float] | None = None,
+                 costs: CostModel | None = None) -> None:
         self.rules = rules
         self.tracker = tracker
         self.unit_cost = action_cost is None
@@ -302,7 +318,9 @@ class Planner:
         self.start_progress = tracker.initial() if start_progress is None else start_progress
         held = [r for r in start if r < rules.n_resources]
         naive = set(held) <= {rules.index[("dimension", "overworld")]}
-        if action_cost is not None:  # alternatives are priced in the objective's own costs
+        if costs is not None:
+            self.costs = costs
+        elif action_cost is not None:  # alternatives are priced in the objective's own costs
             self.costs = CostModel(rules, held or [rules.index[("dimension", "overworld")]], action_cost)
         elif tie_break is not None:  # steps first, then the secondary cost among equally short alternatives
             steps = [1.0 + TIE_WEIGHT * t for t in tie_break]
@@ -572,7 +590,9 @@ class Planner:
     def best_plan(self, budget: int | None = None) -> tuple[list[int] | None, bool]:
         """The cheapest plan the search can prove, else the best found: (plan, proven cheapest).
 
-        The greedy policy gives a first plan, pruned of the steps it can do without (``prune_plan``). When it is
+        The greedy policy gives a first plan (its ``careful`` variant when the rule finds none: over the library's
+        atoms it finds none either, so only an engine game's recycling recipes need it), pruned of the steps it
+        can do without (``prune_plan``). When it is
         within two steps (or their cost) of the heuristic's lower bound, A* bounded by it gets the whole
         ``budget`` of expansions to find a cheaper plan or prove none exists. A first plan further above the
         bound is returned unproven: measured over 120 naive craft atoms, a weighted A* of 50 expansions per such
@@ -583,6 +603,8 @@ class Planner:
         """
         budget = self.max_expansions if budget is None else budget
         incumbent = greedy_plan(self, limit=2000)
+        if incumbent is None:
+            incumbent = greedy_plan(self, limit=2000, careful=True)
         if incumbent is not None and self.unit_cost:
             incumbent = prune_plan(self, incumbent)
         h0 = self.heuristic(self.start, self.start_progress)
@@ -856,7 +878,7 @@ def _union(marks: Iterable[int]) -> int:
     return out
 
 
-def greedy_choice(planner: Planner, state: StateDict, progress: Any) -> int | None:
+def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bool = False) -> int | None:
     """The greedy policy's action: work down from the target to the first thing that can be done now.
 
     Pick the part of the target left to do (in order for ``>>``, the cheapest of ``|``), the cheapest action
@@ -864,6 +886,12 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any) -> int | No
     need of its cheapest way. An action that would use up what a step above is collecting (smelting green dye
     with the green wool as fuel) counts as not possible yet. Costs come from ``CostModel`` (a dependency-graph
     rank that counts batches).
+
+    ``careful`` (``best_plan``'s second try when the rule above finds nothing) also passes over a way that makes
+    the wanted item out of something made of it (white wool from dyed wool, itself dyed from white wool), leaves
+    a way as soon as one of its needs cannot be pursued instead of working on its other needs, and pursues an
+    action at most once a choice: a web of recipes that recycle each other (an engine game's dyes, wool and beds)
+    then neither sends the rule round in circles nor down every path of the web.
     """
     rules = planner.rules
     costs = planner.costs
@@ -894,15 +922,32 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any) -> int | No
         return [n for n in way if n.consume and any(m in protected for m, _ in rules.take(n, lambda r: get(r, 0),
                                                                                          spare))]
 
-    def pursue(a: int, depth: int, protected: frozenset[int]) -> int | None:
+    # A pursuit that fails without meeting the path (a cycle) or the depth limit fails from anywhere in this state:
+    # remembered. A web of alternatives that cycle (wool dyed from wool of every colour, in an engine game's
+    # recipes) can still take exponentially many paths: past GREEDY_EFFORT pursuits the choice gives up (None),
+    # and ``best_plan`` searches instead.
+    failed: set[tuple[int, frozenset[int]]] = set()
+    cut = [False]
+    effort = [0]
+
+    def pursue(a: int, depth: int, protected: frozenset[int], wanted: int | None = None) -> int | None:
         if a in visiting or depth > 64:
+            cut[0] = True
             return None
+        if (a, protected) in failed or (careful and (a, frozenset()) in failed):
+            return None
+        effort[0] += 1
+        if effort[0] > GREEDY_EFFORT:
+            raise _GaveUp
         w = planner.enabled_way(a, state)
         if w is not None and not spoils(a, rules.ways[a][w], protected):
             return a
+        outer, cut[0] = cut[0], False
         visiting.add(a)
         ways = sorted(rules.ways[a], key=lambda w: _way_gap(w, state, unit))
         for way in ways:
+            if careful and wanted is not None and _way_recycles(rules, costs, state, way, wanted, any_member=True):
+                continue  # it makes the wanted item out of something made of it (wool dyed back to white)
             unmet = [n for n in way if not _met(n, state)] or spoils(a, way, protected)
             unmet.sort(key=lambda n: -min(unit[m] for m in n.members))
             for need in unmet:
@@ -913,25 +958,40 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any) -> int | No
                     for p in sorted(rules.producers[m], key=lambda p: costs.batch(p, m, amount)):
                         if acost[p] == INF:
                             continue
-                        choice = pursue(p, depth + 1, protected | {m} if need.consume else protected)
+                        choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, m)
                         if choice is not None:
                             visiting.discard(a)
+                            cut[0] = cut[0] or outer
                             return choice
+                if careful:
+                    break  # a need none of whose producers can be pursued now: the way cannot be done
         visiting.discard(a)
+        if not cut[0]:
+            failed.add((a, protected))
+        if careful:  # once failed, never again in this choice, whatever the path: linear in the actions
+            failed.add((a, frozenset()))
+        cut[0] = cut[0] or outer
         return None
 
     emitters = {a for a, _ in options}
-    for a, _ in options:
-        choice = pursue(a, 0, frozenset())
-        if choice is not None:
-            if choice in emitters:  # ready to advance the target: first go where it must happen, if anywhere
-                for r in _places_wanted(planner, leaf, state):
-                    for p in sorted(rules.producers[r], key=lambda p: acost[p]):
-                        move = pursue(p, 0, frozenset())
-                        if move is not None:
-                            return move
-            return choice
+    try:
+        for a, _ in options:
+            choice = pursue(a, 0, frozenset())
+            if choice is not None:
+                if choice in emitters:  # ready to advance the target: first go where it must happen, if anywhere
+                    for r in _places_wanted(planner, leaf, state):
+                        for p in sorted(rules.producers[r], key=lambda p: acost[p]):
+                            move = pursue(p, 0, frozenset())
+                            if move is not None:
+                                return move
+                return choice
+    except _GaveUp:
+        return None
     return None
+
+
+class _GaveUp(Exception):
+    """A greedy choice walked more than GREEDY_EFFORT producers."""
 
 
 def _places_wanted(planner: Planner, leaf: int, state: StateDict) -> list[int]:
@@ -970,7 +1030,7 @@ def _way_gap(way: tuple[Need, ...], state: StateDict, unit: Sequence[float]) -> 
     return gap
 
 
-def greedy_plan(planner: Planner, limit: int = 1000) -> list[int] | None:
+def greedy_plan(planner: Planner, limit: int = 1000, careful: bool = False) -> list[int] | None:
     """Run the greedy policy in the planner's model from its start; the plan if it reaches the target."""
     state, progress = dict(planner.start), planner.start_progress
     plan: list[int] = []
@@ -980,7 +1040,7 @@ def greedy_plan(planner: Planner, limit: int = 1000) -> list[int] | None:
         if len(plan) >= limit or key in seen:  # going round in circles: the greedy rule is stuck
             return None
         seen.add(key)
-        a = greedy_choice(planner, state, progress)
+        a = greedy_choice(planner, state, progress, careful)
         if a is None:
             return None
         w = planner.enabled_way(a, state)

@@ -1,0 +1,591 @@
+"""The engine game's world model: its registry read as atom tasks and built into the one ``world.rules.Rules``.
+
+The scripted player plans with the one planner (:mod:`taskverse.world.search`) over the model of the game it
+plays. The text world's rules are built from the library's atoms (``Rules.for_library``); an engine game's are
+built by the same class from atoms this module writes, in the library's format (:class:`taskverse.schema.AtomTask`),
+from what the game registers (``engine/games/<game>/registry.json``), its name mapping (``mapping.yaml``), its
+settings (``game.yaml``) and where its map generator puts things. Names are the game's (``default:tree``). Every
+atom is one thing the harness can play (:mod:`taskverse.engine.harness`):
+
+====================  ==========================================================  ===============================
+atom                  needs                                                       yields
+====================  ==========================================================  ===============================
+``find.<node>``       nothing (the harness travels to it); another dimension's    the node, found
+                      node: being in that dimension
+``find.<biome>``      nothing (another dimension's: being in it)                  the biome
+``find.<entity>``     the entity (summoned at the start)                          nothing
+``mine.<node>``       the node (found, placed or near the start), a tool that     its drops, chance lines as
+                      digs it unless the hand does (a tool with drops of its     chances
+                      own, shears: ``mine.<node>.<tool>``)
+``craft.<item>``      one way per recipe: its cells (``group:`` any member)       the recipe's count
+``smelt.<item>``      per cooking recipe: the input, fuel for one cooking, a      the output
+                      furnace (held, or standing near the player)
+``place.<item>``      the item (a cart or boat also something to stand on)        its node (seeds: their crop;
+                                                                                  a cart: the entity)
+``eat.<item>``        the item, eaten (items with ``on_use``)                     nothing
+``equip.<item>``      the item, held                                              nothing
+``use.<item>``        the item, held (items with a use callback)                  nothing
+``kill.<mob>``        the mob (summoned)                                          its loot
+``interact.<x>``      the node or entity (``interact.death``: nothing)            nothing
+``reach.<x>``         a walkable node to stand on, or nothing (a measure)         nothing
+``build.<shape>``     its cells' worth of placeable blocks                        nothing
+``enter.<dim>``       obsidian and flint and steel (a nether portal)              the dimension
+====================  ==========================================================  ===============================
+
+Each atom's success event is the event the runtime logs for that action, in game names; a task's goals are
+translated to game names to plan it (:mod:`taskverse.engine.planner`).
+
+What the model leaves out, and why: tools do not wear (the harness digs at most a few dozen nodes a plan, well
+within a tool's uses); fuel burns per cooking and what is left in the furnace is not counted (the harness fills
+the furnace for every ``cook`` step, and a furnace's fuel goes on burning while nothing cooks); items that only
+a mob drops come only from the mobs a task's start summons (mobs never spawn); a crafting grid needs no table
+(the harness crafts on the player's 3x3 grid).
+
+Why taskverse_mc reads its registry too, though it is generated from the same knowledge as the library: the
+game is not Minecraft. Its drops leave silk touch out and turn count ranges into rarities, its tool tiers are
+dig groups and levels, it crafts without a table, cooks with fuel in seconds, generates only what a flat world
+with layers holds and no structures, and gives items no use beyond eating, seeds and portals. The library's
+rules would plan what the game cannot do (loot from structures, a crafting table's step); the registry says
+what it does.
+
+Example:
+    >>> model = game_model("minetest_game")
+    >>> type(model.rules).__name__, model.rules.actions[model.rules.producers[model.item("default:stick")][0]]
+    ('Rules', 'craft.default:stick')
+
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES, USE_CALLBACKS, mob_loot
+from taskverse.engine.profile import (
+    GameMapping,
+    GameSettings,
+    Registry,
+    ToolCapabilities,
+    load_game_settings,
+    load_mapping,
+    load_registry,
+)
+from taskverse.errors import TaskverseError
+from taskverse.schema import AtomTask, Category, Goal, Metrics, Need, ResourceKind, WaySpec, Yield
+from taskverse.world.rules import Rules
+
+HAND = ""
+#: Where the flat test world's ground is (map generator settings in taskverse.engine.ir.MAPGEN).
+GROUND_Y = 8
+#: Nodes no player holds or places.
+NOT_BLOCKS = frozenset({"", "air", "ignore"})
+#: A fuel that burns for less than a cooking's time over this many items is left out of the fuels of that cooking.
+MOST_FUEL_ITEMS = 8
+#: The value a measured ``reach`` action reports: the harness moves as far as the goal asks.
+REACH_ANY = 1_000_000.0
+
+CATEGORIES = {
+    "find": Category.NAVIGATION, "reach": Category.NAVIGATION, "enter": Category.NAVIGATION,
+    "mine": Category.MINING, "craft": Category.CRAFTING, "smelt": Category.CRAFTING,
+    "place": Category.BUILDING, "build": Category.BUILDING, "kill": Category.COMBAT,
+    "eat": Category.MISC, "equip": Category.MISC, "use": Category.MISC, "interact": Category.MISC,
+}
+
+
+@dataclass
+class Place:
+    """Where a generated node is: biomes to travel to first, and a height to search around."""
+
+    biomes: tuple[str, ...] = ()
+    y: float | None = None
+    dimension: str | None = None
+    """Another dimension whose layer it is in (taskverse_mc's Nether and End); None: the overworld."""
+
+
+@dataclass(frozen=True)
+class Act:
+    """What one atom of the model does in the engine: its verb, what it acts on, and what that is.
+
+    ``kind`` is ``item``, ``block``, ``biome``, ``entity``, ``measure``, ``shape``, ``dimension`` or ``death``;
+    ``makes`` is what a ``place`` puts into the world (a crop for seeds, an entity for a cart).
+    """
+
+    verb: str
+    kind: str
+    name: str
+    makes: str = ""
+
+
+@dataclass
+class _Atoms:
+    """Atoms being written, with what each does."""
+
+    tasks: list[AtomTask] = field(default_factory=list)
+    acts: dict[str, Act] = field(default_factory=dict)
+
+    def add(self, act: Act, ways: list[tuple[list[Need], list[Yield]]] | None = None,
+            target: str | None = None, value: float | None = None, suffix: str = "") -> None:
+        """Add the atom ``<verb>.<name>[.<suffix>]`` with its ways (each its needs and yields; None: none)."""
+        atom_id = f"{act.verb}.{act.name}" + (f".{suffix}" if suffix else "")
+        if atom_id in self.acts:
+            raise TaskverseError(f"two atoms of the game model are both {atom_id!r}: {self.acts[atom_id]} and {act}")
+        requires: list[Any] | None = None
+        yields: list[Yield] = []
+        if ways:
+            if all(y == ways[0][1] for _, y in ways):
+                requires, yields = [needs for needs, _ in ways], ways[0][1]
+            else:
+                requires = [WaySpec(needs=needs, yields=y) for needs, y in ways]
+            if requires == [[]]:
+                requires = None
+        goal = Goal(event=act.verb, target=target or act.name, value=value)  # type: ignore[arg-type]
+        self.tasks.append(AtomTask(id=atom_id, description=f"{act.verb} {target or act.name}",
+                                   category=CATEGORIES[act.verb], verb=act.verb, requires=requires, yields=yields,
+                                   metrics=Metrics(success=goal)))
+        self.acts[atom_id] = act
+
+
+def _need(kind: str, names: Iterable[str], count: int = 1, kept: bool = False, held: bool = False) -> Need:
+    """A need; ``held``: an item kept in hand and not used (equipped, shown), not a tool or a station."""
+    return Need(kind=ResourceKind(kind), any_of=sorted(set(names)), count=count, kept=kept or held,
+                uses=0 if held else 1)
+
+
+class GameModel:
+    """One engine game as the one planner sees it: its atoms, built into :class:`Rules`, and where things are.
+
+    Args:
+        game: The game (a profile under ``engine/games/``).
+        kn: The game knowledge (mob loot and seed placements, which the game's mobs and seeds follow).
+
+    """
+
+    def __init__(self, game: str, kn: Any) -> None:
+        self.game = game
+        self.kn = kn
+        self.registry: Registry = load_registry(game)
+        self.settings: GameSettings = load_game_settings(game)
+        self.mapping: GameMapping = load_mapping(game)
+        self.items = self.registry.items
+        hand = self.items.get(HAND)
+        self.hand: ToolCapabilities | None = hand.tool_capabilities if hand is not None else None
+        atoms = self._atoms()
+        self.atoms: list[AtomTask] = atoms.tasks
+        self.acts: dict[str, Act] = atoms.acts
+        self.rules = Rules(self.atoms, extra_items=[n for n in self.items if n not in NOT_BLOCKS])
+
+    def item(self, name: str) -> int:
+        """The resource index of a game item."""
+        return self.rules.resource("item", name)
+
+    def act(self, action: int) -> Act:
+        """What action ``action`` of the rules does."""
+        return self.acts[self.rules.actions[action]]
+
+    # --- the atoms ------------------------------------------------------------------------------------------
+
+    def _atoms(self) -> _Atoms:
+        out = _Atoms()
+        self._finds(out)
+        self._mines(out)
+        self._crafts(out)
+        self._smelts(out)
+        self._places(out)
+        for name, item in sorted(self.items.items()):
+            if name in NOT_BLOCKS or item.type == "none":
+                continue
+            block, item_need = item.type == "node", [_need("item", [name], held=True)]
+            out.add(Act("equip", "item", name), [(item_need, [])])
+            if "on_use" in item.callbacks:
+                out.add(Act("eat", "item", name), [([_need("item", [name])], [])])
+            if set(item.callbacks) & USE_CALLBACKS:
+                out.add(Act("use", "item", name), [(item_need, [])])
+            if block:
+                out.add(Act("interact", "block", name), [([_need("block", [name])], [])])
+                if item.walkable is not False:
+                    out.add(Act("reach", "block", name), [([_need("block", [name])], [])])
+        out.add(Act("interact", "death", "death"))
+        for measure in REACH_MEASURES:
+            out.add(Act("reach", "measure", measure), value=REACH_ANY)
+        self._entities(out)
+        blocks = sorted(n for n, i in self.items.items() if i.type == "node" and n not in NOT_BLOCKS)
+        for shape, spec in sorted(BUILD_SHAPES.items()):
+            cells = spec["length"] * spec.get("width", 1) * spec.get("height", 1)
+            out.add(Act("build", "shape", shape), [([_need("item", blocks, cells)], [])])
+        self._portals(out)
+        return out
+
+    def _finds(self, out: _Atoms) -> None:
+        """What the map generates is found by going there; another dimension's things, once in that dimension."""
+        for node, place in sorted(self.places.items()):
+            if node in self.items:
+                there = [_need("dimension", [place.dimension])] if place.dimension else []
+                out.add(Act("find", "block", node), [(there, [Yield(kind=ResourceKind.BLOCK, name=node)])])
+        for biome in sorted(self.registry.biomes):
+            layer = self.layer_of(self.registry.biomes[biome].y_min)
+            if self.at_ground(biome) or layer is not None:
+                there = [_need("dimension", [layer])] if layer else []
+                out.add(Act("find", "biome", biome), [(there, [Yield(kind=ResourceKind.BIOME, name=biome)])])
+
+    def _mines(self, out: _Atoms) -> None:
+        for node, item in sorted(self.items.items()):
+            if item.type != "node" or node in NOT_BLOCKS:
+                continue
+            by_yields: dict[tuple[Yield, ...], list[str]] = {}
+            for tool in self.tools:
+                if self.digs(node, tool):
+                    by_yields.setdefault(tuple(self.drop_yields(node, tool)), []).append(tool)
+            # A tool with drops of its own (shears on grass) is an atom of its own, ``mine.<node>.<tool>``: one
+            # action, one outcome, as the planner weighs them (a way chosen by what is held would hide the other).
+            groups = sorted(by_yields.items(), key=lambda kv: (HAND not in kv[1], kv[1]))
+            for n, (drops, tools) in enumerate(groups):
+                needs = [_need("block", [node])]
+                if HAND not in tools:
+                    needs.append(_need("item", tools, kept=True))
+                out.add(Act("mine", "block", node), [(needs, list(drops))], suffix=tools[0] if n else "")
+
+    def _crafts(self, out: _Atoms) -> None:
+        ways: dict[str, list[tuple[list[Need], list[Yield]]]] = {}
+        for recipe in self.registry.recipes:
+            if recipe.method != "normal" or recipe.output not in self.items:
+                continue
+            cells = Counter(c for c in recipe.items if c)
+            members = {cell: self.members(cell) for cell in cells}
+            if not cells or not all(members.values()) or _overlap(list(members.values())):
+                continue  # a cell nothing fills, or two cells one item fills (one unit cannot be spent twice)
+            needs = [_need("item", members[cell], count) for cell, count in sorted(cells.items())]
+            way = (needs, [Yield(name=recipe.output, count=recipe.count)])
+            if way not in ways.setdefault(recipe.output, []):
+                ways[recipe.output].append(way)
+        for output, found in sorted(ways.items()):
+            # the recipe giving most first: a player holding a log and a bush stem makes planks of the log
+            out.add(Act("craft", "item", output), sorted(_merge_ways(found), key=lambda way: -way[1][0].count))
+
+    def _smelts(self, out: _Atoms) -> None:
+        furnace = self.settings.furnace
+        ways: dict[str, list[tuple[list[Need], list[Yield]]]] = {}
+        for recipe in self.registry.recipes:
+            if recipe.method != "cooking" or not recipe.items or recipe.output not in self.items:
+                continue
+            inputs = self.members(recipe.items[0])
+            cooktime = float(recipe.cooktime or 3)
+            # Fuel for one cooking: k items of any fuel that burns at least cooktime / k seconds.
+            by_count: dict[int, list[str]] = {}
+            for fuel, burn in sorted(self.registry.fuels.items()):
+                k = math.ceil(cooktime / float(burn.burntime)) if burn.burntime > 0 else 0
+                if 0 < k <= MOST_FUEL_ITEMS and fuel in self.items and fuel not in inputs:
+                    by_count.setdefault(k, []).append(fuel)
+            made = [Yield(name=recipe.output, count=recipe.count)]
+            for k, fuels in sorted(by_count.items()):
+                for station in (_need("block", [furnace]), _need("item", [furnace], kept=True)):
+                    way = ([_need("item", inputs), _need("item", fuels, k), station], made)
+                    if way not in ways.setdefault(recipe.output, []):
+                        ways[recipe.output].append(way)
+        for output, found in sorted(ways.items()):
+            out.add(Act("smelt", "item", output), found)
+
+    def _places(self, out: _Atoms) -> None:
+        # Seeds make crops (what the game's on_place does, from the knowledge's placements; a seed may be a node
+        # itself, as minetest_game's are). A placement whose block the game has no name for is logged by the
+        # runtime under the item's placement (TaskIR.place_as): the atom's target is then the item.
+        seeds: dict[str, str] = {}
+        for placement in self.kn.placements:
+            seed, crop = self.mapping.lookup(placement.item), self.mapping.lookup(placement.block, "block")
+            if seed is None or seed.to is None or seed.to not in self.items:
+                continue
+            if crop is not None and crop.to == seed.to:
+                continue  # the item places itself
+            seeds.setdefault(seed.to, crop.to if crop is not None and crop.to in self.items else "")
+        for name, item in sorted(self.items.items()):
+            if item.type == "node" and name not in NOT_BLOCKS and name not in seeds:
+                out.add(Act("place", "item", name, makes=name),
+                        [([_need("item", [name])], [Yield(kind=ResourceKind.BLOCK, name=name)])])
+        for item_name, block_name in sorted(seeds.items()):
+            made = [Yield(kind=ResourceKind.BLOCK, name=block_name)] if block_name else []
+            out.add(Act("place", "item", item_name, makes=block_name), [([_need("item", [item_name])], made)],
+                    target=block_name or item_name)
+        supports = [n for n in self.settings.supports if n in self.items]
+        for name in sorted(self.registry.entities):
+            if name in self.items and self.items[name].type != "node" and supports:  # a cart on a rail
+                out.add(Act("place", "entity", name, makes=name),
+                        [([_need("item", [name]), _need("block", supports)],
+                          [Yield(kind=ResourceKind.ENTITY, name=name)])])
+
+    def _entities(self, out: _Atoms) -> None:
+        for entity, mc in sorted(self.entities.items()):
+            present = [_need("entity", [entity])]
+            out.add(Act("find", "entity", entity), [(present, [])])
+            out.add(Act("interact", "entity", entity), [(present, [])])
+            if mc in self.kn.mobs:
+                out.add(Act("kill", "entity", entity), [(present, self.loot(mc))])
+
+    def _portals(self, out: _Atoms) -> None:
+        """Through a nether portal: obsidian placed, flint and steel used on it (the game's portals need no frame)."""
+        if "nether" not in self.settings.dimensions:
+            return
+        frame, lighter = self.mapping.lookup("obsidian"), self.mapping.lookup("flint_and_steel")
+        if frame is None or lighter is None or frame.to is None or lighter.to is None:
+            return
+        for there, here in (("nether", "overworld"), ("overworld", "nether")):
+            needs = [_need("item", [frame.to]), _need("item", [lighter.to], kept=True), _need("dimension", [here])]
+            out.add(Act("enter", "dimension", there), [(needs, [Yield(kind=ResourceKind.DIMENSION, name=there)])])
+
+    # --- the game's entities and their loot -----------------------------------------------------------------
+
+    @cached_property
+    def entities(self) -> dict[str, str]:
+        """Game entity -> its Minecraft name, for the mobs and entities a task can meet (runtime or game)."""
+        out: dict[str, str] = {}
+        for mc, counterpart in sorted(self.mapping.entities.items()):
+            to = counterpart.to
+            if to is not None and (counterpart.supplied_by == "runtime" or to in self.registry.entities):
+                out.setdefault(to, mc)
+        for mc, counterpart in sorted(self.mapping.items.items()):  # an item that is an entity too (a cart)
+            if counterpart.to is not None and counterpart.to in self.registry.entities:
+                out.setdefault(counterpart.to, mc)
+        return out
+
+    def loot(self, mob: str) -> list[Yield]:
+        """What killing a mob gives, in game names (the mobs_redo drop chances: 1 in N)."""
+        out = []
+        for item, chance, low, high in mob_loot(self.kn, mob):
+            counterpart = self.mapping.lookup(item)
+            if counterpart is None or counterpart.to is None or counterpart.to not in self.items or high < 1:
+                continue
+            fewest, most = max(0, int(low)), int(high)
+            out.append(Yield(name=counterpart.to, count=fewest, max=most if most != fewest else None,
+                             chance=1 / max(1, round(1 / chance))))
+        return out
+
+    # --- where nodes are ------------------------------------------------------------------------------------
+
+    @cached_property
+    def places(self) -> dict[str, Place]:
+        """Generated nodes and where to find them."""
+        out: dict[str, Place] = {}
+        stone = self.settings.stone
+        # ores in the stone, and in layers of the stone (taskverse_mc's deepslate, itself an ore in stone), and in
+        # the stone of other dimensions (netherrack, end stone)
+        strata = [o for o in self.registry.ores if o.ore_type == "stratum"]
+        hosts = {stone} | {o.ore for o in strata if stone in o.wherein}
+        hosts |= {b.node_stone for b in self.registry.biomes.values() if self.layer_of(b.y_min) and b.node_stone}
+        for ore in self.registry.ores:
+            if ore.y_min > GROUND_Y or not set(ore.wherein) & hosts:
+                continue  # mountain tops and other stones are not in a flat world
+            top = _uncovered_top(ore.y_min, ore.y_max, [(s.y_min, s.y_max) for s in strata if s.ore != ore.ore
+                                                        and set(ore.wherein) <= set(s.wherein)])
+            if top is None:
+                continue  # a stratum (deepslate) replaced its host stone wherever it would be
+            y = max(min(top, GROUND_Y - 12) - 8, ore.y_min)
+            known = out[ore.ore].y if ore.ore in out else None
+            if ore.ore not in out or (known is not None and y > known):
+                out[ore.ore] = Place(y=y, dimension=self.layer_of(ore.y_min))
+        out[stone] = Place(y=GROUND_Y - 8)
+        for biome in self.registry.biomes.values():  # the other dimensions' stone, under their caverns' floors
+            layer = self.layer_of(biome.y_min)
+            if layer is not None and biome.node_stone:
+                out.setdefault(biome.node_stone, Place(y=self.settings.dimensions[layer].floor - 2, dimension=layer))
+        for deco in self.registry.decorations:  # what stands on those floors
+            layer = self.layer_of(deco.y_min)
+            if layer is not None:
+                for node in [*deco.decoration, *deco.schematic_nodes]:
+                    out.setdefault(node, Place(y=deco.y_min, dimension=layer))
+        for name, biome_def in sorted(self.registry.biomes.items()):
+            if biome_def.y_min > GROUND_Y or biome_def.y_max < GROUND_Y or name.endswith(("_ocean", "_under")):
+                continue
+            for node in (biome_def.node_top, biome_def.node_filler, biome_def.node_dust):
+                if node:
+                    _add(out, node, name)
+        for deco in self.registry.decorations:
+            for node in [*deco.decoration, *deco.schematic_nodes]:
+                for deco_biome in deco.biomes:
+                    if self.at_ground(deco_biome):
+                        _add(out, node, deco_biome)
+        return out
+
+    def layer_of(self, y: float) -> str | None:
+        """The other dimension a height is in (None: the overworld)."""
+        return next((name for name, d in self.settings.dimensions.items() if d.y_min <= y <= d.y_max), None)
+
+    def at_ground(self, biome: str) -> bool:
+        """Whether a game biome reaches the flat world's surface (shores, dunes and sea floors do not)."""
+        found = self.registry.biomes.get(biome)
+        return found is not None and found.y_min <= GROUND_Y + 1 <= found.y_max
+
+    def biome_floor(self, biome: str) -> float | None:
+        """The height to look for a biome of another dimension at (its layer's floor); None for the overworld."""
+        found = self.registry.biomes.get(biome)
+        layer = self.layer_of(found.y_min) if found is not None else None
+        return None if layer is None else self.settings.dimensions[layer].floor + 1
+
+    # --- digging --------------------------------------------------------------------------------------------
+
+    @cached_property
+    def tools(self) -> list[str]:
+        """The hand and the items with tool capabilities."""
+        return [HAND, *sorted(n for n, i in self.items.items() if i.type == "tool" and i.tool_capabilities)]
+
+    def caps(self, tool: str) -> ToolCapabilities | None:
+        """The tool capabilities an item digs with (the hand's when it has none)."""
+        item = self.items.get(tool)
+        return item.tool_capabilities if item is not None and item.tool_capabilities is not None else self.hand
+
+    def digs(self, node: str, tool: str) -> bool:
+        """Whether ``tool`` digs ``node`` by its own capabilities (``get_dig_params``)."""
+        item = self.items.get(node)
+        caps = self.caps(tool)
+        if item is None or caps is None:
+            return False
+        if int(item.groups.get("dig_immediate", 0)) in (2, 3):
+            return True  # the engine digs these with anything (tool.cpp getDigParams)
+        level = int(item.groups.get("level", 0))
+        for group, rating in item.groups.items():
+            cap = caps.groupcaps.get(group)
+            if cap is not None and str(int(rating)) in cap.times and cap.maxlevel >= level:
+                return True
+        return False
+
+    def can_dig(self, node: str, tool: str) -> bool:
+        """Whether the harness digs ``node`` holding ``tool``: with it, or with the hand, as the client falls back."""
+        return self.digs(node, tool) or (tool != HAND and self.digs(node, HAND))
+
+    def drop_yields(self, node: str, tool: str) -> list[Yield]:
+        """What digging ``node`` with ``tool`` gives, chance lines with their chances.
+
+        A table of alternatives (``max_items = 1``) gives each line with the chance that no earlier line took the
+        slot; other tables give each line on its own (a limit above one is not modelled).
+        """
+        item = self.items[node]
+        drop = item.drop
+        if drop is None:
+            return [Yield(name=node)]
+        if isinstance(drop, str):
+            name, _, count = drop.partition(" ")
+            return [Yield(name=name, count=int(count or 1))] if name in self.items and name not in NOT_BLOCKS else []
+        lines: dict[str, list[tuple[int, float]]] = {}
+        reach = 1.0
+        for choice in drop.items:
+            if choice.tools and tool not in choice.tools:
+                continue
+            chance = 1 / max(1, choice.rarity)
+            for entry in choice.items:
+                name, _, count = entry.partition(" ")
+                if name in self.items and name not in NOT_BLOCKS:
+                    lines.setdefault(name, []).append((int(count.split(" ")[0] or 1), reach * chance
+                                                       if drop.max_items == 1 else chance))
+            if drop.max_items == 1:
+                reach *= 1 - chance
+        return [_merge(name, found) for name, found in sorted(lines.items()) if sum(c * p for c, p in found) > 0]
+
+    # --- names ----------------------------------------------------------------------------------------------
+
+    def members(self, cell: str) -> list[str]:
+        """The items a recipe cell takes (``group:a,b``: every item in all those groups)."""
+        if not cell.startswith("group:"):
+            return [cell] if cell in self.items else []
+        return self._group(cell[6:])
+
+    def _group(self, groups: str) -> list[str]:
+        cache = self.__dict__.setdefault("_groups", {})
+        if groups not in cache:
+            wanted = groups.split(",")
+            cache[groups] = sorted(n for n, i in self.items.items() if all(i.groups.get(g, 0) for g in wanted))
+        found: list[str] = cache[groups]
+        return found
+
+
+def _add(out: dict[str, Place], node: str, biome: str) -> None:
+    place = out.setdefault(node, Place())
+    if place.y is None and biome not in place.biomes:
+        place.biomes = (*place.biomes, biome)
+
+
+def _merge_ways(ways: list[tuple[list[Need], list[Yield]]]) -> list[tuple[list[Need], list[Yield]]]:
+    """Recipes that differ in one ingredient taken once become one way taking any of them.
+
+    taskverse_mc registers a recipe per material, as Minecraft does (white wool from wool of each of 15 colours
+    and white dye): as the library writes them, that is one way, "any coloured wool and white dye", which the
+    planner weighs once instead of fifteen times. Only an ingredient taken once merges: three planks of one wood
+    is not three planks of any mix.
+    """
+    out = list(ways)
+    merged = True
+    while merged:
+        merged = False
+        pairs = [(i, j) for i in range(len(out)) for j in range(i + 1, len(out))]
+        for first, second in pairs:
+            joined = _joined(out[first], out[second])
+            if joined is not None:
+                out[first] = joined
+                del out[second]
+                merged = True
+                break
+    return out
+
+
+def _joined(first: tuple[list[Need], list[Yield]], second: tuple[list[Need], list[Yield]]
+            ) -> tuple[list[Need], list[Yield]] | None:
+    (needs, made), (other, other_made) = first, second
+    if made != other_made or len(needs) != len(other):
+        return None
+    only = [n for n in needs if n not in other]
+    other_only = [n for n in other if n not in needs]
+    if len(only) != 1 or len(other_only) != 1:
+        return None
+    a, b = only[0], other_only[0]
+    if a.count != 1 or b.count != 1 or a.kind != b.kind or a.kept or b.kept:
+        return None
+    rest = [n for n in needs if n is not a]
+    union = set(a.any_of) | set(b.any_of)
+    if any(union & set(n.any_of) for n in rest):
+        return None  # one unit cannot be spent twice
+    return sorted([*rest, _need(a.kind.value, union)], key=lambda n: n.any_of), made
+
+
+def _uncovered_top(low: int, high: int, covers: list[tuple[int, int]]) -> int | None:
+    """The highest height in ``low..high`` outside every range of ``covers`` (None: all of it is covered)."""
+    y = high
+    while y >= low:
+        cover = next(((a, b) for a, b in covers if a <= y <= b), None)
+        if cover is None:
+            return y
+        y = cover[0] - 1
+    return None
+
+
+def _overlap(sets: list[list[str]]) -> bool:
+    seen: set[str] = set()
+    for members in sets:
+        if seen & set(members):
+            return True
+        seen.update(members)
+    return False
+
+
+def _merge(name: str, lines: list[tuple[int, float]]) -> Yield:
+    """One yield for an item several drop lines give (their expected count when any is a chance)."""
+    if len(lines) == 1:
+        count, chance = lines[0]
+        return Yield(name=name, count=max(1, count), chance=min(1.0, chance))
+    if all(chance >= 1 for _, chance in lines):
+        return Yield(name=name, count=sum(count for count, _ in lines))
+    expected = sum(count * chance for count, chance in lines)
+    return Yield(name=name, chance=expected) if expected < 1 else Yield(name=name, count=round(expected))
+
+
+_MODELS: dict[str, GameModel] = {}
+
+
+def game_model(game: str = "minetest_game", kn: Any = None) -> GameModel:
+    """The model of a game (built once per game and process, about a second or two)."""
+    if game not in _MODELS:
+        if kn is None:
+            from taskverse.knowledge.facts import load_knowledge
+
+            kn = load_knowledge()
+        _MODELS[game] = GameModel(game, kn)
+    return _MODELS[game]
