@@ -100,6 +100,16 @@ def test_drops_follow_the_knowledge(registry):
     assert [(c.items, c.rarity) for c in gravel.items] == [(["minecraft:flint"], 10), (["minecraft:gravel"], 1)]
 
 
+def test_potions_are_items_drunk_from_a_bottle_given_back(registry, knowledge):
+    items = {entry["name"]: entry for entry in game_content(knowledge)["items"]}
+    assert (items["minecraft:potion_of_swiftness"]["food"], items["minecraft:potion_of_swiftness"]["returns"]) == (
+        0.0, "minecraft:glass_bottle")
+    assert "food" not in items["minecraft:splash_potion_of_swiftness"]  # thrown, not drunk
+    assert items["minecraft:milk_bucket"]["returns"] == "minecraft:bucket"
+    assert "minecraft:lingering_potion_of_long_swiftness" in registry.items
+    assert "minecraft:silk_touch_iron_pickaxe" not in registry.items  # the game has no enchanting
+
+
 def test_a_count_range_keeps_its_mean():
     table = drop_table("x", {"drops": [{"item": "y", "chance": 1.0, "min": 1, "max": 3}]}, None)
     # one sure item, then two more each with rarity 2: 1 + 2 * 0.5 = 2 = (1 + 3) / 2
@@ -212,7 +222,7 @@ def test_dump_reproduces_the_committed_registry(tmp_path):
 
 PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.zombie", "hunt.cow", "mine.oak_log",
           "enter.nether", "enter.overworld", "mine.ancient_debris", "find.crimson_forest", "obtain.iron_ingot",
-          "obtain.flint")
+          "obtain.flint", "drink.potion_of_swiftness")
 
 
 @pytest.fixture(scope="module")

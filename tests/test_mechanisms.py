@@ -189,6 +189,29 @@ def test_an_armorer_sells_chainmail_for_emeralds(library):
     assert _needs(library.get("trade.chainmail_chestplate"))["emerald"].count == 4
 
 
+def test_villagers_sell_and_buy_at_the_games_prices(library):
+    # Trading#Java Edition offers: a novice librarian sells a bookshelf for 9 emeralds, a novice farmer buys 20 wheat.
+    bookshelf = _needs(library.get("trade.bookshelf"))
+    assert bookshelf["emerald"].count == 9 and bookshelf["lectern"].kept
+    wheat = library.get("sell.wheat")
+    assert _needs(wheat)["wheat"].count == 20 and _needs(wheat)["composter"].kept
+    assert _yield(wheat, "emerald").count == 1
+    assert (wheat.goal.event.value, wheat.goal.target, wheat.goal.using) == ("interact", "villager", "wheat")
+    # A trade that takes items besides emeralds: six cod and an emerald for six cooked cod.
+    cod = library.get("trade.cooked_cod")
+    assert (_needs(cod)["cod"].count, _needs(cod)["emerald"].count, _yield(cod, "cooked_cod").count) == (6, 1, 6)
+    # Coal: five professions buy it, one way each; a fisherman takes 10, the others 15.
+    coal = library.get("sell.coal")
+    counts = sorted(_needs(coal, w)["coal"].count for w in range(len(ways_of(coal))))
+    assert counts == [10, 15, 15, 15, 15]
+    # A one-colour pool is a trade per colour: a shepherd sells four carpets of any colour for an emerald.
+    assert _yield(library.get("trade.cyan_carpet"), "cyan_carpet").count == 4
+    mech = load_knowledge().mechanisms.trading
+    assert len(mech.professions) == 13
+    skipped = ("enchanted_book", "filled_map", "tipped_arrow")
+    assert not any(f"trade.{s}" in library.by_id for s in skipped)
+
+
 def test_heads_come_from_charged_creepers_and_froglights_from_frogs(library):
     head = _needs(library.get("lure.zombie_head"))
     assert head["lightning_rod"].kept and head["creeper"].kind.value == "entity" and "zombie" in head
@@ -346,10 +369,133 @@ def test_every_other_number_of_the_tables_is_the_games():
     assert (groups["harden"].ticks, groups["dry"].ticks, groups["wear"].ticks) == (0, 79.5, 40)
     assert groups["weather"].random_tick_chance == pytest.approx(64 / 1125, rel=1e-6)
     assert mech.transformations.random_tick_interval == pytest.approx(4096 / 3, rel=1e-6)
-    assert {t.item: t.emeralds for p in mech.trading.professions for t in p.trades} == {
+    assert {t.item: t.emeralds for p in mech.trading.professions for t in p.sells
+            if t.item and t.item.startswith("chainmail")} == {
         "chainmail_boots": 1, "chainmail_leggings": 3, "chainmail_helmet": 1, "chainmail_chestplate": 4}
     assert {t.name: t.ticks for t in mech.husbandry.tending} == {
         "turtle_egg": 6000, "scute": 126000, "sniffer": 72000, "sniffer_digging": 9600}
     assert {k.drop: k.ticks for killer in mech.mob_kills.killers for k in killer.kills}["verdant_froglight"] == 24000
     assert [k.weather.value if k.weather else None for k in mech.mob_kills.killers] == ["thunder", None, None]
     assert len(mech.smithing.upgrades) == 9 and len(mech.special_recipes.recipes) == 17
+
+
+# -- brewing, filling, drinking -----------------------------------------------------------------------------------
+
+def test_brewing_follows_the_games_chain_from_a_water_bottle(library):
+    # Brewing: a water bottle and nether wart make an awkward potion; sugar makes it swiftness; redstone makes that
+    # last longer, glowstone dust stronger, a fermented spider eye turns it into slowness.
+    assert set(_needs(library.get("fill.water_bottle"))) == {"glass_bottle", "water"}
+    assert set(_needs(library.get("brew.awkward_potion"))) >= {"water_bottle", "nether_wart", "brewing_stand"}
+    swift = _needs(library.get("brew.potion_of_swiftness"))
+    assert {"awkward_potion", "sugar"} <= set(swift) and swift["brewing_stand"].kept
+    assert {"potion_of_swiftness", "redstone"} <= set(_needs(library.get("brew.potion_of_long_swiftness")))
+    assert "glowstone_dust" in _needs(library.get("brew.potion_of_strong_swiftness"))
+    slowness = library.get("brew.potion_of_slowness")
+    bases = {m for w in range(len(ways_of(slowness))) for m in _needs(slowness, w) if m.startswith("potion_of")}
+    assert bases == {"potion_of_swiftness", "potion_of_leaping"}
+    assert "gunpowder" in _needs(library.get("brew.splash_potion_of_swiftness"))
+    lingering = _needs(library.get("brew.lingering_potion_of_swiftness"))
+    assert {"splash_potion_of_swiftness", "dragon_breath"} <= set(lingering)
+    assert library.get("fill.dragon_breath").initialization.dimension == "end"
+
+
+def test_one_blaze_powder_fuels_twenty_brews(library):
+    table = load_knowledge().mechanisms.brewing
+    assert (table.fuel, table.brews_per_fuel) == ("blaze_powder", 20)
+    brew = library.get("brew.potion_of_swiftness")
+    assert _needs(brew)["blaze_powder"].count == 1
+    assert _yield(brew, "blaze_powder").chance == pytest.approx(19 / 20)  # a twentieth spent on average
+    strength = library.get("brew.potion_of_strength")  # blaze powder is its ingredient too: one used, one burnt
+    assert _needs(strength)["blaze_powder"].count == 2
+
+
+def test_potions_are_drunk_and_milk_gives_the_bucket_back(library):
+    milk = library.get("drink.milk_bucket")
+    assert (milk.goal.event.value, milk.goal.target) == ("eat", "milk_bucket")  # the eat atoms' event
+    assert _yield(milk, "bucket").count == 1
+    assert _yield(library.get("drink.potion_of_swiftness"), "glass_bottle").count == 1
+    assert "drink.splash_potion_of_swiftness" not in library.by_id  # thrown, not drunk
+
+
+def test_a_naive_brew_is_planned_and_runs_in_the_text_world(library):
+    from taskverse.textenv.env import SkillForgeTextEnv
+    from taskverse.textenv.plans import plan_task
+
+    plan = plan_task("naive(brew.potion_of_swiftness)", library, "steps")
+    assert plan.actions[-1] == "brew.potion_of_swiftness"
+    assert {"fill.water_bottle", "brew.awkward_potion", "craft.brewing_stand"} <= set(plan.actions)
+    env = SkillForgeTextEnv(task="naive(brew.potion_of_swiftness)", initialization="task", plan_info=False,
+                            library=library)
+    env.reset(seed=0)
+    info: dict = {}
+    for atom in plan.actions:
+        _, _, terminated, _, info = env.step(env.rules.action_index[atom])
+    assert terminated and info["success"]
+
+
+def test_a_brewing_mix_naming_an_unknown_potion_is_refused(tmp_path):
+    copy = tmp_path / "knowledge"
+    shutil.copytree(knowledge_dir(), copy)
+    path = copy / "curated" / "brewing.yaml"
+    path.write_text(path.read_text().replace("result: long_swiftness}", "result: long_swiftnes}"))
+    with pytest.raises(TaskverseError) as error:
+        load_knowledge(copy)
+    assert "brewing.yaml" in str(error.value) and "long_swiftnes" in str(error.value)
+
+
+# -- breeding and taming ------------------------------------------------------------------------------------------
+
+def test_animals_are_bred_with_their_food_two_at_a_time(library):
+    cow = library.get("breed.cow")
+    needs = _needs(cow)
+    assert needs["wheat"].count == 2 and needs["cow"].count == 2 and needs["cow"].kind.value == "entity"
+    assert (cow.goal.event.value, cow.goal.target, cow.goal.count, cow.goal.using) == ("use", "cow", 2, "wheat")
+    assert {"carrot", "potato", "beetroot"} <= set(_needs(library.get("breed.pig")))
+    assert "torchflower_seeds" in _needs(library.get("breed.sniffer"))
+    assert _yield(library.get("breed.sniffer"), "sniffer_egg").count == 1  # two sniffers drop an egg
+    mule = _needs(library.get("breed.mule"))
+    assert {"horse", "donkey", "golden_carrot"} <= set(mule)  # a mule is a horse's and a donkey's baby
+    axolotl = library.get("breed.axolotl")
+    assert "tropical_fish_bucket" in _needs(axolotl) and _yield(axolotl, "water_bucket").count == 2
+    assert "fill.tropical_fish_bucket" in library.by_id
+    assert library.get("breed.strider").initialization.dimension == "nether"
+
+
+def test_a_wolf_is_tamed_with_bones_and_a_horse_by_riding(library):
+    wolf = library.get("tame.wolf")
+    assert _needs(wolf)["bone"].count == 3  # a bone tames with chance 1/3: three on average
+    assert (wolf.goal.event.value, wolf.goal.target, wolf.goal.using) == ("use", "wolf", "bone")
+    assert _needs(library.get("tame.parrot"))["wheat_seeds"].count == 10  # a seed tames with chance 1/10
+    horse = library.get("tame.horse")
+    assert set(_needs(horse)) == {"horse"} and horse.goal.event.value == "interact"
+    table = load_knowledge().mechanisms.breeding
+    assert {t.animal for t in table.taming} == {"wolf", "cat", "ocelot", "parrot", "horse", "donkey", "mule",
+                                               "llama"}
+
+
+# -- any enchantment --------------------------------------------------------------------------------------------
+
+def test_every_item_a_table_takes_is_enchanted_and_books_become_enchanted_books(library):
+    sword = library.get("enchant.diamond_sword")
+    needs = _needs(sword)
+    assert needs["lapis_lazuli"].count == 3 and needs["bookshelf"].count == 15 and needs["enchanting_table"].kept
+    assert _yield(sword, "enchanted_diamond_sword").chance == 1  # the level-30 offer always holds an enchantment
+    assert _yield(library.get("enchant.book"), "enchanted_book").count == 1  # the game's own item
+    table = load_knowledge().mechanisms.enchanting.any_enchantment
+    assert table is not None and table.items["golden_helmet"][0] == 25 and table.items["trident"][0] == 1
+    for item in ("bow", "crossbow", "trident", "fishing_rod", "turtle_helmet", "netherite_hoe", "leather_boots"):
+        assert f"enchant.{item}" in library.by_id
+    for item in ("shears", "flint_and_steel", "shield", "elytra"):  # enchantability 0: an anvil only
+        assert f"enchant.{item}" not in library.by_id
+    assert "enchant.silk_touch_diamond_pickaxe" in library.by_id  # the Silk Touch atoms stay
+
+
+def test_an_unknown_animal_or_food_in_the_breeding_table_is_refused_with_its_line(tmp_path):
+    copy = tmp_path / "knowledge"
+    shutil.copytree(knowledge_dir(), copy)
+    path = copy / "curated" / "breeding.yaml"
+    path.write_text(path.read_text().replace("{animal: wolf, food: [bone], one_in: 3}",
+                                             "{animal: wolf, food: [bones], one_in: 3}"))
+    with pytest.raises(TaskverseError) as error:
+        load_knowledge(copy)
+    assert "breeding.yaml" in str(error.value) and "'bones'" in str(error.value) and "bone" in str(error.value)

@@ -92,6 +92,21 @@ def _powers(level: int, enchantability: int) -> dict[int, float]:
     return out
 
 
+def offered(table: Mapping[str, Enchantment], categories: Sequence[str], enchantability: int,
+            level: int) -> list[str]:
+    """The enchantments one enchanting of an item at ``level`` can give (some power it may reach holds them).
+
+    Example:
+        >>> table = {"silk_touch": Enchantment("digger", 1, 1, (0, 15), (10, 51), ())}
+        >>> offered(table, ("digger",), 10, 30), offered(table, ("weapon",), 10, 30)
+        (['silk_touch'], [])
+
+    """
+    powers = _powers(level, enchantability)
+    return sorted(n for n, e in table.items() if e.category in categories and not e.treasure and e.discoverable
+                  and any(e.level_at(p) > 0 for p in powers))
+
+
 def offer_chance(table: Mapping[str, Enchantment], wanted: str, categories: Sequence[str], enchantability: int,
                  level: int) -> float:
     """The chance that one enchanting of an item at ``level`` gives it ``wanted``.

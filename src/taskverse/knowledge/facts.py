@@ -273,7 +273,7 @@ class Knowledge:
     enchanted: dict[str, str] = field(default_factory=dict)
     """The enchanted tools of the text world (``silk_touch_diamond_pickaxe``), each with the tool it is made of."""
     item_names: dict[str, Any] = field(init=False, default_factory=dict)
-    """Every item name: the game's and the enchanted tools'."""
+    """Every item name: the game's, the enchanted tools' and the library's own (potions by name)."""
 
     def __post_init__(self) -> None:
         self.craft_ways = {result: collapse_recipes(variants) for result, variants in self.raw_recipes.items()}
@@ -286,7 +286,8 @@ class Knowledge:
                                     for ing in recipe.ingredients)
                 table = sum(i.count for i in ingredients) > 4
                 self.craft_ways.setdefault(recipe.result, []).append(CraftWay(ingredients, recipe.count, table))
-        self.item_names = {**self.items, **dict.fromkeys(self.enchanted, {})}
+        own = self.mechanisms.library_items if self.mechanisms is not None else []
+        self.item_names = {**self.items, **dict.fromkeys(self.enchanted, {}), **dict.fromkeys(own, {})}
 
     def base_item(self, item: str) -> str:
         """The item an enchanted tool is made of (the item itself otherwise)."""

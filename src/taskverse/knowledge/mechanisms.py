@@ -3,8 +3,9 @@
 Each table declares one mechanism of Minecraft Java Edition 1.20 with its source: stripping logs, Silk Touch from an
 enchanting table, blocks that change into others (copper weathering, concrete hardening, coral dying, anvils
 wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by other mobs,
-special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron), and what
-raising animals gives. The atom generator (``taskverse.library.mechanisms``) interprets them, one rule per verb.
+special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron), what
+raising animals gives, brewing, breeding and taming. The atom generator (``taskverse.library.mechanisms``)
+interprets them, one rule per verb.
 """
 
 from __future__ import annotations
@@ -53,8 +54,32 @@ class EnchantableTool(_Table):
     enchantability: int = Field(gt=0)
 
 
+class EnchantableGroup(_Table):
+    """Items of the same enchantment categories, each with its enchantability."""
+
+    categories: list[str] = Field(min_length=1)
+    items: dict[str, int] = Field(min_length=1)
+
+
+class AnyEnchantment(_Table):
+    """Every item a table enchants (``enchant.<item>``), and the names of the enchanted items."""
+
+    prefix: str = Field(pattern=r"^[a-z_]+_$")
+    results: dict[str, str] = Field(default_factory=dict)
+    groups: list[EnchantableGroup] = Field(min_length=1)
+
+    def enchanted(self, item: str) -> str:
+        """The enchanted item's name (``enchanted_diamond_sword``; a book: ``enchanted_book``)."""
+        return self.results.get(item) or self.prefix + item
+
+    @property
+    def items(self) -> dict[str, tuple[int, list[str]]]:
+        """Each enchantable item with its enchantability and categories."""
+        return {item: (e, g.categories) for g in self.groups for item, e in g.items.items()}
+
+
 class Enchanting(_Table):
-    """``enchanting.yaml``: one enchantment got from a table at a level, for some tools."""
+    """``enchanting.yaml``: one enchantment got from a table at a level, for some tools; and any enchantment."""
 
     source: str
     enchantment: str
@@ -66,6 +91,7 @@ class Enchanting(_Table):
     reset: str
     categories: list[str] = Field(min_length=1)
     tools: list[EnchantableTool] = Field(min_length=1)
+    any_enchantment: AnyEnchantment | None = None
 
     def enchanted(self, tool: str) -> str:
         """The text world's name of ``tool`` with the enchantment (``silk_touch_diamond_pickaxe``)."""
@@ -195,20 +221,57 @@ class StructureLootTables(_Table):
 
 # -- trades -----------------------------------------------------------------------------------------------------
 
-class Trade(_Table):
-    """An item a villager sells for emeralds, at a level of its profession."""
+Level = Literal["novice", "apprentice", "journeyman", "expert", "master"]
+
+
+class Stack(_Table):
+    """``count`` of an item."""
 
     item: str
+    count: int = Field(default=1, ge=1, le=64)
+
+
+class Trade(_Table):
+    """What a villager sells: ``count`` of an item (or of each item of a one-colour pool) for emeralds.
+
+    ``also``: items the trade takes besides the emeralds (a fisherman cooks six cod for an emerald and the cod).
+    """
+
+    item: str | None = None
+    items: list[str] = Field(default_factory=list)
+    count: int = Field(default=1, ge=1, le=64)
     emeralds: int = Field(ge=1, le=64)
-    level: Literal["novice", "apprentice", "journeyman", "expert", "master"]
+    also: Stack | None = None
+    level: Level
+
+    @model_validator(mode="after")
+    def _one_item(self) -> Trade:
+        if (self.item is None) == (not self.items):
+            raise ValueError("give exactly one of item and items (a pool of one-colour offers)")
+        return self
+
+    @property
+    def goods(self) -> list[str]:
+        """The item, or each item of the pool."""
+        return [self.item] if self.item is not None else list(self.items)
+
+
+class Purchase(_Table):
+    """What a villager buys: ``count`` of an item for ``emeralds``."""
+
+    item: str
+    count: int = Field(ge=1, le=64)
+    emeralds: int = Field(default=1, ge=1, le=64)
+    level: Level
 
 
 class Profession(_Table):
-    """A villager profession, the block that gives a villager it, and the trades the library needs."""
+    """A villager profession, the block that gives a villager it, and its trades."""
 
     profession: str
     job_site: str
-    trades: list[Trade] = Field(min_length=1)
+    buys: list[Purchase] = Field(default_factory=list)
+    sells: list[Trade] = Field(min_length=1)
 
 
 class Trading(_Table):
@@ -345,6 +408,124 @@ class Husbandry(_Table):
     tending: list[Tending] = Field(min_length=1)
 
 
+# -- brewing, filling, drinking ----------------------------------------------------------------------------------
+
+Container = Literal["potion", "splash_potion", "lingering_potion"]
+
+
+class Fill(_Table):
+    """A container used on something found (a block or a mob) becomes a filled item."""
+
+    item: str
+    container: str
+    kind: Literal["block", "entity"]
+    at: str
+    source: str
+
+
+class Drink(_Table):
+    """A drink that is not a potion, and the container drinking it gives back."""
+
+    item: str
+    returns: str | None = None
+
+
+class PotionKind(_Table):
+    """A potion by the game's potion id; ``names`` gives a base potion's own names by container."""
+
+    id: str = Field(pattern=r"^[a-z_]+$")
+    names: dict[Container, str] = Field(default_factory=dict)
+
+
+class Mix(_Table):
+    """A brewing recipe: the base potion (by id) with the ingredient becomes the result."""
+
+    base: str
+    ingredient: str
+    result: str
+
+
+class ContainerMix(_Table):
+    """Any potion in the ``base`` container with the ingredient becomes the same potion in ``result``."""
+
+    result: Container
+    base: Container
+    ingredient: str
+
+
+class Brewing(_Table):
+    """``brewing.yaml``: the stand, its fuel, the potions and the mixes, filling bottles, drinks."""
+
+    source: str
+    station: str
+    fuel: str
+    brews_per_fuel: int = Field(ge=1)
+    bottle: str
+    potions: list[PotionKind] = Field(min_length=1)
+    mixes: list[Mix] = Field(min_length=1)
+    containers: list[ContainerMix] = Field(default_factory=list)
+    fills: list[Fill] = Field(default_factory=list)
+    drinks: list[Drink] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _known_potions(self) -> Brewing:
+        ids = {p.id for p in self.potions}
+        for i, mix in enumerate(self.mixes):
+            for field in ("base", "result"):
+                if getattr(mix, field) not in ids:
+                    raise ValueError(f"mixes.{i}.{field}: {getattr(mix, field)!r} is not a potion of the table")
+        return self
+
+    def name(self, potion: str, container: Container = "potion") -> str:
+        """The library's item name of a potion in a container (``potion_of_long_swiftness``)."""
+        kind = next(p for p in self.potions if p.id == potion)
+        return kind.names.get(container) or f"{container}_of_{potion}"
+
+    @property
+    def items(self) -> list[str]:
+        """Every potion item the library names."""
+        return [self.name(p.id, c) for p in self.potions for c in ("potion", "splash_potion", "lingering_potion")]
+
+
+# -- breeding and taming ----------------------------------------------------------------------------------------
+
+class Breed(_Table):
+    """An animal's breeding food; ``parents`` when the baby is of two other kinds (a mule: a horse and a donkey).
+
+    ``gives``: what breeding gives when it is not a baby found (a turtle's eggs); ``returns``: the container the
+    food comes in, given back (an axolotl's water bucket).
+    """
+
+    animal: str
+    food: list[str] = Field(min_length=1)
+    parents: list[str] = Field(default_factory=list, max_length=2)
+    gives: Yield | None = None
+    returns: str | None = None
+
+
+class Tame(_Table):
+    """An animal's taming food and the chance a try takes (one in ``one_in``); no food: tamed by riding it."""
+
+    animal: str
+    food: list[str] = Field(default_factory=list)
+    one_in: int = Field(default=1, ge=1)
+
+    @model_validator(mode="after")
+    def _food_and_odds(self) -> Tame:
+        if not self.food and self.one_in != 1:
+            raise ValueError("an animal tamed by riding takes no food: one_in is for taming food")
+        return self
+
+
+class Breeding(_Table):
+    """``breeding.yaml``."""
+
+    source: str
+    breeding: list[Breed] = Field(min_length=1)
+    taming: list[Tame] = Field(min_length=1)
+    fills: list[Fill] = Field(default_factory=list)
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -361,6 +542,8 @@ class Mechanisms:
     smithing: Smithing
     block_variants: BlockVariants
     husbandry: Husbandry
+    brewing: Brewing
+    breeding: Breeding
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -376,6 +559,16 @@ class Mechanisms:
             out.update({f"lure.{k.drop}": (k.ticks, killer.weather) for k in killer.kills})
         out.update({f"tend.{t.name}": (t.ticks, None) for t in self.husbandry.tending})
         return out
+
+    @property
+    def library_items(self) -> list[str]:
+        """Items the library names that minecraft-data does not: potions, enchanted items.
+
+        The Silk Touch tools are ``enchanted_items``.
+        """
+        anyway = self.enchanting.any_enchantment
+        enchanted = [anyway.enchanted(i) for i in anyway.items] if anyway else []
+        return [*self.brewing.items, *enchanted]
 
     @property
     def enchanted_items(self) -> dict[str, str]:
@@ -394,6 +587,8 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "smithing": ("smithing.yaml", Smithing),
     "block_variants": ("block_variants.yaml", BlockVariants),
     "husbandry": ("husbandry.yaml", Husbandry),
+    "brewing": ("brewing.yaml", Brewing),
+    "breeding": ("breeding.yaml", Breeding),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -425,6 +620,9 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     ench = mech.enchanting
     out += [("enchanting.yaml", name, "item") for name in (ench.station, ench.reset, "bookshelf", "lapis_lazuli")]
     out += [("enchanting.yaml", t.item, "item") for t in ench.tools]
+    if ench.any_enchantment is not None:
+        out += [("enchanting.yaml", item, "item") for item in ench.any_enchantment.items]
+        out += [("enchanting.yaml", r, "item") for r in ench.any_enchantment.results.values()]
     for group in mech.transformations.groups:
         need_names("transformations.yaml", group.needs)
         out += [("transformations.yaml", name, "block") for c in group.changes for name in (c.block, c.becomes)]
@@ -437,7 +635,9 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
         out += [("structure_loot.yaml", h.item, "item") for h in loot.held]
     for prof in mech.trading.professions:
         out.append(("trades.yaml", prof.job_site, "item"))
-        out += [("trades.yaml", t.item, "item") for t in prof.trades]
+        out += [("trades.yaml", item, "item") for t in prof.sells for item in t.goods]
+        out += [("trades.yaml", t.also.item, "item") for t in prof.sells if t.also]
+        out += [("trades.yaml", t.item, "item") for t in prof.buys]
     for killer in mech.mob_kills.killers:
         need_names("mob_kills.yaml", killer.needs)
         for kill in killer.kills:
@@ -457,4 +657,20 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     for t in mech.husbandry.tending:
         need_names("husbandry.yaml", t.needs)
         out += [("husbandry.yaml", y.name, y.kind.value) for y in t.yields]
+    brew = mech.brewing
+    out += [("brewing.yaml", n, "item") for n in (brew.station, brew.fuel, brew.bottle)]
+    out += [("brewing.yaml", m.ingredient, "item") for m in brew.mixes]
+    out += [("brewing.yaml", c.ingredient, "item") for c in brew.containers]
+    out += [("brewing.yaml", n, "item") for f in brew.fills for n in (f.item, f.container)]
+    out += [("brewing.yaml", f.at, f.kind) for f in brew.fills]
+    out += [("brewing.yaml", n, "item") for d in brew.drinks for n in (d.item, *([d.returns] if d.returns else []))]
+    breed = mech.breeding
+    for b in breed.breeding:
+        out += [("breeding.yaml", a, "entity") for a in (b.animal, *b.parents)]
+        out += [("breeding.yaml", f, "item") for f in (*b.food, *([b.returns] if b.returns else []))]
+        out += [("breeding.yaml", b.gives.name, b.gives.kind.value)] if b.gives else []
+    out += [("breeding.yaml", n, "entity") for t in breed.taming for n in [t.animal]]
+    out += [("breeding.yaml", f, "item") for t in breed.taming for f in t.food]
+    out += [("breeding.yaml", n, "item") for f in breed.fills for n in (f.item, f.container)]
+    out += [("breeding.yaml", f.at, f.kind) for f in breed.fills]
     return out

@@ -39,15 +39,20 @@ from taskverse.language.vocabulary import (
     LOCATION_WORDS,
     MAX_PHRASE_WORDS,
     MAX_READ_STEPS,
+    MEANS_GERUNDS,
     MISSING_VERBS,
     NAIVE_PREFIXES,
     NAIVE_WORDS,
     NUMBERS,
+    PAIR_VERBS,
+    PARTNER_WORDS,
     REPEATS,
     SKIP_AFTER_VERB,
     SLOTS,
     START_WORDS,
+    TRADE_VERBS,
     VERBS,
+    VILLAGERS,
     WHEN_WORDS,
     WITH_WORDS,
     armor_suite,
@@ -59,6 +64,22 @@ from taskverse.language.vocabulary import (
 )
 
 # --- the reader ---------------------------------------------------------------------------------------------------
+
+def _without_partner(words: list[str]) -> list[str]:
+    """A trade phrase's words without the villager it names (``with a librarian``, ``to a farmer``)."""
+    for i, word in enumerate(words):
+        if word not in PARTNER_WORDS:
+            continue
+        j = i + 1
+        while j < len(words) and words[j] in ARTICLES:
+            j += 1
+        k = j
+        while k < len(words) and words[k] in VILLAGERS | {"wandering"} | {w + "s" for w in VILLAGERS}:
+            k += 1
+        if k > j:
+            return [*words[:i], *words[k:]]
+    return words
+
 
 @dataclass
 class _Modifier:
@@ -164,6 +185,11 @@ class PhraseReader:
     def _clause_uncached(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
         """A clause: a library description, a verb and a thing, modifiers peeled off the end, or a join."""
         atom = None if self._renamed_first(words) else self.library.lookup(" ".join(w for w in words if w != ","))
+        if atom is not None and words[0] in VERBS and atom.verb not in VERBS[words[0]]:
+            # a hand-written stand-in (use.breed_cows) yields to the atom of the phrase's own verb (breed.cow)
+            core = self.core(words)
+            if core is not None:
+                return core
         if atom is not None:
             return Step(atom.id), (" ".join(words),)
         core = self.core(words)
@@ -222,6 +248,8 @@ class PhraseReader:
         verb, rest = words[0], list(words[1:])
         if verb not in VERBS:
             return None
+        if set(VERBS[verb]) & set(TRADE_VERBS):
+            rest = _without_partner(rest)
         while rest and rest[0] in SKIP_AFTER_VERB:
             rest = rest[1:]
         count = None
@@ -241,6 +269,8 @@ class PhraseReader:
         task = self.task_for(verb, tuple(rest))
         if task is None:
             return None
+        if count == 2 and task.split(".")[0] in PAIR_VERBS:
+            count = None  # "breed two cows": the pair bred, not two breedings
         node = Step(task)
         used = [verb, *([str(count)] if count is not None else []), " ".join(rest)]
         if count is not None and count > 1:
@@ -269,7 +299,8 @@ class PhraseReader:
         for library_verb in VERBS[verb]:
             for name in names:
                 for candidate in self._targets(library_verb, name):
-                    found = self.library.lookup(f"{library_verb} {candidate}")
+                    found = self.library.lookup(f"{library_verb}.{candidate}") or \
+                        self.library.lookup(f"{library_verb} {candidate}")
                     if found is not None and found.verb == library_verb:
                         return str(found.id)
         if verb == "harvest":  # a crop: break the grown plant (carrots, potatoes, beetroots) that surely drops it
@@ -480,6 +511,13 @@ class PhraseReader:
                         structure_at = (tail, structure)
                         core, peeled = core[:i], True
                         break
+        means = next((w for w in words[1:] if w in MEANS_GERUNDS), None)
+        if means is not None:
+            verbs = MEANS_GERUNDS[means]
+            known = sorted(i for i, d in self._atoms.items() if d.get("verb") in verbs)
+            return PhraseError(f"'{means}' says how to reach the goal, which a task cannot require; the library's "
+                               f"{' and '.join(verbs)} atoms do it ({', '.join(known[:3])}, ...)", field="phrase",
+                               unread=list(words[words.index(means):]))
         gerund = next((w for w in words if w in GERUNDS), None)
         if gerund is not None:
             return self._why_not((GERUNDS[gerund], *words[words.index(gerund) + 1:]))

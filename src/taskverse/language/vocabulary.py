@@ -28,10 +28,12 @@ VERBS: dict[str, tuple[str, ...]] = {
     "place": ("place",), "put": ("place",), "eat": ("eat",), "consume": ("eat",),
     "equip": ("equip",), "wear": ("equip",), "plant": ("plant",), "sow": ("plant",), "shear": ("shear",),
     "use": ("use",),
+    "trade": ("trade",), "buy": ("trade",), "purchase": ("trade",), "sell": ("sell",),
+    "brew": ("brew",), "drink": ("drink",), "fill": ("fill",),
+    "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt)."""
-MISSING_VERBS = {"trade": "trading", "enchant": "enchanting", "brew": "brewing", "breed": "breeding",
-                 "tame": "taming", "ride": "riding", "repair": "repairing", "fish": "fishing", "sleep": "sleeping"}
+MISSING_VERBS = {"ride": "riding", "repair": "repairing", "fish": "fishing", "sleep": "sleeping"}
 """Verbs of the game the library has only a few fixed atoms for: lines beyond those are explained, not read."""
 SKIP_AFTER_VERB = {"up", "down", "for", "to", "out"}
 """Particles of two-word verbs (``pick up``, ``look for``, ``go to``)."""
@@ -74,7 +76,21 @@ TOOL_MATERIALS = {"wooden": "wooden", "wood": "wooden", "stone": "stone", "iron"
                   "golden": "golden", "diamond": "diamond", "netherite": "netherite"}
 TOOL_KINDS = ("axe", "hoe", "pickaxe", "shovel")
 """``wooden tools``: the Minecraft Wiki's tools of one material (Tool page: axe, hoe, pickaxe, shovel)."""
-GERUNDS = {"trading": "trade", "enchanting": "enchant", "brewing": "brew", "breeding": "breed", "taming": "tame"}
+GERUNDS = {"riding": "ride", "repairing": "repair", "fishing": "fish", "sleeping": "sleep"}
+"""A gerund of a missing verb anywhere in a phrase (``obtain fish by fishing``): the line is explained, not read."""
+MEANS_GERUNDS = {"trading": ("trade", "sell"), "brewing": ("brew",), "breeding": ("breed",), "taming": ("tame",),
+                 "enchanting": ("enchant",)}
+"""``by trading``: a gerund naming how a goal is reached, by the library verbs that do it (a task cannot require
+one way of reaching its goal; the line is explained with those atoms)."""
+PAIR_VERBS = ("breed",)
+"""Library verbs done to a pair: ``breed two cows`` is one breeding, not two."""
+TRADE_VERBS = ("trade", "sell")
+"""Library verbs whose phrases may name the villager traded with (``trade with a librarian for a bookshelf``)."""
+PARTNER_WORDS = {"with", "from", "to"}
+VILLAGERS = {"villager", "armorer", "butcher", "cartographer", "cleric", "farmer", "fisherman", "fletcher",
+             "leatherworker", "librarian", "mason", "shepherd", "toolsmith", "weaponsmith", "trader"}
+"""Who a trade phrase may name after ``with``/``from``/``to`` (Trading: the villager professions); the library's
+trade atoms say which professions sell an item, so the partner is read and dropped."""
 SLOTS = {"helmet": "head", "chestplate": "chest", "leggings": "legs", "boots": "feet"}
 
 

@@ -242,7 +242,8 @@ class Library:
     def world_with_every_alternative(self) -> World:
         """The dependency graph with every grounded alternative, however dear (``taskverse graph --all``)."""
         if self._world_all is None:
-            self._world_all = build_world(self.tasks, step_cost_for(self.knowledge))
+            # the pruned graph's alternatives among them, whatever cycles the others make
+            self._world_all = build_world(self.tasks, step_cost_for(self.knowledge), include=self.world.graph)
         return self._world_all
 
     def _build_world(self) -> World:

@@ -5,15 +5,18 @@ table into atoms, with no per-item code:
 
 * ``strip.<log>``: an axe (kept, worn one use) strips a log into its stripped form;
 * ``enchant.<enchanted tool>``: an enchanting table gives a tool Silk Touch with the chance the game's algorithm
-  gives, and ``mine.<block>.silk_touch`` mines a block itself with such a tool;
+  gives, and ``mine.<block>.silk_touch`` mines a block itself with such a tool; ``enchant.<item>``: any
+  enchantment for every item the table takes;
 * ``<verb>.<block>``: a block changes into another (``weather``, ``harden``, ``dry``, ``wear``);
 * ``loot.<structure>`` / ``brush.<structure>``: a structure's chest or suspicious block, with the loot table's chances;
-* ``trade.<item>``: a villager of a profession sells an item for emeralds;
+* ``trade.<item>`` / ``sell.<item>``: a villager of a profession sells an item for emeralds, or buys it for them;
 * ``lure.<drop>``: a mob killed by another drops what no player kill gives (heads, wither roses, froglights);
 * ``smith.<item>``: a smithing table upgrades a diamond item to netherite;
 * ``place.<block>``: an item placed in another form (on a wall, into a cauldron);
 * ``tend.<name>``: raising animals (turtle eggs and scutes, sniffers and their seeds);
-* ``pot.<plant>``: a plant put in a flower pot (read off minecraft-data: a potted block drops its pot and plant).
+* ``pot.<plant>``: a plant put in a flower pot (read off minecraft-data: a potted block drops its pot and plant);
+* ``fill.<item>``, ``brew.<potion>``, ``drink.<potion>``: bottles filled, potions brewed in a brewing stand and drunk;
+* ``breed.<animal>``, ``tame.<animal>``: animals bred with their food, tamed with theirs or by riding.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from taskverse.knowledge.enchanting import from_knowledge, offer_chance
+from taskverse.errors import TaskverseError
+from taskverse.knowledge.enchanting import from_knowledge, offer_chance, offered
 from taskverse.knowledge.facts import Knowledge
 from taskverse.knowledge.mechanisms import LootPool, Mechanisms
 from taskverse.library.drafts import Draft, draft, goal, need
@@ -100,6 +104,30 @@ def enchants(kn: Knowledge) -> list[Draft]:
         drafts.append(draft("enchant", enchanted, "use", [needs], yields,
                             description=f"enchant {tool.item} for {ench.enchantment}",
                             metrics=goal("use", ench.station, using=tool.item)))
+    return drafts
+
+
+def enchants_any(kn: Knowledge) -> list[Draft]:
+    """``enchant.<item>``: an item and lapis into the table at the level-30 offer; it comes back enchanted.
+
+    Every enchantable item gets some enchantment there (its categories hold enchantments in the level's power
+    range: checked here against minecraft-data's table), so the atom is sure; which one is not modelled.
+    """
+    ench = _mech(kn).enchanting
+    table = ench.any_enchantment
+    if table is None:
+        return []
+    known = from_knowledge(kn.enchantments)
+    drafts = []
+    for item, (enchantability, categories) in sorted(table.items.items()):
+        if not offered(known, categories, enchantability, ench.level):
+            raise TaskverseError(f"{item}: no enchantment of its categories {categories} is offered at level "
+                                 f"{ench.level}", file="atoms/knowledge/curated/enchanting.yaml")
+        needs = [need([item]), need(["lapis_lazuli"], ench.lapis), need([ench.station], kept=True),
+                 need(["bookshelf"], ench.bookshelves, kept=True)]
+        drafts.append(draft("enchant", item, "use", [needs], [{"name": table.enchanted(item)}],
+                            description=f"enchant {item} at an enchanting table",
+                            metrics=goal("use", ench.station, using=item)))
     return drafts
 
 
@@ -187,17 +215,53 @@ def loots(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
-def trades(kn: Knowledge) -> list[Draft]:
-    """``trade.<item>``: emeralds to a villager of the profession, whose job site block is kept beside it."""
+def _villager_ways(kn: Knowledge, verb: str, offers: dict[str, list[tuple[str, list[Need], dict[str, Any]]]],
+                   description: str) -> list[Draft]:
+    """One atom per item a villager trades, with a way per profession that offers it (its own yield)."""
     drafts = []
-    for prof in _mech(kn).trading.professions:
-        for trade in prof.trades:
-            ways = [[need(["villager"], kind=ENTITY), need([prof.job_site], kept=True),
-                     need(["emerald"], trade.emeralds)]]
-            drafts.append(draft("trade", trade.item, "obtain", ways, [{"name": trade.item}],
-                                description=f"trade emeralds with {prof.profession} for {trade.item}",
-                                initialization=presence(kn, ways[0])))
+    for item, ways in sorted(offers.items()):
+        named = [("an " if p[0] in "aeiou" else "a ") + p for p in dict.fromkeys(p for p, _, _ in ways)]
+        professions = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
+        made = draft(verb, item, "obtain", [w for _, w, _ in ways], [ways[0][2]],
+                     description=description.format(profession=professions, item=item),
+                     initialization=presence(kn, ways[0][1]))
+        if len({repr(y) for _, _, y in ways}) > 1:
+            made.outcomes = [[y] for _, _, y in ways]
+        if verb == "sell":  # as the curated use.trade_villager: interacting with the villager, the goods in hand
+            made.data["metrics"] = goal("interact", "villager", using=item)
+        drafts.append(made)
     return drafts
+
+
+def _villager(prof_job_site: str) -> list[Need]:
+    return [need(["villager"], kind=ENTITY), need([prof_job_site], kept=True)]
+
+
+def trades(kn: Knowledge) -> list[Draft]:
+    """``trade.<item>``: emeralds (and the trade's other items) to a villager of a profession that sells the item.
+
+    The villager's job site block is kept beside it; an item several professions sell has a way per profession.
+    """
+    offers: dict[str, list[tuple[str, list[Need], dict[str, Any]]]] = {}
+    for prof in _mech(kn).trading.professions:
+        for trade in prof.sells:
+            extra = [need([trade.also.item], trade.also.count)] if trade.also else []
+            for item in trade.goods:
+                given: dict[str, Any] = {"name": item, **({"count": trade.count} if trade.count > 1 else {})}
+                ways = [*_villager(prof.job_site), need(["emerald"], trade.emeralds), *extra]
+                offers.setdefault(item, []).append((prof.profession, ways, given))
+    return _villager_ways(kn, "trade", offers, "trade emeralds with {profession} for {item}")
+
+
+def sells(kn: Knowledge) -> list[Draft]:
+    """``sell.<item>``: the item to a villager of a profession that buys it, for emeralds."""
+    offers: dict[str, list[tuple[str, list[Need], dict[str, Any]]]] = {}
+    for prof in _mech(kn).trading.professions:
+        for buy in prof.buys:
+            given: dict[str, Any] = {"name": "emerald", **({"count": buy.emeralds} if buy.emeralds > 1 else {})}
+            ways = [*_villager(prof.job_site), need([buy.item], buy.count)]
+            offers.setdefault(buy.item, []).append((prof.profession, ways, given))
+    return _villager_ways(kn, "sell", offers, "sell {item} to {profession} for emeralds")
 
 
 def lures(kn: Knowledge) -> list[Draft]:
@@ -256,6 +320,99 @@ def tending(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
+def _with_mobs(kn: Knowledge, needs: list[Need]) -> dict[str, Any]:
+    """``presence``, in the dimension of a mob that lives outside the overworld (striders, the ender dragon)."""
+    init = presence(kn, needs)
+    for n in needs:
+        mob = kn.mobs.get(n.any_of[0]) if n.kind == ENTITY else None
+        if mob is not None and mob.dimensions and "overworld" not in mob.dimensions:
+            init["dimension"] = mob.dimensions[0]
+    return init
+
+
+def fills(kn: Knowledge) -> list[Draft]:
+    """``fill.<item>``: a container used up on something found (water, the dragon's breath) becomes the item."""
+    drafts = []
+    for f in [*_mech(kn).brewing.fills, *_mech(kn).breeding.fills]:
+        ways = [[need([f.container]), need([f.at], kind=ResourceKind(f.kind))]]
+        made = draft("fill", f.item, "use", ways, [{"name": f.item}], initialization=_with_mobs(kn, ways[0]),
+                     description=f"fill {f.container} at {f.at} for {f.item}")
+        made.data["metrics"] = goal("use", f.at, using=f.container)
+        drafts.append(made)
+    return drafts
+
+
+def brews(kn: Knowledge) -> list[Draft]:
+    """``brew.<potion>``: the base potion and the ingredient in the brewing stand (kept), fuelled by blaze powder.
+
+    A way per mix that makes the potion (slowness from swiftness or from leaping). The fuel is used and comes back
+    with chance ``1 - 1 / brews_per_fuel``: one blaze powder fuels 20 brews on average.
+    """
+    table = _mech(kn).brewing
+    refuel = round(1 - 1 / table.brews_per_fuel, 6)
+    recipes: dict[str, list[tuple[str, str]]] = {}
+    for mix in table.mixes:
+        recipes.setdefault(table.name(mix.result), []).append((table.name(mix.base), mix.ingredient))
+    for c in table.containers:
+        for p in table.potions:
+            recipes.setdefault(table.name(p.id, c.result), []).append((table.name(p.id, c.base), c.ingredient))
+    drafts = []
+    for potion, mixes in sorted(recipes.items()):
+        ways = [_merged([need([base]), need([ingredient]), need([table.fuel]), need([table.station], kept=True)])
+                for base, ingredient in mixes]
+        made = draft("brew", potion, "obtain", ways, [{"name": potion}, {"name": table.fuel, "chance": refuel}],
+                     description=f"brew {potion}")
+        drafts.append(made)
+    return drafts
+
+
+def drinks(kn: Knowledge) -> list[Draft]:
+    """``drink.<potion>`` (the glass bottle given back) and the table's other drinks; success is the eat event."""
+    table = _mech(kn).brewing
+    given: list[tuple[str, str | None]] = [(table.name(p.id), table.bottle) for p in table.potions]
+    given += [(d.item, d.returns) for d in table.drinks]
+    return [draft("drink", item, "eat", [[need([item])]], [{"name": back}] if back else [],
+                  description=f"drink {item}")
+            for item, back in sorted(given)]
+
+
+def breeds(kn: Knowledge) -> list[Draft]:
+    """``breed.<animal>``: two animals found (or the two parents), fed the food one each, make a baby (found).
+
+    Success is the curated ``use.breed_cows``'s: the food used on two animals (``using`` when there is one food).
+    """
+    drafts = []
+    for b in _mech(kn).breeding.breeding:
+        parents = [need([p], kind=ENTITY) for p in b.parents] or [need([b.animal], 2, kind=ENTITY)]
+        ways = [[*parents, need(b.food, 2)]]
+        yields = [b.gives.model_dump(mode="json", exclude_defaults=True) if b.gives
+                  else {"kind": "entity", "name": b.animal}]
+        yields += [{"name": b.returns, "count": 2}] if b.returns else []
+        who = f"{' and '.join(b.parents)} for {b.animal}" if b.parents else b.animal
+        made = draft("breed", b.animal, "use", ways, yields, initialization=_with_mobs(kn, ways[0]),
+                     description=f"breed {who} with {' or '.join(b.food[:3])}{' or ...' if len(b.food) > 3 else ''}")
+        target = b.parents[0] if b.parents else b.animal
+        made.data["metrics"] = goal("use", target, count=2, **({"using": b.food[0]} if len(b.food) == 1 else {}))
+        drafts.append(made)
+    return drafts
+
+
+def tames(kn: Knowledge) -> list[Draft]:
+    """``tame.<animal>``: fed its taming food for the expected number of tries, or ridden (the curated events)."""
+    drafts = []
+    for t in _mech(kn).breeding.taming:
+        ways = [[need([t.animal], kind=ENTITY), *([need(t.food, t.one_in)] if t.food else [])]]
+        how = f" with {' or '.join(t.food[:2])}{' or ...' if len(t.food) > 2 else ''}" if t.food else " by riding it"
+        made = draft("tame", t.animal, "use", ways, [], initialization=_with_mobs(kn, ways[0]),
+                     description=f"tame a {t.animal}{how}")
+        if not t.food:  # as the curated use.ride_horse
+            made.data["metrics"] = goal("interact", t.animal)
+        elif len(t.food) == 1:  # as the curated use.tame_wolf
+            made.data["metrics"] = goal("use", t.animal, using=t.food[0])
+        drafts.append(made)
+    return drafts
+
+
 def pots(kn: Knowledge) -> list[Draft]:
     """``pot.<plant>``: a flower pot and a plant make the potted plant block.
 
@@ -274,6 +431,7 @@ def pots(kn: Knowledge) -> list[Draft]:
 
 
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
-    strips, enchants, silk_mines, changes, loots, trades, lures, smiths, variants, tending, pots,
+    strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, variants, tending, pots,
+    fills, brews, drinks, breeds, tames,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""

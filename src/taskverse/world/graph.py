@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # networkx is imported where graphs are made: `taskverse show` need not pay for it
@@ -36,12 +36,17 @@ KEEP_RATIO = 5.0
 KEEP_SLACK = 1.0
 KEEP_AMOUNTS = (1.0,)
 KEEP_WAY_RATIO = 2.0
+MANY_PRODUCERS = 8
+PRODUCERS = 4
 """An alternative (a way of a task, a member of a need, a producer of a resource) stays in the dependency graph when
 it costs at most ``max(best + KEEP_SLACK, KEEP_RATIO * best)`` steps: a player's real choices (wool from a sheep
 or from four strings, string from a spider or a cobweb, coal or planks as fuel), not detours (carpets as fuel).
 ``KEEP_AMOUNTS``: the amounts at which a producer is compared with the best one (a unit's price depends on how many
 are wanted: setup once, marginal each). Recipes of one product stay when one unit from them costs at most
-``KEEP_WAY_RATIO`` times the best recipe's (sticks from planks, not from bamboo at 2.7 times the price)."""
+``KEEP_WAY_RATIO`` times the best recipe's (sticks from planks, not from bamboo at 2.7 times the price). Of the
+producers of one resource within those bounds, when they are more than ``MANY_PRODUCERS``, the ``PRODUCERS``
+cheapest stay: a player knows a few ways to emeralds, not the 33 trades that pay them within five times the
+cheapest (string's five producers all stay: a spider, a cave spider, a cat, tripwire, a cobweb)."""
 
 
 
@@ -249,7 +254,7 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
 
 def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
                 costs: Mapping[str, Sequence[tuple[float, float]]] | None = None,
-                fuel_ticks: Mapping[str, int] | None = None) -> World:
+                fuel_ticks: Mapping[str, int] | None = None, include: nx.DiGraph | None = None) -> World:
     """Build the world-wide dependency graph over ``tasks`` (see the module docstring for the rules).
 
     Args:
@@ -262,6 +267,9 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
             the pickaxe that the iron ore needs too). Without costs, every grounded alternative stays
             (``taskverse graph --all``).
         fuel_ticks: Burn ticks of each fuel, to cost fuel needs per smelt.
+        include: A graph whose nodes and edges this one holds too (the pruned graph, in the graph of every
+            alternative: its cycles are broken at the other alternatives' edges, so every pruned graph is a part
+            of the graph with every alternative).
 
     """
     by_id = {t.id: t for t in tasks}
@@ -410,6 +418,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
                 return True
         return False
 
+    producers: dict[str, list[tuple[float, str]]] = {}
     for task_id, task in sorted(by_id.items()):
         t_node = task_node(task_id)
         t_rank = r(t_node)
@@ -459,11 +468,21 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
                                  not all(recycles(way, res_node) for _, way in kept_ways)):
                 _add_resource(graph, (y.kind.value, y.name), rank)
                 graph.add_edge(t_node, res_node, dep=OR)
+                producers.setdefault(res_node, []).append((price[0] + price[1], task_id))
+    if costs is not None:
+        for res_node, priced in producers.items():
+            for _, task_id in sorted(priced)[PRODUCERS:] if len(priced) > MANY_PRODUCERS else []:
+                graph.remove_edge(task_node(task_id), res_node)
     for task_id, task in sorted(by_id.items()):
         for pre in task.pre_tasks:
             if pre in by_id:
                 graph.add_edge(task_node(pre), task_node(task_id), dep=AND)
-    _break_cycles(graph)
+    keep: frozenset[tuple[str, str]] = frozenset()
+    if include is not None:
+        graph.add_nodes_from(include.nodes(data=True))
+        graph.add_edges_from(include.edges(data=True))
+        keep = frozenset(include.edges)
+    _break_cycles(graph, keep)
     _merge_lone_ways(graph)
     # Producers that could not be grounded, and resources nothing produces, are not part of any derivation.
     graph.remove_nodes_from([n for n, d in list(graph.nodes(data=True)) if d.get("rank", INF) == INF and
@@ -515,10 +534,11 @@ def _merge_lone_ways(graph: nx.DiGraph) -> None:
             graph.remove_node(way)
 
 
-def _break_cycles(graph: nx.DiGraph) -> None:
+def _break_cycles(graph: nx.DiGraph, keep: Collection[tuple[str, str]] = ()) -> None:
     """Remove the largest detour of each remaining cycle (alternatives within the slack can still loop).
 
-    Cycles lie inside strongly connected components, so each component is searched on its own (small) copy.
+    Cycles lie inside strongly connected components, so each component is searched on its own (small) copy. An edge
+    in ``keep`` goes last (the pruned graph's edges, when the graph of every alternative is built: it holds them).
     """
     import networkx as nx
 
@@ -531,7 +551,7 @@ def _break_cycles(graph: nx.DiGraph) -> None:
                 cycle = nx.find_cycle(sub)
             except nx.NetworkXNoCycle:
                 break
-            worst = max(((u, v) for u, v, *_ in cycle), key=lambda e: (_edge_slack(graph, *e), e))
+            worst = max(((u, v) for u, v, *_ in cycle), key=lambda e: (e not in keep, _edge_slack(graph, *e), e))
             graph.remove_edge(*worst)
             sub.remove_edge(*worst)
 

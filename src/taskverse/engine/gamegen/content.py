@@ -196,9 +196,14 @@ def _tool_caps(kn: Any, name: str) -> dict[str, Any] | None:
 
 
 def items(kn: Any) -> list[dict[str, Any]]:
-    """Every Minecraft item that is not a block: tools (with capabilities) and craft items (food: eaten)."""
+    """Every Minecraft item that is not a block: tools (with capabilities) and craft items (food: eaten).
+
+    Then the potions the library names (minecraft-data has one ``potion`` item for all), those in a bottle drunk
+    and the bottle given back. Enchanted tools are not items of the game: it has no enchanting and no Silk Touch drops.
+    """
     placements = {p.item: mc(p.block) for p in kn.placements}
     foods = {name: float(food.get("food_points", 1)) for name, food in kn.foods.items()}
+    drinks = _drinks(kn)
     out = []
     for name in sorted(set(kn.items) - set(kn.blocks)):
         item = kn.items[name]
@@ -214,10 +219,29 @@ def items(kn: Any) -> list[dict[str, Any]]:
             entry["type"] = "craft"
         if name in foods:
             entry["food"] = foods[name]
+        if name in drinks:
+            entry["food"], entry["returns"] = 0.0, drinks[name]
         if name in placements:
             entry["places"] = placements[name]
         out.append(entry)
+    potions = kn.mechanisms.brewing.items if kn.mechanisms is not None else []
+    for name in sorted(set(potions) - set(kn.items)):
+        entry = {"name": mc(name), "description": name.replace("_", " "), "color": colour(name), "stack": 1,
+                 "type": "craft"}
+        if name in drinks:
+            entry["food"], entry["returns"] = 0.0, drinks[name]
+        out.append(entry)
     return out
+
+
+def _drinks(kn: Any) -> dict[str, str]:
+    """What is drunk (the potions in a bottle, milk) and the container drinking it gives back, in game names."""
+    brewing = kn.mechanisms.brewing if kn.mechanisms is not None else None
+    if brewing is None:
+        return {}
+    drinks = {brewing.name(p.id): mc(brewing.bottle) for p in brewing.potions}
+    drinks.update({d.item: mc(d.returns) for d in brewing.drinks if d.returns})
+    return drinks
 
 
 def hand(kn: Any) -> dict[str, Any]:

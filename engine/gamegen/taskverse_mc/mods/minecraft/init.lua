@@ -107,7 +107,7 @@ for _, def in ipairs(data.items) do
 		inventory_image = tile(def.color),
 		stack_max = def.stack,
 		tool_capabilities = def.tool_capabilities,
-		on_use = def.food and minetest.item_eat(def.food) or nil,
+		on_use = def.food and minetest.item_eat(def.food, def.returns) or nil,
 		on_place = def.places and place_as(def.places) or nil,
 	}
 	if def.type == "tool" then
