@@ -222,7 +222,9 @@ def test_dump_reproduces_the_committed_registry(tmp_path):
 
 PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.zombie", "hunt.cow", "mine.oak_log",
           "enter.nether", "enter.overworld", "mine.ancient_debris", "find.crimson_forest", "obtain.iron_ingot",
-          "obtain.flint", "drink.potion_of_swiftness")
+          "obtain.flint", "obtain.bone", "obtain.ghast_tear", "place.green_wall_banner", "pot.red_tulip",
+          "place.lime_candle_cake", "harden.green_concrete", "dry.dead_brain_coral_block",
+          "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness")
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
 from taskverse.engine.compiler import compile_task
 from taskverse.engine.model import GameModel, game_model
-from taskverse.engine.planner import MOVES, NoPlan, scripted_plan
+from taskverse.engine.planner import MOVES, STAND_INS, NoPlan, scripted_plan
 from taskverse.engine.profile import load_registry
 from taskverse.schema import AtomTask, Goal
 from taskverse.world.rules import Rules
@@ -76,21 +76,116 @@ def test_a_naive_tasks_steps_follow_the_one_planners_actions(library, game, atom
     model = game_model(game, library.knowledge)
     assert scripted.actions == _independent_plan(model, event, target)
     # each step plays the planned actions in order (a run of one action is one step with a count); moves say why
-    played = [s.note for s in scripted.plan.steps if s.do not in MOVES]
+    # (a kill's note may go on to say it kills until a drop falls; collecting the drops is the kill's aftermath)
+    played = [(s.note or "").split(", until")[0] for s in scripted.plan.steps
+              if s.do not in MOVES | STAND_INS and s.do != "collect"]
     assert all(note in model.acts for note in played)
     runs = [a for i, a in enumerate(scripted.actions) if i == 0 or scripted.actions[i - 1] != a]
-    assert [n for i, n in enumerate(played) if i == 0 or played[i - 1] != n] == \
+    assert [n for i, n in enumerate(played) if (i == 0 or played[i - 1] != n) and not n.startswith("find.")] == \
         [a for a in runs if not a.startswith("find.")]
     assert all(s.note and s.note.startswith("teleport") for s in scripted.plan.steps if s.do in MOVES)
+    assert all(s.note and s.note.startswith("spawn:") and "standing in for" in s.note
+               for s in scripted.plan.steps if s.do in STAND_INS)
 
 
 def test_what_the_game_lacks_is_named(library):
-    task = build_molecule(naive(ref("obtain.leather")), library)
-    with pytest.raises(NoPlan, match=r"entity minecraft:cow .*mobs come only from a start that summons them"):
+    task = build_molecule(naive(ref("obtain.shulker_shell")), library)  # shulkers spawn in the End only
+    with pytest.raises(NoPlan, match=r"entity minecraft:shulker .*spawned where Minecraft spawns it, if the player"):
         scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
     task = library.get("obtain.honeycomb")
     with pytest.raises(NoPlan, match="nothing in taskverse_mc does obtain honeycomb"):
         scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
+
+
+def test_mobs_are_spawned_where_minecraft_spawns_them(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    assert model.spawns["minecraft:ghast"] == {"nether": ("basalt_deltas", "nether_wastes", "soul_sand_valley")}
+    assert model.spawns["minecraft:skeleton"] == {"overworld": (), "nether": ()}  # everywhere in both
+    assert "minecraft:giant" not in model.spawns and "minecraft:cow" not in game_model("minetest_game").spawns
+    task = build_molecule(naive(ref("obtain.leather")), library)
+    scripted = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
+    assert scripted.actions == ["find.minecraft:cow", "kill.minecraft:cow"]
+    steps = scripted.plan.steps
+    assert [s.do for s in steps] == ["goto_biome", "spawn", "wait", "kill", "collect"]
+    assert "plains" in (steps[0].biomes or []) and "desert" not in (steps[0].biomes or [])
+    assert steps[1].entity == "minecraft:cow"
+    assert "standing in for Minecraft's natural spawning" in (steps[1].note or "")
+    # leather is a chance drop: cows are killed (another spawned beside the player for each) until one drops it
+    assert (steps[3].item, steps[3].count, steps[3].spawn) == ("minecraft:leather", 1, True)
+
+
+def test_a_spawned_mob_is_fought_with_the_gear_the_combat_table_asks(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    golem = rules.ways[rules.action_index["kill.minecraft:iron_golem"]]
+    assert golem and all(any("minecraft:diamond_chestplate" in rules.names[m] for n in way for m in n.members)
+                         or any("netherite" in rules.names[m] for n in way for m in n.members) for way in golem)
+    assert all(any(rules.names[m].endswith("_sword") for n in way for m in n.members) for way in golem)
+    task = build_molecule(naive(ref("obtain.iron_ingot")), library)
+    scripted = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
+    assert not any(a.startswith("kill.") for a in scripted.actions), scripted.actions  # iron from ore, not golems
+    assert any(a.startswith("mine.") and a.endswith("iron_ore") for a in scripted.actions)
+
+
+@pytest.mark.parametrize(("atom", "action", "step"), [
+    ("place.green_wall_banner", "place.minecraft:green_banner.minecraft:green_wall_banner",
+     {"do": "place", "item": "minecraft:green_banner", "wall": True}),
+    ("pot.red_tulip", "place.minecraft:red_tulip.minecraft:potted_red_tulip",
+     {"do": "place", "item": "minecraft:red_tulip", "on": "minecraft:flower_pot", "radius": 6}),
+    ("place.lime_candle_cake", "place.minecraft:lime_candle.minecraft:lime_candle_cake",
+     {"do": "place", "item": "minecraft:lime_candle", "on": "minecraft:cake", "radius": 6}),
+])
+def test_an_item_placed_in_another_form(library, atom, action, step):
+    task = library.get(atom)
+    scripted = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
+    assert scripted.actions[-1] == action
+    assert scripted.plan.steps[-1].model_dump(exclude_none=True, exclude={"note"}) == step
+    rules = game_model("taskverse_mc", library.knowledge).rules
+    a = rules.action_index[action]
+    assert {rules.names[o.resource] for o in rules.outputs[a]} == {action.rsplit(".", 1)[1]}
+
+
+@pytest.mark.parametrize(("atom", "steps"), [
+    ("harden.green_concrete", [{"do": "place", "item": "minecraft:green_concrete_powder", "beside": "minecraft:water",
+                                "radius": 6}]),
+    ("dry.dead_brain_coral_block", [{"do": "place", "item": "minecraft:brain_coral_block", "count": 1},
+                                    {"do": "wait", "seconds": 4.97}]),
+])
+def test_blocks_that_change_once_placed(library, atom, steps):
+    task = library.get(atom)
+    scripted = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
+    assert [s.model_dump(exclude_none=True, exclude={"note"}) for s in scripted.plan.steps] == steps
+    assert not any(a.endswith((".harden", ".dry")) for a in game_model("minetest_game").acts)  # the generated game's
+
+
+def test_an_axe_strips_a_placed_log(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    a = rules.action_index["use.minecraft:stripped_oak_log.strip"]
+    (way,) = rules.ways[a]
+    assert {rules.names[m] for n in way if n.consume for m in n.members} == {"minecraft:oak_log"}
+    assert "minecraft:wooden_axe" in {rules.names[m] for n in way if not n.consume for m in n.members}
+    task = build_molecule(naive(ref("obtain.stripped_oak_log")), library)
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [(s.do, s.item or s.node) for s in steps[-3:]] == [
+        ("place", "minecraft:oak_log"), ("use", steps[-2].item), ("dig", "minecraft:stripped_oak_log")]
+    assert (steps[-2].item or "").endswith("_axe")
+
+
+def test_a_block_from_the_start_is_taken_along_to_a_biome_a_constraint_asks_for(library):
+    task = build_molecule(ref("mine.oak_door").at(where="snowy_plains"), library)
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [(s.do, s.node or s.item) for s in steps] == [
+        ("home", None), ("dig", "minecraft:oak_door"), ("goto_biome", None), ("place", "minecraft:oak_door"),
+        ("dig", "minecraft:oak_door")]
+    assert "take along" in (steps[1].note or "") and (steps[0].note or "").startswith("teleport")
+
+
+def test_chance_lines_of_one_item_are_not_sure(library):
+    """A dead bush's two 1-in-2 sticks: a stick 3 times in 4 (dug until held), not a sure stick."""
+    model = game_model("taskverse_mc", library.knowledge)
+    (stick,) = [y for y in model.drop_yields("minecraft:dead_bush", "") if y.name == "minecraft:stick"]
+    assert (stick.count, stick.chance) == (1, 0.75)
 
 
 def test_constraints_set_up_before_each_action_that_counts(library):

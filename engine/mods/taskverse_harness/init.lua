@@ -168,6 +168,10 @@ local DIG_WALKS = 5
 local SEARCH_RADIUS = 12
 -- A dig for a chance drop (step.item: gravel until it gives flint) gives up after this many nodes per item.
 local CHANCE_DIGS = 60
+-- Hits a kill gives at most (the ender dragon's 200 health takes 200 punches of the hand).
+local MAX_HITS = 1000
+-- A kill for a chance drop (step.item: skeletons until one drops a bone) gives up after this many kills per item.
+local CHANCE_KILLS = 40
 
 local function held_count(player, item)
 	local total = 0
@@ -247,9 +251,9 @@ function actions.dig(player, step, done, record, progress)
 	done(true)
 end
 
-function actions.place(player, step, done)
+function actions.place(player, step, done, record)
 	for _ = 1, step.count or 1 do
-		local spot
+		local spot, against
 		if step.on ~= nil then
 			-- point at a node (a rail for a cart): the item's on_place decides where it goes
 			local under = minetest.find_node_near(feet(player), step.radius or 6, {step.on}, true)
@@ -262,6 +266,44 @@ function actions.place(player, step, done)
 			end
 			runtime.poll(player)
 			return done(true)
+		elseif step.beside ~= nil then
+			-- beside a node (concrete powder beside water): a spot next to it on solid ground, air or something
+			-- the item replaces (flowing water)
+			local node = minetest.find_node_near(feet(player), step.radius or 6, {step.beside}, true)
+			if node == nil then
+				return done(false, "no " .. step.beside .. " to place " .. step.item .. " beside")
+			end
+			for _, d in ipairs({{x = 1, y = 0, z = 0}, {x = -1, y = 0, z = 0}, {x = 0, y = 0, z = 1}, {x = 0, y = 0, z = -1}}) do
+				local side = vector.add(node, d)
+				local def = minetest.registered_nodes[minetest.get_node(side).name]
+				local below = minetest.registered_nodes[minetest.get_node({x = side.x, y = side.y - 1, z = side.z}).name]
+				if spot == nil and def ~= nil and def.buildable_to and below ~= nil and
+						below.walkable then
+					spot = side
+				end
+			end
+			if spot == nil then
+				return done(false, "no spot beside " .. step.beside .. " to place " .. step.item .. " on")
+			end
+		elseif step.wall then
+			-- against a wall: the side of the ground in a pocket opened beside the player, as a hole dug there
+			-- would be (no items, no events; the step's record says `opened`): the item's on_place sees a side
+			local above = free_spot(player)
+			local pocket = above and {x = above.x, y = above.y - 1, z = above.z}
+			local under
+			for _, d in ipairs({{x = 1, y = 0, z = 0}, {x = -1, y = 0, z = 0}, {x = 0, y = 0, z = 1}, {x = 0, y = 0, z = -1}}) do
+				local side = pocket and vector.add(pocket, d)
+				local def = side and minetest.registered_nodes[minetest.get_node(side).name]
+				if under == nil and def ~= nil and def.walkable then
+					under = side
+				end
+			end
+			if under == nil then
+				return done(false, "no ground beside the player to place " .. step.item .. " against")
+			end
+			minetest.remove_node(pocket)
+			record.opened = (record.opened or 0) + 1
+			spot, against = pocket, under
 		elseif step.pos ~= nil then
 			spot = vec(step.pos)
 		elseif step.at ~= nil then
@@ -280,7 +322,7 @@ function actions.place(player, step, done)
 			minetest.node_dig(spot, there, player)
 			runtime.poll(player)
 		end
-		local ok, err = place_at(player, step.item, spot)
+		local ok, err = place_at(player, step.item, spot, against)
 		if not ok then
 			return done(false, err)
 		end
@@ -562,15 +604,68 @@ function actions.cook(player, step, done)
 	done(true)
 end
 
-function actions.kill(player, step, done)
+-- Stands in for Minecraft's natural spawning (the generated game spawns no mobs): the mob, added on a free spot
+-- beside the player. The scripted player first goes where Minecraft spawns it; the step's note says so.
+local function spawn_beside(player, name)
+	local spot = free_spot(player)
+	if spot == nil then -- no open ground (flowing water all around): beside the player's head
+		local pos = vector.round(player:get_pos())
+		spot = {x = pos.x + 1, y = pos.y, z = pos.z}
+	end
+	local obj = minetest.add_entity({x = spot.x, y = spot.y + 0.5, z = spot.z}, name)
+	if obj == nil then
+		return nil, "the game has no entity " .. name
+	end
+	return obj
+end
+
+function actions.spawn(player, step, done)
+	local obj, err = spawn_beside(player, step.entity)
+	if obj == nil then
+		return done(false, err)
+	end
+	runtime.poll(player)
+	done(true)
+end
+
+local function collect_drops(player, radius)
+	for _, obj in ipairs(minetest.get_objects_inside_radius(player:get_pos(), radius or 6)) do
+		local entity = obj:get_luaentity()
+		if entity ~= nil and entity.name == "__builtin:item" then
+			obj:punch(player, 1.0, {full_punch_interval = 1.0, damage_groups = {}}, nil)
+		end
+	end
+	runtime.poll(player)
+end
+
+-- One mob killed by hitting, or (with step.item) mobs killed and their drops picked up until `count` more of
+-- that item are held (a chance drop); with step.spawn another is spawned beside the player for each further kill,
+-- standing in for Minecraft's natural spawning as the `spawn` step does.
+function actions.kill(player, step, done, record, progress)
+	progress = progress or {kills = 0, goal = step.item and held_count(player, step.item) + (step.count or 1)}
+	if progress.goal ~= nil and held_count(player, step.item) >= progress.goal then
+		return done(true)
+	end
+	if progress.goal ~= nil and progress.kills >= CHANCE_KILLS * (step.count or 1) then
+		return done(false, progress.kills .. " " .. step.entity .. " killed and still fewer than " ..
+			(step.count or 1) .. " " .. step.item)
+	end
 	local obj = find_object(player, step.entity, step.radius)
+	if obj == nil and step.spawn then
+		local err
+		obj, err = spawn_beside(player, step.entity)
+		if obj == nil then
+			return done(false, err)
+		end
+		record.spawned = (record.spawned or 0) + 1
+	end
 	if obj == nil then
 		return done(false, "no " .. step.entity .. " within " .. (step.radius or 12) .. " nodes")
 	end
 	if step.tool ~= nil and not wield(player, step.tool) then
 		return done(false, "no " .. step.tool .. " to fight with")
 	end
-	for _ = 1, step.max_hits or 100 do
+	for _ = 1, step.max_hits or MAX_HITS do
 		if obj:get_luaentity() == nil then
 			break
 		end
@@ -581,18 +676,23 @@ function actions.kill(player, step, done)
 	if obj:get_luaentity() ~= nil then
 		return done(false, step.entity .. " is still alive")
 	end
-	done(true)
+	progress.kills = progress.kills + 1
+	if progress.goal == nil then
+		return done(true)
+	end
+	record.kills = progress.kills
+	minetest.after(0.1, function()
+		local current = minetest.get_player_by_name(player:get_player_name())
+		if current == nil then
+			return
+		end
+		collect_drops(current, step.radius)
+		actions.kill(current, step, done, record, progress)
+	end)
 end
 
 function actions.collect(player, step, done)
-	local pos = player:get_pos()
-	for _, obj in ipairs(minetest.get_objects_inside_radius(pos, step.radius or 6)) do
-		local entity = obj:get_luaentity()
-		if entity ~= nil and entity.name == "__builtin:item" then
-			obj:punch(player, 1.0, {full_punch_interval = 1.0, damage_groups = {}}, nil)
-		end
-	end
-	runtime.poll(player)
+	collect_drops(player, step.radius)
 	done(true)
 end
 

@@ -25,16 +25,16 @@ from taskverse.errors import TaskverseError, close_matches
 PLAN_FORMAT = 1
 
 Action = Literal["wield", "dig", "place", "craft", "cook", "kill", "collect", "eat", "use", "interact", "move",
-                 "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset"]
+                 "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset", "spawn"]
 
 #: The fields each action reads (beyond ``do`` and ``note``); others are refused.
 ACTION_FIELDS: dict[str, set[str]] = {
     "wield": {"item"},
     "dig": {"node", "tool", "count", "at", "pos", "radius", "item"},
-    "place": {"item", "count", "at", "pos", "on", "radius"},
+    "place": {"item", "count", "at", "pos", "on", "radius", "wall", "beside"},
     "craft": {"item", "count", "ingredients"},
     "cook": {"item", "count", "fuel"},
-    "kill": {"entity", "tool", "radius", "max_hits"},
+    "kill": {"entity", "tool", "radius", "max_hits", "item", "count", "spawn"},
     "collect": {"radius"},
     "eat": {"item"},
     "use": {"item", "node", "entity", "at", "pos", "radius", "secondary"},
@@ -47,10 +47,11 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "wait": {"seconds"},
     "die": set(),
     "soft_reset": set(),
+    "spawn": {"entity"},
 }
 _REQUIRED: dict[str, tuple[str, ...]] = {
     "dig": ("node",), "place": ("item",), "craft": ("item",), "cook": ("item",), "kill": ("entity",),
-    "eat": ("item",), "goto_biome": ("biomes",), "goto_node": ("node",), "time": ("of_day",),
+    "eat": ("item",), "spawn": ("entity",), "goto_biome": ("biomes",), "goto_node": ("node",), "time": ("of_day",),
 }
 
 Vector = tuple[float, float, float]
@@ -85,6 +86,9 @@ class Step(BaseModel):
     punch: bool | None = None
     above: bool | None = None
     max_hits: int | None = Field(default=None, ge=1)
+    spawn: bool | None = None
+    wall: bool | None = None
+    beside: str | None = None
 
     @model_validator(mode="after")
     def _fields_fit_the_action(self) -> Step:

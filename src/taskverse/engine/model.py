@@ -13,7 +13,8 @@ atom                  needs                                                     
 ``find.<node>``       nothing (the harness travels to it); another dimension's    the node, found
                       node: being in that dimension
 ``find.<biome>``      nothing (another dimension's: being in it)                  the biome
-``find.<entity>``     the entity (summoned at the start)                          nothing
+``find.<entity>``     the entity (summoned at the start); a mob Minecraft         the mob, for a spawned one
+                      spawns: being in a dimension it spawns in                   (the harness's ``spawn``)
 ``mine.<node>``       the node (found, placed or near the start), a tool that     its drops, chance lines as
                       digs it unless the hand does (a tool with drops of its     chances
                       own, shears: ``mine.<node>.<tool>``)
@@ -22,10 +23,11 @@ atom                  needs                                                     
                       furnace (held, or standing near the player)
 ``place.<item>``      the item (a cart or boat also something to stand on)        its node (seeds: their crop;
                                                                                   a cart: the entity)
+``place.<item>.<b>``  the item (and the block it goes into, a cake...)            its other form ``<b>``
 ``eat.<item>``        the item, eaten (items with ``on_use``)                     nothing
 ``equip.<item>``      the item, held                                              nothing
 ``use.<item>``        the item, held (items with a use callback)                  nothing
-``kill.<mob>``        the mob (summoned)                                          its loot
+``kill.<mob>``        the mob (summoned or spawned)                               its loot (1 in 10 or likelier)
 ``interact.<x>``      the node or entity (``interact.death``: nothing)            nothing
 ``reach.<x>``         a walkable node to stand on, or nothing (a measure)         nothing
 ``build.<shape>``     its cells' worth of placeable blocks                        nothing
@@ -38,8 +40,9 @@ translated to game names to plan it (:mod:`taskverse.engine.planner`).
 What the model leaves out, and why: tools do not wear (the harness digs at most a few dozen nodes a plan, well
 within a tool's uses); fuel burns per cooking and what is left in the furnace is not counted (the harness fills
 the furnace for every ``cook`` step, and a furnace's fuel goes on burning while nothing cooks); items that only
-a mob drops come only from the mobs a task's start summons (mobs never spawn); a crafting grid needs no table
-(the harness crafts on the player's 3x3 grid).
+a mob drops come from the mobs a task's start summons or, in taskverse_mc, that the scripted player spawns where
+Minecraft spawns them (a stand-in: the game spawns none), drops rarer than 1 in 10 left out; a crafting grid
+needs no table (the harness crafts on the player's 3x3 grid).
 
 Why taskverse_mc reads its registry too, though it is generated from the same knowledge as the library: the
 game is not Minecraft. Its drops leave silk touch out and turn count ranges into rarities, its tool tiers are
@@ -65,6 +68,10 @@ from functools import cached_property
 from typing import Any
 
 from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES, USE_CALLBACKS, mob_loot
+from taskverse.engine.gamegen.build import GENERATED_GAMES
+from taskverse.engine.gamegen.content import changes as content_changes
+from taskverse.engine.gamegen.content import stripping as content_stripping
+from taskverse.engine.gamegen.content import variants as content_variants
 from taskverse.engine.profile import (
     GameMapping,
     GameSettings,
@@ -75,6 +82,7 @@ from taskverse.engine.profile import (
     load_registry,
 )
 from taskverse.errors import TaskverseError
+from taskverse.library.combat import fight_needs
 from taskverse.schema import AtomTask, Category, Goal, Metrics, Need, ResourceKind, WaySpec, Yield
 from taskverse.world.rules import Rules
 
@@ -85,6 +93,9 @@ GROUND_Y = 8
 NOT_BLOCKS = frozenset({"", "air", "ignore"})
 #: A fuel that burns for less than a cooking's time over this many items is left out of the fuels of that cooking.
 MOST_FUEL_ITEMS = 8
+#: A mob's drop rarer than this a kill is left out of its loot: a plan must not hang on luck, and the harness kills
+#: at most 40 mobs for each item a chance drop is wanted for (a zombie's iron ingot, 1 in 120, would be hundreds).
+MIN_LOOT_CHANCE = 0.1
 #: The value a measured ``reach`` action reports: the harness moves as far as the goal asks.
 REACH_ANY = 1_000_000.0
 
@@ -118,6 +129,14 @@ class Act:
     kind: str
     name: str
     makes: str = ""
+    wall: bool = False
+    """A place against a wall (the item's wall form)."""
+    into: str = ""
+    """A place onto a block that becomes what it makes (a candle onto a cake)."""
+    beside: str = ""
+    """A change: the block placed beside this one (concrete powder beside water)."""
+    seconds: float = 0.0
+    """A change: how long it takes once placed."""
 
 
 @dataclass
@@ -308,6 +327,9 @@ class GameModel:
             made = [Yield(kind=ResourceKind.BLOCK, name=block_name)] if block_name else []
             out.add(Act("place", "item", item_name, makes=block_name), [([_need("item", [item_name])], made)],
                     target=block_name or item_name)
+        self._variants(out)
+        self._changes(out)
+        self._strips(out)
         supports = [n for n in self.settings.supports if n in self.items]
         for name in sorted(self.registry.entities):
             if name in self.items and self.items[name].type != "node" and supports:  # a cart on a rail
@@ -315,13 +337,85 @@ class GameModel:
                         [([_need("item", [name]), _need("block", supports)],
                           [Yield(kind=ResourceKind.ENTITY, name=name)])])
 
+    def _variants(self, out: _Atoms) -> None:
+        """An item placed in another form (``place.<item>.<block>``): on a wall, or into a block that becomes it.
+
+        Where the game places it so (the item has an ``on_place``; taskverse_mc's follow the knowledge's block
+        variants and potted plants: :func:`taskverse.engine.gamegen.content.variants`).
+        """
+        for variant in content_variants(self.kn):
+            item, block = self._game(variant["item"], "item"), self._game(variant["block"], "block")
+            into = self._game(variant["into"], "block") if "into" in variant else ""
+            if not item or not block or item == block or "on_place" not in self.items[item].callbacks or \
+                    ("into" in variant and not into):
+                continue
+            needs = [_need("item", [item]), *([_need("block", [into])] if into else [])]
+            made = [Yield(kind=ResourceKind.BLOCK, name=block)]
+            made += [Yield(name=r) for r in (self._game(n, "item") for n in variant["returns"]) if r]
+            out.add(Act("place", "item", item, makes=block, wall="wall" in variant, into=into), [(needs, made)],
+                    target=block, suffix=block)
+
+    def _changes(self, out: _Atoms) -> None:
+        """Blocks that change by themselves once placed (``find.<new block>.<verb>``), seen when they have changed.
+
+        The item placed (beside the water it needs), as the generated game runs them
+        (:func:`taskverse.engine.gamegen.content.changes`: concrete powder hardening, coral drying).
+        """
+        if self.game not in GENERATED_GAMES:
+            return  # only the generated games run them (from the same table)
+        water = self._game("minecraft:water", "block")
+        for change in content_changes(self.kn):
+            block, becomes = self._game(change["block"], "block"), self._game(change["becomes"], "block")
+            item = self._game(change["item"], "item") if change["item"] else ""
+            if not block or not becomes or not item:
+                continue
+            beside = water if change["water"] == "touching" else ""
+            if change["water"] == "touching" and not water:
+                continue
+            needs = [_need("item", [item]), *([_need("block", [beside])] if beside else [])]
+            out.add(Act("find", "change", becomes, makes=item, wall=item != block, beside=beside,
+                        seconds=float(change["seconds"])),
+                    [(needs, [Yield(kind=ResourceKind.BLOCK, name=becomes)])], suffix=change["verb"])
+
+    def _strips(self, out: _Atoms) -> None:
+        """An axe used on a log strips it (``use.<stripped>.strip``): a log placed, then stripped with any axe (kept).
+
+        As the library's ``strip`` atoms: one log for one stripped log, which is counted (and used up when mined).
+
+        The generated game runs it from ``stripping.yaml`` (:func:`taskverse.engine.gamegen.content.stripping`).
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        table = content_stripping(self.kn)
+        axes = [a for a in (self._game(t, "item") for t in table["tools"]) if a]
+        for log_name, stripped_name in table["pairs"].items():
+            log, stripped = self._game(log_name, "block"), self._game(stripped_name, "block")
+            if log and stripped and axes:
+                out.add(Act("use", "strip", stripped, makes=log),
+                        [([_need("item", [log]), _need("item", axes, kept=True)],
+                          [Yield(kind=ResourceKind.BLOCK, name=stripped)])], suffix="strip")
+
+    def _game(self, name: str, kind: str) -> str:
+        """The game name of a taskverse_mc name (``minecraft:<name>``) in this game, or ``""``."""
+        counterpart = self.mapping.lookup(name.split(":", 1)[-1], kind)  # type: ignore[arg-type]
+        found = counterpart.to if counterpart is not None and counterpart.to is not None else ""
+        return found if found in self.items else ""
+
     def _entities(self, out: _Atoms) -> None:
         for entity, mc in sorted(self.entities.items()):
             present = [_need("entity", [entity])]
-            out.add(Act("find", "entity", entity), [(present, [])])
+            spawns = self.spawns.get(entity)
+            if spawns:  # met where Minecraft spawns it: one way per dimension (the harness's ``spawn`` stands in)
+                out.add(Act("find", "entity", entity),
+                        [([_need("dimension", [d])], [Yield(kind=ResourceKind.ENTITY, name=entity)])
+                         for d in spawns])
+            else:
+                out.add(Act("find", "entity", entity), [(present, [])])
             out.add(Act("interact", "entity", entity), [(present, [])])
             if mc in self.kn.mobs:
-                out.add(Act("kill", "entity", entity), [(present, self.loot(mc))])
+                ways = self.fight_gear(mc) if entity in self.spawns else [[]]
+                if ways:  # a spawned mob no gear beats (a warden) is not fought
+                    out.add(Act("kill", "entity", entity), [(present + gear, self.loot(mc)) for gear in ways])
 
     def _portals(self, out: _Atoms) -> None:
         """Through a nether portal: obsidian placed, flint and steel used on it (the game's portals need no frame)."""
@@ -349,12 +443,67 @@ class GameModel:
                 out.setdefault(counterpart.to, mc)
         return out
 
+    @cached_property
+    def spawns(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        """Game mob -> the dimensions Minecraft spawns it in -> the game biomes there (empty: any of them).
+
+        The generated game spawns no mobs; the scripted player stands in for Minecraft's natural spawning with the
+        harness's ``spawn`` step, which adds the mob beside the player in one of these places (the knowledge's
+        ``mobs.yaml``: dimensions and biomes). Only the game's own mobs spawn so (taskverse_mc's), never the
+        mobs a runtime registers for a task (minetest_game's), and only mobs Minecraft spawns (``natural``).
+        """
+        out: dict[str, dict[str, tuple[str, ...]]] = {}
+        dimensions = {"overworld", *self.settings.dimensions}
+        for entity, mc in sorted(self.entities.items()):
+            mob = self.kn.mobs.get(mc)
+            if mob is None or not mob.natural or entity not in self.registry.entities:
+                continue
+            for dimension in mob.dimensions:
+                if dimension not in dimensions:
+                    continue
+                biomes = sorted(g for g, b in self.mapping.biome_names().items() if b in (mob.biomes or ())
+                                and g in self.registry.biomes and (self.at_ground(g) if dimension == "overworld"
+                                                                   else self.layer_of(self.registry.biomes[g].y_min)
+                                                                   == dimension))
+                if mob.biomes and not biomes:
+                    continue  # none of its biomes is where the player can go
+                out.setdefault(entity, {})[dimension] = tuple(biomes)
+        return out
+
+    def fight_gear(self, mob: str) -> list[list[Need]]:
+        """The gear that wins a fight with a mob the player meets by spawning: the combat table's, in game names.
+
+        The weapon is held (the harness hits with it), armour pieces and food are kept and eaten as the library's
+        combat atoms have them, so a plan fights a golem as a survival player would (a sword, diamond armour), not
+        bare-handed. A start that summons the mob is its own fight: the task's initialization gives the gear.
+        """
+        ways = []
+        for way in fight_needs(self.kn, mob):
+            gear, missing = [], False
+            for need in way[1:]:
+                names = [g for m in need.any_of if (g := self._game(f"minecraft:{m}", "item"))]
+                if not names:
+                    missing = True
+                    break
+                weapon = need.kept and any(m in self.weapons for m in need.any_of)
+                gear.append(_need("item", names, count=need.count, kept=need.kept, held=weapon))
+            if not missing:
+                ways.append(gear)
+        return ways
+
+    @cached_property
+    def weapons(self) -> frozenset[str]:
+        """The combat table's weapons, in Minecraft names."""
+        table = self.kn.combat
+        return frozenset(item for w in table.weapons for item in w.items) if table is not None else frozenset()
+
     def loot(self, mob: str) -> list[Yield]:
         """What killing a mob gives, in game names (the mobs_redo drop chances: 1 in N)."""
         out = []
         for item, chance, low, high in mob_loot(self.kn, mob):
             counterpart = self.mapping.lookup(item)
-            if counterpart is None or counterpart.to is None or counterpart.to not in self.items or high < 1:
+            if counterpart is None or counterpart.to is None or counterpart.to not in self.items or high < 1 or \
+                    chance < MIN_LOOT_CHANCE:
                 continue
             fewest, most = max(0, int(low)), int(high)
             out.append(Yield(name=counterpart.to, count=fewest, max=most if most != fewest else None,
@@ -567,14 +716,20 @@ def _overlap(sets: list[list[str]]) -> bool:
 
 
 def _merge(name: str, lines: list[tuple[int, float]]) -> Yield:
-    """One yield for an item several drop lines give (their expected count when any is a chance)."""
+    """One yield for an item several drop lines give.
+
+    Sure lines add up; lines that are chances add nothing to sure ones (a plan counts only on what is sure), and
+    on their own give one item with the chance that any of them drops (a dead bush's two 1-in-2 sticks: a stick
+    3 times in 4, not a sure stick), so the scripted player digs until it holds it.
+    """
     if len(lines) == 1:
         count, chance = lines[0]
         return Yield(name=name, count=max(1, count), chance=min(1.0, chance))
-    if all(chance >= 1 for _, chance in lines):
-        return Yield(name=name, count=sum(count for count, _ in lines))
-    expected = sum(count * chance for count, chance in lines)
-    return Yield(name=name, chance=expected) if expected < 1 else Yield(name=name, count=round(expected))
+    sure = sum(count for count, chance in lines if chance >= 1)
+    if sure:
+        return Yield(name=name, count=sure)
+    none = math.prod(1 - chance for _, chance in lines)
+    return Yield(name=name, chance=round(1 - none, 6))
 
 
 _MODELS: dict[str, GameModel] = {}

@@ -81,6 +81,8 @@ plan``)."""
 COUNTED = frozenset({"dig", "craft", "cook", "place"})
 #: Steps that move the player (all teleports).
 MOVES = frozenset({"goto_biome", "goto_node", "move", "home"})
+#: Steps that stand in for what the game does not do (their notes say so): spawning a mob where Minecraft would.
+STAND_INS = frozenset({"spawn"})
 
 
 class NoPlan(TaskverseError):
@@ -236,6 +238,10 @@ class _Out:
     """Items the actions received in the model."""
     chancy: dict[str, float] = field(default_factory=dict)
     """Items among them that came by chance, with the chance (a dig plays those as 'until held')."""
+    taken: set[str] = field(default_factory=set)
+    """Items the actions used up in the model."""
+    from_start: bool = False
+    """A dig of a block near the start (one the start set out or the plan placed there)."""
     main: bool = True
     """The action's own step (not its travel, a target set out for it, or the drops picked up after it)."""
 
@@ -258,6 +264,11 @@ class _Player:
         self.contributes: dict[int, list[str]] = {}
         """Plan index -> the occurrences (``_Goals.leaves`` keys) its events count for."""
         self.wield = wield_of(self.rules, tracker)
+        self.made: Counter[str] = Counter()
+        """Blocks a change or a strip made where the player is, away from the start (a concrete by the water found);
+        forgotten when the player moves."""
+        self.met: dict[str, str] = {}
+        """Mob -> the dimension the player last had one spawned in (see ``_spawn``)."""
         self.held: dict[int, str | None] = {}
         """Plan index -> the item in hand the model says the action is done with (asked for by ``how=with``)."""
 
@@ -275,6 +286,7 @@ class _Player:
         """Write a step for the action being played (``main``: its own step, not a preparation or aftermath)."""
         if step.do in MOVES:
             self.here = ("moved", step.do)
+            self.made.clear()
         self.out.append(_Out(step.model_copy(update={"note": note}) if note else step, [self.index], main=main))
 
     def home(self, why: str) -> None:
@@ -318,14 +330,35 @@ class _Player:
         taken = [(rules.names[r], -d) for r, d in deltas if d < 0 and r < rules.n_items]
         kept = [rules.names[u] for u, n in zip(used, needs, strict=True) if not n.consume and not n.presence]
         presence = [rules.names[u] for u, n in zip(used, needs, strict=True) if n.presence]
+        before = len(self.out)
         getattr(self, "_" + name.split(".", 1)[0])(self.model.acts[name], name, taken, kept, presence, outputs, w)
+        for o in self.out[before:]:
+            if o.main:
+                o.taken.update(n for n, _ in taken)
         for r, d in deltas:
             rules.change(state, r, d)
 
     # --- actions, by verb ------------------------------------------------------------------------------------
 
-    def _find(self, act: Any, name: str, *_: Any) -> None:
-        if act.kind == "block":
+    def _find(self, act: Any, name: str, taken: Any, kept: Any, presence: Any, outputs: Any, w: int) -> None:
+        if act.kind == "change":  # placed where it changes (beside water), then seen once it has changed
+            if act.beside:
+                node = self._ensure_node([act.beside], name)
+                if node is None:
+                    raise NoPlan(f"no {act.beside} to place {act.makes} beside")
+                self.add(Step(do="place", item=act.makes, beside=node, radius=6), name)
+            else:
+                self.home(name)
+                self.add(Step(do="place", item=act.makes, wall=True if act.wall else None,
+                              count=None if act.wall else 1), name)
+            if act.seconds > 0:
+                self.add(Step(do="wait", seconds=round(act.seconds + 1.0, 2)),
+                         f"{name}: the game changes it {act.seconds:g} s after it is placed", main=False)
+            if self.here == ("home", ""):
+                self.home_blocks[act.name] += 1
+            else:
+                self.made[act.name] += 1
+        elif act.kind == "block":
             self.goto(act.name, name, main=True)
         elif act.kind == "biome":
             mc = self.goals.ir.biomes.get(act.name)
@@ -335,17 +368,25 @@ class _Player:
             self.add(Step(do="goto_biome", biomes=biomes, y=self.model.biome_floor(act.name)),
                      f"teleport: to {act.name} for {name}")
             self.here = ("biome", act.name)
-        else:  # a summoned entity: back where it was summoned, and a moment to see it
+        elif self.home_mobs[act.name] > 0 or act.name not in self.model.spawns:
+            # a summoned entity: back where it was summoned, and a moment to see it
             self.home(name)
+            self.add(Step(do="wait", seconds=0.6), name)
+        else:
+            self._spawn(act.name, name, list(self.model.spawns[act.name])[w])
             self.add(Step(do="wait", seconds=0.6), name)
 
     def _mine(self, act: Any, name: str, taken: Any, kept: list[str], presence: Any, outputs: Any, w: int) -> None:
         node = act.name
         tool = kept[0] if kept else None
-        if self.home_blocks[node] > 0:
+        if self.made[node] > 0:  # made here by a change or a strip, away from the start
+            self.made[node] -= 1
+            self.add(Step(do="dig", node=node, count=1, radius=6, tool=tool), name)
+        elif self.home_blocks[node] > 0:
             self.home_blocks[node] -= 1
             self.home(name)
             self.add(Step(do="dig", node=node, count=1, radius=6, tool=tool), name)
+            self.out[-1].from_start = True
         else:
             self.goto(node, name)
             self.add(Step(do="dig", node=node, count=1, radius=12, tool=tool), name)
@@ -372,7 +413,16 @@ class _Player:
             self.add(Step(do="place", item=act.name, on=presence[0] if presence else None), name)
             self.home_mobs[act.makes] += 1
             return
-        self.add(Step(do="place", item=act.name, count=1), name)
+        if act.wall:  # against a wall: the side of a pocket beside the player
+            self.add(Step(do="place", item=act.name, wall=True), name)
+        elif act.into:  # onto the block it goes into, which becomes the variant
+            node = self._ensure_node([act.into], name)
+            if node is None:
+                raise NoPlan(f"no {act.into} to place {act.name} into")
+            self.add(Step(do="place", item=act.name, on=node, radius=6), name)
+            self.home_blocks[node] -= 1
+        else:
+            self.add(Step(do="place", item=act.name, count=1), name)
         if act.makes:
             self.home_blocks[act.makes] += 1
 
@@ -393,7 +443,13 @@ class _Player:
         keys = [k for k in self.contributes[self.index] if k in self.goals.leaves]
         return self.goals.leaves[keys[0]] if keys else None
 
-    def _use(self, act: Any, name: str, *_: Any) -> None:
+    def _use(self, act: Any, name: str, taken: Any, kept: list[str], *_: Any) -> None:
+        if act.kind == "strip":  # the log placed at the start, the axe used on it
+            self.home(name)
+            self.add(Step(do="place", item=act.makes, count=1), f"{name}: the log, placed", main=False)
+            self.add(Step(do="use", item=kept[0], node=act.makes, radius=6), name)
+            self.home_blocks[act.name] += 1
+            return
         leaf = self._leaf()
         item = act.name
         if leaf is None or not leaf.goal.using:
@@ -433,15 +489,53 @@ class _Player:
                 return node
         return None
 
-    def _kill(self, act: Any, name: str, *_: Any) -> None:
+    def _spawn(self, mob: str, why: str, dimension: str | None = None) -> None:
+        """Go where Minecraft spawns a mob and have the harness spawn one beside the player (the stand-in).
+
+        ``dimension``: where the model met it; else where the player is, or the first the mob spawns in.
+        """
+        spawns = self.model.spawns[mob]
+        if dimension is None:
+            dimension = self.met.get(mob) or next(iter(spawns))
+        biomes = spawns[dimension]
+        if biomes:
+            self.add(Step(do="goto_biome", biomes=list(biomes), y=self.model.biome_floor(biomes[0])),
+                     f"teleport: to a biome where Minecraft spawns {mob} for {why}", main=False)
+        elif dimension != "overworld":
+            layer = sorted(g for g, b in self.model.registry.biomes.items()
+                           if self.model.layer_of(b.y_min) == dimension)
+            self.add(Step(do="goto_biome", biomes=layer, y=self.model.biome_floor(layer[0])),
+                     f"teleport: to the {dimension}, where Minecraft spawns {mob}, for {why}", main=False)
+        else:
+            self.home(why)
+        self.add(Step(do="spawn", entity=mob), f"spawn: {mob} beside the player, standing in for Minecraft's natural "
+                 f"spawning (taskverse_mc spawns no mobs), for {why}")
+        self.here = ("spawned", mob)
+        self.met[mob] = dimension
+
+    def _kill(self, act: Any, name: str, taken: Any, kept: Any, presence: Any, outputs: Any, w: int) -> None:
         mob = act.name
-        if self.home_mobs[mob] <= 0:
-            raise NoPlan(f"not enough {mob} summoned at the start (mobs do not spawn)")
-        self.home_mobs[mob] -= 1
-        self.home(name)
+        spawned = self.here == ("spawned", mob)
+        if spawned:  # the one spawned for finding it, still beside the player
+            pass
+        elif self.home_mobs[mob] > 0:
+            self.home_mobs[mob] -= 1
+            self.home(name)
+        elif mob in self.model.spawns:
+            self._spawn(mob, name)
+            spawned = True
+        else:
+            raise NoPlan(f"not enough {mob} summoned at the start (and Minecraft does not spawn it)")
+        self.here = ("moved", "kill")
         leaf = self._leaf()
-        tool = leaf.hold[0] if leaf is not None and leaf.hold else None
-        self.add(Step(do="kill", entity=mob, tool=tool), name)
+        weapon = next((k for k in kept if k.split(":", 1)[-1] in self.model.weapons), None)
+        tool = leaf.hold[0] if leaf is not None and leaf.hold else weapon
+        self.add(Step(do="kill", entity=mob, tool=tool, spawn=spawned or None), name)
+        rules = self.rules
+        out = self.out[-1]
+        out.received.update({rules.names[r]: n for r, n in outputs if r < rules.n_items})
+        a = rules.action_index[name]
+        out.chancy.update({rules.names[o.resource]: o.chance for o in rules.way_outputs[a][w] if o.slot >= 0})
         self.add(Step(do="collect"), f"{name}: its drops", main=False)
 
     def _interact(self, act: Any, name: str, *_: Any) -> None:
@@ -512,24 +606,48 @@ class _Player:
                 last.step = last.step.model_copy(update={"count": (last.step.count or 1) + (o.step.count or 1)})
                 last.actions += o.actions
                 last.received.update(o.received)
+                last.taken.update(o.taken)
                 continue
             merged.append(o)
-        for o in merged:
-            self._until(o)
         self.out = merged
+        done: list[_Out] = []
+        for at, o in enumerate(merged):
+            done += [o, *self._until(o, at)]
+        self.out = done
 
-    def _until(self, out: _Out) -> None:
-        """A run of digs that got something by chance in the model digs until it holds that many (the rarest).
+    def _until(self, out: _Out, at: int) -> list[_Out]:
+        """A run of digs (or a kill) that got something by chance in the model goes on until that many are held.
 
         A plan must not depend on luck: the model delivers a chance drop at its expected rate (a 10% flint on the
-        fifth gravel), the engine draws it. Digs counted by a goal (mine 5 gravel) keep their count.
+        fifth gravel), the engine draws it. Of several chance drops, the one a goal or a later action wants (the
+        rarest of those), else the rarest. Digs and kills counted by a goal (mine 5 gravel) keep their count. A
+        kill of a spawned mob spawns another beside the player for each further kill (``spawn``; the stand-in for
+        natural spawning).
         """
         got = [(out.chancy[item], item) for item, n in out.received.items() if item in out.chancy and n > 0]
-        if out.step.do != "dig" or not got or any(self.goals.leaves[k].goal.event == "mine"
-                                                  for k in self._counts_for(out) if k in self.goals.leaves):
-            return
-        _, item = min(got)
-        out.step = out.step.model_copy(update={"item": item, "count": out.received[item]})
+        counted = any(self.goals.leaves[k].goal.event in ("mine", "kill")
+                      for k in self._counts_for(out) if k in self.goals.leaves)
+        if out.step.do not in ("dig", "kill") or not got or counted:
+            if out.step.do == "kill" and out.step.spawn:
+                out.step = out.step.model_copy(update={"spawn": None})
+            return []
+        wanted = {n for names in self.goals.tags.values() for n in names}
+        wanted |= {n for o in self.out[at + 1:] for n in o.taken}
+        _, item = min(got, key=lambda g: (g[1] not in wanted, g))
+        update: dict[str, Any] = {"item": item, "count": out.received[item]}
+        spawning = ("spawning another beside the player for each further kill, standing in for Minecraft's "
+                    "natural spawning")
+        if out.step.do == "kill" and out.step.spawn:
+            update["note"] = f"{out.step.note}, until {item} is dropped ({spawning})"
+        first = out.step
+        out.step = out.step.model_copy(update=update)
+        # a spawned mob's other chance drops the plan wants: more kills until each is held too
+        if out.step.do != "kill" or not out.step.spawn:
+            return []
+        return [_Out(first.model_copy(update={"item": other, "count": out.received[other],
+                                              "note": f"{first.note}, until {other} is dropped too ({spawning})"}),
+                     main=False)
+                for _, other in sorted(got) if other != item and other in wanted]
 
     def _joins(self, last: _Out, out: _Out) -> bool:
         before = self._counts_for(last)
@@ -590,7 +708,16 @@ class _Player:
                 biomes = [g for g, mc in self.goals.ir.biomes.items() if mc == c.where and self.model.at_ground(g)]
                 if not biomes:
                     raise NoPlan(f"no part of {c.where} is at the flat world's surface")
+                dug = self.out[at].step
+                carry = self.out[at].from_start and dug.do == "dig" and dug.count == 1 and dug.node is not None \
+                    and any(y.name == dug.node for y in self.model.drop_yields(dug.node, dug.tool or HAND))
+                if carry:  # the block near the start, taken along: dug there, placed again in the biome
+                    setup += [Step(do="home", note=f"teleport: back to the start for the {dug.node} there, {note}"),
+                              Step(do="dig", node=dug.node, count=1, radius=6, tool=dug.tool,
+                                   note=f"{note}: the {dug.node} near the start, dug to take along")]
                 setup.append(Step(do="goto_biome", biomes=sorted(biomes), note=f"teleport: {note}"))
+                if carry:
+                    setup.append(Step(do="place", item=dug.node, count=1, note=f"{note}: the {dug.node} placed here"))
         final = self.out[at]
         held = [self.held.get(i) for i in final.actions]  # what the model held: one of the items asked for
         tool: str | None = next((h for h in held if h in leaf.hold), leaf.hold[0] if leaf.hold else None)
@@ -660,6 +787,8 @@ def _why(model: GameModel, planner: Planner, goals: _Goals) -> str:
     """Why the planner found nothing: for each part no action can do from the start, what its ways lack."""
     rules, costs = model.rules, planner.costs
     inf = float("inf")
+    mobs = (" (a mob comes from a start that summons it, or is spawned where Minecraft spawns it, if the player can "
+            "go there)")
     reasons = []
     for leaf in planner.tracker.leaves:
         if any(costs.action[a] < inf for a, _ in planner.universe.emitters.get(leaf.index, [])):
@@ -673,7 +802,7 @@ def _why(model: GameModel, planner: Planner, goals: _Goals) -> str:
                         missing.setdefault(kind, set()).update(rules.names[m] for m in need.members)
         what = goals.leaves[leaf.atom].atom if leaf.atom in goals.leaves else leaf.goal.describe()
         lacks = "; ".join(f"{kind} {' or '.join(sorted(names)[:4])}{' ...' if len(names) > 4 else ''}"
-                          f"{' (mobs come only from a start that summons them)' if kind == 'entity' else ''}"
+                          f"{mobs if kind == 'entity' else ''}"
                           for kind, names in sorted(missing.items()))
         reasons.append(f"{what}: {model.game} gives nothing its ways need from this start: {lacks or '?'}")
     return "; ".join(reasons) or f"no plan within {planner.max_expansions} expanded states"

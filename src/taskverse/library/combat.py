@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass
 
 from taskverse.knowledge.facts import ArmourTier, CombatTable, Knowledge, WeaponTier
+from taskverse.schema import Need, ResourceKind
 
 ARMOUR_PIECES = ("helmet", "chestplate", "leggings", "boots")
 
@@ -121,3 +122,27 @@ def armour_items(table: CombatTable, tier: str, piece: str) -> list[str]:
     base = next(a for a in table.armour if a.tier == tier)
     return sorted(f"{a.tier}_{piece}" for a in table.armour
                   if a.points >= base.points and a.toughness >= base.toughness)
+
+
+def fight_needs(kn: Knowledge, mob: str) -> list[list[Need]]:
+    """The ways to win a fight with ``mob`` as needs: the weapon and armour kept (worn by the fight), food eaten.
+
+    Each way starts with the mob itself (an entity, found). A mob the combat table does not list is fought as it is
+    found, with no gear; a mob no gear beats has no way.
+    """
+    found = Need(kind=ResourceKind.ENTITY, any_of=[mob])
+    table = kn.combat
+    if table is None or mob not in table.mobs:
+        return [[found]]
+    ways = []
+    for way in fight_ways(kn, mob):
+        needs = [found]
+        if way.weapon is not None:
+            needs.append(Need(any_of=weapon_items(table, way.weapon), kept=True, uses=way.hits))
+        if way.armour is not None:
+            needs += [Need(any_of=armour_items(table, way.armour, piece), kept=True, uses=way.armour_wear)
+                      for piece in ARMOUR_PIECES]
+        if way.food:
+            needs.append(Need(any_of=sorted(set(table.player.healing.items)), count=way.food))
+        ways.append(needs)
+    return ways

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.knowledge.facts import Knowledge
-from taskverse.library.combat import ARMOUR_PIECES, armour_items, fight_ways, weapon_items
+from taskverse.library.combat import fight_needs
 from taskverse.library.drafts import Draft
 from taskverse.library.drafts import draft as _draft
 from taskverse.library.drafts import goal as _goal
@@ -161,34 +161,11 @@ def _kills(kn: Knowledge) -> list[Draft]:
         init: dict[str, Any] = {"summon": [{"entity": name}]}
         if mob.dimensions and "overworld" not in mob.dimensions:
             init["dimension"] = mob.dimensions[0]
-        ways = _fight_needs(kn, name) if verb == "combat" else [[_need([name], kind=ResourceKind.ENTITY)]]
+        ways = fight_needs(kn, name) if verb == "combat" else [[_need([name], kind=ResourceKind.ENTITY)]]
         left = [{"kind": "block", "name": b} for b in mob.leaves]  # the dragon's egg on the exit portal
         if ways:  # a mob no gear beats gets no atom (curated/unobtainable.yaml says why)
             drafts.append(_draft(verb, name, "kill", ways, _mob_drops(kn, name) + left, initialization=init))
     return drafts
-
-
-def _fight_needs(kn: Knowledge, mob: str) -> list[list[Need]]:
-    """The ways to win a fight with ``mob`` as needs: the weapon and armour kept (worn by the fight), food eaten.
-
-    A mob the combat table does not list is fought as it is found, with no gear.
-    """
-    found = _need([mob], kind=ResourceKind.ENTITY)
-    table = kn.combat
-    if table is None or mob not in table.mobs:
-        return [[found]]
-    ways = []
-    for way in fight_ways(kn, mob):
-        needs = [found]
-        if way.weapon is not None:
-            needs.append(_need(weapon_items(table, way.weapon), kept=True, uses=way.hits))
-        if way.armour is not None:
-            needs += [_need(armour_items(table, way.armour, piece), kept=True, uses=way.armour_wear)
-                      for piece in ARMOUR_PIECES]
-        if way.food:
-            needs.append(_need(table.player.healing.items, way.food))
-        ways.append(needs)
-    return ways
 
 
 def _dimension_needs(dimension: str | None) -> list[Need]:

@@ -16,11 +16,19 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
 * Smelting: Minecraft's 10 s a smelt; a fuel that smelts ``n`` items burns ``10 n`` seconds.
 * Map: a flat world whose ground is at y = 8 (Minecraft's sea level 64 maps to 8: world y = Minecraft y - 56);
   ores at their Minecraft heights; every natural surface block is placed in its biomes (trees as trunk and
-  leaves); biomes by their temperature.
+  leaves; water as pools in rivers and swamps); biomes by their temperature.
 * The Nether and the End: layers of the same world far below the overworld (:data:`DIMENSIONS`): each a cavern
   whose floor is at ``floor``, carved by the map generator (an ore of air), made of its biomes' stone, with the
   dimension's blocks as ores in the floor and the rest standing on it. Portals: a nether portal (flint and steel
   on obsidian) and an end portal take a player standing in them to the other side.
+* Block variants: an item placed against a wall places its wall form (a banner, a sign, a head); one placed on
+  the block it goes into turns that block into the variant (a candle on a cake, a plant on a flower pot, a bucket
+  on a cauldron), as Minecraft's use of the item on the block does (:func:`variants`).
+* Stripping: an axe used on a log (wood, stem, hyphae, bamboo block) turns it into its stripped form and wears
+  one use (:func:`stripping`).
+* Changes: concrete powder hardens into concrete as soon as it touches water; coral dies (becomes its dead
+  form) 79.5 ticks (4 s, Minecraft's average) after it is placed out of water (:func:`changes`). Copper does not
+  weather (a stage takes about 27 minutes on average) and anvils do not wear.
 * Mobs: through the mobs_redo API, with the knowledge's health, the combat table's attack and the loot tables'
   drops; hostile mobs are monsters that attack, the rest animals. They are summoned by tasks, never spawned.
 """
@@ -46,6 +54,8 @@ _CATEGORY_TOP = {"desert": "sand", "beach": "sand", "mesa": "red_sand", "ice": "
                  "ocean": "sand", "river": "sand", "swamp": "mud"}
 _UNDERGROUND_BIOMES = {"deep_dark": (-60, -30), "dripstone_caves": (-29, -15), "lush_caves": (-14, -5)}
 _LIQUIDS = ("water", "lava")
+#: The biome categories whose ground has pools of water (sources on the ground, flowing around).
+_WATER_CATEGORIES = ("river", "swamp")
 #: The other dimensions as layers of the world: y range, the floor a player stands on, the cavern's height.
 DIMENSIONS: dict[str, dict[str, int]] = {
     "nether": {"y_min": -3100, "y_max": -2900, "floor": -3000, "open": 12},
@@ -244,6 +254,85 @@ def _drinks(kn: Any) -> dict[str, str]:
     return drinks
 
 
+def variants(kn: Any) -> list[dict[str, Any]]:
+    """Blocks an item places in another form: on a wall, or into a block it is placed on.
+
+    On a wall: a banner, a sign, a head; into a block: a candle onto a cake, a plant into a flower pot, a bucket
+    into a cauldron (giving the bucket back). From the knowledge's ``block_variants.yaml`` (those against the
+    ground are left out: bamboo starts as bamboo) and the potted blocks (a block with no item of its own that
+    drops a flower pot and one plant, as ``taskverse.library.mechanisms.pots`` reads them). Each entry: ``item``,
+    ``block``, ``wall`` or ``into``, and ``returns`` (items given back).
+    """
+    out: list[dict[str, Any]] = []
+    table = kn.mechanisms.block_variants.variants if kn.mechanisms is not None else []
+    for v in table:
+        if v.item not in kn.items or v.block not in kn.blocks or v.against == "ground":
+            continue
+        entry: dict[str, Any] = {"item": mc(v.item), "block": mc(v.block)}
+        if v.into is not None:
+            if v.into not in kn.blocks:
+                continue
+            entry["into"] = mc(v.into)
+        else:
+            entry["wall"] = True
+        entry["returns"] = [mc(r) for r in v.returns if r in kn.items]
+        out.append(entry)
+    for change in changes(kn):  # an item placed as another block in a change (a coral fan on a wall)
+        if change["item"] and change["item"] != change["block"]:
+            out.append({"item": change["item"], "block": change["block"], "wall": True, "returns": []})
+    for block, info in sorted(kn.blocks.items()):
+        dropped = sorted(d["item"] for d in info.get("drops") or [] if d.get("chance") == 1)
+        if block in kn.items or len(dropped) != 2 or "flower_pot" not in dropped:
+            continue
+        (plant,) = [d for d in dropped if d != "flower_pot"]
+        if plant in kn.items and "flower_pot" in kn.blocks:
+            out.append({"item": mc(plant), "block": mc(block), "into": mc("flower_pot"), "returns": []})
+    return sorted(out, key=lambda e: (e["item"], e["block"]))
+
+
+#: Where a block changes (``transformations.yaml`` says what a change needs, not where it stops): concrete powder
+#: hardens touching water; coral dies out of water. The other changes (copper weathering, about 27 minutes a stage,
+#: anvils worn by use) the game does not run.
+_CHANGE_WATER = {"harden": "touching", "dry": "away"}
+#: Changes slower than this (seconds) are left out: no episode waits for them.
+MOST_CHANGE_SECONDS = 30.0
+
+
+def changes(kn: Any) -> list[dict[str, Any]]:
+    """Blocks the world changes into others by themselves, as the game runs them.
+
+    From ``transformations.yaml``: each change of a group the game runs (:data:`_CHANGE_WATER`), whose blocks it
+    has, with ``seconds`` (its average ticks / 20: Minecraft's 20 ticks a second), ``water`` (``touching``: the
+    change happens only touching water; ``away``: only out of it) and ``item`` (what the player places as the block).
+    """
+    out: list[dict[str, Any]] = []
+    if kn.mechanisms is None:
+        return out
+    table = kn.mechanisms.transformations
+    for group in table.groups:
+        if group.verb not in _CHANGE_WATER or group.chance < 1:
+            continue
+        for change in group.changes:
+            seconds = round(table.ticks_of(group, change) / 20, 3)
+            item = change.item or change.block
+            if change.block not in kn.blocks or change.becomes not in kn.blocks or seconds > MOST_CHANGE_SECONDS:
+                continue
+            out.append({"verb": group.verb, "block": mc(change.block), "becomes": mc(change.becomes),
+                        "item": mc(item) if item in kn.items else "", "seconds": seconds,
+                        "water": _CHANGE_WATER[group.verb]})
+    return sorted(out, key=lambda e: (e["block"], e["becomes"]))
+
+
+def stripping(kn: Any) -> dict[str, Any]:
+    """Logs an axe strips (``stripping.yaml``): ``tools`` (the tag's items), ``pairs`` (log -> stripped block)."""
+    table = kn.mechanisms.stripping if kn.mechanisms is not None else None
+    if table is None:
+        return {"tools": [], "pairs": {}}
+    tools = sorted(mc(t) for t in kn.tags.get(table.tools, []) if t in kn.items)
+    pairs = {mc(p.log): mc(p.stripped) for p in table.pairs if p.log in kn.blocks and p.stripped in kn.blocks}
+    return {"tools": tools, "pairs": dict(sorted(pairs.items()))}
+
+
 def hand(kn: Any) -> dict[str, Any]:
     """The hand's capabilities: digs ``handy`` blocks at Minecraft's hand speed; the combat table's punch."""
     damage = kn.combat.player.hand.damage if kn.combat else 1.0
@@ -403,9 +492,11 @@ def decorations(kn: Any) -> list[dict[str, Any]]:
     for block in sorted(kn.natural_blocks.values(), key=lambda b: b.name):
         if block.dimension != "overworld" or block.where not in ("surface", "water") or block.name not in kn.blocks:
             continue
-        if block.name in ("grass_block", "dirt", "sand", "water") or block.name.endswith("_leaves"):
+        if block.name in ("grass_block", "dirt", "sand") or block.name.endswith("_leaves"):
             continue
         where = sorted(b for b in (block.biomes or surface) if b in surface)
+        if block.name == "water":  # pools of it in rivers and swamps (a flat world has no seas)
+            where = [b for b in where if kn.biomes[b].get("category") in _WATER_CATEGORIES]
         if not where:
             continue
         # blocks of a few biomes are common there; those of every biome (pumpkins, sugar cane) are rare
@@ -455,6 +546,10 @@ def game_content(kn: Any) -> dict[str, Any]:
         "ores": ores(kn),
         "decorations": decorations(kn) + dimension_decorations(kn),
         "mobs": mobs(kn),
+        "variants": variants(kn),
+        "changes": changes(kn),
+        "stripping": stripping(kn),
+        "water": mc("water"),
         "furnace": mc("furnace"),
         "dimensions": {name: dict(layer) for name, layer in DIMENSIONS.items()},
         "portals": {

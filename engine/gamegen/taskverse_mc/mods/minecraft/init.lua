@@ -117,6 +117,166 @@ for _, def in ipairs(data.items) do
 	end
 end
 
+-- Block variants: an item placed against a wall or into a block --------------------------------------------------
+
+-- A block placed in the variant's form, as if the item were that block (the engine's own placement: the
+-- on_placenode callbacks see the variant); the item is used up and what the variant gives back is given.
+local function place_form(itemstack, placer, variant, pointed_thing)
+	local _, placed = minetest.item_place_node(ItemStack(variant.block), placer, pointed_thing)
+	if placed == nil then
+		return false
+	end
+	if not minetest.is_creative_enabled(placer and placer:get_player_name() or "") then
+		itemstack:take_item()
+		local inv = placer and placer:get_inventory()
+		for _, item in ipairs(variant.returns) do
+			local left = inv and inv:add_item("main", item) or ItemStack(item)
+			if not left:is_empty() then
+				minetest.add_item(placer:get_pos(), left)
+			end
+		end
+	end
+	return true
+end
+
+-- On a wall (the pointed face is a side): the wall form. On the block it goes into (a cake, a flower pot, a
+-- cauldron): that block becomes the variant. Anything else: the item's own placement.
+local function place_variants(variants, fallback)
+	return function(itemstack, placer, pointed_thing)
+		if pointed_thing.type == "node" then
+			local under = pointed_thing.under
+			local target = minetest.get_node(under).name
+			for _, variant in ipairs(variants) do
+				if variant.into == target then
+					minetest.remove_node(under)
+					local into = {type = "node", under = {x = under.x, y = under.y - 1, z = under.z}, above = under}
+					if not place_form(itemstack, placer, variant, into) then
+						minetest.set_node(under, {name = target})
+					end
+					return itemstack
+				end
+			end
+			for _, variant in ipairs(variants) do
+				if variant.wall and pointed_thing.above.y == under.y then
+					place_form(itemstack, placer, variant, pointed_thing)
+					return itemstack
+				end
+			end
+		end
+		return fallback(itemstack, placer, pointed_thing)
+	end
+end
+
+local variants_of = {}
+for _, variant in ipairs(data.variants) do
+	variants_of[variant.item] = variants_of[variant.item] or {}
+	table.insert(variants_of[variant.item], variant)
+end
+for item, variants in pairs(variants_of) do
+	local def = minetest.registered_items[item]
+	if def ~= nil then
+		minetest.override_item(item, {on_place = place_variants(variants, def.on_place or minetest.item_place)})
+	end
+end
+
+-- Changes: blocks that turn into others by themselves (concrete powder in water, coral out of it) --------------
+
+local WATER = {[data.water] = true, [data.water .. "_flowing"] = true}
+local FACES = {
+	{x = 1, y = 0, z = 0}, {x = -1, y = 0, z = 0}, {x = 0, y = 1, z = 0},
+	{x = 0, y = -1, z = 0}, {x = 0, y = 0, z = 1}, {x = 0, y = 0, z = -1},
+}
+
+local function touches_water(pos)
+	for _, face in ipairs(FACES) do
+		if WATER[minetest.get_node(vector.add(pos, face)).name] then
+			return true
+		end
+	end
+	return false
+end
+
+-- Whether a block may change where it is: touching water, or away from it, as the change asks.
+local function may_change(change, pos)
+	return touches_water(pos) == (change.water == "touching")
+end
+
+local powders = {}
+for _, change in ipairs(data.changes) do
+	local function become(pos)
+		if minetest.get_node(pos).name == change.block and may_change(change, pos) then
+			minetest.swap_node(pos, {name = change.becomes, param2 = minetest.get_node(pos).param2})
+		end
+	end
+	minetest.override_item(change.block, {
+		on_construct = function(pos)
+			if not may_change(change, pos) then
+				return
+			end
+			if change.seconds > 0 then
+				minetest.get_node_timer(pos):start(change.seconds)
+			else
+				become(pos)
+			end
+		end,
+		on_timer = function(pos)
+			become(pos)
+			return false
+		end,
+	})
+	if change.water == "touching" and change.seconds == 0 then
+		powders[change.block] = change.becomes
+	end
+end
+
+-- Water that reaches a block later (flowing onto concrete powder) changes it too, within a second.
+local powder_names = {}
+for name in pairs(powders) do
+	powder_names[#powder_names + 1] = name
+end
+if #powder_names > 0 then
+	minetest.register_abm({
+		label = "concrete powder hardens in water",
+		nodenames = powder_names,
+		neighbors = {data.water, data.water .. "_flowing"},
+		interval = 1,
+		chance = 1,
+		action = function(pos, node)
+			if touches_water(pos) then
+				minetest.swap_node(pos, {name = powders[node.name], param2 = node.param2})
+			end
+		end,
+	})
+end
+
+-- Stripping: an axe used on a log strips it (one use of the axe) ---------------------------------------------
+
+local function strip(itemstack, placer, pointed_thing)
+	if pointed_thing.type ~= "node" then
+		return itemstack
+	end
+	local node = minetest.get_node(pointed_thing.under)
+	local stripped = data.stripping.pairs[node.name]
+	if stripped == nil or minetest.is_protected(pointed_thing.under, placer and placer:get_player_name() or "") then
+		return itemstack
+	end
+	minetest.swap_node(pointed_thing.under, {name = stripped, param2 = node.param2})
+	if not minetest.is_creative_enabled(placer and placer:get_player_name() or "") then
+		local caps = itemstack:get_tool_capabilities()
+		local uses = caps.groupcaps and caps.groupcaps.choppy and caps.groupcaps.choppy.uses or 0
+		if uses > 0 then
+			itemstack:add_wear(math.ceil(65535 / uses))
+		end
+	end
+	return itemstack
+end
+
+for _, tool in ipairs(data.stripping.tools) do
+	if minetest.registered_items[tool] ~= nil then
+		minetest.override_item(tool, {on_place = strip})
+	end
+end
+
 -- Recipes, smelting, fuels ------------------------------------------------------------------------------------
 
 for _, recipe in ipairs(data.crafts) do
