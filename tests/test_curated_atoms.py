@@ -1,4 +1,5 @@
-"""Hand-written atoms for what the game data does not define: anvils, blocks in use, movement skills, builds."""
+"""Atoms for what the game data does not define: anvils, blocks in use, movement skills, builds, blocks only
+structures or the world's floor hold."""
 
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ PHRASES = {
     "build a castle": "build.castle",
     "build a hedge maze": "build.maze",
     "build a garden": "build.garden",
+    "trap an animal in a boat": "use.trap_in_boat",
+    "find bedrock": "find.bedrock",
+    "find a monster spawner": "find.spawner",
 }
 
 

@@ -157,28 +157,6 @@ def test_brushing_needs_a_brush_and_warm_ocean_ruins(library):
     assert needs["brush"].kept and needs["warm_ocean"].kind.value == "biome"
 
 
-def test_a_bad_loot_table_is_refused_naming_file_and_field(tmp_path):
-    copy = tmp_path / "knowledge"
-    shutil.copytree(knowledge_dir(), copy)
-    path = copy / "curated" / "structure_loot.yaml"
-    path.write_text(path.read_text().replace("rolls: [5, 10]", "rolls: [10, 5]"))
-    with pytest.raises(TaskverseError) as error:
-        load_knowledge(copy)
-    assert "structure_loot.yaml" in str(error.value) and "tables.0.pools.0" in str(error.value)
-    assert "not a range" in str(error.value)
-
-
-def test_an_unknown_name_in_a_mechanism_table_is_refused_with_its_line(tmp_path):
-    copy = tmp_path / "knowledge"
-    shutil.copytree(knowledge_dir(), copy)
-    path = copy / "curated" / "trades.yaml"
-    path.write_text(path.read_text().replace("item: chainmail_boots", "item: chainmail_bots"))
-    with pytest.raises(TaskverseError) as error:
-        load_knowledge(copy)
-    assert "trades.yaml" in str(error.value) and "chainmail_bots" in str(error.value)
-    assert "chainmail_boots" in str(error.value)  # the close match
-
-
 # -- trades, mobs killed by mobs, the wither, the dragon ----------------------------------------------------------
 
 def test_an_armorer_sells_chainmail_for_emeralds(library):
@@ -433,16 +411,6 @@ def test_a_naive_brew_is_planned_and_runs_in_the_text_world(library):
     assert terminated and info["success"]
 
 
-def test_a_brewing_mix_naming_an_unknown_potion_is_refused(tmp_path):
-    copy = tmp_path / "knowledge"
-    shutil.copytree(knowledge_dir(), copy)
-    path = copy / "curated" / "brewing.yaml"
-    path.write_text(path.read_text().replace("result: long_swiftness}", "result: long_swiftnes}"))
-    with pytest.raises(TaskverseError) as error:
-        load_knowledge(copy)
-    assert "brewing.yaml" in str(error.value) and "long_swiftnes" in str(error.value)
-
-
 # -- breeding and taming ------------------------------------------------------------------------------------------
 
 def test_animals_are_bred_with_their_food_two_at_a_time(library):
@@ -490,12 +458,21 @@ def test_every_item_a_table_takes_is_enchanted_and_books_become_enchanted_books(
     assert "enchant.silk_touch_diamond_pickaxe" in library.by_id  # the Silk Touch atoms stay
 
 
-def test_an_unknown_animal_or_food_in_the_breeding_table_is_refused_with_its_line(tmp_path):
+# -- bad tables ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("table", "old", "new", "said"), [
+    ("structure_loot.yaml", "rolls: [5, 10]", "rolls: [10, 5]", ["tables.0.pools.0", "not a range"]),
+    ("trades.yaml", "item: chainmail_boots", "item: chainmail_bots", ["chainmail_bots", "chainmail_boots"]),
+    ("brewing.yaml", "result: long_swiftness}", "result: long_swiftnes}", ["long_swiftnes"]),
+    ("breeding.yaml", "{animal: wolf, food: [bone], one_in: 3}", "{animal: wolf, food: [bones], one_in: 3}",
+     ["'bones'", "bone"]),
+])
+def test_a_bad_mechanism_table_is_refused_naming_file_field_and_close_match(tmp_path, table, old, new, said):
     copy = tmp_path / "knowledge"
     shutil.copytree(knowledge_dir(), copy)
-    path = copy / "curated" / "breeding.yaml"
-    path.write_text(path.read_text().replace("{animal: wolf, food: [bone], one_in: 3}",
-                                             "{animal: wolf, food: [bones], one_in: 3}"))
+    path = copy / "curated" / table
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new))
     with pytest.raises(TaskverseError) as error:
         load_knowledge(copy)
-    assert "breeding.yaml" in str(error.value) and "'bones'" in str(error.value) and "bone" in str(error.value)
+    assert table in str(error.value) and all(words in str(error.value) for words in said), str(error.value)
