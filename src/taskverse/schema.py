@@ -224,6 +224,14 @@ class Yield(StrictModel):
         """The average one try gives."""
         return self.chance * (self.count + self.upper) / 2
 
+    @property
+    def units(self) -> float:
+        """Units a run is priced as giving: an item's expected count, a place's share of a find.
+
+        A place is found once; a place by chance (an anvil worn to chipped) takes its expected tries.
+        """
+        return self.expected if self.kind == ResourceKind.ITEM else min(1.0, self.expected)
+
 
 class Summon(StrictModel):
     """An entity placed near the agent at the start."""

@@ -356,7 +356,7 @@ class Derivation(Generic[T]):
                 for out in outputs:
                     if out.resource != r:
                         continue
-                    per = out.expected if r < rules.n_items else min(1.0, out.expected)  # a place by chance: its tries
+                    per = out.units(rules.n_items)
                     if per <= 0:
                         continue
                     runs = max(1, math.ceil(amount / per - 1e-9))

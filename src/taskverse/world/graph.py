@@ -328,7 +328,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
 
     def per_unit(price: tuple[float, float], y: Yield) -> float:
         """One unit of a yield: the run's marginal cost shared by the units it gives, plus the setup."""
-        return price[0] / (y.expected if y.kind == ResourceKind.ITEM else 1.0) + price[1]
+        return price[0] / y.units + price[1]
 
     def setups_elsewhere(way: list[Need]) -> list[float]:
         """Per need, the setup the way's other needs pay anyway."""
@@ -462,7 +462,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
             # A producer stays when one unit from it costs about what the cheapest producer's unit does.
             # Priced with what the cheapest way gives of it (four sticks from planks, not one from bamboo).
             given = {z.name: z for z in outcomes[ways.index(cheapest_way)]}.get(y.name, y)
-            divisor = given.expected if given.kind == ResourceKind.ITEM else 1.0
+            divisor = given.units
             price = (best_price[0] / divisor, best_price[1])
             if costs is None or (kept_at_some_amount(price, costs.get(res_node, ())) and
                                  not all(recycles(way, res_node) for _, way in kept_ways)):
@@ -493,7 +493,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
 def _main_amount(outcome: Sequence[Yield]) -> float:
     """Units of a way's first yield (its main product) one run gives on average."""
     first = outcome[0] if outcome else None
-    return first.expected if first is not None and first.kind == ResourceKind.ITEM else 1.0
+    return first.units if first is not None else 1.0
 
 
 def _need_rank(need: Need, rank: dict[str, float]) -> float:

@@ -127,6 +127,10 @@ class Output:
         """What one try gives on average."""
         return self.chance * (self.count + self.most) / 2
 
+    def units(self, n_items: int) -> float:
+        """Units of its resource a run is priced as giving, as ``schema.Yield.units`` (``n_items``: which are items)."""
+        return self.expected if self.resource < n_items else min(1.0, self.expected)
+
 
 @dataclass(frozen=True, slots=True)
 class GoalTemplate:
@@ -910,7 +914,7 @@ class CostModel:
                     continue
                 way_prices[a][w] = price
                 for out in rules.way_outputs[a][w]:
-                    per = out.expected if out.resource < rules.n_items else 1.0
+                    per = out.units(rules.n_items)
                     if _offer(fronts[out.resource], (price[0] / per, price[1]), self.FRONT):
                         for b in consumers[out.resource]:
                             if not queued[b]:
@@ -928,7 +932,7 @@ class CostModel:
             marginal, setup = self.way_prices[a][w]
             for out in outputs:
                 if out.resource == r:
-                    per = out.expected if r < self.rules.n_items else 1.0
+                    per = out.units(self.rules.n_items)
                     best = min(best, marginal / per + setup)
         return best
 
@@ -943,7 +947,7 @@ class CostModel:
             marginal, setup = self.way_prices[a][w]
             for out in outputs:
                 if out.resource == r:
-                    per = out.expected if r < self.rules.n_items else 1.0
+                    per = out.units(self.rules.n_items)
                     runs = amount / per if out.slot >= 0 else math.ceil(amount / per - 1e-9)
                     best = min(best, marginal * runs + setup)
         return best
@@ -955,7 +959,7 @@ class CostModel:
             marginal = self.way_prices[a][w][0]
             for out in outputs:
                 if out.resource == r:
-                    per = out.expected if r < self.rules.n_items else 1.0
+                    per = out.units(self.rules.n_items)
                     runs = amount / per if out.slot >= 0 else math.ceil(amount / per - 1e-9)
                     best = min(best, marginal * runs)
         return best

@@ -252,7 +252,7 @@ def _way_recycles(rules: Rules, costs: CostModel, held: StateDict, way: tuple[Ne
                 marginal, setup = costs.way_prices[p][w]
                 for out in outputs:
                     if out.resource == x and marginal < INF:
-                        per = out.expected if x < rules.n_items else 1.0
+                        per = out.units(rules.n_items)
                         price = marginal / per + setup
                         if price < best:
                             best, best_way = price, rules.ways[p][w]
