@@ -13,8 +13,9 @@ from taskverse.algebra.molecule import build_molecule
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
 from taskverse.engine.compiler import compile_task
+from taskverse.engine.harness import Step
 from taskverse.engine.model import GameModel, game_model
-from taskverse.engine.planner import MOVES, STAND_INS, NoPlan, scripted_plan
+from taskverse.engine.planner import MOVES, STAND_INS, UNLUCKY, NoPlan, scripted_plan, tries_for
 from taskverse.engine.profile import load_registry
 from taskverse.schema import AtomTask, Goal
 from taskverse.world.rules import Rules
@@ -196,3 +197,21 @@ def test_constraints_set_up_before_each_action_that_counts(library):
     steps = scripted_plan(task, compile_task(task, library), library).plan.steps
     # each part in the cave: the stone near the start, then another found from down there
     assert [s.do for s in steps] == ["move", "dig", "move", "goto_node", "dig"]
+
+
+@pytest.mark.parametrize(("atom", "do", "item", "chance"), [
+    ("obtain.flint", "dig", "minecraft:flint", 0.1),  # gravel: flint one time in ten
+    ("obtain.ghast_tear", "kill", "minecraft:ghast_tear", 0.5),  # a ghast drops 0..1 tears
+    ("obtain.bone", "kill", "minecraft:bone", 2 / 3),  # a skeleton drops 0..2 bones
+])
+def test_a_chance_drop_gets_tries_enough_that_bad_luck_is_one_in_a_million(library, atom, do, item, chance):
+    task = build_molecule(naive(ref(atom)), library)
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    (step,) = [s for s in steps if s.do == do and s.item == item]
+    assert step.tries == tries_for(chance, step.count or 1)
+    assert (1 - chance) ** step.tries <= UNLUCKY < (1 - chance) ** (step.tries - 1)
+
+
+def test_tries_need_the_item_they_are_for():
+    with pytest.raises(ValueError, match="tries only with item"):
+        Step(do="dig", node="minecraft:gravel", tries=10)

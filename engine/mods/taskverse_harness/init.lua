@@ -166,11 +166,13 @@ end
 -- at least SEARCH_RADIUS, which follows a goto_node: scattered blocks such as a badlands' terracotta).
 local DIG_WALKS = 5
 local SEARCH_RADIUS = 12
--- A dig for a chance drop (step.item: gravel until it gives flint) gives up after this many nodes per item.
+-- A dig for a chance drop (step.item: gravel until it gives flint) gives up after this many nodes per item,
+-- unless the step says how many tries it takes (step.tries, from the drop's chance).
 local CHANCE_DIGS = 60
 -- Hits a kill gives at most (the ender dragon's 200 health takes 200 punches of the hand).
 local MAX_HITS = 1000
--- A kill for a chance drop (step.item: skeletons until one drops a bone) gives up after this many kills per item.
+-- A kill for a chance drop (step.item: skeletons until one drops a bone) gives up after this many kills per item,
+-- unless the step says how many (step.tries).
 local CHANCE_KILLS = 40
 
 local function held_count(player, item)
@@ -222,7 +224,7 @@ function actions.dig(player, step, done, record, progress)
 		return progress.dug >= (step.count or 1)
 	end
 	while not finished() do
-		if progress.goal ~= nil and progress.dug >= CHANCE_DIGS * (step.count or 1) then
+		if progress.goal ~= nil and progress.dug >= (step.tries or CHANCE_DIGS * (step.count or 1)) then
 			return done(false, progress.dug .. " " .. tostring(step.node) .. " dug and still fewer than " ..
 				(step.count or 1) .. " " .. step.item)
 		end
@@ -646,7 +648,7 @@ function actions.kill(player, step, done, record, progress)
 	if progress.goal ~= nil and held_count(player, step.item) >= progress.goal then
 		return done(true)
 	end
-	if progress.goal ~= nil and progress.kills >= CHANCE_KILLS * (step.count or 1) then
+	if progress.goal ~= nil and progress.kills >= (step.tries or CHANCE_KILLS * (step.count or 1)) then
 		return done(false, progress.kills .. " " .. step.entity .. " killed and still fewer than " ..
 			(step.count or 1) .. " " .. step.item)
 	end

@@ -30,11 +30,11 @@ Action = Literal["wield", "dig", "place", "craft", "cook", "kill", "collect", "e
 #: The fields each action reads (beyond ``do`` and ``note``); others are refused.
 ACTION_FIELDS: dict[str, set[str]] = {
     "wield": {"item"},
-    "dig": {"node", "tool", "count", "at", "pos", "radius", "item"},
+    "dig": {"node", "tool", "count", "at", "pos", "radius", "item", "tries"},
     "place": {"item", "count", "at", "pos", "on", "radius", "wall", "beside"},
     "craft": {"item", "count", "ingredients"},
     "cook": {"item", "count", "fuel"},
-    "kill": {"entity", "tool", "radius", "max_hits", "item", "count", "spawn"},
+    "kill": {"entity", "tool", "radius", "max_hits", "item", "count", "spawn", "tries"},
     "collect": {"radius"},
     "eat": {"item"},
     "use": {"item", "node", "entity", "at", "pos", "radius", "secondary"},
@@ -86,6 +86,7 @@ class Step(BaseModel):
     punch: bool | None = None
     above: bool | None = None
     max_hits: int | None = Field(default=None, ge=1)
+    tries: int | None = Field(default=None, ge=1)
     spawn: bool | None = None
     wall: bool | None = None
     beside: str | None = None
@@ -100,6 +101,8 @@ class Step(BaseModel):
         missing = [name for name in _REQUIRED.get(self.do, ()) if getattr(self, name) is None]
         if missing:
             raise ValueError(f"{self.do} needs {', '.join(missing)}")
+        if self.tries is not None and self.item is None:
+            raise ValueError(f"{self.do} takes tries only with item (the chance drop the tries are for)")
         return self
 
 

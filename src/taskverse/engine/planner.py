@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -237,13 +238,27 @@ class _Out:
     received: Counter[str] = field(default_factory=Counter)
     """Items the actions received in the model."""
     chancy: dict[str, float] = field(default_factory=dict)
-    """Items among them that came by chance, with the chance (a dig plays those as 'until held')."""
+    """Items among them that came by chance, with the chance one try gives any (a dig plays those as 'until held')."""
     taken: set[str] = field(default_factory=set)
     """Items the actions used up in the model."""
     from_start: bool = False
     """A dig of a block near the start (one the start set out or the plan placed there)."""
     main: bool = True
     """The action's own step (not its travel, a target set out for it, or the drops picked up after it)."""
+
+
+UNLUCKY = 1e-6
+"""How unlikely a run of tries for a chance drop may be to come up short before the player gives up on it."""
+
+
+def tries_for(chance: float, count: int) -> int:
+    """How many tries (digs, kills) the player makes for ``count`` items that one try gives with ``chance``.
+
+    Enough that all of them coming up empty is at most :data:`UNLUCKY` per item: a 10% flint gets 132 gravel.
+    """
+    if chance >= 1:
+        return count
+    return count * math.ceil(math.log(UNLUCKY) / math.log1p(-chance))
 
 
 class _Player:
@@ -394,7 +409,7 @@ class _Player:
         out = self.out[-1]
         out.received.update({rules.names[r]: n for r, n in outputs if r < rules.n_items})
         a = rules.action_index[name]
-        out.chancy.update({rules.names[o.resource]: o.chance for o in rules.way_outputs[a][w] if o.slot >= 0})
+        out.chancy.update({rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0})
 
     def _craft(self, act: Any, name: str, taken: list[tuple[str, int]], *_: Any) -> None:
         self.add(Step(do="craft", item=act.name, count=1, ingredients=sorted({n for n, _ in taken}) or None), name)
@@ -535,7 +550,7 @@ class _Player:
         out = self.out[-1]
         out.received.update({rules.names[r]: n for r, n in outputs if r < rules.n_items})
         a = rules.action_index[name]
-        out.chancy.update({rules.names[o.resource]: o.chance for o in rules.way_outputs[a][w] if o.slot >= 0})
+        out.chancy.update({rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0})
         self.add(Step(do="collect"), f"{name}: its drops", main=False)
 
     def _interact(self, act: Any, name: str, *_: Any) -> None:
@@ -633,8 +648,9 @@ class _Player:
             return []
         wanted = {n for names in self.goals.tags.values() for n in names}
         wanted |= {n for o in self.out[at + 1:] for n in o.taken}
-        _, item = min(got, key=lambda g: (g[1] not in wanted, g))
-        update: dict[str, Any] = {"item": item, "count": out.received[item]}
+        chance, item = min(got, key=lambda g: (g[1] not in wanted, g))
+        update: dict[str, Any] = {"item": item, "count": out.received[item],
+                                  "tries": tries_for(chance, out.received[item])}
         spawning = ("spawning another beside the player for each further kill, standing in for Minecraft's "
                     "natural spawning")
         if out.step.do == "kill" and out.step.spawn:
@@ -645,9 +661,10 @@ class _Player:
         if out.step.do != "kill" or not out.step.spawn:
             return []
         return [_Out(first.model_copy(update={"item": other, "count": out.received[other],
+                                              "tries": tries_for(p, out.received[other]),
                                               "note": f"{first.note}, until {other} is dropped too ({spawning})"}),
                      main=False)
-                for _, other in sorted(got) if other != item and other in wanted]
+                for p, other in sorted(got) if other != item and other in wanted]
 
     def _joins(self, last: _Out, out: _Out) -> bool:
         before = self._counts_for(last)

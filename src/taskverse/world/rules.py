@@ -123,6 +123,11 @@ class Output:
         return self.upper or self.count
 
     @property
+    def at_least_one(self) -> float:
+        """The chance one try gives any (a range ``0..n`` read as uniform, the least of the ways a game draws it)."""
+        return self.chance * (1.0 if self.count >= 1 else self.most / (self.most + 1))
+
+    @property
     def expected(self) -> float:
         """What one try gives on average."""
         return self.chance * (self.count + self.most) / 2
