@@ -1001,6 +1001,30 @@ class CostModel:
                 setup = max(setup, best)
         return marginal, setup
 
+    def cheapest_way(self, r: int) -> tuple[Need, ...] | None:
+        """The way of making ``r`` with the least price for one unit (None when nothing makes it).
+
+        Not any way of its cheapest producer: white wool is made from string far more cheaply than by bleaching
+        lime wool, though one recipe does both.
+        """
+        memo: dict[int, tuple[Need, ...] | None] = self.__dict__.setdefault("_cheapest_way", {})
+        if r in memo:
+            return memo[r]
+        rules = self.rules
+        best, best_way = INF, None
+        for p in rules.producers[r]:
+            for w, outputs in enumerate(rules.way_outputs[p]):
+                marginal, setup = self.way_prices[p][w]
+                if marginal == INF:
+                    continue
+                for out in outputs:
+                    if out.resource == r:
+                        price = marginal / out.units(rules.n_items) + setup
+                        if price < best:
+                            best, best_way = price, rules.ways[p][w]
+        memo[r] = best_way
+        return best_way
+
     @classmethod
     def for_rules(cls, rules: Rules, steps: Sequence[float] | None = None) -> CostModel:
         """The model from an empty inventory (built once per rules, and once per ``steps`` list given)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -88,6 +89,11 @@ def wield_of(rules: Rules, tracker: GoalTracker) -> tuple[int, ...]:
     return rules.wield_tools(names) if names else ()
 
 
+_naive_choices: weakref.WeakKeyDictionary[
+    CostModel, dict[frozenset[int], dict[tuple[int, float, float, int], list[int]]]] = weakref.WeakKeyDictionary()
+"""Per cost model and start without items, the producers chosen for an amount of a resource."""
+
+
 def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: StateDict, slack: float = 1.0,
                    ties: int = 1) -> Universe:
     """The planning universe of a target (see the module docstring)."""
@@ -110,9 +116,14 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                 kept.append(key)
         return kept
 
+    held_items = any(r < rules.n_items for r in held)
+    # From holdings without items (a naive start) the choices below depend on the cost model and the things
+    # found alone: shared by the planners for every target from that start.
+    shared = _naive_choices.setdefault(costs, {}).setdefault(frozenset(held), {}) if not held_items else None
+
     def made_from_held(r: int) -> bool:
         """Whether one step makes ``r`` from what is held (birch planks from a held birch log)."""
-        if not held or len(rules.producers[r]) > 8:
+        if not held_items or len(rules.producers[r]) > 8:
             return False
         return any(all(not n.consume or any(held.get(m, 0) for m in n.members) for n in way)
                    and any(n.consume for n in way)
@@ -125,8 +136,8 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
         tagged: list[tuple[float, int]] = []
         # Only actions whose event can count: one that goes far enough ("reach 500 blocks": sailing, not a
         # short walk), and, when the goal names a tool, one that holds it.
-        able = [a for a, keys in enumerate(rules.action_keys)
-                if keys & leaf.keys and _far_enough(rules, a, leaf.goal.value)]
+        able = sorted({a for key in leaf.keys for a in rules.actions_by_key.get(key, ())
+                       if _far_enough(rules, a, leaf.goal.value)})
         holding = [a for a in able if _holds(rules, tracker, a, leaf.goal.using)]
         for a in able:
             if a in holding if holding else _may_hold(rules, a, leaf.goal.using):
@@ -189,11 +200,16 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                     if (m, amount) in demanded:
                         continue
                     demanded.add((m, amount))
-                    makers = [p for p in rules.producers[m] if not _recycles(rules, costs, held, p, m)]
-                    # and the cheapest for a long run of the action, once its setups are had: six red sandstone
-                    # blocks for six smelts are mined with the pickaxe the furnace needed, not crafted from sand
-                    best = cheapest([(costs.batch(p, m, amount), p) for p in makers])
-                    best += cheapest([(costs.run_cost(p, m, amount * LONG_RUN), p) for p in makers])
+                    best = shared.get((m, amount, slack, ties)) if shared is not None else None
+                    if best is None:
+                        makers = [p for p in rules.producers[m] if not _recycles(rules, costs, held, p, m)]
+                        # and the cheapest for a long run of the action, once its setups are had: six red
+                        # sandstone blocks for six smelts are mined with the pickaxe the furnace needed, not
+                        # crafted from sand
+                        best = cheapest([(costs.batch(p, m, amount), p) for p in makers])
+                        best += cheapest([(costs.run_cost(p, m, amount * LONG_RUN), p) for p in makers])
+                        if shared is not None:
+                            shared[(m, amount, slack, ties)] = best
                     chosen = [p for p in dict.fromkeys(best) if p not in {q for q, _ in producers.get(m, [])}]
                     producers.setdefault(m, []).extend((p, _amount(rules, p, m)) for p in chosen)
                     queue += chosen
@@ -244,18 +260,7 @@ def _way_recycles(rules: Rules, costs: CostModel, held: StateDict, way: tuple[Ne
     def made_from_r(x: int) -> bool:
         if held.get(x, 0):
             return False
-        # The cheapest way to make x, not any way of its producer: white wool is made from string far more
-        # cheaply than by bleaching lime wool, though one recipe does both.
-        best, best_way = INF, None
-        for p in rules.producers[x]:
-            for w, outputs in enumerate(rules.way_outputs[p]):
-                marginal, setup = costs.way_prices[p][w]
-                for out in outputs:
-                    if out.resource == x and marginal < INF:
-                        per = out.units(rules.n_items)
-                        price = marginal / per + setup
-                        if price < best:
-                            best, best_way = price, rules.ways[p][w]
+        best_way = costs.cheapest_way(x)
         # Only a need for r itself binds: a fuel or "any wool" need may take r but has other members to take
         # (``any_member``: it counts too).
         return best_way is not None and any(n.consume and (r in n.members if any_member else n.members == (r,))
@@ -345,8 +350,7 @@ class Planner:
                         one_time.setdefault(need.members, len(one_time))
         self.one_time = one_time
         self.one_time_members = list(one_time)
-        self._cone_cache: dict[int, frozenset[int]] = {}
-        self._members_cone_cache: dict[tuple[int, ...], frozenset[int]] = {}
+        self._cones: dict[int, int] | None = None
         self.flow_memo: dict[Any, tuple[float, int]] = {}
         self.achievers: list[list[int]] = [
             sorted({a for m in members for a, _ in uni.producers.get(m, ())}) for members in self.one_time_members]
@@ -385,35 +389,82 @@ class Planner:
                 else:
                     self.supply[(a, r)] = (0.0, chancy[0].slot, chancy[0].expected)
 
-    def cone(self, r: int) -> frozenset[int]:
-        """Every holding (and chance counter) the heuristic may read to derive ``r``."""
-        cached = self._cone_cache.get(r)
-        if cached is not None:
-            return cached
+    def cone(self, r: int) -> int:
+        """Every holding (and chance counter) the heuristic may read to derive ``r``, as a bit set of indices."""
+        cones = self._cones
+        if cones is None:
+            cones = self._cones = self._all_cones()
+        return cones.get(r, 1 << r)
+
+    def _all_cones(self) -> dict[int, int]:
+        """Each derivable resource's cone, in one pass over the producer graph.
+
+        Tarjan's algorithm gives each strongly connected component after every component it reaches, so a
+        component's cone is its own bits and theirs.
+        """
         rules = self.rules
-        producers = self.universe.producers
         n = rules.n_resources
-        seen = {r}
-        stack = [r]
-        while stack:
-            x = stack.pop()
-            for a, _ in producers.get(x, ()):
-                seen.update(n + o.slot for o in rules.outputs[a] if o.slot >= 0)
+        succ: dict[int, list[int]] = {}
+        own: dict[int, int] = {}
+        for x, options in self.universe.producers.items():
+            bits = 1 << x
+            reads: set[int] = set()
+            for a, _ in options:
+                for o in rules.outputs[a]:
+                    if o.slot >= 0:
+                        bits |= 1 << (n + o.slot)
                 for way in rules.ways[a]:
                     for need in way:
-                        for m in need.members:
-                            if m not in seen:
-                                seen.add(m)
-                                stack.append(m)
-        cone = self._cone_cache[r] = frozenset(seen)
-        return cone
-
-    def members_cone(self, members: tuple[int, ...]) -> frozenset[int]:
-        """The union of the members' cones."""
-        cached = self._members_cone_cache.get(members)
-        if cached is None:
-            cached = self._members_cone_cache[members] = frozenset().union(*(self.cone(m) for m in members))
-        return cached
+                        reads.update(need.members)
+            for m in reads:
+                bits |= 1 << m
+            own[x] = bits
+            succ[x] = [m for m in reads if m in self.universe.producers]
+        cones: dict[int, int] = {}
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        stack: list[int] = []
+        on_stack: set[int] = set()
+        for root in succ:
+            if root in index:
+                continue
+            work = [(root, 0)]
+            while work:
+                v, i = work.pop()
+                if i == 0:
+                    index[v] = low[v] = len(index)
+                    stack.append(v)
+                    on_stack.add(v)
+                edges = succ[v]
+                while i < len(edges):
+                    w = edges[i]
+                    i += 1
+                    if w not in index:
+                        work.append((v, i))
+                        work.append((w, 0))
+                        break
+                    if w in on_stack:
+                        low[v] = min(low[v], index[w])
+                else:
+                    if low[v] == index[v]:
+                        members = []
+                        while True:
+                            w = stack.pop()
+                            on_stack.discard(w)
+                            members.append(w)
+                            if w == v:
+                                break
+                        bits = 0
+                        for w in members:
+                            bits |= own[w]
+                            for x in succ[w]:
+                                bits |= cones.get(x, 0)  # a reached component's cone (its own: not yet set)
+                        for w in members:
+                            cones[w] = bits
+                    if work:
+                        parent = work[-1][0]
+                        low[parent] = min(low[parent], low[v])
+        return cones
 
     # -- states ------------------------------------------------------------------------------------------------
 
@@ -799,7 +850,7 @@ class _Flow:
             return cached
         # The answer depends only on the holdings r's derivations can read (its cone): shared across states.
         cone = self.p.cone(r)
-        key = (r, round(amount, 6), tuple(kv for kv in self.items if kv[0] in cone))
+        key = (r, round(amount, 6), tuple(kv for kv in self.items if cone >> kv[0] & 1))
         memo = self.p.flow_memo
         cached = memo.get(key)
         if cached is not None:
