@@ -468,7 +468,10 @@ class _Player:
         leaf = self._leaf()
         item = act.name
         if leaf is None or not leaf.goal.using:
-            self.add(Step(do="use", item=item), name)
+            if set(self.model.items[item].callbacks) & {"on_use", "on_secondary_use"}:
+                self.add(Step(do="use", item=item), name)
+            else:  # used by pointing at a block (flint and steel lights the top of the ground beside the player)
+                self.add(Step(do="use", item=item, at=(1, -1, 0)), name)
             return
         nodes = [n for t in leaf.goal.targets for n in self.goals.names(t) if n in self.model.items and n != item
                  and self.model.items[n].type == "node"]

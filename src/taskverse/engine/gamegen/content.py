@@ -20,7 +20,8 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
 * The Nether and the End: layers of the same world far below the overworld (:data:`DIMENSIONS`): each a cavern
   whose floor is at ``floor``, carved by the map generator (an ore of air), made of its biomes' stone, with the
   dimension's blocks as ores in the floor and the rest standing on it. Portals: a nether portal (flint and steel
-  on obsidian) and an end portal take a player standing in them to the other side.
+  on obsidian) and an end portal take a player standing in them to the other side; flint and steel on another
+  block lights a fire on top of it.
 * Block variants: an item placed against a wall places its wall form (a banner, a sign, a head); one placed on
   the block it goes into turns that block into the variant (a candle on a cake, a plant on a flower pot, a bucket
   on a cauldron), as Minecraft's use of the item on the block does (:func:`variants`).
@@ -553,7 +554,8 @@ def game_content(kn: Any) -> dict[str, Any]:
         "furnace": mc("furnace"),
         "dimensions": {name: dict(layer) for name, layer in DIMENSIONS.items()},
         "portals": {
-            "nether": {"portal": mc("nether_portal"), "frame": mc("obsidian"), "lighter": mc("flint_and_steel")},
+            "nether": {"portal": mc("nether_portal"), "frame": mc("obsidian"), "lighter": mc("flint_and_steel"),
+                       "fire": mc("fire")},
             "end": {"portal": mc("end_portal")},
         },
         "mapgen_aliases": {"mapgen_stone": mc("stone"), "mapgen_water_source": mc("water"),

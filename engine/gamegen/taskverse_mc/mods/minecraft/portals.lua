@@ -1,7 +1,7 @@
 -- The Nether and the End are layers far below the overworld (data.dimensions); portals take a player there.
--- Flint and steel used on obsidian opens a nether portal above it; a player standing in a nether portal goes to
--- the Nether's floor below (or, from the Nether, up to the overworld's ground), one in an end portal to the End's
--- floor (or, from the End, back to the overworld).
+-- Flint and steel used on obsidian opens a nether portal above it (on another block, a fire); a player standing in
+-- a nether portal goes to the Nether's floor below (or, from the Nether, up to the overworld's ground), one in an
+-- end portal to the End's floor (or, from the End, back to the overworld).
 
 return function(data)
 	local dims = data.dimensions
@@ -38,15 +38,23 @@ return function(data)
 	end
 
 	minetest.override_item(nether.lighter, {
+		-- on the frame it opens a portal; on any other block it lights a fire on top (Minecraft's use of it)
 		on_place = function(itemstack, _, pointed_thing)
-			if pointed_thing.type ~= "node" or minetest.get_node(pointed_thing.under).name ~= nether.frame then
+			if pointed_thing.type ~= "node" then
 				return itemstack
 			end
 			local above = pointed_thing.above
-			if minetest.get_node(above).name == "air" then
-				minetest.set_node(above, {name = nether.portal})
-				itemstack:add_wear(65535 / 64)
+			if minetest.get_node(above).name ~= "air" then
+				return itemstack
 			end
+			if minetest.get_node(pointed_thing.under).name == nether.frame then
+				minetest.set_node(above, {name = nether.portal})
+			elseif minetest.registered_nodes[nether.fire] ~= nil then
+				minetest.set_node(above, {name = nether.fire})
+			else
+				return itemstack
+			end
+			itemstack:add_wear(65535 / 64)
 			return itemstack
 		end,
 	})
