@@ -224,7 +224,7 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "enter.nether", "enter.overworld", "mine.ancient_debris", "find.crimson_forest", "obtain.iron_ingot",
           "obtain.flint", "obtain.bone", "obtain.ghast_tear", "place.green_wall_banner", "pot.red_tulip",
           "place.lime_candle_cake", "harden.green_concrete", "dry.dead_brain_coral_block",
-          "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire")
+          "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire", "find.dripstone_caves")
 
 
 @pytest.fixture(scope="module")

@@ -150,7 +150,8 @@ def test_an_item_placed_in_another_form(library, atom, action, step):
     ("harden.green_concrete", [{"do": "place", "item": "minecraft:green_concrete_powder", "beside": "minecraft:water",
                                 "radius": 6}]),
     ("dry.dead_brain_coral_block", [{"do": "place", "item": "minecraft:brain_coral_block", "count": 1},
-                                    {"do": "wait", "seconds": 4.97}]),
+                                    {"do": "wait", "seconds": 13.93, "node": "minecraft:dead_brain_coral_block",
+                                     "radius": 6}]),  # until it has died, at most thrice the game's 3.975 s + 2
 ])
 def test_blocks_that_change_once_placed(library, atom, steps):
     task = library.get(atom)
@@ -215,3 +216,16 @@ def test_a_chance_drop_gets_tries_enough_that_bad_luck_is_one_in_a_million(libra
 def test_tries_need_the_item_they_are_for():
     with pytest.raises(ValueError, match="tries only with item"):
         Step(do="dig", node="minecraft:gravel", tries=10)
+
+
+def test_an_underground_biome_is_found_by_going_down_into_it(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    assert model.underground("dripstone_caves") and not model.underground("savanna")
+    assert not model.underground("nether_wastes")  # another dimension's layer, not under the ground
+    task = library.get("find.dripstone_caves")
+    (step,) = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    biome = model.registry.biomes["dripstone_caves"]
+    assert step.do == "goto_biome" and step.biomes == ["dripstone_caves"]
+    assert step.y is not None and step.vertical is not None
+    assert biome.y_min <= step.y - step.vertical and step.y + step.vertical <= biome.y_max
+    assert step.note and "into the rock" in step.note

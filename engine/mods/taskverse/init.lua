@@ -959,14 +959,16 @@ local function stand_near(center, radius, low, high)
 	return nil
 end
 
--- Generate the map around (x, z) and call back with a standing spot there (nil if there is none).
-local function prepare_spot(x, z, y_hint, callback)
+-- Generate the map around (x, z) and call back with a standing spot there (nil if there is none), at most
+-- `vertical` nodes above or below the hint when given.
+local function prepare_spot(x, z, y_hint, callback, vertical)
 	local y = math.floor(y_hint or minetest.get_spawn_level(x, z) or 8)
 	local p1 = {x = x - 8, y = y - 24, z = z - 8}
 	local p2 = {x = x + 8, y = y + 24, z = z + 8}
 	minetest.emerge_area(p1, p2, function(_, _, remaining)
 		if remaining == 0 then
-			callback(stand_near({x = x, y = y, z = z}, 6, y - 23, y + 22))
+			callback(stand_near({x = x, y = y, z = z}, 6, y - math.min(vertical or 23, 23),
+				y + math.min(vertical or 22, 22)))
 		end
 	end)
 end

@@ -844,7 +844,10 @@ function actions.move(player, step, done, record)
 	end
 end
 
-function actions.goto_biome(player, step, done)
+-- With `vertical` (a biome under the ground, dripstone caves), the player stands within that many nodes of y;
+-- where no cave is open there, a pocket of two nodes is opened in the rock to stand in (no items, no events;
+-- `opened` in the step's record), as a tunnel dug down to it would be.
+function actions.goto_biome(player, step, done, record)
 	local spot = runtime.find_biome(player:get_pos(), step.biomes, step.y)
 	if spot == nil then
 		return done(false, "no " .. table.concat(step.biomes, "/") .. " biome near")
@@ -855,8 +858,17 @@ function actions.goto_biome(player, step, done)
 		if current == nil then
 			return
 		end
+		if stand == nil and step.vertical ~= nil then
+			for up = 0, 1 do
+				minetest.remove_node({x = spot.x, y = spot.y + up, z = spot.z})
+			end
+			if record ~= nil then
+				record.opened = true
+			end
+			stand = {x = spot.x, y = spot.y - 0.5, z = spot.z}
+		end
 		move_to(current, stand or {x = spot.x, y = spot.y + 0.5, z = spot.z}, nil, moved(done))
-	end)
+	end, step.vertical)
 end
 
 -- Where to stand to see the node at `pos`: an open spot (feet and head free) within two nodes of it from which
@@ -986,8 +998,31 @@ function actions.soft_reset(_, _, done)
 	minetest.after(0, check, 0)
 end
 
-function actions.wait(_, step, done)
-	minetest.after(step.seconds or 0.5, done, true)
+-- `seconds`; with `node`, until one is within `radius` (a block the game changes on a timer, however late a busy
+-- server runs it), at most `seconds`.
+local WAIT_CHECK = 0.1
+function actions.wait(player, step, done)
+	if step.node == nil then
+		return minetest.after(step.seconds or 0.5, done, true)
+	end
+	local name, waited = player:get_player_name(), 0
+	local function check()
+		local current = minetest.get_player_by_name(name)
+		if current == nil then
+			return
+		end
+		if minetest.find_node_near(feet(current), step.radius or 6, {step.node}, true) ~= nil then
+			runtime.poll(current)
+			return done(true)
+		end
+		if waited >= (step.seconds or 0.5) then
+			return done(false, "no " .. step.node .. " within " .. (step.radius or 6) .. " nodes after " ..
+				(step.seconds or 0.5) .. " s")
+		end
+		waited = waited + WAIT_CHECK
+		minetest.after(WAIT_CHECK, check)
+	end
+	check()
 end
 
 function actions.die(player, _, done)

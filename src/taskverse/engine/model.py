@@ -246,7 +246,7 @@ class GameModel:
                 out.add(Act("find", "block", node), [(there, [Yield(kind=ResourceKind.BLOCK, name=node)])])
         for biome in sorted(self.registry.biomes):
             layer = self.layer_of(self.registry.biomes[biome].y_min)
-            if self.at_ground(biome) or layer is not None:
+            if self.at_ground(biome) or layer is not None or self.underground(biome):
                 there = [_need("dimension", [layer])] if layer else []
                 out.add(Act("find", "biome", biome), [(there, [Yield(kind=ResourceKind.BIOME, name=biome)])])
 
@@ -565,11 +565,28 @@ class GameModel:
         found = self.registry.biomes.get(biome)
         return found is not None and found.y_min <= GROUND_Y + 1 <= found.y_max
 
-    def biome_floor(self, biome: str) -> float | None:
-        """The height to look for a biome of another dimension at (its layer's floor); None for the overworld."""
+    def underground(self, biome: str) -> bool:
+        """Whether a game biome lies wholly under the overworld's ground (dripstone caves, the deep dark)."""
         found = self.registry.biomes.get(biome)
+        return found is not None and found.y_max < GROUND_Y and self.layer_of(found.y_min) is None
+
+    def biome_floor(self, biome: str) -> float | None:
+        """The height to look for a biome at (None: the overworld's surface).
+
+        Another dimension's biome: its layer's floor; an underground one: the middle of its heights.
+        """
+        found = self.registry.biomes.get(biome)
+        if found is not None and self.underground(biome):
+            return float((found.y_min + found.y_max) // 2)
         layer = self.layer_of(found.y_min) if found is not None else None
         return None if layer is None else self.settings.dimensions[layer].floor + 1
+
+    def biome_depth(self, biome: str) -> int | None:
+        """How far from :meth:`biome_floor` an underground biome reaches up and down (None: not underground)."""
+        found = self.registry.biomes.get(biome)
+        if found is None or not self.underground(biome):
+            return None
+        return max(1, (found.y_max - found.y_min) // 2 - 1)
 
     # --- digging --------------------------------------------------------------------------------------------
 

@@ -366,8 +366,8 @@ class _Player:
                 self.home(name)
                 self.add(Step(do="place", item=act.makes, wall=True if act.wall else None,
                               count=None if act.wall else 1), name)
-            if act.seconds > 0:
-                self.add(Step(do="wait", seconds=round(act.seconds + 1.0, 2)),
+            if act.seconds > 0:  # until it has changed: a busy server runs the game's timer late
+                self.add(Step(do="wait", seconds=round(3 * act.seconds + 2.0, 2), node=act.name, radius=6),
                          f"{name}: the game changes it {act.seconds:g} s after it is placed", main=False)
             if self.here == ("home", ""):
                 self.home_blocks[act.name] += 1
@@ -380,8 +380,10 @@ class _Player:
             siblings = [g for g, m in self.goals.ir.biomes.items() if mc is not None and m == mc]
             biomes = sorted({act.name, *(g for g in siblings if self.model.at_ground(g) ==
                                          self.model.at_ground(act.name))})
-            self.add(Step(do="goto_biome", biomes=biomes, y=self.model.biome_floor(act.name)),
-                     f"teleport: to {act.name} for {name}")
+            self.add(Step(do="goto_biome", biomes=biomes, y=self.model.biome_floor(act.name),
+                          vertical=self.model.biome_depth(act.name)),
+                     f"teleport: to {act.name} for {name}" +
+                     (" (into the rock where no cave is open there)" if self.model.underground(act.name) else ""))
             self.here = ("biome", act.name)
         elif self.home_mobs[act.name] > 0 or act.name not in self.model.spawns:
             # a summoned entity: back where it was summoned, and a moment to see it
