@@ -229,3 +229,13 @@ def test_an_underground_biome_is_found_by_going_down_into_it(library):
     assert step.y is not None and step.vertical is not None
     assert biome.y_min <= step.y - step.vertical and step.y + step.vertical <= biome.y_max
     assert step.note and "into the rock" in step.note
+
+
+def test_a_find_in_a_biome_travels_to_a_node_in_that_biome(library):
+    task = build_molecule(ref("find.copper_ore").at(where="taiga"), library)
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [s.do for s in steps] == ["goto_biome", "goto_node"]
+    assert steps[0].biomes == steps[1].biomes == ["taiga"]  # the nearest ore may lie under the next biome
+    unconstrained = scripted_plan(library.get("find.copper_ore"), compile_task(library.get("find.copper_ore"),
+                                                                               library, "taskverse_mc"), library)
+    assert all(s.biomes is None for s in unconstrained.plan.steps if s.do == "goto_node")

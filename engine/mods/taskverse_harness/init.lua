@@ -96,6 +96,12 @@ local function find_node(player, step)
 	return minetest.find_node_near(base, step.radius or 8, {step.node}, true)
 end
 
+-- The game's own name of the biome at a position ("" where there is none).
+local function game_biome(pos)
+	local data = minetest.get_biome_data(pos)
+	return data ~= nil and data.biome ~= nil and minetest.get_biome_name(data.biome) or ""
+end
+
 local function find_object(player, name, radius)
 	local pos = player:get_pos()
 	local best, best_d
@@ -904,6 +910,14 @@ function actions.goto_node(player, step, done, record)
 	end
 	local r = step.radius or 24
 	local dy = step.vertical or r
+	-- with `biomes`, only a node in one of them (a find constrained to a biome)
+	local in_biomes
+	if step.biomes ~= nil then
+		in_biomes = {}
+		for _, b in ipairs(step.biomes) do
+			in_biomes[b] = true
+		end
+	end
 	local function search(attempt)
 		local offset = SEARCH_OFFSETS[attempt]
 		if offset == nil then
@@ -920,7 +934,7 @@ function actions.goto_node(player, step, done, record)
 			local best, best_d
 			for _, pos in ipairs(minetest.find_nodes_in_area(p1, p2, {step.node})) do
 				local d = vector.distance(pos, center)
-				if best == nil or d < best_d then
+				if (best == nil or d < best_d) and (in_biomes == nil or in_biomes[game_biome(pos)]) then
 					best, best_d = pos, d
 				end
 			end

@@ -42,7 +42,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "move": {"to", "by"},
     "home": set(),
     "goto_biome": {"biomes", "y", "vertical"},
-    "goto_node": {"node", "radius", "y", "vertical", "above"},
+    "goto_node": {"node", "radius", "y", "vertical", "above", "biomes"},
     "time": {"of_day"},
     "wait": {"seconds", "node", "radius"},
     "die": set(),

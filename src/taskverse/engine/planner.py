@@ -701,6 +701,12 @@ class _Player:
                     first -= 1
                 if setup:
                     inserts.setdefault(first, []).extend(setup)
+                # the travel to the node stays in the biome the constraint asks for (the nearest copper ore to a
+                # taiga spot may lie under the next biome)
+                biomes = next((s.biomes for s in setup if s.do == "goto_biome"), None)
+                for i in range(first, at + 1):
+                    if biomes and self.out[i].step.do == "goto_node":
+                        self.out[i].step = self.out[i].step.model_copy(update={"biomes": biomes})
         for at in sorted(inserts, reverse=True):
             self.out[at:at] = [_Out(s) for s in inserts[at]]
 
