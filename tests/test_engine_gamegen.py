@@ -13,6 +13,8 @@ import json
 import pytest
 
 from engine_support import need_engine, run_engine_cli
+from taskverse.algebra.expr import custom, naive, ref
+from taskverse.algebra.molecule import build_molecule
 from taskverse.engine.compiler import CompileError, Compiler, compile_task
 from taskverse.engine.coverage import coverage
 from taskverse.engine.gamegen.build import (
@@ -108,6 +110,20 @@ def test_potions_are_items_drunk_from_a_bottle_given_back(registry, knowledge):
     assert items["minecraft:milk_bucket"]["returns"] == "minecraft:bucket"
     assert "minecraft:lingering_potion_of_long_swiftness" in registry.items
     assert "minecraft:silk_touch_iron_pickaxe" not in registry.items  # the game has no enchanting
+
+
+def test_a_bottle_fills_at_water_and_the_stand_brews_the_knowledges_mixes(registry, knowledge):
+    brewing = game_content(knowledge)["brewing"]
+    table = knowledge.mechanisms.brewing
+    assert brewing["fills"] == {"minecraft:glass_bottle": {"at": "minecraft:water", "gives": "minecraft:potion"}}
+    assert (brewing["fuel"], brewing["brews_per_fuel"]) == ("minecraft:blaze_powder", table.brews_per_fuel)
+    for mix in table.mixes:
+        result = f"minecraft:{table.name(mix.result)}"
+        bases = [f"minecraft:{table.name(mix.base)}", *(["minecraft:potion"] if mix.base == "water" else [])]
+        assert all(brewing["recipes"][b][f"minecraft:{mix.ingredient}"] == result for b in bases), mix
+    # what the engine registered: the bottle is used on a node, the water bottle is drunk
+    assert "on_place" in registry.items["minecraft:glass_bottle"].callbacks
+    assert "on_use" in registry.items["minecraft:potion"].callbacks
 
 
 def test_a_count_range_keeps_its_mean():
@@ -224,7 +240,8 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "enter.nether", "enter.overworld", "mine.ancient_debris", "find.crimson_forest", "obtain.iron_ingot",
           "obtain.flint", "obtain.bone", "obtain.ghast_tear", "place.green_wall_banner", "pot.red_tulip",
           "place.lime_candle_cake", "harden.green_concrete", "dry.dead_brain_coral_block",
-          "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire", "find.dripstone_caves")
+          "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire", "find.dripstone_caves",
+          "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)")
 
 
 @pytest.fixture(scope="module")
@@ -234,7 +251,8 @@ def played(library):
 
     jobs = []
     for task_id in PLAYED:
-        task = library.get(task_id)
+        naive_atom = task_id.removeprefix("naive(").removesuffix(")")
+        task = build_molecule(naive(ref(naive_atom)), library) if naive_atom != task_id else library.get(task_id)
         ir = compile_task(task, library, GAME)
         jobs.append((task, ir, plan_task(task, ir, library)))
     return dict(zip(PLAYED, run_jobs(jobs, library=library, parallel=2), strict=True))
@@ -246,3 +264,25 @@ def test_the_scripted_player_completes_it_and_the_replay_agrees(played, task_id)
     assert report.error is None, report.engine_errors
     assert report.success, (report.plan_error, report.events[-3:])
     assert report.replay is not None and report.replay.agrees
+
+
+def test_one_blaze_powder_brews_on_and_a_stand_without_fuel_brews_nothing(library):
+    """Two brews on one powder (the second of two bottles at once); with no powder the stand brews nothing."""
+    need_engine(client=True)
+    from taskverse.engine.harness import Plan, Step, resolve_plan
+    from taskverse.engine.runner import run_jobs
+
+    start = {"water_bottle": 1, "nether_wart": 1, "awkward_potion": 1, "gunpowder": 1, "blaze_powder": 1,
+             "brewing_stand": 1}
+    task = build_molecule(custom(ref("brew.awkward_splash_potion"), inventory=start), library)
+    ir = compile_task(task, library, GAME)
+    second = Step(do="brew", item="awkward_potion", ingredient="gunpowder", count=2)
+    fuelled = Plan(steps=[Step(do="brew", item="water_bottle", ingredient="nether_wart", fuel="blaze_powder"), second])
+    unfuelled = Plan(steps=[Step(do="brew", item="water_bottle", ingredient="nether_wart"), second])
+    jobs = [(task, ir, resolve_plan(plan, GAME)) for plan in (fuelled, unfuelled)]
+    done, none = run_jobs(jobs, library=library, parallel=2)
+    assert done.success and done.replay is not None and done.replay.agrees, done.plan_error
+    made = [(e["game_event"]["target"], e["game_event"]["count"]) for e in done.events
+            if e["game_event"]["event"] == "obtain"]
+    assert made == [("awkward_potion", 1), ("awkward_splash_potion", 2)]
+    assert not none.success and "brewed nothing" in (none.plan_error or "")

@@ -239,3 +239,50 @@ def test_a_find_in_a_biome_travels_to_a_node_in_that_biome(library):
     unconstrained = scripted_plan(library.get("find.copper_ore"), compile_task(library.get("find.copper_ore"),
                                                                                library, "taskverse_mc"), library)
     assert all(s.biomes is None for s in unconstrained.plan.steps if s.do == "goto_node")
+
+
+def test_the_brewing_stand_brews_the_knowledges_recipes(library):
+    """Every mix of ``brewing.yaml`` is a way of its result, with blaze powder burnt and the stand near or held."""
+    table = library.knowledge.mechanisms.brewing
+    rules = game_model("taskverse_mc", library.knowledge).rules
+
+    def ways(potion: str) -> set[tuple[str, ...]]:
+        a = rules.action_index[f"brew.minecraft:{potion}"]
+        return {tuple(sorted(rules.names[n.members[0]] for n in way if n.consume for _ in range(n.count)))
+                for way in rules.ways[a]}
+
+    for mix in table.mixes:
+        base, result = table.name(mix.base), table.name(mix.result)
+        burnt = ("minecraft:blaze_powder",) * (1 if mix.ingredient != "blaze_powder" else 2)
+        expected = tuple(sorted((f"minecraft:{base}", *burnt, *([f"minecraft:{mix.ingredient}"]
+                                                                 if mix.ingredient != "blaze_powder" else []))))
+        assert expected in ways(result), (mix, ways(result))
+        if mix.base == "water":  # a filled bottle is minecraft:potion, Minecraft's own water bottle
+            assert tuple(sorted(x if x != f"minecraft:{base}" else "minecraft:potion" for x in expected)) in \
+                ways(result)
+    for potion in table.potions:  # gunpowder makes every potion a splash potion
+        assert tuple(sorted((f"minecraft:{table.name(potion.id)}", "minecraft:blaze_powder", "minecraft:gunpowder"))) \
+            in ways(table.name(potion.id, "splash_potion"))
+    a = rules.action_index["brew.minecraft:awkward_potion"]
+    stations = {(rules.names[n.members[0]], n.presence) for way in rules.ways[a] for n in way if not n.consume}
+    assert stations == {("minecraft:brewing_stand", True), ("minecraft:brewing_stand", False)}
+    assert not any(a.startswith(("brew.", "use.minecraft:potion.fill")) for a in game_model("minetest_game").acts)
+
+
+def test_a_bottle_filled_at_water_is_brewed_at_the_stand(library):
+    task = build_molecule(naive(ref("brew.awkward_potion")), library)
+    scripted = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
+    assert scripted.actions[-2:] == ["use.minecraft:potion.fill", "brew.minecraft:awkward_potion"]
+    steps = [s.model_dump(exclude_none=True, exclude={"note"}) for s in scripted.plan.steps]
+    assert steps[-4:] == [
+        {"do": "goto_node", "node": "minecraft:water", "radius": 32, "vertical": 12},
+        {"do": "use", "item": "minecraft:glass_bottle", "node": "minecraft:water", "radius": 6},
+        {"do": "home"},
+        {"do": "brew", "item": "minecraft:potion", "ingredient": "minecraft:nether_wart",
+         "fuel": "minecraft:blaze_powder", "count": 1}]
+    assert "craft.minecraft:brewing_stand" in scripted.actions
+    fill = library.get("fill.water_bottle")  # the library's fill goal: the bottle used on the water near the start
+    (step,) = scripted_plan(fill, compile_task(fill, library, "taskverse_mc"), library).plan.steps
+    assert step.model_dump(exclude_none=True, exclude={"note"}) == steps[-3]
+    with pytest.raises(ValueError, match="brew needs ingredient"):
+        Step(do="brew", item="minecraft:potion")

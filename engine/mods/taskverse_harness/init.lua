@@ -3,9 +3,9 @@
 -- Reads <world>/taskverse_plan.json (written by `taskverse engine run`), waits until the taskverse runtime has
 -- set up the player's start, then runs the steps one per server step: digging with minetest.node_dig, placing
 -- with the item's on_place, crafting on the player's craft grid (get_craft_result + on_craft), cooking in a
--- real furnace (its own node timer), punching mobs, picking up drops, eating, using items, right-clicking,
--- moving. After the plan (or when the task is done) it writes <world>/taskverse_result.json and shuts the
--- server down. The plan format is documented in docs/engine.md.
+-- real furnace and brewing in a real brewing stand (their own node timers), punching mobs, picking up drops,
+-- eating, using items, right-clicking, moving. After the plan (or when the task is done) it writes
+-- <world>/taskverse_result.json and shuts the server down. The plan format is documented in docs/engine.md.
 
 local PLAN_FILE = "taskverse_plan.json"
 local RESULT_FILE = "taskverse_result.json"
@@ -608,6 +608,102 @@ function actions.cook(player, step, done)
 	runtime.poll(player)
 	if got == 0 then
 		return done(false, "the furnace cooked nothing")
+	end
+	done(true)
+end
+
+-- A brewing stand: the node with a brewing time (`_brew_seconds`; taskverse_mc's, from the knowledge's brewing
+-- table). The bottles and the ingredient go in, the fuel too when the step names one, the stand's node timer is
+-- run for one brew, and the bottles are taken out.
+local function brewing_stand()
+	for name, def in pairs(minetest.registered_nodes) do
+		if def._brew_seconds ~= nil then
+			return name, def
+		end
+	end
+	return nil
+end
+
+function actions.brew(player, step, done)
+	local stand, stand_def = brewing_stand()
+	if stand == nil then
+		return done(false, "the game has no brewing stand")
+	end
+	local count = step.count or 1
+	local inv = player:get_inventory()
+	local pos = minetest.find_node_near(feet(player), 6, {stand}, true)
+	if pos == nil then
+		local spot = free_spot(player)
+		if spot == nil or not inv:contains_item("main", stand) then
+			return done(false, "no brewing stand nearby and none to place")
+		end
+		local ok, err = place_at(player, stand, spot)
+		if not ok then
+			return done(false, err)
+		end
+		pos = spot
+	end
+	if inv:get_stack("main", player:get_wield_index()):get_name() == stand then
+		wield(player, "")
+	end
+	local wanted = {ItemStack(step.item .. " " .. count), ItemStack(step.ingredient)}
+	if step.fuel ~= nil then
+		table.insert(wanted, ItemStack(step.fuel))
+	end
+	local total = {}
+	for _, stack in ipairs(wanted) do
+		total[stack:get_name()] = (total[stack:get_name()] or 0) + stack:get_count()
+	end
+	for name, n in pairs(total) do
+		if not inv:contains_item("main", ItemStack(name .. " " .. n)) then
+			return done(false, "fewer than " .. n .. " " .. name .. " in the inventory")
+		end
+	end
+	local stand_inv = minetest.get_meta(pos):get_inventory()
+	if count > stand_inv:get_size("bottles") then
+		return done(false, "the brewing stand holds " .. stand_inv:get_size("bottles") .. " bottles")
+	end
+	-- What an earlier brew left in the stand comes back first (the fuel stays: it burns for later brews).
+	for _, list in ipairs({"bottles", "ingredient"}) do
+		for index, stack in ipairs(stand_inv:get_list(list)) do
+			if not stack:is_empty() then
+				stand_inv:set_stack(list, index, ItemStack(""))
+				inv:add_item("main", stack)
+			end
+		end
+	end
+	for index = 1, count do
+		stand_inv:set_stack("bottles", index, inv:remove_item("main", ItemStack(step.item)))
+	end
+	stand_inv:set_stack("ingredient", 1, inv:remove_item("main", ItemStack(step.ingredient)))
+	if step.fuel ~= nil then
+		local rest = stand_inv:add_item("fuel", inv:remove_item("main", ItemStack(step.fuel)))
+		if not rest:is_empty() then
+			inv:add_item("main", rest)
+		end
+	end
+	stand_def.on_timer(pos, stand_def._brew_seconds + 1)
+	local brewed = 0
+	for index, stack in ipairs(stand_inv:get_list("bottles")) do
+		if not stack:is_empty() then
+			stand_inv:set_stack("bottles", index, ItemStack(""))
+			if stack:get_name() ~= step.item then
+				brewed = brewed + 1
+			end
+			local left = inv:add_item("main", stack)
+			if not left:is_empty() then
+				minetest.add_item(player:get_pos(), left)
+			end
+		end
+	end
+	local ingredient = stand_inv:get_stack("ingredient", 1)
+	if not ingredient:is_empty() then
+		stand_inv:set_stack("ingredient", 1, ItemStack(""))
+		inv:add_item("main", ingredient)
+	end
+	runtime.poll(player)
+	if brewed == 0 then
+		return done(false, "the brewing stand brewed nothing from " .. step.item .. " and " .. step.ingredient)
 	end
 	done(true)
 end

@@ -24,7 +24,7 @@ from taskverse.errors import TaskverseError, close_matches
 
 PLAN_FORMAT = 1
 
-Action = Literal["wield", "dig", "place", "craft", "cook", "kill", "collect", "eat", "use", "interact", "move",
+Action = Literal["wield", "dig", "place", "craft", "cook", "brew", "kill", "collect", "eat", "use", "interact", "move",
                  "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset", "spawn"]
 
 #: The fields each action reads (beyond ``do`` and ``note``); others are refused.
@@ -34,6 +34,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "place": {"item", "count", "at", "pos", "on", "radius", "wall", "beside"},
     "craft": {"item", "count", "ingredients"},
     "cook": {"item", "count", "fuel"},
+    "brew": {"item", "count", "ingredient", "fuel"},
     "kill": {"entity", "tool", "radius", "max_hits", "item", "count", "spawn", "tries"},
     "collect": {"radius"},
     "eat": {"item"},
@@ -50,7 +51,8 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "spawn": {"entity"},
 }
 _REQUIRED: dict[str, tuple[str, ...]] = {
-    "dig": ("node",), "place": ("item",), "craft": ("item",), "cook": ("item",), "kill": ("entity",),
+    "dig": ("node",), "place": ("item",), "craft": ("item",), "cook": ("item",), "brew": ("item", "ingredient"),
+    "kill": ("entity",),
     "eat": ("item",), "spawn": ("entity",), "goto_biome": ("biomes",), "goto_node": ("node",), "time": ("of_day",),
 }
 
@@ -69,6 +71,7 @@ class Step(BaseModel):
     entity: str | None = None
     tool: str | None = None
     fuel: str | None = None
+    ingredient: str | None = None
     on: str | None = None
     count: int | None = Field(default=None, ge=1)
     at: Vector | None = None
@@ -176,6 +179,7 @@ def resolve_plan(plan: Plan, game: str = "minetest_game") -> Plan:
 
     steps = [step.model_copy(update={
         "item": name(step.item, "item"), "tool": name(step.tool, "item"), "fuel": name(step.fuel, "item"),
+        "ingredient": name(step.ingredient, "item"),
         "node": name(step.node, "block"), "entity": name(step.entity, "entity"), "on": name(step.on, "block"),
         "biomes": biomes(step.biomes),
         "ingredients": [name(i, "item") or i for i in step.ingredients] if step.ingredients else step.ingredients,

@@ -32,6 +32,10 @@ atom                  needs                                                     
 ``reach.<x>``         a walkable node to stand on, or nothing (a measure)         nothing
 ``build.<shape>``     its cells' worth of placeable blocks                        nothing
 ``enter.<dim>``       obsidian and flint and steel (a nether portal)              the dimension
+``use.<filled>.fill`` the container and the block it is filled at (a glass        the filled item (a water
+                      bottle, water; taskverse_mc)                                bottle: ``minecraft:potion``)
+``brew.<potion>``     per recipe: the base potion, the ingredient, a blaze        the potion
+                      powder (burnt), a brewing stand (held or standing near)
 ====================  ==========================================================  ===============================
 
 Each atom's success event is the event the runtime logs for that action, in game names; a task's goals are
@@ -69,6 +73,7 @@ from typing import Any
 
 from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES, USE_CALLBACKS, mob_loot
 from taskverse.engine.gamegen.build import GENERATED_GAMES
+from taskverse.engine.gamegen.content import brewing as content_brewing
 from taskverse.engine.gamegen.content import changes as content_changes
 from taskverse.engine.gamegen.content import stripping as content_stripping
 from taskverse.engine.gamegen.content import variants as content_variants
@@ -103,7 +108,8 @@ CATEGORIES = {
     "find": Category.NAVIGATION, "reach": Category.NAVIGATION, "enter": Category.NAVIGATION,
     "mine": Category.MINING, "craft": Category.CRAFTING, "smelt": Category.CRAFTING,
     "place": Category.BUILDING, "build": Category.BUILDING, "kill": Category.COMBAT,
-    "eat": Category.MISC, "equip": Category.MISC, "use": Category.MISC, "interact": Category.MISC,
+    "brew": Category.CRAFTING, "eat": Category.MISC, "equip": Category.MISC, "use": Category.MISC,
+    "interact": Category.MISC,
 }
 
 
@@ -137,6 +143,8 @@ class Act:
     """A change: the block placed beside this one (concrete powder beside water)."""
     seconds: float = 0.0
     """A change: how long it takes once placed."""
+    using: str = ""
+    """A fill: the container used on the block (a glass bottle on water); a brew: the stand's fuel."""
 
 
 @dataclass
@@ -147,7 +155,8 @@ class _Atoms:
     acts: dict[str, Act] = field(default_factory=dict)
 
     def add(self, act: Act, ways: list[tuple[list[Need], list[Yield]]] | None = None,
-            target: str | None = None, value: float | None = None, suffix: str = "") -> None:
+            target: str | None = None, value: float | None = None, suffix: str = "", using: str | None = None
+            ) -> None:
         """Add the atom ``<verb>.<name>[.<suffix>]`` with its ways (each its needs and yields; None: none)."""
         atom_id = f"{act.verb}.{act.name}" + (f".{suffix}" if suffix else "")
         if atom_id in self.acts:
@@ -161,7 +170,8 @@ class _Atoms:
                 requires = [WaySpec(needs=needs, yields=y) for needs, y in ways]
             if requires == [[]]:
                 requires = None
-        goal = Goal(event=act.verb, target=target or act.name, value=value)  # type: ignore[arg-type]
+        event = "obtain" if act.verb == "brew" else act.verb  # a brew's success: the potion taken from the stand
+        goal = Goal(event=event, target=target or act.name, value=value, using=using)  # type: ignore[arg-type]
         self.tasks.append(AtomTask(id=atom_id, description=f"{act.verb} {target or act.name}",
                                    category=CATEGORIES[act.verb], verb=act.verb, requires=requires, yields=yields,
                                    metrics=Metrics(success=goal)))
@@ -330,6 +340,8 @@ class GameModel:
         self._variants(out)
         self._changes(out)
         self._strips(out)
+        self._fills(out)
+        self._brews(out)
         supports = [n for n in self.settings.supports if n in self.items]
         for name in sorted(self.registry.entities):
             if name in self.items and self.items[name].type != "node" and supports:  # a cart on a rail
@@ -394,6 +406,55 @@ class GameModel:
                 out.add(Act("use", "strip", stripped, makes=log),
                         [([_need("item", [log]), _need("item", axes, kept=True)],
                           [Yield(kind=ResourceKind.BLOCK, name=stripped)])], suffix="strip")
+
+    def _fills(self, out: _Atoms) -> None:
+        """A container used on the block it is filled at becomes the filled item (``use.<filled>.fill``).
+
+        A glass bottle on water: a water bottle (``minecraft:potion``). The success event is the runtime's: the
+        container used on the block. The generated game runs it (:func:`taskverse.engine.gamegen.content.brewing`).
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        for container_name, fill in content_brewing(self.kn).get("fills", {}).items():
+            container, at = self._game(container_name, "item"), self._game(fill["at"], "block")
+            filled = self._game(fill["gives"], "item")
+            if container and at and filled and "on_place" in self.items[container].callbacks:
+                out.add(Act("use", "fill", filled, makes=at, using=container),
+                        [([_need("item", [container]), _need("block", [at])], [Yield(name=filled)])],
+                        target=at, using=container, suffix="fill")
+
+    def _brews(self, out: _Atoms) -> None:
+        """A brewing stand's recipes (``brew.<potion>``): a way per recipe making the potion.
+
+        Each way: the base potion, the ingredient, one blaze powder (burnt: the model does not count the 19 more
+        brews Minecraft's powder charges the stand for, as it counts no fuel left in a furnace) and the stand,
+        standing near the player or held to be placed. One bottle a brew (the stand takes three). The generated game
+        brews them (:func:`taskverse.engine.gamegen.content.brewing`).
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        table = content_brewing(self.kn)
+        if not table:
+            return
+        stand, fuel = self._game(table["stand"], "block"), self._game(table["fuel"], "item")
+        if not stand or not fuel:
+            return
+        ways: dict[str, list[tuple[list[Need], list[Yield]]]] = {}
+        for base_name, by_ingredient in table["recipes"].items():
+            base = self._game(base_name, "item")
+            for ingredient_name, result_name in by_ingredient.items():
+                ingredient, result = self._game(ingredient_name, "item"), self._game(result_name, "item")
+                if not base or not ingredient or not result:
+                    continue
+                inputs = [_need("item", [base]), _need("item", [ingredient])]
+                if ingredient == fuel:  # blaze powder brewed into strength: one powder burnt, one put in
+                    inputs = [_need("item", [base]), _need("item", [fuel], 2)]
+                else:
+                    inputs.append(_need("item", [fuel]))
+                for station in (_need("block", [stand]), _need("item", [stand], kept=True)):
+                    ways.setdefault(result, []).append((inputs + [station], [Yield(name=result)]))
+        for result, found in sorted(ways.items()):
+            out.add(Act("brew", "item", result, makes=stand, using=fuel), found)
 
     def _game(self, name: str, kind: str) -> str:
         """The game name of a taskverse_mc name (``minecraft:<name>``) in this game, or ``""``."""

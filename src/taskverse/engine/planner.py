@@ -16,7 +16,8 @@ A compiled task (:class:`taskverse.engine.ir.TaskIR`) is planned in three moves:
    as harness steps: the travel to where a node is generated (``goto_biome``, ``goto_node``; teleports, and the
    step notes say so), a dig with the tool the way holds (a chance drop: dig until the item is held), a craft
    through the grid emulation with the items the model used, a cook at the furnace at the start with the fuel
-   it burnt, a kill by hitting, a place, a use or an interaction with its target. Runs of the same action
+   it burnt, a brew at the brewing stand at the start with the recipe's base potion and ingredient, a kill by
+   hitting, a place, a use (a bottle filled at water) or an interaction with its target. Runs of the same action
    become one step with a count. A constraint's set-up (the time, a biome, a cave, a height, the hand or an item
    in it) goes just before the last action that counts for the constrained part.
 
@@ -424,6 +425,18 @@ class _Player:
         self.home(f"{name} (the furnace stands at the start)")
         self.add(Step(do="cook", item=source, count=1, fuel=fuel), name)
 
+    def _brew(self, act: Any, name: str, taken: list[tuple[str, int]], kept: Any, presence: Any, outputs: Any,
+              w: int) -> None:
+        """The base potion and the ingredient into the brewing stand at the start (placed by the first brew).
+
+        The way's needs are the model's (:meth:`GameModel._brews`): the base potion, the ingredient, the blaze
+        powder (two when the ingredient is blaze powder itself), the stand.
+        """
+        needs = self.rules.ways[self.rules.action_index[name]][w]
+        base, ingredient = (self.rules.names[needs[i].members[0]] for i in (0, 1))
+        self.home(f"{name} (the brewing stand stands at the start)")
+        self.add(Step(do="brew", item=base, ingredient=ingredient, fuel=act.using, count=1), name)
+
     def _place(self, act: Any, name: str, taken: Any, kept: Any, presence: list[str], *_: Any) -> None:
         self.home(name)
         if act.kind == "entity":  # a cart goes on what it stands on
@@ -466,6 +479,12 @@ class _Player:
             self.add(Step(do="place", item=act.makes, count=1), f"{name}: the log, placed", main=False)
             self.add(Step(do="use", item=kept[0], node=act.makes, radius=6), name)
             self.home_blocks[act.name] += 1
+            return
+        if act.kind == "fill":  # the container used on the block it is filled at (a glass bottle on water)
+            node = self._ensure_node([act.makes], name)
+            if node is None:
+                raise NoPlan(f"no {act.makes} to fill {act.using} at")
+            self.add(Step(do="use", item=act.using, node=node, radius=6), name)
             return
         leaf = self._leaf()
         item = act.name

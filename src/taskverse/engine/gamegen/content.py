@@ -30,6 +30,12 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
 * Changes: concrete powder hardens into concrete as soon as it touches water; coral dies (becomes its dead
   form) 79.5 ticks (4 s, Minecraft's average) after it is placed out of water (:func:`changes`). Copper does not
   weather (a stage takes about 27 minutes on average) and anvils do not wear.
+* Brewing: a glass bottle used on a water source fills it (:func:`brewing`). The bottle becomes
+  ``minecraft:potion``: minecraft-data's one potion item, which is what Minecraft's water bottle is (the library's
+  ``water_bottle`` names the same item by its potion id), so the brewing stand takes either as water. The stand
+  brews Minecraft's recipes (``brewing.yaml``: the mixes, and every potion into its splash form with gunpowder and
+  its lingering form with dragon's breath): one ingredient on top, up to three bottles below, 20 s a brew, one
+  blaze powder burnt for 20 brews.
 * Mobs: through the mobs_redo API, with the knowledge's health, the combat table's attack and the loot tables'
   drops; hostile mobs are monsters that attack, the rest animals. They are summoned by tasks, never spawned.
 """
@@ -251,6 +257,7 @@ def _drinks(kn: Any) -> dict[str, str]:
     if brewing is None:
         return {}
     drinks = {brewing.name(p.id): mc(brewing.bottle) for p in brewing.potions}
+    drinks["potion"] = mc(brewing.bottle)  # Minecraft's water bottle, which filling a bottle gives (:func:`brewing`)
     drinks.update({d.item: mc(d.returns) for d in brewing.drinks if d.returns})
     return drinks
 
@@ -289,6 +296,47 @@ def variants(kn: Any) -> list[dict[str, Any]]:
         if plant in kn.items and "flower_pot" in kn.blocks:
             out.append({"item": mc(plant), "block": mc(block), "into": mc("flower_pot"), "returns": []})
     return sorted(out, key=lambda e: (e["item"], e["block"]))
+
+
+#: Minecraft's brewing time: 400 ticks (Minecraft Wiki, Brewing Stand).
+BREW_SECONDS = 20.0
+#: Bottles a brewing stand holds (Minecraft Wiki, Brewing Stand).
+BREW_BOTTLES = 3
+
+
+def brewing(kn: Any) -> dict[str, Any]:
+    """The brewing stand and filling bottles, from ``brewing.yaml``, in game names.
+
+    ``recipes``: base potion -> ingredient -> result (the table's mixes; each container mix for every potion),
+    with ``minecraft:potion`` brewing as the water bottle does (see the module docstring); ``fills``: a container ->
+    the block it is filled at and the item it becomes (the fills at a block; the dragon's breath is left out);
+    the stand, its fuel, ``brews_per_fuel``, ``seconds`` a brew and ``bottles`` it holds. Empty without the table.
+    """
+    table = kn.mechanisms.brewing if kn.mechanisms is not None else None
+    if table is None or table.station not in kn.blocks or table.fuel not in kn.items:
+        return {}
+    water = table.name("water")
+    recipes: dict[str, dict[str, str]] = {}
+
+    def add(base: str, ingredient: str, result: str) -> None:
+        if ingredient in kn.items:
+            for name in (base, *(["potion"] if base == water and "potion" in kn.items else [])):
+                recipes.setdefault(mc(name), {}).setdefault(mc(ingredient), mc(result))
+
+    for mix in table.mixes:
+        add(table.name(mix.base), mix.ingredient, table.name(mix.result))
+    for c in table.containers:
+        for p in table.potions:
+            add(table.name(p.id, c.base), c.ingredient, table.name(p.id, c.result))
+    fills: dict[str, dict[str, str]] = {}
+    for f in table.fills:
+        if f.kind == "block" and f.at in kn.blocks and f.container in kn.items:
+            made = "potion" if f.item == water and "potion" in kn.items else f.item
+            fills[mc(f.container)] = {"at": mc(f.at), "gives": mc(made)}
+    return {"stand": mc(table.station), "fuel": mc(table.fuel), "brews_per_fuel": table.brews_per_fuel,
+            "seconds": BREW_SECONDS, "bottles": BREW_BOTTLES,
+            "recipes": {base: dict(sorted(r.items())) for base, r in sorted(recipes.items())},
+            "fills": dict(sorted(fills.items()))}
 
 
 #: Where a block changes (``transformations.yaml`` says what a change needs, not where it stops): concrete powder
@@ -550,6 +598,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "variants": variants(kn),
         "changes": changes(kn),
         "stripping": stripping(kn),
+        "brewing": brewing(kn),
         "water": mc("water"),
         "furnace": mc("furnace"),
         "dimensions": {name: dict(layer) for name, layer in DIMENSIONS.items()},

@@ -284,6 +284,7 @@ for _, recipe in ipairs(data.crafts) do
 end
 
 dofile(modpath .. "/furnace.lua")(data.furnace, tile)
+dofile(modpath .. "/brewing.lua")(data.brewing, tile)
 
 -- The map: flat ground, Minecraft's biomes, ores and surface blocks ---------------------------------------------
 
