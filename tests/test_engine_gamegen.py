@@ -241,7 +241,7 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "obtain.flint", "obtain.bone", "obtain.ghast_tear", "place.green_wall_banner", "pot.red_tulip",
           "place.lime_candle_cake", "harden.green_concrete", "dry.dead_brain_coral_block",
           "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire", "find.dripstone_caves",
-          "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)")
+          "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)", "use.till_land")
 
 
 @pytest.fixture(scope="module")

@@ -286,3 +286,21 @@ def test_a_bottle_filled_at_water_is_brewed_at_the_stand(library):
     assert step.model_dump(exclude_none=True, exclude={"note"}) == steps[-3]
     with pytest.raises(ValueError, match="brew needs ingredient"):
         Step(do="brew", item="minecraft:potion")
+
+
+def test_a_hoe_tills_the_ground_and_a_shovel_flattens_a_path(library):
+    table = library.knowledge.mechanisms.tilling
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    for group in table.groups:
+        for pair in group.pairs:
+            a = rules.action_index[f"use.minecraft:{pair.becomes}.{group.verb}.{pair.block}"]
+            (way,) = rules.ways[a]
+            kept = {rules.names[m] for n in way if not n.consume and not n.presence for m in n.members}
+            assert kept == {f"minecraft:{t}" for t in library.knowledge.tags[group.tools]}
+            assert [rules.names[o.resource] for o in rules.outputs[a]] == [f"minecraft:{pair.becomes}"]
+    task = library.get("use.till_land")  # the library's goal: a hoe used on grass, played as the game tills it
+    (step,) = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert step.model_dump(exclude_none=True, exclude={"note"}) == {
+        "do": "use", "item": "minecraft:wooden_hoe", "node": "minecraft:grass_block", "radius": 6}
+    assert not any(".till." in a for a in game_model("minetest_game").acts)

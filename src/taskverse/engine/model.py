@@ -76,6 +76,7 @@ from taskverse.engine.gamegen.build import GENERATED_GAMES
 from taskverse.engine.gamegen.content import brewing as content_brewing
 from taskverse.engine.gamegen.content import changes as content_changes
 from taskverse.engine.gamegen.content import stripping as content_stripping
+from taskverse.engine.gamegen.content import tilling as content_tilling
 from taskverse.engine.gamegen.content import variants as content_variants
 from taskverse.engine.profile import (
     GameMapping,
@@ -342,6 +343,7 @@ class GameModel:
         self._strips(out)
         self._fills(out)
         self._brews(out)
+        self._tills(out)
         supports = [n for n in self.settings.supports if n in self.items]
         for name in sorted(self.registry.entities):
             if name in self.items and self.items[name].type != "node" and supports:  # a cart on a rail
@@ -406,6 +408,26 @@ class GameModel:
                 out.add(Act("use", "strip", stripped, makes=log),
                         [([_need("item", [log]), _need("item", axes, kept=True)],
                           [Yield(kind=ResourceKind.BLOCK, name=stripped)])], suffix="strip")
+
+    def _tills(self, out: _Atoms) -> None:
+        """A hoe or a shovel used on the ground turns it into another block (``use.<new block>.<verb>.<block>``).
+
+        Grass tilled into farmland, flattened into a dirt path: the block found (or near the start), any tool of
+        the group kept; the new block is there. The success event is the runtime's: the block used on, the tool
+        held. The generated game runs it (:func:`taskverse.engine.gamegen.content.tilling`).
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        for group in content_tilling(self.kn):
+            tools = [t for t in (self._game(n, "item") for n in group["tools"]) if t]
+            tools = [t for t in tools if "on_place" in self.items[t].callbacks]
+            for block_name, becomes_name in group["pairs"].items():
+                block, becomes = self._game(block_name, "block"), self._game(becomes_name, "block")
+                if block and becomes and tools:
+                    out.add(Act("use", group["verb"], becomes, makes=block),
+                            [([_need("block", [block]), _need("item", tools, kept=True)],
+                              [Yield(kind=ResourceKind.BLOCK, name=becomes)])],
+                            target=block, suffix=f"{group['verb']}.{block.split(':', 1)[-1]}")
 
     def _fills(self, out: _Atoms) -> None:
         """A container used on the block it is filled at becomes the filled item (``use.<filled>.fill``).

@@ -480,6 +480,16 @@ class _Player:
             self.add(Step(do="use", item=kept[0], node=act.makes, radius=6), name)
             self.home_blocks[act.name] += 1
             return
+        if act.kind in ("till", "flatten"):  # the tool used on the ground: grass tilled into farmland, there
+            node = self._ensure_node([act.makes], name)
+            if node is None:
+                raise NoPlan(f"no {act.makes} to use {kept[0]} on")
+            self.add(Step(do="use", item=kept[0], node=node, radius=6), name)
+            if self.here == ("home", ""):
+                self.home_blocks[act.name] += 1
+            else:
+                self.made[act.name] += 1
+            return
         if act.kind == "fill":  # the container used on the block it is filled at (a glass bottle on water)
             node = self._ensure_node([act.makes], name)
             if node is None:

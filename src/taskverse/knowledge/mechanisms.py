@@ -1,10 +1,10 @@
 """The game's mechanisms beyond recipes and drops, as curated tables (``atoms/knowledge/curated/``).
 
-Each table declares one mechanism of Minecraft Java Edition 1.20 with its source: stripping logs, Silk Touch from an
-enchanting table, blocks that change into others (copper weathering, concrete hardening, coral dying, anvils
-wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by other mobs,
-special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron), what
-raising animals gives, brewing, breeding and taming. The atom generator (``taskverse.library.mechanisms``)
+Each table declares one mechanism of Minecraft Java Edition 1.20 with its source: stripping logs, tilling the ground,
+Silk Touch from an enchanting table, blocks that change into others (copper weathering, concrete hardening, coral
+dying, anvils wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by
+other mobs, special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron),
+what raising animals gives, brewing, breeding and taming. The atom generator (``taskverse.library.mechanisms``)
 interprets them, one rule per verb.
 """
 
@@ -43,6 +43,30 @@ class Stripping(_Table):
     source: str
     tools: str
     pairs: list[StrippedPair] = Field(min_length=1)
+
+
+# -- tilling -----------------------------------------------------------------------------------------------
+
+class TilledPair(_Table):
+    """A block and what a tool used on it turns it into."""
+
+    block: str
+    becomes: str
+
+
+class TillingGroup(_Table):
+    """The blocks one kind of tool (an item tag) turns into others: hoes till, shovels flatten paths."""
+
+    tools: str
+    verb: str
+    pairs: list[TilledPair] = Field(min_length=1)
+
+
+class Tilling(_Table):
+    """``tilling.yaml``: hoes and shovels used on the ground."""
+
+    source: str
+    groups: list[TillingGroup] = Field(min_length=1)
 
 
 # -- Silk Touch -----------------------------------------------------------------------------------------------
@@ -533,6 +557,7 @@ class Mechanisms:
     """Every mechanism table, loaded and validated."""
 
     stripping: Stripping
+    tilling: Tilling
     enchanting: Enchanting
     transformations: Transformations
     structure_loot: StructureLootTables
@@ -578,6 +603,7 @@ class Mechanisms:
 
 FILES: dict[str, tuple[str, type[_Table]]] = {
     "stripping": ("stripping.yaml", Stripping),
+    "tilling": ("tilling.yaml", Tilling),
     "enchanting": ("enchanting.yaml", Enchanting),
     "transformations": ("transformations.yaml", Transformations),
     "structure_loot": ("structure_loot.yaml", StructureLootTables),
@@ -617,6 +643,8 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
 
     out += [("stripping.yaml", name, kind) for p in mech.stripping.pairs
             for name, kind in ((p.log, "item"), (p.stripped, "item"))]
+    out += [("tilling.yaml", name, "block") for g in mech.tilling.groups for p in g.pairs
+            for name in (p.block, p.becomes)]
     ench = mech.enchanting
     out += [("enchanting.yaml", name, "item") for name in (ench.station, ench.reset, "bookshelf", "lapis_lazuli")]
     out += [("enchanting.yaml", t.item, "item") for t in ench.tools]

@@ -27,6 +27,8 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   on a cauldron), as Minecraft's use of the item on the block does (:func:`variants`).
 * Stripping: an axe used on a log (wood, stem, hyphae, bamboo block) turns it into its stripped form and wears
   one use (:func:`stripping`).
+* Tilling: a hoe used on grass or dirt turns it into farmland, a shovel into a dirt path (only with air above),
+  wearing one use (:func:`tilling`).
 * Changes: concrete powder hardens into concrete as soon as it touches water; coral dies (becomes its dead
   form) 79.5 ticks (4 s, Minecraft's average) after it is placed out of water (:func:`changes`). Copper does not
   weather (a stage takes about 27 minutes on average) and anvils do not wear.
@@ -382,6 +384,21 @@ def stripping(kn: Any) -> dict[str, Any]:
     return {"tools": tools, "pairs": dict(sorted(pairs.items()))}
 
 
+def tilling(kn: Any) -> list[dict[str, Any]]:
+    """What hoes and shovels turn the ground into (``tilling.yaml``).
+
+    Per group: its verb, ``tools`` (the tag's items) and ``pairs`` (block -> the block it becomes).
+    """
+    table = kn.mechanisms.tilling if kn.mechanisms is not None else None
+    out: list[dict[str, Any]] = []
+    for group in table.groups if table is not None else []:
+        tools = sorted(mc(t) for t in kn.tags.get(group.tools, []) if t in kn.items)
+        pairs = {mc(p.block): mc(p.becomes) for p in group.pairs if p.block in kn.blocks and p.becomes in kn.blocks}
+        if tools and pairs:
+            out.append({"verb": group.verb, "tools": tools, "pairs": dict(sorted(pairs.items()))})
+    return out
+
+
 def hand(kn: Any) -> dict[str, Any]:
     """The hand's capabilities: digs ``handy`` blocks at Minecraft's hand speed; the combat table's punch."""
     damage = kn.combat.player.hand.damage if kn.combat else 1.0
@@ -598,6 +615,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "variants": variants(kn),
         "changes": changes(kn),
         "stripping": stripping(kn),
+        "tilling": tilling(kn),
         "brewing": brewing(kn),
         "water": mc("water"),
         "furnace": mc("furnace"),

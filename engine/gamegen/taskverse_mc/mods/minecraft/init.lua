@@ -285,6 +285,7 @@ end
 
 dofile(modpath .. "/furnace.lua")(data.furnace, tile)
 dofile(modpath .. "/brewing.lua")(data.brewing, tile)
+dofile(modpath .. "/tilling.lua")(data.tilling)
 
 -- The map: flat ground, Minecraft's biomes, ores and surface blocks ---------------------------------------------
 
