@@ -24,7 +24,8 @@ from taskverse.engine.gamegen.build import (
     game_files,
     recorded_digest,
 )
-from taskverse.engine.gamegen.content import DIMENSIONS, colour, drop_table, game_content
+from taskverse.engine.gamegen.content import DIMENSIONS, animals, colour, drop_table, game_content
+from taskverse.engine.harness import Plan, Step
 from taskverse.engine.model import game_model
 from taskverse.engine.planner import plan_task
 from taskverse.engine.profile import load_game_settings, load_mapping, load_registry, profile_dir
@@ -145,6 +146,20 @@ def test_mobs_have_the_knowledges_health_attack_and_hostility(knowledge):
     assert {d["name"] for d in zombie["drops"]} >= {"minecraft:rotten_flesh"}
 
 
+def test_animals_eat_breed_and_tame_as_the_breeding_table_says(knowledge):
+    table = animals(knowledge)
+    breeding = {b.animal: b for b in knowledge.mechanisms.breeding.breeding}
+    pig, horse, donkey = table["minecraft:pig"], table["minecraft:horse"], table["minecraft:donkey"]
+    assert pig["breed"] == sorted(f"minecraft:{f}" for f in breeding["pig"].food)
+    assert pig["partners"] == {"minecraft:pig": "minecraft:pig"}
+    assert horse["partners"]["minecraft:donkey"] == donkey["partners"]["minecraft:horse"] == "minecraft:mule"
+    assert "minecraft:wheat" in horse["food"] and "minecraft:wheat" not in horse["breed"]  # fed, not bred
+    assert table["minecraft:mule"]["breed"] == []  # a mule does not breed
+    assert table["minecraft:wolf"]["tame"] == {"food": ["minecraft:bone"], "one_in": 3}
+    assert table["minecraft:turtle"]["partners"] == {}  # lays eggs, which the game does not make
+    assert table["minecraft:axolotl"]["returns"] == "minecraft:water_bucket"
+
+
 def test_names_and_descriptions_never_reach_lua_source(knowledge, monkeypatch):
     hostile = '"]] os.exit(1) --[[\n\\'
     monkeypatch.setitem(knowledge.items, "stick", {**knowledge.items["stick"], "display": hostile})
@@ -208,6 +223,11 @@ def test_game_mobs_are_watched_for_kills(library):
     assert ir.mobs == [] and ir.mods == ["mobs"]  # the game registers the mob; the mobs API is loaded
 
 
+def test_an_item_used_on_a_game_mob_is_watched_on_the_mob(library):
+    ir = Compiler(library, GAME).compile(library.get("breed.camel"))  # cactus has no use of its own: the camel's
+    assert ir.trackers.use.entities == ["minecraft:camel"] and ir.goals["breed.camel"].using == ["cactus"]
+
+
 def test_a_chance_drop_is_dug_for_until_it_is_held(library):
     task = library.get("obtain.flint")
     plan = plan_task(task, compile_task(task, library, GAME), library)
@@ -241,7 +261,8 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "obtain.flint", "obtain.bone", "obtain.ghast_tear", "place.green_wall_banner", "pot.red_tulip",
           "place.lime_candle_cake", "harden.green_concrete", "dry.dead_brain_coral_block",
           "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire", "find.dripstone_caves",
-          "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)", "use.till_land")
+          "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)", "use.till_land", "breed.pig",
+          "tame.ocelot")
 
 
 @pytest.fixture(scope="module")
@@ -286,3 +307,28 @@ def test_one_blaze_powder_brews_on_and_a_stand_without_fuel_brews_nothing(librar
             if e["game_event"]["event"] == "obtain"]
     assert made == [("awkward_potion", 1), ("awkward_splash_potion", 2)]
     assert not none.success and "brewed nothing" in (none.plan_error or "")
+
+
+def _feed(item: str, mob: str) -> Step:
+    return Step(do="use", item=item, entity=mob, secondary=True)
+
+
+def test_a_horse_and_a_donkey_fed_make_a_mule_a_horse_fed_twice_does_not(library):
+    need_engine(client=True)
+    from taskverse.engine.runner import run_jobs
+
+    task = library.get("breed.mule")
+    ir = compile_task(task, library, GAME)
+    carrot, mule = "minecraft:golden_carrot", Step(do="kill", entity="minecraft:mule", radius=8)
+    wait = Step(do="wait", seconds=4)  # the baby comes 3 s after its parents mate
+    bred = Plan(steps=[_feed(carrot, "minecraft:horse"), _feed(carrot, "minecraft:donkey"), wait, mule],
+                stop_on_success=False)
+    alone = Plan(steps=[_feed(carrot, "minecraft:horse"), _feed(carrot, "minecraft:horse"), wait, mule],
+                 stop_on_success=False)
+    made, not_made = run_jobs([(task, ir, bred), (task, ir, alone)], library=library, parallel=2)
+    assert made.error is None and not_made.error is None, (made.engine_errors, not_made.engine_errors)
+    assert made.plan_completed, made.plan_error  # the mule was there to kill
+    uses = [e["game_event"]["target"] for e in made.events if e["game_event"]["event"] == "use"]
+    assert uses == ["golden_carrot", "horse"]  # the task watches the horse only
+    assert not not_made.plan_completed and "no minecraft:mule" in (not_made.plan_error or "")
+    assert not_made.success  # the library's breed.mule counts the food used on the horse twice

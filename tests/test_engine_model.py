@@ -304,3 +304,49 @@ def test_a_hoe_tills_the_ground_and_a_shovel_flattens_a_path(library):
     assert step.model_dump(exclude_none=True, exclude={"note"}) == {
         "do": "use", "item": "minecraft:wooden_hoe", "node": "minecraft:grass_block", "radius": 6}
     assert not any(".till." in a for a in game_model("minetest_game").acts)
+
+
+def test_an_animal_is_fed_each_food_the_breeding_table_gives_it(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    table = library.knowledge.mechanisms.breeding
+    pig_foods = next(b.food for b in table.breeding if b.animal == "pig")
+    fed = {a.split(".", 2)[2] for a in rules.actions if a.startswith("use.minecraft:pig.minecraft:")}
+    assert fed == {f"minecraft:{f}" for f in pig_foods}
+    horse = {a.split(".", 2)[2] for a in rules.actions if a.startswith("use.minecraft:horse.minecraft:")}
+    assert {"minecraft:wheat", "minecraft:golden_carrot"} <= horse  # its other food, and its breeding food
+    a = rules.action_index["use.minecraft:pig.minecraft:carrot"]
+    (way,) = rules.ways[a]
+    pig, carrot = (next(n for n in way if rules.names[n.members[0]] == x) for x in ("minecraft:pig",
+                                                                                 "minecraft:carrot"))
+    assert pig.presence and not pig.consume and carrot.consume  # the pig stays, the carrot is eaten
+    assert rules.goals[a].using == "minecraft:carrot"  # the use on the pig is done holding the carrot
+    assert not rules.outputs[a]
+    axolotl = rules.action_index["use.minecraft:axolotl.minecraft:tropical_fish_bucket"]
+    assert [rules.names[o.resource] for o in rules.outputs[axolotl]] == ["minecraft:water_bucket"]  # given back
+    assert not any(n.startswith("use.default:") and n.count(".") > 1 for n in game_model("minetest_game").rules.actions)
+
+
+@pytest.mark.parametrize(("atom", "food", "mob"), [
+    ("breed.pig", "minecraft:beetroot", "minecraft:pig"),
+    ("breed.mule", "minecraft:golden_carrot", "minecraft:horse"),  # the start's breeding food, not wheat
+    ("tame.ocelot", "minecraft:cod", "minecraft:ocelot"),
+    ("use.feed_horse", "minecraft:wheat", "minecraft:horse"),
+    ("breed.cow", "minecraft:wheat", "minecraft:cow"),  # `using`: the food asked for
+])
+def test_feeding_plays_the_food_used_on_the_animal(library, atom, food, mob):
+    task = library.get(atom)
+    scripted = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
+    uses = [s for s in scripted.plan.steps if s.do == "use"]
+    count = task.metrics.success.count
+    assert scripted.actions == [f"use.{mob}.{food}"] * count
+    assert [(s.item, s.entity, s.secondary) for s in uses] == [(food, mob, True)] * count
+
+
+def test_a_naive_breeding_spawns_two_animals_and_feeds_each(library):
+    task = build_molecule(naive(ref("breed.pig")), library)
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    fed = [i for i, s in enumerate(steps) if s.do == "use"]
+    spawned = [i for i, s in enumerate(steps) if s.do == "spawn"]
+    assert len(fed) == 2 and len(spawned) == 2 and spawned[0] < fed[0] < spawned[1] < fed[1]
+    assert all("natural spawning" in (steps[i].note or "") for i in spawned)

@@ -54,7 +54,7 @@ local task = {
 	trackers = {
 		find = {radius = 8, nodes = {}, entities = {}},
 		reach = {measures = {}, nodes = {}},
-		use = {items = {}},
+		use = {items = {}, entities = {}},
 		place = {items = {}},
 		interact = {nodes = {}, entities = {}, death = false},
 		builds = {},

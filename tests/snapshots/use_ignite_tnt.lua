@@ -61,7 +61,7 @@ local task = {
 	trackers = {
 		find = {radius = 8, nodes = {}, entities = {}},
 		reach = {measures = {}, nodes = {}},
-		use = {items = {"fire:flint_and_steel"}},
+		use = {items = {"fire:flint_and_steel"}, entities = {}},
 		place = {items = {}},
 		interact = {nodes = {}, entities = {}, death = false},
 		builds = {},

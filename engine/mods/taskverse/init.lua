@@ -745,6 +745,28 @@ local function interact_entity_hook(original)
 	end
 end
 
+-- An item used on a mob (a right-click with it in hand: feeding, breeding, taming): one event for the item, one
+-- for the mob, held the item, when the mob took it or changed it (an animal ate it); a click it ignores is no use.
+local function use_on_entity_hook(original)
+	return function(self, clicker)
+		local before = is_player(clicker) and clicker:get_wielded_item() or nil
+		local ctx = before ~= nil and not before:is_empty() and context(clicker) or nil
+		local result
+		if original ~= nil then
+			result = original(self, clicker)
+		end
+		if ctx ~= nil then
+			local after = clicker:get_wielded_item()
+			if after:get_name() ~= before:get_name() or after:get_count() ~= before:get_count() then
+				local name = before:get_name()
+				emit(clicker, "use", name, target_of(name), 1, nil, ctx)
+				emit(clicker, "use", self.name, target_of(self.name), 1, nil, ctx)
+			end
+		end
+		return result
+	end
+end
+
 local function kill_hook(original)
 	return function(self, pos)
 		local cause = self.cause_of_death
@@ -810,6 +832,12 @@ local function install_hooks()
 		local def = minetest.registered_entities[name]
 		if def ~= nil then
 			def.on_die = wrap(def, "on_die", kill_hook)
+		end
+	end
+	for _, name in ipairs(task.trackers.use.entities or {}) do
+		local def = minetest.registered_entities[name]
+		if def ~= nil then
+			def.on_rightclick = wrap(def, "on_rightclick", use_on_entity_hook)
 		end
 	end
 	for _, name in ipairs(task.trackers.interact.entities) do

@@ -834,9 +834,46 @@ local function pointed_for(player, step)
 	return {type = "nothing"}
 end
 
+-- Mobs an item was used on this episode (right-clicked with it), so feeding two animals feeds two, not one twice.
+local used_on = {}
+
+-- An item used on a mob as a right-click does it (the engine's right-click of an object: the item's own
+-- on_secondary_use, then the object's on_rightclick): the nearest such mob not yet used on, else the nearest.
+local function right_click_mob(player, step, done)
+	local best, best_d
+	local pos = player:get_pos()
+	for _, obj in ipairs(minetest.get_objects_inside_radius(pos, step.radius or 12)) do
+		local entity = obj:get_luaentity()
+		if entity ~= nil and entity.name == step.entity then
+			local d = vector.distance(pos, obj:get_pos()) + (used_on[entity] and 1000 or 0)
+			if best == nil or d < best_d then
+				best, best_d = obj, d
+			end
+		end
+	end
+	if best == nil then
+		return done(false, "no " .. step.entity .. " nearby")
+	end
+	used_on[best:get_luaentity()] = true
+	local stack = player:get_wielded_item()
+	local def = stack:get_definition()
+	if rawget(def, "on_secondary_use") ~= nil then
+		local out = def.on_secondary_use(stack, player, {type = "object", ref = best})
+		if out ~= nil then
+			player:set_wielded_item(out)
+		end
+	end
+	best:right_click(player)
+	runtime.poll(player)
+	done(true)
+end
+
 function actions.use(player, step, done)
 	if not wield(player, step.item or "") then
 		return done(false, "no " .. tostring(step.item) .. " to use")
+	end
+	if step.secondary and step.entity ~= nil then
+		return right_click_mob(player, step, done)
 	end
 	local pointed, err = pointed_for(player, step)
 	if pointed == nil then

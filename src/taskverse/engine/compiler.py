@@ -56,6 +56,7 @@ from taskverse.engine.ir import (
     StackIR,
     TaskIR,
     TrackersIR,
+    UseIR,
     WithinIR,
 )
 from taskverse.engine.profile import (
@@ -137,6 +138,7 @@ class _State:
     measures: set[str] = field(default_factory=set)
     reach_nodes: set[str] = field(default_factory=set)
     use_items: set[str] = field(default_factory=set)
+    use_entities: set[str] = field(default_factory=set)
     place_items: set[str] = field(default_factory=set)
     interact_nodes: set[str] = field(default_factory=set)
     interact_entities: set[str] = field(default_factory=set)
@@ -246,7 +248,9 @@ class Compiler:
         if goal.using is not None:
             mapped = self._lookup_all(s, goal.using, "item")
             using = sorted(mapped)
-            if event == "use":
+            if event == "use" and self._on_mob(goal.target):  # the mob's right-click is a use on it, too
+                s.use_items.update(e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS)
+            elif event == "use":
                 self._use_items(s, goal.using, mapped)
         return GoalIR(event=event, targets=sorted(set(targets)), count=goal.count, using=using, value=goal.value)
 
@@ -344,10 +348,15 @@ class Compiler:
             s.problem("nothing happens on use in the game", name, f"{name} does nothing when used in {self.game}")
         s.use_items.update(usable)
 
+    def _on_mob(self, target: str) -> bool:
+        return target in self.kn.mobs or (target in self.kn.entities and target not in self.kn.items)
+
     def _goal_use(self, s: _State, goal: Goal) -> list[str]:
         target = goal.target
-        if target in self.kn.mobs or (target in self.kn.entities and target not in self.kn.items):
+        if self._on_mob(target):  # an item used on the mob: the runtime watches the mob's right-click
             engine = self._mob(s, target)
+            if engine:
+                s.use_entities.add(engine)
             return [target] if engine else []
         if goal.using is not None:  # used on a block with an item (the item is checked with `using`)
             return list(self._lookup_all(s, target, "block"))
@@ -604,7 +613,7 @@ class Compiler:
             trackers=TrackersIR(
                 find=FindIR(nodes=sorted(s.find_nodes), entities=sorted(s.find_entities)),
                 reach=ReachIR(measures=sorted(s.measures), nodes=sorted(s.reach_nodes)),
-                use=ItemsIR(items=sorted(s.use_items)),
+                use=UseIR(items=sorted(s.use_items), entities=sorted(s.use_entities)),
                 place=ItemsIR(items=sorted(s.place_items)),
                 interact=InteractIR(nodes=sorted(s.interact_nodes), entities=sorted(s.interact_entities),
                                     death=s.death),

@@ -175,6 +175,13 @@ class ItemsIR(IRModel):
     items: list[str] = Field(default_factory=list)
 
 
+class UseIR(IRModel):
+    """Items whose use callbacks the runtime wraps, and mobs an item used on (right-clicked) counts as used on."""
+
+    items: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+
+
 class InteractIR(IRModel):
     """Nodes and entities to watch being right-clicked (or punched), and whether dying counts."""
 
@@ -198,7 +205,7 @@ class TrackersIR(IRModel):
 
     find: FindIR = Field(default_factory=FindIR)
     reach: ReachIR = Field(default_factory=ReachIR)
-    use: ItemsIR = Field(default_factory=ItemsIR)
+    use: UseIR = Field(default_factory=UseIR)
     place: ItemsIR = Field(default_factory=ItemsIR)
     interact: InteractIR = Field(default_factory=InteractIR)
     builds: list[BuildIR] = Field(default_factory=list)

@@ -28,6 +28,9 @@ atom                  needs                                                     
 ``equip.<item>``      the item, held                                              nothing
 ``use.<item>``        the item, held (items with a use callback)                  nothing
 ``kill.<mob>``        the mob (summoned or spawned)                               its loot (1 in 10 or likelier)
+``use.<mob>.<food>``  the animal (summoned or spawned), the food (used up); held:    its container (an axolotl's
+                      the food (taskverse_mc: ``breeding.yaml``'s foods)          bucket; the game: fed, in love,
+                                                                                  a baby, tamed by chance)
 ``interact.<x>``      the node or entity (``interact.death``: nothing)            nothing
 ``reach.<x>``         a walkable node to stand on, or nothing (a measure)         nothing
 ``build.<shape>``     its cells' worth of placeable blocks                        nothing
@@ -73,6 +76,7 @@ from typing import Any
 
 from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES, USE_CALLBACKS, mob_loot
 from taskverse.engine.gamegen.build import GENERATED_GAMES
+from taskverse.engine.gamegen.content import animals as content_animals
 from taskverse.engine.gamegen.content import brewing as content_brewing
 from taskverse.engine.gamegen.content import changes as content_changes
 from taskverse.engine.gamegen.content import stripping as content_stripping
@@ -156,9 +160,11 @@ class _Atoms:
     acts: dict[str, Act] = field(default_factory=dict)
 
     def add(self, act: Act, ways: list[tuple[list[Need], list[Yield]]] | None = None,
-            target: str | None = None, value: float | None = None, suffix: str = "", using: str | None = None
-            ) -> None:
-        """Add the atom ``<verb>.<name>[.<suffix>]`` with its ways (each its needs and yields; None: none)."""
+            target: str | None = None, value: float | None = None, suffix: str = "", using: str | None = None) -> None:
+        """Add the atom ``<verb>.<name>[.<suffix>]`` with its ways (each its needs and yields; None: none).
+
+        ``using``: the item its success event is done holding (a food used on an animal, a bottle on water).
+        """
         atom_id = f"{act.verb}.{act.name}" + (f".{suffix}" if suffix else "")
         if atom_id in self.acts:
             raise TaskverseError(f"two atoms of the game model are both {atom_id!r}: {self.acts[atom_id]} and {act}")
@@ -242,6 +248,7 @@ class GameModel:
         for measure in REACH_MEASURES:
             out.add(Act("reach", "measure", measure), value=REACH_ANY)
         self._entities(out)
+        self._feeds(out)
         blocks = sorted(n for n, i in self.items.items() if i.type == "node" and n not in NOT_BLOCKS)
         for shape, spec in sorted(BUILD_SHAPES.items()):
             cells = spec["length"] * spec.get("width", 1) * spec.get("height", 1)
@@ -499,6 +506,34 @@ class GameModel:
                 ways = self.fight_gear(mc) if entity in self.spawns else [[]]
                 if ways:  # a spawned mob no gear beats (a warden) is not fought
                     out.add(Act("kill", "entity", entity), [(present + gear, self.loot(mc)) for gear in ways])
+
+    def _feeds(self, out: _Atoms) -> None:
+        """An animal fed one of its foods (``use.<mob>.<food>``): the food used on it, as the game's animals eat.
+
+        The generated game feeds, breeds and tames from ``breeding.yaml``
+        (:func:`taskverse.engine.gamegen.content.animals`): every food an animal eats (breeding, taming, other
+        food) is one way to use an item on it, held and used up. What feeding leads to is left out of the model:
+        love and taming are no resources, and a baby needs two adults of a kind, which a presence need cannot
+        count; the game still makes the baby when two fed adults are near each other.
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        for name, spec in content_animals(self.kn).items():
+            mob = self._game_entity(name)
+            if not mob:
+                continue
+            back = self._game(spec["returns"], "item") if spec["returns"] else ""
+            for food in (f for f in (self._game(x, "item") for x in spec["food"]) if f):
+                returned = [Yield(name=back)] if back else []  # the container given back: the axolotl's bucket
+                out.add(Act("use", "feed", mob, makes=food),
+                        [([_need("entity", [mob]), _need("item", [food])], returned)], target=mob,
+                        suffix=food, using=food)
+
+    def _game_entity(self, name: str) -> str:
+        """The game entity of a taskverse_mc mob (``minecraft:<name>``) in this game, or ``""``."""
+        counterpart = self.mapping.lookup(name.split(":", 1)[-1], "entity")
+        found = counterpart.to if counterpart is not None and counterpart.to is not None else ""
+        return found if found in self.entities else ""
 
     def _portals(self, out: _Atoms) -> None:
         """Through a nether portal: obsidian placed, flint and steel used on it (the game's portals need no frame)."""

@@ -7,7 +7,8 @@ A compiled task (:class:`taskverse.engine.ir.TaskIR`) is planned in three moves:
    them (the runtime reports those names back in Minecraft's words, so the two agree). Constraints are taken off
    for planning (the model has no clock, weather or position) and become set-up steps later; a goal that needs an
    item in hand (``using``, ``how=with:ITEM``) also needs the item held (the model's ``equip`` event), so the
-   planner gets it.
+   planner gets it. An item used on a mob (feeding an animal) is the food the model's feeding events hold: the
+   one asked for, else the start's food for the animal.
 2. **One planner.** :class:`taskverse.world.search.Planner` plans the whole expression, its operators included
    (AND, OR, THEN, N times, at least k, avoid), as a goal automaton (``GoalTracker``) over the model's rules from
    the task's compiled start, with ``best_plan`` (steps objective): the same planner and code the text
@@ -17,8 +18,9 @@ A compiled task (:class:`taskverse.engine.ir.TaskIR`) is planned in three moves:
    step notes say so), a dig with the tool the way holds (a chance drop: dig until the item is held), a craft
    through the grid emulation with the items the model used, a cook at the furnace at the start with the fuel
    it burnt, a brew at the brewing stand at the start with the recipe's base potion and ingredient, a kill by
-   hitting, a place, a use (a bottle filled at water) or an interaction with its target. Runs of the same action
-   become one step with a count. A constraint's set-up (the time, a biome, a cave, a height, the hand or an item
+   hitting, a place, a use (a bottle filled at water, a hoe on grass) or an interaction with its target (a food
+   used on an animal: a right-click with it, at one summoned or spawned; two fed, two animals). Runs of the same
+   action become one step with a count. A constraint's set-up (the time, a biome, a cave, a height, the hand or an item
    in it) goes just before the last action that counts for the constrained part.
 
 Every step's ``note`` names the model action it plays (``mine.default:tree``), or says why the player teleports.
@@ -156,7 +158,12 @@ class _Goals:
     def _atom(self, atom: str, constraints: tuple[ConstraintIR, ...]) -> Any:
         """One occurrence: its goal over the model's events; an item it needs in hand as ``how=with:``."""
         goal = self.ir.goals[atom]
+        # an item used on nothing is the goal's target (``use.<item>``); one used on a mob (feeding it) is the item
+        # its events are held with: the one the goal asks for, else the start's food for it (``_start_foods``)
         using = self.items(goal.using or []) if goal.using and goal.event != "use" else []
+        fed: list[str] = []  # an item used on a mob: the food it is fed, as the model's feeding events carry it
+        if goal.event == "use" and self._on_mob(goal):
+            fed = self.items(goal.using) if goal.using else self._start_foods(goal)
         asked = [self.items(c.how_items or [c.how[5:]]) for c in constraints if c.how and c.how.startswith("with:")]
         hold = [i for i in using if all(i in a for a in asked)] if using else (asked[0] if asked else [])
         bare = any(c.how == "bare_hand" for c in constraints)
@@ -171,8 +178,11 @@ class _Goals:
             event, targets = goal.event, []
         tag = f"goal_{len(self.leaves)}"  # the targets as a tag (a tag name is a plain name)
         self.tags[tag] = targets
+        if fed:
+            self.tags[f"fed_{len(self.leaves)}"] = sorted(set(fed))
         self.goals[key] = Goal(event=event, target=f"#{tag}", count=goal.count,  # type: ignore[arg-type]
-                               value=goal.value if goal.event == "reach" else None)
+                               value=goal.value if goal.event == "reach" else None,
+                               using=f"#fed_{len(self.leaves)}" if fed else None)
         if key in self.problems:
             return AtomRef(task=key)
         if bare:
@@ -192,7 +202,7 @@ class _Goals:
     def _planned(self, goal: GoalIR) -> tuple[str, list[str]]:
         """The event and game targets the model emits for a goal (a use goal: the item used)."""
         rules = self.model.rules
-        if goal.event == "use" and goal.using:
+        if goal.event == "use" and goal.using and not self._on_mob(goal):
             names = self.items(goal.using)
         else:
             names = []
@@ -204,6 +214,20 @@ class _Goals:
             raise NoPlan(f"nothing in {self.ir.game} does {event} {' or '.join(goal.targets) or '?'}"
                          f"{' (' + ', '.join(sorted(set(names))) + ')' if names else ''}")
         return event, found
+
+    def _on_mob(self, goal: GoalIR) -> bool:
+        """Whether a goal's targets are the model's mobs (an item used on an animal: feeding it)."""
+        return bool(goal.targets) and all(n in self.model.entities for t in goal.targets for n in self.names(t))
+
+    def _start_foods(self, goal: GoalIR) -> list[str]:
+        """The foods the start gives that the goal's animals eat.
+
+        A start that hands the player two golden carrots for a horse means them (breeding food), not wheat from the
+        fields (which it eats too, without breeding).
+        """
+        mobs = {n for t in goal.targets for n in self.names(t)}
+        eats = {act.makes for act in self.model.acts.values() if act.kind == "feed" and act.name in mobs}
+        return [s.name for s in self.ir.init.inventory if s.name in eats]
 
     def names(self, mc: str) -> list[str]:
         """Every game name a Minecraft name stands for: item, block, entity, the biomes the task maps it to."""
@@ -285,6 +309,8 @@ class _Player:
         forgotten when the player moves."""
         self.met: dict[str, str] = {}
         """Mob -> the dimension the player last had one spawned in (see ``_spawn``)."""
+        self.fed = 0
+        """Animals fed since the last one was spawned beside the player (see ``_feed``)."""
         self.held: dict[int, str | None] = {}
         """Plan index -> the item in hand the model says the action is done with (asked for by ``how=with``)."""
 
@@ -496,6 +522,9 @@ class _Player:
                 raise NoPlan(f"no {act.makes} to fill {act.using} at")
             self.add(Step(do="use", item=act.using, node=node, radius=6), name)
             return
+        if act.kind == "feed":
+            self._feed(act, name)
+            return
         leaf = self._leaf()
         item = act.name
         if leaf is None or not leaf.goal.using:
@@ -515,6 +544,24 @@ class _Player:
             raise NoPlan(f"no {' or '.join(leaf.goal.targets)} near the start to use {item} on")
         self.home(name)
         self.add(Step(do="use", item=item, entity=mobs[0]), name)
+
+    def _feed(self, act: Any, name: str) -> None:
+        """The food used on the animal, as a right-click with it in hand: a summoned one, or one spawned."""
+        mob = act.name
+        if self.here == ("spawned", mob):  # the one spawned for finding it, still beside the player
+            if self.fed:  # fed already: another of its herd, so two animals are fed (and breed), not one twice
+                self.add(Step(do="spawn", entity=mob), f"spawn: another {mob} beside the player, standing in for "
+                         f"Minecraft's natural spawning (taskverse_mc spawns no mobs), for {name}", main=False)
+                self.fed = 0
+        elif self.home_mobs[mob] > 0:
+            self.home(name)
+        elif mob in self.model.spawns:
+            self._spawn(mob, name)
+        else:
+            raise NoPlan(f"no {mob} summoned at the start to feed (and Minecraft does not spawn it)")
+        self.add(Step(do="use", item=act.makes, entity=mob, secondary=True),
+                 f"{name}: {act.makes} used on {mob} (a right-click with it: the game's animal eats it)")
+        self.fed += 1
 
     def _ensure_node(self, nodes: list[str], why: str) -> str | None:
         """A target node near the player: one near the start, one placed there now, or a generated one."""
@@ -560,6 +607,7 @@ class _Player:
         self.add(Step(do="spawn", entity=mob), f"spawn: {mob} beside the player, standing in for Minecraft's natural "
                  f"spawning (taskverse_mc spawns no mobs), for {why}")
         self.here = ("spawned", mob)
+        self.fed = 0
         self.met[mob] = dimension
 
     def _kill(self, act: Any, name: str, taken: Any, kept: Any, presence: Any, outputs: Any, w: int) -> None:

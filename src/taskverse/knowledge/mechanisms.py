@@ -541,12 +541,20 @@ class Tame(_Table):
         return self
 
 
+class Feed(_Table):
+    """What else an animal eats, beyond its breeding food (healing it, a baby growing): a horse's wheat."""
+
+    animal: str
+    food: list[str] = Field(min_length=1)
+
+
 class Breeding(_Table):
     """``breeding.yaml``."""
 
     source: str
     breeding: list[Breed] = Field(min_length=1)
     taming: list[Tame] = Field(min_length=1)
+    feeding: list[Feed] = Field(default_factory=list)
     fills: list[Fill] = Field(default_factory=list)
 
 
@@ -699,6 +707,8 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
         out += [("breeding.yaml", b.gives.name, b.gives.kind.value)] if b.gives else []
     out += [("breeding.yaml", n, "entity") for t in breed.taming for n in [t.animal]]
     out += [("breeding.yaml", f, "item") for t in breed.taming for f in t.food]
+    out += [("breeding.yaml", n, kind) for f in breed.feeding for n, kind in
+            [(f.animal, "entity"), *((x, "item") for x in f.food)]]
     out += [("breeding.yaml", n, "item") for f in breed.fills for n in (f.item, f.container)]
     out += [("breeding.yaml", f.at, f.kind) for f in breed.fills]
     return out

@@ -410,3 +410,5 @@ if mobs_api ~= nil and mobs_api.register_mob ~= nil then
 		})
 	end
 end
+
+dofile(modpath .. "/animals.lua")(data)
