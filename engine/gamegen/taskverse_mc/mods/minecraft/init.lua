@@ -251,6 +251,20 @@ end
 
 -- Stripping: an axe used on a log strips it (one use of the axe) ---------------------------------------------
 
+-- A tool used on a block (not digging it) wears one of its uses, as in survival; nothing in creative.
+local function wear_one_use(itemstack, user)
+	if minetest.is_creative_enabled(user and user:get_player_name() or "") then
+		return
+	end
+	local uses = 0
+	for _, cap in pairs(itemstack:get_tool_capabilities().groupcaps or {}) do
+		uses = math.max(uses, cap.uses or 0)
+	end
+	if uses > 0 then
+		itemstack:add_wear(math.ceil(65535 / uses))
+	end
+end
+
 local function strip(itemstack, placer, pointed_thing)
 	if pointed_thing.type ~= "node" then
 		return itemstack
@@ -261,13 +275,7 @@ local function strip(itemstack, placer, pointed_thing)
 		return itemstack
 	end
 	minetest.swap_node(pointed_thing.under, {name = stripped, param2 = node.param2})
-	if not minetest.is_creative_enabled(placer and placer:get_player_name() or "") then
-		local caps = itemstack:get_tool_capabilities()
-		local uses = caps.groupcaps and caps.groupcaps.choppy and caps.groupcaps.choppy.uses or 0
-		if uses > 0 then
-			itemstack:add_wear(math.ceil(65535 / uses))
-		end
-	end
+	wear_one_use(itemstack, placer)
 	return itemstack
 end
 
@@ -285,7 +293,7 @@ end
 
 dofile(modpath .. "/furnace.lua")(data.furnace, tile)
 dofile(modpath .. "/brewing.lua")(data.brewing, tile)
-dofile(modpath .. "/tilling.lua")(data.tilling)
+dofile(modpath .. "/tilling.lua")(data.tilling, wear_one_use)
 
 -- The map: flat ground, Minecraft's biomes, ores and surface blocks ---------------------------------------------
 

@@ -1,7 +1,7 @@
 -- Tilling (data.tilling, from the knowledge's tilling.yaml): a hoe used on grass or dirt turns it into farmland, a
 -- shovel into a dirt path, only with air above the block; the tool wears one use, as the axe's stripping does.
 
-return function(tilling)
+return function(tilling, wear_one_use)
 	for _, group in ipairs(tilling) do
 		local function till(itemstack, placer, pointed_thing)
 			if pointed_thing.type ~= "node" then
@@ -15,15 +15,7 @@ return function(tilling)
 				return itemstack
 			end
 			minetest.swap_node(pos, {name = becomes})
-			if not minetest.is_creative_enabled(name) then
-				local uses = 0
-				for _, cap in pairs(itemstack:get_tool_capabilities().groupcaps or {}) do
-					uses = math.max(uses, cap.uses or 0)
-				end
-				if uses > 0 then
-					itemstack:add_wear(math.ceil(65535 / uses))
-				end
-			end
+			wear_one_use(itemstack, placer)
 			return itemstack
 		end
 		for _, tool in ipairs(group.tools) do
