@@ -113,10 +113,18 @@ def test_potions_are_items_drunk_from_a_bottle_given_back(registry, knowledge):
     assert "minecraft:silk_touch_iron_pickaxe" not in registry.items  # the game has no enchanting
 
 
-def test_a_bottle_fills_at_water_and_the_stand_brews_the_knowledges_mixes(registry, knowledge):
-    brewing = game_content(knowledge)["brewing"]
+def test_containers_fill_at_water_and_the_stand_brews_the_knowledges_mixes(registry, knowledge):
+    content = game_content(knowledge)
+    brewing = content["brewing"]
     table = knowledge.mechanisms.brewing
-    assert brewing["fills"] == {"minecraft:glass_bottle": {"at": "minecraft:water", "gives": "minecraft:potion"}}
+    fills = content["fills"]  # the bottle's water stays, a bucket takes its source
+    assert fills["minecraft:glass_bottle"] == {"minecraft:water": {"gives": "minecraft:potion", "takes": False}}
+    assert fills["minecraft:bucket"] == {
+        "minecraft:lava": {"gives": "minecraft:lava_bucket", "takes": True},
+        "minecraft:powder_snow": {"gives": "minecraft:powder_snow_bucket", "takes": True},
+        "minecraft:water": {"gives": "minecraft:water_bucket", "takes": True}}
+    assert content["milking"] == {m: {"minecraft:bucket": "minecraft:milk_bucket"}
+                                  for m in ("minecraft:cow", "minecraft:goat", "minecraft:mooshroom")}
     assert (brewing["fuel"], brewing["brews_per_fuel"]) == ("minecraft:blaze_powder", table.brews_per_fuel)
     for mix in table.mixes:
         result = f"minecraft:{table.name(mix.result)}"
@@ -262,7 +270,7 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "place.lime_candle_cake", "harden.green_concrete", "dry.dead_brain_coral_block",
           "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire", "find.dripstone_caves",
           "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)", "use.till_land", "breed.pig",
-          "tame.ocelot")
+          "tame.ocelot", "obtain.milk_bucket", "use.fill_lava_bucket")
 
 
 @pytest.fixture(scope="module")

@@ -350,3 +350,17 @@ def test_a_naive_breeding_spawns_two_animals_and_feeds_each(library):
     spawned = [i for i, s in enumerate(steps) if s.do == "spawn"]
     assert len(fed) == 2 and len(spawned) == 2 and spawned[0] < fed[0] < spawned[1] < fed[1]
     assert all("natural spawning" in (steps[i].note or "") for i in spawned)
+
+
+def test_a_bucket_is_filled_at_a_source_or_with_milk_from_an_animal(library):
+    rules = game_model("taskverse_mc", library.knowledge).rules
+    for liquid in ("water", "lava", "powder_snow"):
+        (way,) = rules.ways[rules.action_index[f"use.minecraft:{liquid}_bucket.fill"]]
+        assert {(rules.names[n.members[0]], n.consume) for n in way} == {("minecraft:bucket", True),
+                                                                         (f"minecraft:{liquid}", False)}
+    milk = rules.action_index["use.minecraft:cow.minecraft:bucket"]
+    assert [rules.names[o.resource] for o in rules.outputs[milk]] == ["minecraft:milk_bucket"]
+    task = build_molecule(naive(ref("obtain.milk_bucket")), library)
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert steps[-1].model_dump(exclude_none=True, exclude={"note"}) == {
+        "do": "use", "item": "minecraft:bucket", "entity": "minecraft:cow", "secondary": True}

@@ -79,6 +79,8 @@ from taskverse.engine.gamegen.build import GENERATED_GAMES
 from taskverse.engine.gamegen.content import animals as content_animals
 from taskverse.engine.gamegen.content import brewing as content_brewing
 from taskverse.engine.gamegen.content import changes as content_changes
+from taskverse.engine.gamegen.content import fills as content_fills
+from taskverse.engine.gamegen.content import milking as content_milking
 from taskverse.engine.gamegen.content import stripping as content_stripping
 from taskverse.engine.gamegen.content import tilling as content_tilling
 from taskverse.engine.gamegen.content import variants as content_variants
@@ -439,18 +441,20 @@ class GameModel:
     def _fills(self, out: _Atoms) -> None:
         """A container used on the block it is filled at becomes the filled item (``use.<filled>.fill``).
 
-        A glass bottle on water: a water bottle (``minecraft:potion``). The success event is the runtime's: the
-        container used on the block. The generated game runs it (:func:`taskverse.engine.gamegen.content.brewing`).
+        A glass bottle on water: a water bottle (``minecraft:potion``); a bucket on water, lava or powder snow: the
+        filled bucket. The success event is the runtime's: the container used on the block. The generated game runs
+        it (:func:`taskverse.engine.gamegen.content.fills`).
         """
         if self.game not in GENERATED_GAMES:
             return
-        for container_name, fill in content_brewing(self.kn).get("fills", {}).items():
-            container, at = self._game(container_name, "item"), self._game(fill["at"], "block")
-            filled = self._game(fill["gives"], "item")
-            if container and at and filled and "on_place" in self.items[container].callbacks:
-                out.add(Act("use", "fill", filled, makes=at, using=container),
-                        [([_need("item", [container]), _need("block", [at])], [Yield(name=filled)])],
-                        target=at, using=container, suffix="fill")
+        for container_name, blocks in content_fills(self.kn).items():
+            container = self._game(container_name, "item")
+            for block_name, fill in blocks.items():
+                at, filled = self._game(block_name, "block"), self._game(fill["gives"], "item")
+                if container and at and filled and "on_place" in self.items[container].callbacks:
+                    out.add(Act("use", "fill", filled, makes=at, using=container),
+                            [([_need("item", [container]), _need("block", [at])], [Yield(name=filled)])],
+                            target=at, using=container, suffix="fill")
 
     def _brews(self, out: _Atoms) -> None:
         """A brewing stand's recipes (``brew.<potion>``): a way per recipe making the potion.
@@ -518,6 +522,13 @@ class GameModel:
         """
         if self.game not in GENERATED_GAMES:
             return
+        for name, containers in content_milking(self.kn).items():  # a bucket used on a cow: milk
+            mob = self._game_entity(name)
+            for container, filled in ((self._game(c, "item"), self._game(f, "item")) for c, f in containers.items()):
+                if mob and container and filled:
+                    out.add(Act("use", "feed", mob, makes=container),
+                            [([_need("entity", [mob]), _need("item", [container])], [Yield(name=filled)])],
+                            target=mob, suffix=container, using=container)
         for name, spec in content_animals(self.kn).items():
             mob = self._game_entity(name)
             if not mob:

@@ -560,7 +560,7 @@ class _Player:
         else:
             raise NoPlan(f"no {mob} summoned at the start to feed (and Minecraft does not spawn it)")
         self.add(Step(do="use", item=act.makes, entity=mob, secondary=True),
-                 f"{name}: {act.makes} used on {mob} (a right-click with it: the game's animal eats it)")
+                 f"{name}: {act.makes} used on {mob} (a right-click with it: the game's animal eats it, or fills it)")
         self.fed += 1
 
     def _ensure_node(self, nodes: list[str], why: str) -> str | None:

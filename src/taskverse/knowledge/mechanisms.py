@@ -447,6 +447,13 @@ class Fill(_Table):
     source: str
 
 
+class Buckets(_Table):
+    """``buckets.yaml``: what an empty bucket is filled with, used on a source block or an animal."""
+
+    source: str
+    fills: list[Fill] = Field(min_length=1)
+
+
 class Drink(_Table):
     """A drink that is not a potion, and the container drinking it gives back."""
 
@@ -577,6 +584,7 @@ class Mechanisms:
     husbandry: Husbandry
     brewing: Brewing
     breeding: Breeding
+    buckets: Buckets
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -623,6 +631,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "husbandry": ("husbandry.yaml", Husbandry),
     "brewing": ("brewing.yaml", Brewing),
     "breeding": ("breeding.yaml", Breeding),
+    "buckets": ("buckets.yaml", Buckets),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -711,4 +720,6 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
             [(f.animal, "entity"), *((x, "item") for x in f.food)]]
     out += [("breeding.yaml", n, "item") for f in breed.fills for n in (f.item, f.container)]
     out += [("breeding.yaml", f.at, f.kind) for f in breed.fills]
+    out += [("buckets.yaml", n, "item") for f in mech.buckets.fills for n in (f.item, f.container)]
+    out += [("buckets.yaml", f.at, f.kind) for f in mech.buckets.fills]
     return out

@@ -343,15 +343,39 @@ def brewing(kn: Any) -> dict[str, Any]:
     for c in table.containers:
         for p in table.potions:
             add(table.name(p.id, c.base), c.ingredient, table.name(p.id, c.result))
-    fills: dict[str, dict[str, str]] = {}
-    for f in table.fills:
-        if f.kind == "block" and f.at in kn.blocks and f.container in kn.items:
-            made = "potion" if f.item == water and "potion" in kn.items else f.item
-            fills[mc(f.container)] = {"at": mc(f.at), "gives": mc(made)}
     return {"stand": mc(table.station), "fuel": mc(table.fuel), "brews_per_fuel": table.brews_per_fuel,
             "seconds": BREW_SECONDS, "bottles": BREW_BOTTLES,
-            "recipes": {base: dict(sorted(r.items())) for base, r in sorted(recipes.items())},
-            "fills": dict(sorted(fills.items()))}
+            "recipes": {base: dict(sorted(r.items())) for base, r in sorted(recipes.items())}}
+
+
+def fills(kn: Any) -> dict[str, dict[str, dict[str, Any]]]:
+    """Containers filled at a block: container -> block -> ``gives`` (the filled item) and ``takes`` (the block).
+
+    A glass bottle at water (``brewing.yaml``) gives ``minecraft:potion``, Minecraft's water bottle, and the water
+    stays; a bucket (``buckets.yaml``) takes the source it is filled at.
+    """
+    mech = kn.mechanisms
+    if mech is None:
+        return {}
+    water = mech.brewing.name("water")
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for table, takes in ((mech.brewing, False), (mech.buckets, True)):
+        for f in table.fills:
+            known = f.item in kn.items or f.item == water
+            if f.kind == "block" and f.at in kn.blocks and f.container in kn.items and known:
+                made = "potion" if f.item == water and "potion" in kn.items else f.item
+                out.setdefault(mc(f.container), {})[mc(f.at)] = {"gives": mc(made), "takes": takes}
+    return {c: dict(sorted(at.items())) for c, at in sorted(out.items())}
+
+
+def milking(kn: Any) -> dict[str, dict[str, str]]:
+    """Containers an animal fills (``buckets.yaml``: a bucket used on a cow gives milk): mob -> container -> item."""
+    mech = kn.mechanisms
+    out: dict[str, dict[str, str]] = {}
+    for f in mech.buckets.fills if mech is not None else []:
+        if f.kind == "entity" and f.at in kn.mobs and f.container in kn.items and f.item in kn.items:
+            out.setdefault(mc(f.at), {})[mc(f.container)] = mc(f.item)
+    return dict(sorted(out.items()))
 
 
 #: Where a block changes (``transformations.yaml`` says what a change needs, not where it stops): concrete powder
@@ -670,6 +694,8 @@ def game_content(kn: Any) -> dict[str, Any]:
         "changes": changes(kn),
         "stripping": stripping(kn),
         "tilling": tilling(kn),
+        "fills": fills(kn),
+        "milking": milking(kn),
         "brewing": brewing(kn),
         "water": mc("water"),
         "furnace": mc("furnace"),

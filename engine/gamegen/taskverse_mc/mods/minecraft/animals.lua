@@ -2,8 +2,8 @@
 -- it (a right-click with the item in hand), goes through mobs_redo's mobs:feed_tame (the item taken, health back,
 -- a baby grows). An adult fed its breeding food is in love and mates with a partner in love within LOVE_RADIUS
 -- nodes (its own kind; a horse and a donkey make a mule); the baby appears between them BABY_SECONDS later.
--- Taming food tames one try in `one_in`. See taskverse.engine.gamegen.content (animals) for how this differs
--- from Minecraft.
+-- Taming food tames one try in `one_in`. A container an adult fills (data.milking: a bucket used on a cow) becomes
+-- the filled item. See taskverse.engine.gamegen.content (animals) for how this differs from Minecraft.
 
 local LOVE_RADIUS = 8 -- Minecraft's breeding partners are looked for within 8 blocks
 local BABY_SECONDS = 3 -- Minecraft's lovers make the baby after 60 ticks together
@@ -70,6 +70,21 @@ return function(data)
 					return
 				end
 				local item = clicker:get_wielded_item():get_name()
+				local filled = (data.milking[name] or {})[item]
+				if filled ~= nil and not self.child then -- a bucket used on a cow: milk, the cow stays
+					local held = clicker:get_wielded_item()
+					held:take_item()
+					if held:is_empty() then
+						clicker:set_wielded_item(ItemStack(filled))
+					else
+						clicker:set_wielded_item(held)
+						local left = clicker:get_inventory():add_item("main", ItemStack(filled))
+						if not left:is_empty() then
+							minetest.add_item(clicker:get_pos(), left)
+						end
+					end
+					return
+				end
 				local breeding = breeds[item] == true and not self.child and next(spec.partners) ~= nil
 				if not mobs_api:feed_tame(self, clicker, 1, breeding, false) then
 					return

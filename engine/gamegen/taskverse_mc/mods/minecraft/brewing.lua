@@ -1,5 +1,5 @@
--- Brewing (data.brewing, from the knowledge's brewing.yaml): a glass bottle used on a water source is filled, and
--- the brewing stand brews Minecraft's recipes. The stand has an ingredient slot, a fuel slot and three bottle
+-- Brewing (data.brewing, from the knowledge's brewing.yaml): the brewing stand brews Minecraft's recipes (a glass
+-- bottle is filled at water by fills.lua). The stand has an ingredient slot, a fuel slot and three bottle
 -- slots; it brews on its node timer, as the furnace cooks: a brew takes `seconds` and turns every bottle the
 -- ingredient has a recipe for into the recipe's result, using up one ingredient. Blaze powder is burnt when a brew
 -- starts with no charge left and charges the stand for `brews_per_fuel` brews, as in Minecraft.
@@ -119,36 +119,4 @@ return function(brewing, tile)
 		end,
 		tiles = {tile("#806040")},
 	})
-
-	-- A container used on the block it is filled at (a glass bottle on a water source) becomes the filled item;
-	-- the source stays, as in Minecraft.
-	for container, fill in pairs(brewing.fills) do
-		minetest.override_item(container, {
-			liquids_pointable = true,
-			on_place = function(itemstack, placer, pointed_thing)
-				if pointed_thing.type ~= "node" then
-					return itemstack
-				end
-				local node = minetest.get_node(pointed_thing.under)
-				if node.name ~= fill.at then
-					local def = minetest.registered_nodes[node.name]
-					if def ~= nil and def.on_rightclick ~= nil then
-						return def.on_rightclick(pointed_thing.under, node, placer, itemstack, pointed_thing)
-					end
-					return itemstack
-				end
-				local filled = ItemStack(fill.gives)
-				itemstack:take_item()
-				if itemstack:is_empty() then
-					return filled
-				end
-				local inv = placer ~= nil and placer:get_inventory() or nil
-				local left = inv ~= nil and inv:add_item("main", filled) or filled
-				if not left:is_empty() and placer ~= nil then
-					minetest.add_item(placer:get_pos(), left)
-				end
-				return itemstack
-			end,
-		})
-	end
 end

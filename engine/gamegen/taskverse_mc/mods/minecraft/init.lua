@@ -294,6 +294,7 @@ end
 dofile(modpath .. "/furnace.lua")(data.furnace, tile)
 dofile(modpath .. "/brewing.lua")(data.brewing, tile)
 dofile(modpath .. "/tilling.lua")(data.tilling, wear_one_use)
+dofile(modpath .. "/fills.lua")(data.fills)
 
 -- The map: flat ground, Minecraft's biomes, ores and surface blocks ---------------------------------------------
 
