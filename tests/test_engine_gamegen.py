@@ -26,10 +26,11 @@ from taskverse.engine.gamegen.build import (
 )
 from taskverse.engine.gamegen.content import DIMENSIONS, animals, colour, drop_table, game_content
 from taskverse.engine.harness import Plan, Step
-from taskverse.engine.model import game_model
+from taskverse.engine.model import game_model, tool_matches
 from taskverse.engine.planner import plan_task
 from taskverse.engine.profile import load_game_settings, load_mapping, load_registry, profile_dir
 from taskverse.errors import TaskverseError
+from taskverse.library.mechanisms import enchant_chance
 
 GAME = "taskverse_mc"
 
@@ -100,7 +101,28 @@ def test_drops_follow_the_knowledge(registry):
     assert drops("gravel", "") == [("minecraft:flint", 1, 0.1), ("minecraft:gravel", 1, 0.9)]
     gravel = registry.items["minecraft:gravel"].drop
     assert gravel.max_items == 1  # flint 1 in 10, else the gravel itself
-    assert [(c.items, c.rarity) for c in gravel.items] == [(["minecraft:flint"], 10), (["minecraft:gravel"], 1)]
+    # the Silk Touch tools take the one slot with the gravel itself; the others go on to flint 1 in 10, else gravel
+    assert [(c.items, c.rarity) for c in gravel.items][1:] == [(["minecraft:flint"], 10), (["minecraft:gravel"], 1)]
+    assert gravel.items[0].items == ["minecraft:gravel"] and len(gravel.items[0].tools) == 6
+
+
+def test_silk_touch_tools_get_the_silk_touch_lines_and_only_they(registry, knowledge):
+    def drops(node, tool):
+        return [(y.name, y.count, y.chance) for y in game_model(GAME).drop_yields(f"minecraft:{node}", tool)]
+
+    silk = "minecraft:silk_touch_iron_pickaxe"
+    assert registry.items[silk].type == "tool"
+    assert registry.items[silk].tool_capabilities == registry.items["minecraft:iron_pickaxe"].tool_capabilities
+    assert drops("deepslate_coal_ore", silk) == [("minecraft:deepslate_coal_ore", 1, 1.0)]
+    assert drops("deepslate_coal_ore", "minecraft:iron_pickaxe") == [("minecraft:coal", 1, 1.0)]
+    assert drops("gravel", silk) == [("minecraft:gravel", 1, 1.0)]
+    assert (drops("tube_coral", ""), drops("tube_coral", silk)) == ([], [("minecraft:tube_coral", 1, 1.0)])
+    # the plain lines' patterns take every other item of the game, the hand too
+    plain = next(c.tools for c in registry.items["minecraft:deepslate_coal_ore"].drop.items if "~^$" in c.tools)
+    for name in [*registry.items, ""]:
+        assert any(tool_matches(name, t) for t in plain) == (not name.startswith("minecraft:silk_touch_")), name
+    chances = {t["enchanted"]: t["chance"] for t in game_content(knowledge)["enchanting"]["tools"]}
+    assert chances["minecraft:silk_touch_golden_pickaxe"] == enchant_chance(knowledge, "golden_pickaxe") == 0.175043
 
 
 def test_potions_are_items_drunk_from_a_bottle_given_back(registry, knowledge):
@@ -110,7 +132,6 @@ def test_potions_are_items_drunk_from_a_bottle_given_back(registry, knowledge):
     assert "food" not in items["minecraft:splash_potion_of_swiftness"]  # thrown, not drunk
     assert items["minecraft:milk_bucket"]["returns"] == "minecraft:bucket"
     assert "minecraft:lingering_potion_of_long_swiftness" in registry.items
-    assert "minecraft:silk_touch_iron_pickaxe" not in registry.items  # the game has no enchanting
 
 
 def test_containers_fill_at_water_and_the_stand_brews_the_knowledges_mixes(registry, knowledge):
@@ -270,7 +291,8 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "place.lime_candle_cake", "harden.green_concrete", "dry.dead_brain_coral_block",
           "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire", "find.dripstone_caves",
           "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)", "use.till_land", "breed.pig",
-          "tame.ocelot", "obtain.milk_bucket", "use.fill_lava_bucket")
+          "tame.ocelot", "obtain.milk_bucket", "use.fill_lava_bucket", "enchant.silk_touch_golden_pickaxe",
+          "mine.sculk_sensor.silk_touch")
 
 
 @pytest.fixture(scope="module")

@@ -364,3 +364,39 @@ def test_a_bucket_is_filled_at_a_source_or_with_milk_from_an_animal(library):
     steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
     assert steps[-1].model_dump(exclude_none=True, exclude={"note"}) == {
         "do": "use", "item": "minecraft:bucket", "entity": "minecraft:cow", "secondary": True}
+
+
+def test_a_pickaxe_is_enchanted_for_silk_touch_as_the_library_has_it(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    a = rules.action_index["use.minecraft:silk_touch_diamond_pickaxe.enchant"]
+    (way,) = rules.ways[a]
+    needs = {(n.consume, tuple(rules.names[m] for m in n.members), n.count) for n in way}
+    assert needs == {(True, ("minecraft:diamond_pickaxe",), 1), (True, ("minecraft:lapis_lazuli",), 3),
+                     (False, ("minecraft:enchanting_table",), 1), (False, ("minecraft:bookshelf",), 15),
+                     (False, ("minecraft:grindstone",), 1)}
+    made = {rules.names[o.resource]: o.chance for o in rules.way_outputs[a][0]}
+    atom = library.get("enchant.silk_touch_diamond_pickaxe")
+    assert made == {f"minecraft:{y.name}": y.chance for y in atom.yields}
+    # a Silk Touch pickaxe digs a sculk sensor (no pickaxe block) as the hand does, and gets the sensor
+    sensor = rules.action_index["mine.minecraft:sculk_sensor.minecraft:silk_touch_diamond_pickaxe"]
+    assert [rules.names[o.resource] for o in rules.way_outputs[sensor][0]] == ["minecraft:sculk_sensor"]
+
+
+def test_enchanting_tries_are_one_step_until_the_silk_touch_tool_is_held(library):
+    task = build_molecule(naive(ref("obtain.deepslate_coal_ore")), library)
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    (enchant,) = [s for s in steps if s.do == "enchant"]
+    chance = game_model("taskverse_mc").enchanting["tools"][0]["chance"]
+    assert (enchant.tool, enchant.item, enchant.count) == (
+        "minecraft:wooden_pickaxe", "minecraft:silk_touch_wooden_pickaxe", 1)
+    assert enchant.tries == tries_for(chance, 1)
+    at = steps.index(enchant)
+    # lapis for every try it may take: the last lapis ore dig goes on until 3 lapis a try are held
+    lapis = [s for s in steps[:at] if s.do == "dig" and s.node == "minecraft:deepslate_lapis_ore"]
+    assert lapis[-1].item == "minecraft:lapis_lazuli"
+    assert sum(s.count or 1 for s in lapis[:-1]) * 4 + (lapis[-1].count or 0) >= 3 * enchant.tries
+    shelves = [s.at for s in steps[:at] if s.do == "place" and s.item == "minecraft:bookshelf"]
+    assert len(shelves) == 15 and all(max(abs(x), abs(z - 6)) == 2 and y == 0 for x, y, z in shelves)
+    assert (steps[-1].do, steps[-1].node, steps[-1].tool) == (
+        "dig", "minecraft:deepslate_coal_ore", "minecraft:silk_touch_wooden_pickaxe")

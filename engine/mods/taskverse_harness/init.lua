@@ -322,6 +322,7 @@ function actions.place(player, step, done, record)
 		if spot == nil then
 			return done(false, "no free spot to place " .. step.item)
 		end
+		minetest.load_area(vector.subtract(spot, 1), vector.add(spot, 1)) -- as for a cook
 		local there = minetest.get_node(spot)
 		local there_def = minetest.registered_nodes[there.name]
 		if (step.at ~= nil or step.pos ~= nil) and there.name ~= "air" and there_def ~= nil and
@@ -530,6 +531,8 @@ end
 function actions.cook(player, step, done)
 	local count = step.count or 1
 	local inv = player:get_inventory()
+	-- back at the start after a long way, the map there may have been unloaded (unused for 29 s): load it
+	minetest.load_area(vector.subtract(feet(player), 6), vector.add(feet(player), 6))
 	local pos = minetest.find_node_near(feet(player), 6, FURNACES, true)
 	if pos == nil and not inv:contains_item("main", furnace_item()) then
 		-- the furnace the player set up before walking on to more blocks of a dig: it goes back to it
@@ -704,6 +707,55 @@ function actions.brew(player, step, done)
 	runtime.poll(player)
 	if brewed == 0 then
 		return done(false, "the brewing stand brewed nothing from " .. step.item .. " and " .. step.ingredient)
+	end
+	done(true)
+end
+
+-- Enchanting (taskverse_mc): the tool used on the table (its on_place, as a player's right-click), a try at a
+-- time, until `count` more of step.item are held (at most step.tries tries), or `count` tries without step.item.
+-- A try the table refuses (no bookshelves, lapis or grindstone: the game says why) takes nothing and ends it.
+local function inventory_total(player)
+	local total = 0
+	for _, stack in ipairs(player:get_inventory():get_list("main")) do
+		total = total + stack:get_count()
+	end
+	return total
+end
+
+function actions.enchant(player, step, done, record)
+	local reach = step.radius or 8
+	minetest.load_area(vector.subtract(feet(player), reach), vector.add(feet(player), reach)) -- as for a cook
+	local pos = minetest.find_node_near(feet(player), reach, {step.node}, true)
+	if pos == nil then
+		return done(false, "no " .. step.node .. " within " .. reach .. " nodes")
+	end
+	local count = step.count or 1
+	local goal = step.item and held_count(player, step.item) + count
+	local limit = step.item and (step.tries or CHANCE_DIGS * count) or count
+	local tries = 0
+	while goal == nil and tries < limit or goal ~= nil and held_count(player, step.item) < goal do
+		if tries >= limit then
+			return done(false, tries .. " tries and still fewer than " .. count .. " " .. step.item)
+		end
+		if not wield(player, step.tool) then
+			return done(false, "no " .. step.tool .. " to enchant")
+		end
+		local stack = player:get_wielded_item()
+		local on_place = stack:get_definition().on_place
+		if on_place == nil then
+			return done(false, step.tool .. " cannot be used on " .. step.node)
+		end
+		local before = inventory_total(player)
+		local out = on_place(stack, player, {type = "node", under = pos, above = {x = pos.x, y = pos.y + 1, z = pos.z}})
+		if out ~= nil then
+			player:set_wielded_item(out)
+		end
+		runtime.poll(player)
+		if inventory_total(player) >= before then
+			return done(false, step.node .. " took nothing for " .. step.tool .. " (try " .. (tries + 1) .. ")")
+		end
+		tries = tries + 1
+		record.tries = tries
 	end
 	done(true)
 end

@@ -27,6 +27,11 @@ atom                  needs                                                     
 ``eat.<item>``        the item, eaten (items with ``on_use``)                     nothing
 ``equip.<item>``      the item, held                                              nothing
 ``use.<item>``        the item, held (items with a use callback)                  nothing
+``use.<t>.enchant``   a pickaxe, 3 lapis lazuli; kept: an enchanting table, 15    its Silk Touch tool ``<t>``
+                      bookshelves, a grindstone (taskverse_mc)                    with the knowledge's chance,
+                                                                                  else the pickaxe back
+``mine.<n>.<t>``      as ``mine.<node>``, a Silk Touch tool ``<t>`` kept (one     the Silk Touch drops
+                      that cannot dig it digs it as the hand does)
 ``kill.<mob>``        the mob (summoned or spawned)                               its loot (1 in 10 or likelier)
 ``use.<mob>.<food>``  the animal (summoned or spawned), the food (used up); held:    its container (an axolotl's
                       the food (taskverse_mc: ``breeding.yaml``'s foods)          bucket; the game: fed, in love,
@@ -52,9 +57,10 @@ Minecraft spawns them (a stand-in: the game spawns none), drops rarer than 1 in 
 needs no table (the harness crafts on the player's 3x3 grid).
 
 Why taskverse_mc reads its registry too, though it is generated from the same knowledge as the library: the
-game is not Minecraft. Its drops leave silk touch out and turn count ranges into rarities, its tool tiers are
-dig groups and levels, it crafts without a table, cooks with fuel in seconds, generates only what a flat world
-with layers holds and no structures, and gives items no use beyond eating, seeds and portals. The library's
+game is not Minecraft. Its drops turn count ranges into rarities, its only enchantment is Silk Touch on pickaxes
+(no experience), its tool tiers are dig groups and levels, it crafts without a table, cooks with fuel in seconds,
+generates only what a flat world with layers holds and no structures, and gives items few uses (eating, seeds,
+portals, stripping, enchanting). The library's
 rules would plan what the game cannot do (loot from structures, a crafting table's step); the registry says
 what it does.
 
@@ -68,10 +74,11 @@ Example:
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES, USE_CALLBACKS, mob_loot
@@ -79,6 +86,7 @@ from taskverse.engine.gamegen.build import GENERATED_GAMES
 from taskverse.engine.gamegen.content import animals as content_animals
 from taskverse.engine.gamegen.content import brewing as content_brewing
 from taskverse.engine.gamegen.content import changes as content_changes
+from taskverse.engine.gamegen.content import enchanting as content_enchanting
 from taskverse.engine.gamegen.content import fills as content_fills
 from taskverse.engine.gamegen.content import milking as content_milking
 from taskverse.engine.gamegen.content import stripping as content_stripping
@@ -233,6 +241,8 @@ class GameModel:
         self._crafts(out)
         self._smelts(out)
         self._places(out)
+        # a pickaxe's use is the enchanting (``use.<silk tool>.enchant``): used on anything else it does nothing
+        enchanted_by = {t["tool"] for t in self.enchanting["tools"]} if self.enchanting else set()
         for name, item in sorted(self.items.items()):
             if name in NOT_BLOCKS or item.type == "none":
                 continue
@@ -240,7 +250,7 @@ class GameModel:
             out.add(Act("equip", "item", name), [(item_need, [])])
             if "on_use" in item.callbacks:
                 out.add(Act("eat", "item", name), [([_need("item", [name])], [])])
-            if set(item.callbacks) & USE_CALLBACKS:
+            if set(item.callbacks) & USE_CALLBACKS and name not in enchanted_by:
                 out.add(Act("use", "item", name), [(item_need, [])])
             if block:
                 out.add(Act("interact", "block", name), [([_need("block", [name])], [])])
@@ -275,9 +285,16 @@ class GameModel:
             if item.type != "node" or node in NOT_BLOCKS:
                 continue
             by_yields: dict[tuple[Yield, ...], list[str]] = {}
+            by_hand = tuple(self.drop_yields(node, HAND)) if self.digs(node, HAND) else None
             for tool in self.tools:
-                if self.digs(node, tool):
-                    by_yields.setdefault(tuple(self.drop_yields(node, tool)), []).append(tool)
+                digs = self.digs(node, tool)
+                if not digs and by_hand is None:
+                    continue
+                drops = tuple(self.drop_yields(node, tool))
+                # a tool that cannot dig it digs it as the hand does (the client's fallback), but the drops are
+                # the tool's: a Silk Touch pickaxe digs a sculk sensor at the hand's speed and gets the sensor
+                if digs or drops != by_hand:
+                    by_yields.setdefault(drops, []).append(tool)
             # A tool with drops of its own (shears on grass) is an atom of its own, ``mine.<node>.<tool>``: one
             # action, one outcome, as the planner weighs them (a way chosen by what is held would hide the other).
             groups = sorted(by_yields.items(), key=lambda kv: (HAND not in kv[1], kv[1]))
@@ -353,6 +370,7 @@ class GameModel:
         self._fills(out)
         self._brews(out)
         self._tills(out)
+        self._enchants(out)
         supports = [n for n in self.settings.supports if n in self.items]
         for name in sorted(self.registry.entities):
             if name in self.items and self.items[name].type != "node" and supports:  # a cart on a rail
@@ -488,6 +506,46 @@ class GameModel:
                     ways.setdefault(result, []).append((inputs + [station], [Yield(name=result)]))
         for result, found in sorted(ways.items()):
             out.add(Act("brew", "item", result, makes=stand, using=fuel), found)
+
+    @cached_property
+    def enchanting(self) -> dict[str, Any] | None:
+        """The enchanting table's Silk Touch in game names (:func:`taskverse.engine.gamegen.content.enchanting`).
+
+        ``station``, ``bookshelf``, ``bookshelves``, ``ring``, ``lapis``, ``lapis_count``, ``reset`` and ``tools``
+        (each ``tool``, ``enchanted``, ``chance``); None where the game has no enchanting (only the generated games
+        run it).
+        """
+        if self.game not in GENERATED_GAMES:
+            return None
+        table = content_enchanting(self.kn)
+        names: dict[str, Any] = {k: self._game(table[k], "item") for k in ("station", "bookshelf", "lapis", "reset")
+                                 if k in table}
+        if len(names) < 4 or not all(names.values()):
+            return None
+        tools = [{**t, "tool": self._game(t["tool"], "item"), "enchanted": self._game(t["enchanted"], "item")}
+                 for t in table["tools"]]
+        return {**table, **names, "tools": [t for t in tools if t["tool"] and t["enchanted"]]}
+
+    def _enchants(self, out: _Atoms) -> None:
+        """A pickaxe enchanted for Silk Touch (``use.<silk tool>.enchant``), as the library's ``enchant`` atoms.
+
+        Its event is the pickaxe's use (as the runtime logs a use: the item, and what it was used on). The
+        pickaxe, used on an enchanting table with 15 bookshelves around it, takes 3 lapis lazuli; with the
+        knowledge's chance it comes back as its Silk Touch tool, else plain (a grindstone, kept, grinds off what
+        the try gave instead). The table and the bookshelves are kept items: the scripted player sets them up at
+        the start (:mod:`taskverse.engine.planner`). The game runs it (``enchanting.lua``).
+        """
+        table = self.enchanting
+        if table is None:
+            return
+        setup = [_need("item", [table["lapis"]], table["lapis_count"]), _need("item", [table["station"]], kept=True),
+                 _need("item", [table["bookshelf"]], table["bookshelves"], kept=True),
+                 _need("item", [table["reset"]], kept=True)]
+        for entry in table["tools"]:
+            tool, chance = entry["tool"], float(entry["chance"])
+            made = [Yield(name=entry["enchanted"], chance=chance), Yield(name=tool, chance=round(1 - chance, 6))]
+            out.add(Act("use", "enchant", entry["enchanted"], makes=tool), [([_need("item", [tool]), *setup], made)],
+                    target=tool, suffix="enchant")
 
     def _game(self, name: str, kind: str) -> str:
         """The game name of a taskverse_mc name (``minecraft:<name>``) in this game, or ``""``."""
@@ -729,6 +787,12 @@ class GameModel:
         item = self.items.get(tool)
         return item.tool_capabilities if item is not None and item.tool_capabilities is not None else self.hand
 
+    @cached_property
+    def tool_drops(self) -> frozenset[str]:
+        """Nodes some tool gets drops of its own from (``mine.<node>.<tool>``: shears, a Silk Touch pickaxe)."""
+        return frozenset(act.name for atom, act in self.acts.items()
+                         if act.verb == "mine" and atom != f"mine.{act.name}")
+
     def digs(self, node: str, tool: str) -> bool:
         """Whether ``tool`` digs ``node`` by its own capabilities (``get_dig_params``)."""
         item = self.items.get(node)
@@ -764,7 +828,7 @@ class GameModel:
         lines: dict[str, list[tuple[int, float]]] = {}
         reach = 1.0
         for choice in drop.items:
-            if choice.tools and tool not in choice.tools:
+            if choice.tools and not any(tool_matches(tool, t) for t in choice.tools):
                 continue
             chance = 1 / max(1, choice.rarity)
             for entry in choice.items:
@@ -791,6 +855,57 @@ class GameModel:
             cache[groups] = sorted(n for n, i in self.items.items() if all(i.groups.get(g, 0) for g in wanted))
         found: list[str] = cache[groups]
         return found
+
+
+@cache
+def tool_matches(tool: str, entry: str) -> bool:
+    """Whether a drop line's ``tools`` entry takes ``tool``: the name, or ``~`` and a Lua pattern it holds.
+
+    As ``minetest.get_node_drops`` reads it (``toolname:find(pattern)``); the patterns' anchors, classes, ``.``
+    and ``%`` escapes are read (:func:`lua_pattern`).
+
+    Example:
+        >>> tool_matches("minecraft:stick", "~^minecraft:[^s]"), tool_matches("", "~^$")
+        (False, True)
+
+    """
+    if not entry.startswith("~"):
+        return tool == entry
+    return re.search(lua_pattern(entry[1:]), tool) is not None
+
+
+def lua_pattern(pattern: str) -> str:
+    """A Lua pattern as a Python regular expression (anchors, ``.``, ``[...]`` classes, ``%`` escapes, ``* + ? -``).
+
+    Example:
+        >>> lua_pattern("^ab[^c]-$")
+        '^ab[^c]*?$'
+
+    """
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "%" and i + 1 < len(pattern):
+            if pattern[i + 1].isalnum():
+                raise TaskverseError(f"the Lua pattern class %{pattern[i + 1]} in {pattern!r} is not read")
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        if c == "[":
+            end = pattern.index("]", i + 2 if pattern[i + 1:i + 2] == "^" else i + 1)
+            body = pattern[i + 1:end]
+            negated = body.startswith("^")
+            out.append("[" + ("^" if negated else "") + re.escape(body[1:] if negated else body) + "]")
+            i = end + 1
+            continue
+        if (c == "^" and i == 0) or (c == "$" and i == len(pattern) - 1) or c in ".*+?":
+            out.append(c)
+        elif c == "-":
+            out.append("*?")
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
 
 
 def _add(out: dict[str, Place], node: str, biome: str) -> None:

@@ -82,11 +82,14 @@ DEFAULT_BUDGET = 1000
 """States the planner may expand to prove a plan shortest before it settles for the best found (as ``taskverse
 plan``)."""
 #: Steps whose consecutive runs become one step with a count (the rest repeat).
-COUNTED = frozenset({"dig", "craft", "cook", "place"})
+COUNTED = frozenset({"dig", "craft", "cook", "place", "enchant"})
 #: Steps that move the player (all teleports).
 MOVES = frozenset({"goto_biome", "goto_node", "move", "home"})
 #: Steps that stand in for what the game does not do (their notes say so): spawning a mob where Minecraft would.
 STAND_INS = frozenset({"spawn"})
+#: Where the scripted player sets up the enchanting table, from its feet at the start: far enough out that the
+#: bookshelf ring around it (two blocks out) stays clear of the blocks a start puts beside the player.
+ENCHANT_AT = (0, 0, 6)
 
 
 class NoPlan(TaskverseError):
@@ -311,6 +314,8 @@ class _Player:
         """Mob -> the dimension the player last had one spawned in (see ``_spawn``)."""
         self.fed = 0
         """Animals fed since the last one was spawned beside the player (see ``_feed``)."""
+        self.enchanting = False
+        """Whether the enchanting table and its bookshelves stand at the start (see ``_enchant``)."""
         self.held: dict[int, str | None] = {}
         """Plan index -> the item in hand the model says the action is done with (asked for by ``how=with``)."""
 
@@ -422,7 +427,9 @@ class _Player:
 
     def _mine(self, act: Any, name: str, taken: Any, kept: list[str], presence: Any, outputs: Any, w: int) -> None:
         node = act.name
-        tool = kept[0] if kept else None
+        # a node some tool gets other drops from (a Silk Touch pickaxe, shears) is dug by hand unless the atom
+        # keeps a tool: the hand holds nothing the player happened to wield last
+        tool = kept[0] if kept else (HAND if node in self.model.tool_drops else None)
         if self.made[node] > 0:  # made here by a change or a strip, away from the start
             self.made[node] -= 1
             self.add(Step(do="dig", node=node, count=1, radius=6, tool=tool), name)
@@ -499,7 +506,10 @@ class _Player:
         keys = [k for k in self.contributes[self.index] if k in self.goals.leaves]
         return self.goals.leaves[keys[0]] if keys else None
 
-    def _use(self, act: Any, name: str, taken: Any, kept: list[str], *_: Any) -> None:
+    def _use(self, act: Any, name: str, taken: Any, kept: list[str], presence: Any, outputs: Any, w: int) -> None:
+        if act.kind == "enchant":
+            self._enchant(act, name, outputs, w)
+            return
         if act.kind == "strip":  # the log placed at the start, the axe used on it
             self.home(name)
             self.add(Step(do="place", item=act.makes, count=1), f"{name}: the log, placed", main=False)
@@ -562,6 +572,32 @@ class _Player:
         self.add(Step(do="use", item=act.makes, entity=mob, secondary=True),
                  f"{name}: {act.makes} used on {mob} (a right-click with it: the game's animal eats it, or fills it)")
         self.fed += 1
+
+    def _enchant(self, act: Any, name: str, outputs: Any, w: int) -> None:
+        """One enchanting try: the table and its bookshelves set up at the start (once), the pickaxe used on it.
+
+        The bookshelves go where Minecraft counts them (the game's ring, its own height first); tries in a row are
+        one step, played until the Silk Touch tool is held (``_until``).
+        """
+        table = self.model.enchanting
+        if table is None:
+            raise NoPlan(f"{self.model.game} has no enchanting table for {name}")
+        self.home(name)
+        if not self.enchanting:
+            x, y, z = ENCHANT_AT
+            self.add(Step(do="place", item=table["station"], at=ENCHANT_AT), f"{name}: the enchanting table, placed",
+                     main=False)
+            for dx, dy, dz in table["ring"][:table["bookshelves"]]:
+                self.add(Step(do="place", item=table["bookshelf"], at=(x + dx, y + dy, z + dz)),
+                         f"{name}: a bookshelf two blocks from the table", main=False)
+            self.enchanting = True
+        self.add(Step(do="enchant", tool=act.makes, node=table["station"], count=1, radius=8), name)
+        rules = self.rules
+        out = self.out[-1]
+        out.received.update({rules.names[r]: n for r, n in outputs
+                             if r < rules.n_items and rules.names[r] != act.makes})  # the pickaxe back: not a drop
+        a = rules.action_index[name]
+        out.chancy.update({rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0})
 
     def _ensure_node(self, nodes: list[str], why: str) -> str | None:
         """A target node near the player: one near the start, one placed there now, or a generated one."""
@@ -710,7 +746,7 @@ class _Player:
         done: list[_Out] = []
         for at, o in enumerate(merged):
             done += [o, *self._until(o, at)]
-        self.out = done
+        self.out = self._fold_tries(done)
 
     def _until(self, out: _Out, at: int) -> list[_Out]:
         """A run of digs (or a kill) that got something by chance in the model goes on until that many are held.
@@ -724,7 +760,7 @@ class _Player:
         got = [(out.chancy[item], item) for item, n in out.received.items() if item in out.chancy and n > 0]
         counted = any(self.goals.leaves[k].goal.event in ("mine", "kill")
                       for k in self._counts_for(out) if k in self.goals.leaves)
-        if out.step.do not in ("dig", "kill") or not got or counted:
+        if out.step.do not in ("dig", "kill", "enchant") or not got or counted:
             if out.step.do == "kill" and out.step.spawn:
                 out.step = out.step.model_copy(update={"spawn": None})
             return []
@@ -747,6 +783,45 @@ class _Player:
                                               "note": f"{first.note}, until {other} is dropped too ({spawning})"}),
                      main=False)
                 for p, other in sorted(got) if other != item and other in wanted]
+
+    def _fold_tries(self, outs: list[_Out]) -> list[_Out]:
+        """Enchanting tries of a tool before the run the model gave its Silk Touch tool on are that run's tries.
+
+        The model delivers the tool at its expected rate (a 1 in 6 chance on the 4th try, lapis mined between the
+        tries); the engine draws each try. Played as the model has them, a try before the last could give the tool
+        and leave none to enchant; so the earlier tries go into the last step, which tries until the tool is held,
+        with lapis for every try it may take (``_lapis_for``).
+        """
+        out: list[_Out] = []
+        for o in outs:
+            if o.step.do == "enchant" and o.step.item is not None:
+                earlier = [e for e in out if e.step.do == "enchant" and e.step.item is None and
+                           e.step.tool == o.step.tool]
+                for e in earlier:
+                    o.actions = [*e.actions, *o.actions]
+                out = [e for e in out if all(e is not x for x in earlier)]
+                self._lapis_for(out, o)
+            out.append(o)
+        return out
+
+    def _lapis_for(self, before: list[_Out], run: _Out) -> None:
+        """Lapis for every try an enchanting run may take, as a dig for a chance drop gets its tries.
+
+        The model's tries spend the lapis it mined for them; bad luck takes more tries (up to ``tries``: one in a
+        million comes up short), each 3 lapis. The last dig of lapis ore before the run (not one near the start,
+        not one a goal counts) goes on until that much more lapis is held: the ore is in the world, as gravel is.
+        """
+        table = self.model.enchanting
+        if table is None or run.step.tries is None:
+            return
+        lapis = table["lapis"]
+        extra = table["lapis_count"] * (run.step.tries - len(run.actions))
+        dig = next((o for o in reversed(before) if o.step.do == "dig" and o.received.get(lapis, 0) > 0), None)
+        if dig is None or extra <= 0 or dig.from_start or dig.step.item is not None or self._counts_for(dig):
+            return
+        dig.step = dig.step.model_copy(update={
+            "item": lapis, "count": dig.received[lapis] + extra,
+            "note": f"{dig.step.note}, until lapis for {run.step.tries} enchanting tries is held"})
 
     def _joins(self, last: _Out, out: _Out) -> bool:
         before = self._counts_for(last)

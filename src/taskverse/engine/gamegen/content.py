@@ -8,11 +8,18 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   tier level among them (wood and gold 0, stone 1, iron 2, diamond 3, netherite 4) and cannot be dug without one:
   where Minecraft digs it for no drop, the engine does not dig it at all. Blocks without harvest tools are also
   ``handy``: the hand (and so every item) digs them.
-* Drops: silk-touch lines are left out (the game has no enchantments); the other lines of such a block are
-  rescaled to certainty. Lines whose chances add up to one are alternatives (``max_items = 1``, rarest first);
+* Drops: Silk Touch lines are for the Silk Touch tools only (a line's ``tools``; sure, as Minecraft's Silk Touch
+  drop is), and the other lines of such a block, rescaled to certainty, for every other item and the hand
+  (:func:`not_prefixed`). Lines whose chances add up to one are alternatives (``max_items = 1``, rarest first);
   others are independent. A count range ``min..max`` is ``min`` sure items plus one item with rarity 2 for each of
   the rest, which keeps Minecraft's mean count.
-* Tools: tier speed and durability from the tool tiers; swords' damage from the combat table.
+* Tools: tier speed and durability from the tool tiers; swords' damage from the combat table. The Silk Touch
+  tools (``silk_touch_<pickaxe>``) are tools with their pickaxe's capabilities.
+* Enchanting (:func:`enchanting`): a pickaxe used on an enchanting table (a right-click: no enchanting screen)
+  with 15 bookshelves in Minecraft's ring around it takes 3 lapis lazuli and becomes its Silk Touch tool with the
+  knowledge's chance for the level-30 offer; otherwise it comes back plain, what the try gave ground off at a
+  grindstone the player carries or stands near (the table asks for one). No experience levels; only the level-30
+  offer (fewer bookshelves: no offer); no other enchantment.
 * Smelting: Minecraft's 10 s a smelt; a fuel that smelts ``n`` items burns ``10 n`` seconds.
 * Map: a flat world whose ground is at y = 8 (Minecraft's sea level 64 maps to 8: world y = Minecraft y - 56);
   ores at their Minecraft heights; every natural surface block is placed in its biomes (trees as trunk and
@@ -59,6 +66,8 @@ from __future__ import annotations
 
 import hashlib
 from typing import Any
+
+from taskverse.library.mechanisms import enchant_chance
 
 NAMESPACE = "minecraft"
 #: Minecraft's sea level in the world (see the module docstring).
@@ -146,18 +155,49 @@ def _independent(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def drop_table(name: str, block: dict[str, Any], shears: list[str] | None) -> dict[str, Any] | str | None:
-    """The engine's drop definition of a block: None drops itself, ``""`` nothing, else a drop table."""
+def not_prefixed(prefix: str) -> list[str]:
+    """Drop-line tool patterns (``~`` + a Lua pattern) that every item name matches unless it starts with ``prefix``.
+
+    Luanti's ``tools`` only include: the complement of a prefix is the names that stop short of it or differ from
+    it at one of its characters, one pattern each (the hand, ``""``, is one of them). ``prefix`` holds no pattern
+    magic characters.
+
+    Example:
+        >>> not_prefixed("ab")
+        ['~^$', '~^[^a]', '~^a$', '~^a[^b]']
+
+    """
+    return [p for i, c in enumerate(prefix) for p in (f"~^{prefix[:i]}$", f"~^{prefix[:i]}[^{c}]")]
+
+
+def silk_prefix() -> str:
+    """The game's names of the Silk Touch tools start with this (``minecraft:silk_touch_diamond_pickaxe``)."""
+    return mc("silk_touch_")
+
+
+def drop_table(name: str, block: dict[str, Any], shears: list[str] | None,
+               silk_tools: list[str] | None = None) -> dict[str, Any] | str | None:
+    """The engine's drop definition of a block: None drops itself, ``""`` nothing, else a drop table.
+
+    ``silk_tools``: the game's Silk Touch tools; a block's Silk Touch lines are then a line for those tools (first)
+    and its other lines are for every other tool and the hand (:func:`not_prefixed`).
+    """
+    silk_lines = [d for d in block.get("drops") or [] if d.get("silk_touch")]
     lines = [d for d in block.get("drops") or [] if not d.get("silk_touch")]
-    silk = sum(d["chance"] for d in block.get("drops") or [] if d.get("silk_touch"))
+    silk = sum(d["chance"] for d in silk_lines)
     if silk and silk < 1:
         lines = [{**d, "chance": min(1.0, d["chance"] / (1 - silk))} for d in lines]
     lines = [d for d in lines if d.get("chance", 1) > 0 and int(d.get("max", 1)) > 0]
+    # With Silk Touch a block drops its Silk Touch items for sure (minecraft-data's chance is the line's share of
+    # a silk/no-silk pair) and nothing else.
+    silked = [{"items": [mc(d["item"])], "tools": list(silk_tools)} for d in silk_lines] if silk_tools else []
+    plain = not_prefixed(silk_prefix()) if silked else None
     shear_lines = [{"items": [mc(item)], "tools": [mc("shears")]} for item in shears or []]
-    if not lines and not shear_lines:
+    if not lines and not shear_lines and not silked:
         return ""
     if not shear_lines and len(lines) == 1 and lines[0]["item"] == name and lines[0]["chance"] >= 0.999 \
-            and int(lines[0].get("min", 1)) == 1 and int(lines[0].get("max", 1)) == 1:
+            and int(lines[0].get("min", 1)) == 1 and int(lines[0].get("max", 1)) == 1 \
+            and all(d["item"] == name for d in silk_lines):
         return None
     total = sum(d["chance"] for d in lines)
     if len(lines) > 1 and abs(total - 1) < 0.01 and not shear_lines:
@@ -171,8 +211,10 @@ def drop_table(name: str, block: dict[str, Any], shears: list[str] | None) -> di
                 entry["rarity"] = max(1, round(1 / line["chance"]))
             if count > 0:
                 items.append(entry)
-        return {"max_items": 1, "items": items}
-    return {"items": shear_lines + _independent(lines)}
+        # one slot: a Silk Touch tool takes it with the first line, the others go on to the alternatives
+        return {"max_items": 1, "items": silked[:1] + items}
+    plain_lines = [{**line, "tools": plain} if plain else line for line in _independent(lines)]
+    return {"items": silked + shear_lines + plain_lines}
 
 
 def _drawtype(name: str, block: dict[str, Any], crops: set[str]) -> str:
@@ -189,6 +231,7 @@ def nodes(kn: Any) -> list[dict[str, Any]]:
     levels = _tier_levels(kn)
     crops = {p.block for p in kn.placements}
     foods = {name: float(food.get("food_points", 1)) for name, food in kn.foods.items()}
+    silk = sorted(mc(t) for t in kn.enchanted)
     out = []
     for name in sorted(kn.blocks):
         block = kn.blocks[name]
@@ -198,7 +241,7 @@ def nodes(kn: Any) -> list[dict[str, Any]]:
             "drawtype": _drawtype(name, block, crops), "groups": node_groups(name, block, levels),
             "stack": int(item.get("stack", 64)),
         }
-        drop = drop_table(name, block, kn.shears.get(name))
+        drop = drop_table(name, block, kn.shears.get(name), silk)
         if drop is not None:
             entry["drop"] = drop
         if name not in kn.items:
@@ -231,7 +274,8 @@ def items(kn: Any) -> list[dict[str, Any]]:
     """Every Minecraft item that is not a block: tools (with capabilities) and craft items (food: eaten).
 
     Then the potions the library names (minecraft-data has one ``potion`` item for all), those in a bottle drunk
-    and the bottle given back. Enchanted tools are not items of the game: it has no enchanting and no Silk Touch drops.
+    and the bottle given back. Then the Silk Touch tools (``silk_touch_<tool>``, :func:`enchanting`): tools with
+    their tool's capabilities, whose name the Silk Touch drop lines ask for.
     """
     placements = {p.item: mc(p.block) for p in kn.placements}
     foods = {name: float(food.get("food_points", 1)) for name, food in kn.foods.items()}
@@ -263,6 +307,12 @@ def items(kn: Any) -> list[dict[str, Any]]:
         if name in drinks:
             entry["food"], entry["returns"] = 0.0, drinks[name]
         out.append(entry)
+    by_name = {entry["name"]: entry for entry in out}
+    for enchanted, tool in sorted(kn.enchanted.items()):
+        base = by_name.get(mc(tool))
+        if base is not None and base.get("tool_capabilities"):
+            out.append({**base, "name": mc(enchanted), "description": f"{base['description']} (Silk Touch)",
+                        "color": colour(enchanted)})
     return out
 
 
@@ -434,6 +484,38 @@ def tilling(kn: Any) -> list[dict[str, Any]]:
         if tools and pairs:
             out.append({"verb": group.verb, "tools": tools, "pairs": dict(sorted(pairs.items()))})
     return out
+
+
+def bookshelf_ring() -> list[tuple[int, int, int]]:
+    """Where a bookshelf powers an enchanting table (Minecraft's ``BOOKSHELF_OFFSETS``), its own height first.
+
+    Two blocks out, on the edge of the 5 x 5 square around it, at its height or one above.
+
+    Example:
+        >>> len(bookshelf_ring()), bookshelf_ring()[0]
+        (32, (-2, 0, -2))
+
+    """
+    return sorted(((dx, dy, dz) for dy in (0, 1) for dx in range(-2, 3) for dz in range(-2, 3)
+                   if max(abs(dx), abs(dz)) == 2), key=lambda o: (o[1], o[0], o[2]))
+
+
+def enchanting(kn: Any) -> dict[str, Any]:
+    """The enchanting table's Silk Touch (``enchanting.yaml``), as the game runs it (see the module docstring).
+
+    ``station``, ``bookshelf`` (``bookshelves`` of them around it), ``lapis`` (``lapis_count`` a try), ``reset``
+    (the grindstone a missed try needs), and per tool its Silk Touch tool and the chance one try gives it (the
+    library's ``enchant.silk_touch_<tool>``: :func:`taskverse.library.mechanisms.enchant_chance`).
+    """
+    table = kn.mechanisms.enchanting if kn.mechanisms is not None else None
+    if table is None:
+        return {"tools": []}
+    tools = [{"tool": mc(t.item), "enchanted": mc(table.enchanted(t.item)), "chance": enchant_chance(kn, t.item)}
+             for t in table.tools if t.item in kn.items]
+    return {"station": mc(table.station), "bookshelf": mc("bookshelf"), "bookshelves": table.bookshelves,
+            "ring": [list(offset) for offset in bookshelf_ring()],
+            "lapis": mc("lapis_lazuli"), "lapis_count": table.lapis, "reset": mc(table.reset), "level": table.level,
+            "tools": tools}
 
 
 def hand(kn: Any) -> dict[str, Any]:
@@ -697,6 +779,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "fills": fills(kn),
         "milking": milking(kn),
         "brewing": brewing(kn),
+        "enchanting": enchanting(kn),
         "water": mc("water"),
         "furnace": mc("furnace"),
         "dimensions": {name: dict(layer) for name, layer in DIMENSIONS.items()},

@@ -295,6 +295,7 @@ dofile(modpath .. "/furnace.lua")(data.furnace, tile)
 dofile(modpath .. "/brewing.lua")(data.brewing, tile)
 dofile(modpath .. "/tilling.lua")(data.tilling, wear_one_use)
 dofile(modpath .. "/fills.lua")(data.fills)
+dofile(modpath .. "/enchanting.lua")(data.enchanting)
 
 -- The map: flat ground, Minecraft's biomes, ores and surface blocks ---------------------------------------------
 

@@ -1,0 +1,83 @@
+-- Enchanting for Silk Touch (data.enchanting, from the knowledge's enchanting.yaml): a pickaxe used on an enchanting
+-- table with bookshelves around it (Minecraft's ring, data.ring, each with nothing solid between it and the table)
+-- takes 3 lapis lazuli and comes back as its Silk Touch tool with the chance the knowledge computes for the
+-- level-30 offer of 15 bookshelves; otherwise it comes back plain, its other enchantments ground off at the
+-- grindstone the player carries or stands near. Stand-ins: the tool is used on the table (no enchanting screen),
+-- experience levels are not needed, and fewer bookshelves give no offer (this game models only the level 30 one).
+
+return function(ench)
+	if ench.station == nil or #ench.tools == 0 then
+		return
+	end
+	local by_tool = {}
+	for _, t in ipairs(ench.tools) do
+		by_tool[t.tool] = t
+	end
+
+	-- Minecraft's integer division (towards zero): the block between a bookshelf and the table
+	local function half(d)
+		return d >= 0 and math.floor(d / 2) or -math.floor(-d / 2)
+	end
+
+	local function transmits(pos)
+		local node = minetest.get_node(pos)
+		local def = minetest.registered_nodes[node.name]
+		return node.name == "air" or (def ~= nil and def.buildable_to == true)
+	end
+
+	local function bookshelves(pos)
+		local count = 0
+		for _, o in ipairs(ench.ring) do
+			local shelf = {x = pos.x + o[1], y = pos.y + o[2], z = pos.z + o[3]}
+			local between = {x = pos.x + half(o[1]), y = pos.y + o[2], z = pos.z + half(o[3])}
+			if minetest.get_node(shelf).name == ench.bookshelf and transmits(between) then
+				count = count + 1
+			end
+		end
+		return count
+	end
+
+	local function refuse(user, why)
+		minetest.chat_send_player(user:get_player_name(), "The enchanting table: " .. why)
+	end
+
+	-- One try: the tool back as its Silk Touch tool (the same wear) or plain; nil when the table refuses.
+	local function enchant(itemstack, user, pos)
+		local entry = by_tool[itemstack:get_name()]
+		local inv = user:get_inventory()
+		local lapis = ItemStack(ench.lapis .. " " .. ench.lapis_count)
+		local shelves = bookshelves(pos)
+		if shelves < ench.bookshelves then
+			return refuse(user, shelves .. " bookshelves around it, " .. ench.bookshelves .. " needed")
+		end
+		if not inv:contains_item("main", lapis) then
+			return refuse(user, ench.lapis_count .. " " .. ench.lapis .. " needed")
+		end
+		if not inv:contains_item("main", ench.reset) and minetest.find_node_near(pos, 6, {ench.reset}, true) == nil then
+			return refuse(user, "a " .. ench.reset .. " is needed to grind off a missed try")
+		end
+		inv:remove_item("main", lapis)
+		if math.random() < entry.chance then
+			local out = ItemStack(entry.enchanted)
+			out:set_wear(itemstack:get_wear())
+			return out
+		end
+		return itemstack
+	end
+
+	for tool in pairs(by_tool) do
+		local def = minetest.registered_items[tool]
+		if def ~= nil then
+			local place = def.on_place or minetest.item_place
+			minetest.override_item(tool, {
+				on_place = function(itemstack, placer, pointed_thing)
+					if pointed_thing.type == "node" and placer ~= nil and placer:is_player() and
+							minetest.get_node(pointed_thing.under).name == ench.station then
+						return enchant(itemstack, placer, pointed_thing.under) or itemstack
+					end
+					return place(itemstack, placer, pointed_thing)
+				end,
+			})
+		end
+	end
+end
