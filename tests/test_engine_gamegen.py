@@ -292,21 +292,42 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire", "find.dripstone_caves",
           "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)", "use.till_land", "breed.pig",
           "tame.ocelot", "obtain.milk_bucket", "use.fill_lava_bucket", "enchant.silk_touch_golden_pickaxe",
-          "mine.sculk_sensor.silk_touch")
+          "mine.sculk_sensor.silk_touch", "obtain.cyan_candle", "trade.chainmail_chestplate")
+
+
+#: Wrong plans, played with the others, that must not complete their task: a trade with no job site beside the
+#: villager (its start gives one, not placed).
+WRONG = {"trade.chainmail_chestplate": [{"do": "trade", "entity": "minecraft:villager",
+                                         "item": "minecraft:chainmail_chestplate"}]}
 
 
 @pytest.fixture(scope="module")
 def played(library):
     need_engine(client=True)
+    from taskverse.engine.harness import Plan
     from taskverse.engine.runner import run_jobs
 
-    jobs = []
+    jobs, keys = [], []
     for task_id in PLAYED:
         naive_atom = task_id.removeprefix("naive(").removesuffix(")")
         task = build_molecule(naive(ref(naive_atom)), library) if naive_atom != task_id else library.get(task_id)
         ir = compile_task(task, library, GAME)
         jobs.append((task, ir, plan_task(task, ir, library)))
-    return dict(zip(PLAYED, run_jobs(jobs, library=library, parallel=2), strict=True))
+        keys.append(task_id)
+    for task_id, steps in WRONG.items():
+        task = library.get(task_id)
+        jobs.append((task, compile_task(task, library, GAME), Plan.model_validate({"steps": steps})))
+        keys.append(f"wrong:{task_id}")
+    return dict(zip(keys, run_jobs(jobs, library=library, parallel=2), strict=True))
+
+
+@pytest.mark.parametrize("task_id", sorted(WRONG))
+def test_a_wrong_plan_does_not_complete_it(played, task_id):
+    report = played[f"wrong:{task_id}"]
+    assert report.error is None, report.engine_errors
+    assert not report.success
+    assert "no job site block" in (report.plan_error or "")
+    assert report.replay is not None and report.replay.agrees
 
 
 @pytest.mark.parametrize("task_id", PLAYED)

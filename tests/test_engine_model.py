@@ -93,8 +93,8 @@ def test_what_the_game_lacks_is_named(library):
     task = build_molecule(naive(ref("obtain.shulker_shell")), library)  # shulkers spawn in the End only
     with pytest.raises(NoPlan, match=r"entity minecraft:shulker .*spawned where Minecraft spawns it, if the player"):
         scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
-    task = library.get("obtain.honeycomb")
-    with pytest.raises(NoPlan, match="nothing in taskverse_mc does obtain honeycomb"):
+    task = library.get("obtain.heart_of_the_sea")  # buried treasure: no structures
+    with pytest.raises(NoPlan, match="nothing in taskverse_mc does obtain heart_of_the_sea"):
         scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
 
 
@@ -172,6 +172,52 @@ def test_an_axe_strips_a_placed_log(library):
     assert [(s.do, s.item or s.node) for s in steps[-3:]] == [
         ("place", "minecraft:oak_log"), ("use", steps[-2].item), ("dig", "minecraft:stripped_oak_log")]
     assert (steps[-2].item or "").endswith("_axe")
+
+
+def test_shears_on_a_full_bee_nest_give_honeycomb_at_a_nest_of_its_own(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    shear = rules.action_index["use.minecraft:bee_nest.minecraft:shears"]
+    (way,) = rules.ways[shear]
+    assert {rules.names[m] for n in way for m in n.members} == {"minecraft:bee_nest", "minecraft:shears"}
+    assert not any(n.consume for n in way)  # the nest is found, the shears kept
+    assert [(rules.names[o.resource], o.count) for o in rules.way_outputs[shear][0]] == [("minecraft:honeycomb", 3)]
+    bottle = rules.ways[rules.action_index["use.minecraft:bee_nest.minecraft:glass_bottle"]][0]
+    assert [rules.names[m] for n in bottle if n.consume for m in n.members] == ["minecraft:glass_bottle"]
+    # where every tree carries one (honey.yaml), not where 1 in 500 does
+    assert model.places["minecraft:bee_nest"].biomes == ("meadow",)
+    assert not any(a.startswith("use.minecraft:bee_nest.") for a in game_model("minetest_game").acts)
+    task = library.get("obtain.honeycomb_block")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    uses = [i for i, s in enumerate(steps) if s.do == "use"]
+    assert [(steps[i].item, steps[i].node) for i in uses] == [("minecraft:shears", "minecraft:bee_nest")] * 2
+    assert all(steps[i - 1].do == "goto_node" for i in uses)  # each at a full nest: the first one is empty
+    assert (steps[-1].do, steps[-1].item) == ("craft", "minecraft:honeycomb_block")
+
+
+def test_a_villager_trades_the_offers_of_its_job_sites_profession(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    a = rules.action_index["use.minecraft:villager.minecraft:chainmail_chestplate"]
+    (way,) = rules.ways[a]  # only an armorer sells it (trades.yaml)
+    assert sorted((rules.names[n.members[0]], n.count, n.consume) for n in way) == [
+        ("minecraft:blast_furnace", 1, True), ("minecraft:emerald", 4, True), ("minecraft:villager", 1, False)]
+    emerald = rules.action_index["use.minecraft:villager.minecraft:emerald"]  # what villagers buy
+    assert {rules.names[n.members[0]]: n.count for w in rules.ways[emerald] for n in w}["minecraft:coal"] == 15
+    assert not any(".minecraft:villager." in a or a.startswith("use.default:villager") for a in
+                   game_model("minetest_game").acts)
+    task = library.get("trade.chainmail_chestplate")  # its start summons the villager
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [(s.do, s.item) for s in steps] == [("place", "minecraft:blast_furnace"),
+                                               ("trade", "minecraft:chainmail_chestplate")]
+    task = build_molecule(naive(ref("trade.chainmail_chestplate")), library)  # from scratch: spawned
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [s.do for s in steps[-4:]] == ["spawn", "wait", "place", "trade"]
+    assert "standing in for" in (steps[-4].note or "")
+    # the furnace the cooking set up at the start is dug back for the blast furnace's recipe
+    craft = next(i for i, s in enumerate(steps) if (s.do, s.item) == ("craft", "minecraft:blast_furnace"))
+    assert (steps[craft - 1].do, steps[craft - 1].node) == ("dig", "minecraft:furnace")
+    assert model.digs("minecraft:furnace", steps[craft - 1].tool or "")
 
 
 def test_a_block_from_the_start_is_taken_along_to_a_biome_a_constraint_asks_for(library):

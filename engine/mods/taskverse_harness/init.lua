@@ -85,13 +85,38 @@ local function tool_caps(player)
 	return stack:get_tool_capabilities()
 end
 
-local function find_node(player, step)
+-- Whether a node is ready for what the player does to it: a game may say a node is not, for now (its definition's
+-- `_taskverse_ready(pos)`: an emptied bee nest), and the player then looks for another.
+local function ready(pos, name)
+	local def = minetest.registered_nodes[name]
+	return def == nil or def._taskverse_ready == nil or def._taskverse_ready(pos)
+end
+
+-- The ready node nearest to `base` of those at `positions`.
+local function nearest_ready(positions, base, name)
+	local best, best_d
+	for _, pos in ipairs(positions) do
+		local d = vector.distance(pos, base)
+		if (best == nil or d < best_d) and ready(pos, name) then
+			best, best_d = pos, d
+		end
+	end
+	return best
+end
+
+local function find_node(player, step, ready_only)
 	if step.pos ~= nil then
 		return vec(step.pos)
 	end
 	local base = feet(player)
 	if step.at ~= nil then
 		return vector.add(base, vec(step.at))
+	end
+	local def = minetest.registered_nodes[step.node or ""]
+	if ready_only and def ~= nil and def._taskverse_ready ~= nil then
+		local r = step.radius or 8
+		return nearest_ready(minetest.find_nodes_in_area(vector.subtract(base, r), vector.add(base, r), {step.node}),
+			base, step.node)
 	end
 	return minetest.find_node_near(base, step.radius or 8, {step.node}, true)
 end
@@ -192,6 +217,13 @@ local function held_count(player, item)
 end
 
 -- Dig one node of the step's kind near the player: true, or false and why.
+-- The furnaces `cook` uses (minetest_game's, taskverse_mc's), by name.
+local FURNACES = {"default:furnace", "default:furnace_active", "minecraft:furnace"}
+local furnace_names = {}
+for _, name in ipairs(FURNACES) do
+	furnace_names[name] = true
+end
+
 local function dig_one(player, step, pos)
 	local node = minetest.get_node(pos)
 	if step.node ~= nil and node.name ~= step.node then
@@ -209,6 +241,22 @@ local function dig_one(player, step, pos)
 	if not params.diggable then
 		return false, "cannot dig " .. node.name .. " with " ..
 			(player:get_wielded_item():get_name() ~= "" and player:get_wielded_item():get_name() or "bare hands")
+	end
+	if furnace_names[node.name] then
+		-- the input and fuel an earlier cook left in a furnace come back to the player first (a player empties it
+		-- through its form; the furnace cannot be dug holding them)
+		local furnace_inv = minetest.get_meta(pos):get_inventory()
+		for _, list in ipairs({"src", "fuel"}) do
+			for index, stack in ipairs(furnace_inv:get_list(list) or {}) do
+				if not stack:is_empty() then
+					furnace_inv:set_stack(list, index, ItemStack(""))
+					local left = player:get_inventory():add_item("main", stack)
+					if not left:is_empty() then
+						minetest.add_item(player:get_pos(), left)
+					end
+				end
+			end
+		end
 	end
 	if not minetest.node_dig(pos, node, player) then
 		return false, "the engine refused to dig " .. node.name
@@ -502,7 +550,6 @@ function actions.craft(player, step, done)
 end
 
 -- minetest_game's furnace (two nodes: idle and active) and taskverse_mc's; the first registered one is placed
-local FURNACES = {"default:furnace", "default:furnace_active", "minecraft:furnace"}
 
 -- How far away a furnace the player set up is still used (a dig may walk on to more blocks after it was placed).
 local FURNACE_WALK = 64
@@ -847,6 +894,45 @@ function actions.kill(player, step, done, record, progress)
 	end)
 end
 
+-- Trade with a villager (or any entity whose game trades through `_taskverse_trade(self, player, item)`): the
+-- game takes the price from the inventory and gives the item, `count` times, with the nearest one that trades it.
+function actions.trade(player, step, done)
+	local pos = player:get_pos()
+	local traders = {}
+	for _, obj in ipairs(minetest.get_objects_inside_radius(pos, step.radius or 12)) do
+		local entity = obj:get_luaentity()
+		if entity ~= nil and entity.name == step.entity then
+			traders[#traders + 1] = {entity = entity, d = vector.distance(pos, obj:get_pos())}
+		end
+	end
+	if #traders == 0 then
+		return done(false, "no " .. step.entity .. " nearby")
+	end
+	table.sort(traders, function(a, b)
+		return a.d < b.d
+	end)
+	local left, first_err = step.count or 1, nil
+	for _, trader in ipairs(traders) do
+		local entity = trader.entity
+		if entity._taskverse_trade == nil then
+			return done(false, step.entity .. " does not trade in this game")
+		end
+		while left > 0 do
+			local ok, err = entity:_taskverse_trade(player, step.item)
+			runtime.poll(player)
+			if not ok then
+				first_err = first_err or err
+				break
+			end
+			left = left - 1
+		end
+		if left == 0 then
+			return done(true)
+		end
+	end
+	done(false, first_err)
+end
+
 function actions.collect(player, step, done)
 	collect_drops(player, step.radius)
 	done(true)
@@ -869,9 +955,9 @@ function actions.eat(player, step, done)
 	done(true)
 end
 
-local function pointed_for(player, step)
+local function pointed_for(player, step, ready_only)
 	if step.node ~= nil or step.at ~= nil or step.pos ~= nil then
-		local pos = find_node(player, step)
+		local pos = find_node(player, step, ready_only)
 		if pos == nil then
 			return nil, "no " .. tostring(step.node) .. " within " .. (step.radius or 8) .. " nodes"
 		end
@@ -927,7 +1013,7 @@ function actions.use(player, step, done)
 	if step.secondary and step.entity ~= nil then
 		return right_click_mob(player, step, done)
 	end
-	local pointed, err = pointed_for(player, step)
+	local pointed, err = pointed_for(player, step, true) -- a node ready for it (a full bee nest)
 	if pointed == nil then
 		return done(false, err)
 	end
@@ -1116,13 +1202,17 @@ function actions.goto_node(player, step, done, record)
 			if remaining ~= 0 then
 				return
 			end
-			local best, best_d
-			for _, pos in ipairs(minetest.find_nodes_in_area(p1, p2, {step.node})) do
-				local d = vector.distance(pos, center)
-				if (best == nil or d < best_d) and (in_biomes == nil or in_biomes[game_biome(pos)]) then
-					best, best_d = pos, d
+			local found = minetest.find_nodes_in_area(p1, p2, {step.node})
+			if in_biomes ~= nil then
+				local kept = {}
+				for _, pos in ipairs(found) do
+					if in_biomes[game_biome(pos)] then
+						kept[#kept + 1] = pos
+					end
 				end
+				found = kept
 			end
+			local best = nearest_ready(found, center, step.node)
 			if best == nil then
 				return search(attempt + 1)
 			end

@@ -25,7 +25,7 @@ from taskverse.errors import TaskverseError, close_matches
 PLAN_FORMAT = 1
 
 Action = Literal["wield", "dig", "place", "craft", "cook", "brew", "kill", "collect", "eat", "use", "interact", "move",
-                 "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset", "spawn", "enchant"]
+                 "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset", "spawn", "enchant", "trade"]
 
 #: The fields each action reads (beyond ``do`` and ``note``); others are refused.
 ACTION_FIELDS: dict[str, set[str]] = {
@@ -50,12 +50,13 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "soft_reset": set(),
     "spawn": {"entity"},
     "enchant": {"tool", "node", "item", "count", "tries", "radius"},
+    "trade": {"entity", "item", "count", "radius"},
 }
 _REQUIRED: dict[str, tuple[str, ...]] = {
     "dig": ("node",), "place": ("item",), "craft": ("item",), "cook": ("item",), "brew": ("item", "ingredient"),
     "kill": ("entity",),
     "eat": ("item",), "spawn": ("entity",), "goto_biome": ("biomes",), "goto_node": ("node",), "time": ("of_day",),
-    "enchant": ("tool", "node"),
+    "enchant": ("tool", "node"), "trade": ("entity", "item"),
 }
 
 Vector = tuple[float, float, float]

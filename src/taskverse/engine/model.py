@@ -32,6 +32,10 @@ atom                  needs                                                     
                                                                                   else the pickaxe back
 ``mine.<n>.<t>``      as ``mine.<node>``, a Silk Touch tool ``<t>`` kept (one     the Silk Touch drops
                       that cannot dig it digs it as the hand does)
+``use.<nest>.<item>`` a generated (full) bee nest, shears (kept) or a glass        3 honeycomb, a honey bottle
+                      bottle (used up), in taskverse_mc
+``use.<villager>.<i>`` a villager (met), its profession's job site (placed         the item (an emerald for
+                      beside it), the price (emeralds and more), in taskverse_mc  what it buys)
 ``kill.<mob>``        the mob (summoned or spawned)                               its loot (1 in 10 or likelier)
 ``use.<mob>.<food>``  the animal (summoned or spawned), the food (used up); held:    its container (an axolotl's
                       the food (taskverse_mc: ``breeding.yaml``'s foods)          bucket; the game: fed, in love,
@@ -88,9 +92,11 @@ from taskverse.engine.gamegen.content import brewing as content_brewing
 from taskverse.engine.gamegen.content import changes as content_changes
 from taskverse.engine.gamegen.content import enchanting as content_enchanting
 from taskverse.engine.gamegen.content import fills as content_fills
+from taskverse.engine.gamegen.content import honey as content_honey
 from taskverse.engine.gamegen.content import milking as content_milking
 from taskverse.engine.gamegen.content import stripping as content_stripping
 from taskverse.engine.gamegen.content import tilling as content_tilling
+from taskverse.engine.gamegen.content import trading as content_trading
 from taskverse.engine.gamegen.content import variants as content_variants
 from taskverse.engine.profile import (
     GameMapping,
@@ -261,6 +267,7 @@ class GameModel:
             out.add(Act("reach", "measure", measure), value=REACH_ANY)
         self._entities(out)
         self._feeds(out)
+        self._trades(out)
         blocks = sorted(n for n, i in self.items.items() if i.type == "node" and n not in NOT_BLOCKS)
         for shape, spec in sorted(BUILD_SHAPES.items()):
             cells = spec["length"] * spec.get("width", 1) * spec.get("height", 1)
@@ -371,6 +378,7 @@ class GameModel:
         self._brews(out)
         self._tills(out)
         self._enchants(out)
+        self._harvests(out)
         supports = [n for n in self.settings.supports if n in self.items]
         for name in sorted(self.registry.entities):
             if name in self.items and self.items[name].type != "node" and supports:  # a cart on a rail
@@ -547,6 +555,25 @@ class GameModel:
             out.add(Act("use", "enchant", entry["enchanted"], makes=tool), [([_need("item", [tool]), *setup], made)],
                     target=tool, suffix="enchant")
 
+    def _harvests(self, out: _Atoms) -> None:
+        """An item used on a full bee nest (``use.<nest>.<item>``): shears (kept) give 3 honeycomb, a bottle honey.
+
+        The generated game runs them from ``honey.yaml`` (:func:`taskverse.engine.gamegen.content.honey`): the nests
+        the map generates are full, and the one used is emptied, so each use is at a generated nest the player
+        finds (a found nest, like a found tree, stands for all of them; a placed one starts empty and is not used).
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        table = content_honey(self.kn)
+        nest = self._game(table["natural"], "block") if table["natural"] else ""
+        for harvest in table["harvests"]:
+            tool, gives = self._game(harvest["tool"], "item"), self._game(harvest["gives"], "item")
+            if not nest or not tool or not gives or nest not in self.places:
+                continue
+            held = _need("item", [tool]) if harvest["uses_up"] else _need("item", [tool], kept=True)
+            out.add(Act("use", "harvest", nest, makes=tool),
+                    [([_need("block", [nest]), held], [Yield(name=gives, count=harvest["count"])])], suffix=tool)
+
     def _game(self, name: str, kind: str) -> str:
         """The game name of a taskverse_mc name (``minecraft:<name>``) in this game, or ``""``."""
         counterpart = self.mapping.lookup(name.split(":", 1)[-1], kind)  # type: ignore[arg-type]
@@ -603,6 +630,39 @@ class GameModel:
         counterpart = self.mapping.lookup(name.split(":", 1)[-1], "entity")
         found = counterpart.to if counterpart is not None and counterpart.to is not None else ""
         return found if found in self.entities else ""
+
+    def _trades(self, out: _Atoms) -> None:
+        """A trade with a villager (``use.<villager>.<item>``): its job site placed beside it, the price given.
+
+        One way per offer of the item (``trades.yaml``, as the generated game trades:
+        :func:`taskverse.engine.gamegen.content.trading`): the villager (met), the profession's job site block
+        (placed beside it, and left there: used up), the price (emeralds and the trade's other items; the items
+        a villager buys, for an emerald).
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        table = content_trading(self.kn)
+        counterpart = self.mapping.lookup(table["villager"].split(":", 1)[-1], "entity") if table["villager"] else None
+        villager = counterpart.to if counterpart is not None and counterpart.to is not None else ""
+        if villager not in self.entities:
+            return
+        ways: dict[str, list[tuple[list[Need], list[Yield]]]] = {}
+        for prof in table["professions"]:
+            site = self._game(prof["job_site"], "item")
+            if not site:
+                continue
+            for offer in prof["offers"]:
+                gives = self._game(offer["gives"], "item")
+                price = [(self._game(p["item"], "item"), p["count"]) for p in offer["price"]]
+                if not gives or not all(name for name, _ in price) or site in {n for n, _ in price}:
+                    continue
+                needs = [_need("entity", [villager]), _need("item", [site]),
+                         *(_need("item", [name], count) for name, count in price)]
+                way = (needs, [Yield(name=gives, count=offer["count"])])
+                if way not in ways.setdefault(gives, []):
+                    ways[gives].append(way)
+        for gives, found in sorted(ways.items()):
+            out.add(Act("use", "trade", villager, makes=gives), found, suffix=gives)
 
     def _portals(self, out: _Atoms) -> None:
         """Through a nether portal: obsidian placed, flint and steel used on it (the game's portals need no frame)."""
@@ -741,7 +801,26 @@ class GameModel:
                 for deco_biome in deco.biomes:
                     if self.at_ground(deco_biome):
                         _add(out, node, deco_biome)
+        self._nest_biomes(out)
         return out
+
+    def _nest_biomes(self, out: dict[str, Place]) -> None:
+        """Bee nests are looked for where most trees carry one: a search in a forest would hardly find one.
+
+        ``honey.yaml`` puts a nest on every meadow tree and on 1 in 500 of a forest's.
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        chances = self.kn.mechanisms.honey.trees.chances if self.kn.mechanisms is not None else {}
+        nest = self._game(content_honey(self.kn)["natural"], "block")
+        place = out.get(nest)
+        if place is None or not place.biomes:
+            return
+        names = self.mapping.biome_names()
+        rate = {g: float(chances.get(names.get(g, g), 0.0)) for g in place.biomes}
+        best = max(rate.values())
+        if best > 0:
+            place.biomes = tuple(g for g in place.biomes if rate[g] == best)
 
     def layer_of(self, y: float) -> str | None:
         """The other dimension a height is in (None: the overworld)."""

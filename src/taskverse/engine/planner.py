@@ -316,6 +316,11 @@ class _Player:
         """Animals fed since the last one was spawned beside the player (see ``_feed``)."""
         self.enchanting = False
         """Whether the enchanting table and its bookshelves stand at the start (see ``_enchant``)."""
+        self.furnace_placed = False
+        """Whether a cook step set the held furnace up at the start (it is no longer in the inventory)."""
+        self.jobs: dict[tuple[str, str], str] = {}
+        """Where a villager traded (``("home", "")``, or ``("spawned", villager)`` for the last one spawned) -> the job
+        site placed beside it, which it keeps."""
         self.held: dict[int, str | None] = {}
         """Plan index -> the item in hand the model says the action is done with (asked for by ``how=with``)."""
 
@@ -448,6 +453,18 @@ class _Player:
         out.chancy.update({rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0})
 
     def _craft(self, act: Any, name: str, taken: list[tuple[str, int]], *_: Any) -> None:
+        furnace = self.model.settings.furnace
+        if self.furnace_placed and any(n == furnace for n, _ in taken):
+            # the cook steps set the held furnace up at the start: dug back for a recipe that takes it (a blast
+            # furnace), with a tool the model holds that digs it
+            held = self.rules.inventory(self.state)
+            tool = next((t for t in sorted(held) if held[t] > 0 and self.model.digs(furnace, t)), None)
+            if tool is None and not self.model.digs(furnace, HAND):
+                raise NoPlan(f"nothing held digs the {furnace} the cooking set up at the start, for {name}")
+            self.home(f"the {furnace} there, for {name}")
+            self.add(Step(do="dig", node=furnace, count=1, radius=6, tool=tool),
+                     f"{name}: the {furnace} the cooking set up at the start, dug back", main=False)
+            self.furnace_placed = False
         self.add(Step(do="craft", item=act.name, count=1, ingredients=sorted({n for n, _ in taken}) or None), name)
 
     def _smelt(self, act: Any, name: str, taken: list[tuple[str, int]], kept: Any, presence: Any, outputs: Any,
@@ -457,6 +474,9 @@ class _Player:
         fuel = max((t for t in taken if t[0] not in inputs), key=lambda t: (t[1], t[0]))[0]
         self.home(f"{name} (the furnace stands at the start)")
         self.add(Step(do="cook", item=source, count=1, fuel=fuel), name)
+        station = self.rules.ways[self.rules.action_index[name]][w][2]
+        if not station.presence and self.home_blocks[self.model.settings.furnace] == 0:
+            self.furnace_placed = True  # the harness sets the held furnace up at the start
 
     def _brew(self, act: Any, name: str, taken: list[tuple[str, int]], kept: Any, presence: Any, outputs: Any,
               w: int) -> None:
@@ -506,9 +526,13 @@ class _Player:
         keys = [k for k in self.contributes[self.index] if k in self.goals.leaves]
         return self.goals.leaves[keys[0]] if keys else None
 
-    def _use(self, act: Any, name: str, taken: Any, kept: list[str], presence: Any, outputs: Any, w: int) -> None:
+    def _use(self, act: Any, name: str, taken: Any, kept: list[str], presence: Any = None, outputs: Any = None,
+             w: int = 0) -> None:
         if act.kind == "enchant":
             self._enchant(act, name, outputs, w)
+            return
+        if act.kind == "trade":
+            self._trade(act, name, w)
             return
         if act.kind == "strip":  # the log placed at the start, the axe used on it
             self.home(name)
@@ -534,6 +558,11 @@ class _Player:
             return
         if act.kind == "feed":
             self._feed(act, name)
+            return
+        if act.kind == "harvest":  # at a full nest the map generated; the one used is empty: the next, another
+            self.goto(act.name, name)
+            self.add(Step(do="use", item=act.makes, node=act.name, radius=6), name)
+            self.here = ("moved", name)
             return
         leaf = self._leaf()
         item = act.name
@@ -599,6 +628,28 @@ class _Player:
         a = rules.action_index[name]
         out.chancy.update({rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0})
 
+    def _trade(self, act: Any, name: str, w: int) -> None:
+        """A trade: at a villager, its profession's job site placed beside it, then the trade itself.
+
+        The villager is the one a start summoned, or one spawned where Minecraft's villages are (the stand-in).
+        """
+        villager = act.name
+        site = self.rules.names[self.rules.ways[self.rules.action_index[name]][w][1].members[0]]
+        # a villager keeps the job site it claimed: one of another profession is another villager
+        if self.here == ("spawned", villager) and self.jobs.get(self.here, site) == site:
+            pass  # the one met (spawned) for this, still beside the player
+        elif self.home_mobs[villager] > 0 and self.jobs.get(("home", ""), site) == site:
+            self.home(name)
+        elif villager in self.model.spawns:
+            self._spawn(villager, name)
+        else:
+            raise NoPlan(f"no {villager} summoned at the start for a trade with a {site} (and Minecraft does not "
+                         "spawn it)")
+        self.add(Step(do="place", item=site, count=1), f"{name}: {site}, the job site of the villager's profession",
+                 main=False)
+        self.jobs[self.here] = site
+        self.add(Step(do="trade", entity=villager, item=act.makes), name)
+
     def _ensure_node(self, nodes: list[str], why: str) -> str | None:
         """A target node near the player: one near the start, one placed there now, or a generated one."""
         for node in nodes:
@@ -644,6 +695,7 @@ class _Player:
                  f"spawning (taskverse_mc spawns no mobs), for {why}")
         self.here = ("spawned", mob)
         self.fed = 0
+        self.jobs.pop(self.here, None)
         self.met[mob] = dimension
 
     def _kill(self, act: Any, name: str, taken: Any, kept: Any, presence: Any, outputs: Any, w: int) -> None:
@@ -866,6 +918,9 @@ class _Player:
         """The set-up steps of one occurrence, and its tool on its final step."""
         setup: list[Step] = []
         how = next((c.how for c in leaf.constraints if c.how is not None), None)
+        place = next((c.where for c in leaf.constraints if c.where not in (None, "overworld")), None)
+        if place is not None and self.out[at].step.do == "trade":
+            raise NoPlan(f"a villager trades where it was met: the planner does not lead one to {place}")
         for c in leaf.constraints:
             note = f"constraint {c.when or c.where} of {leaf.atom}"
             if c.when in ("day", "night"):
@@ -908,6 +963,8 @@ class _Player:
             tool = None
         elif tool is not None and how is not None:
             setup.append(Step(do="wield", item=tool, note=f"constraint {how} of {leaf.atom}"))
+        elif tool is not None and final.step.do not in ("dig", "kill"):  # (those hold their tool themselves)
+            setup.append(Step(do="wield", item=tool, note=f"{leaf.atom} is done holding {tool}"))
         if final.step.do in ("dig", "kill") and (how is not None or leaf.hold):
             final.step = final.step.model_copy(update={"tool": tool})
         return setup

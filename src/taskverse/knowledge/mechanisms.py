@@ -4,8 +4,8 @@ Each table declares one mechanism of Minecraft Java Edition 1.20 with its source
 Silk Touch from an enchanting table, blocks that change into others (copper weathering, concrete hardening, coral
 dying, anvils wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by
 other mobs, special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron),
-what raising animals gives, brewing, breeding and taming. The atom generator (``taskverse.library.mechanisms``)
-interprets them, one rule per verb.
+what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests. The atom generator
+(``taskverse.library.mechanisms``) interprets them, one rule per verb.
 """
 
 from __future__ import annotations
@@ -565,6 +565,36 @@ class Breeding(_Table):
     fills: list[Fill] = Field(default_factory=list)
 
 
+# -- honey ------------------------------------------------------------------------------------------------------
+
+class HoneyHarvest(_Table):
+    """What an item used on a full bee nest or beehive gives (and whether the item is used up or worn)."""
+
+    tool: str
+    gives: str
+    count: int = Field(default=1, ge=1)
+    wears: int = Field(default=0, ge=0)
+    uses_up: bool = False
+
+
+class NestTrees(_Table):
+    """The trees a natural nest grows on and, per biome, the share of them that carry one."""
+
+    logs: list[str] = Field(min_length=1)
+    chances: dict[str, float] = Field(min_length=1)
+
+
+class Honey(_Table):
+    """``honey.yaml``: the blocks bees fill with honey, the full level, the harvests, where nests generate."""
+
+    source: str
+    blocks: list[str] = Field(min_length=1)
+    full: int = Field(ge=1)
+    natural: str
+    harvests: list[HoneyHarvest] = Field(min_length=1)
+    trees: NestTrees
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -585,6 +615,7 @@ class Mechanisms:
     brewing: Brewing
     breeding: Breeding
     buckets: Buckets
+    honey: Honey
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -632,6 +663,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "brewing": ("brewing.yaml", Brewing),
     "breeding": ("breeding.yaml", Breeding),
     "buckets": ("buckets.yaml", Buckets),
+    "honey": ("honey.yaml", Honey),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -722,4 +754,9 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     out += [("breeding.yaml", f.at, f.kind) for f in breed.fills]
     out += [("buckets.yaml", n, "item") for f in mech.buckets.fills for n in (f.item, f.container)]
     out += [("buckets.yaml", f.at, f.kind) for f in mech.buckets.fills]
+    honey = mech.honey
+    out += [("honey.yaml", b, "block") for b in (*honey.blocks, honey.natural)]
+    out += [("honey.yaml", n, "item") for h in honey.harvests for n in (h.tool, h.gives)]
+    out += [("honey.yaml", n, "block") for n in honey.trees.logs]
+    out += [("honey.yaml", b, "biome") for b in honey.trees.chances]
     return out

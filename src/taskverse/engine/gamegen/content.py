@@ -45,6 +45,17 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   brews Minecraft's recipes (``brewing.yaml``: the mixes, and every potion into its splash form with gunpowder and
   its lingering form with dragon's breath): one ingredient on top, up to three bottles below, 20 s a brew, one
   blaze powder burnt for 20 brews.
+* Honey: bee nests grow on the trees of their biomes, on the trunk under the leaves, on the share of the trees
+  Minecraft gives them (``honey.yaml``; :func:`honey`). A nest the map generates is full (honey level 5): the game
+  has no bees flying from flowers to fill it, so a generated nest stands for one its bees have filled. Shears used
+  on a full nest or hive give 3 honeycomb (one use of the shears), a glass bottle becomes a honey bottle, and the
+  level goes back to 0; a placed or crafted one starts empty.
+* Trading: a villager takes the profession of the nearest job site block within :data:`JOB_RADIUS` nodes
+  (Minecraft: an unemployed villager claims one within 48) and trades the knowledge's offers of it
+  (``trades.yaml``: emeralds and the trade's other items for its goods; what it buys for emeralds), at any level
+  (raising a villager's level is not modelled) and base prices (:func:`trading`). Villagers are met as every mob
+  is: summoned by a start, or spawned by the scripted player where Minecraft's villages stand (a stand-in: the
+  game generates no structures).
 * Mobs: through the mobs_redo API, with the knowledge's health, the combat table's attack and the loot tables'
   drops; hostile mobs are monsters that attack, the rest animals. They are summoned by tasks, never spawned.
 * Animals (:func:`animals`, ``breeding.yaml``): an animal eats its breeding food, its taming food and its other
@@ -673,12 +684,13 @@ def ores(kn: Any) -> list[dict[str, Any]]:
 def decorations(kn: Any) -> list[dict[str, Any]]:
     """Every natural overworld surface block placed in its biomes: trees as trunk and leaves, the rest as is."""
     surface = _overworld_surface(kn)
+    nest = kn.mechanisms.honey.natural if kn.mechanisms is not None else ""
     out = []
     for block in sorted(kn.natural_blocks.values(), key=lambda b: b.name):
         if block.dimension != "overworld" or block.where not in ("surface", "water") or block.name not in kn.blocks:
             continue
-        if block.name in ("grass_block", "dirt", "sand") or block.name.endswith("_leaves"):
-            continue
+        if block.name in ("grass_block", "dirt", "sand") or block.name.endswith("_leaves") or block.name == nest:
+            continue  # the ground, and what grows on trees (leaves, bee nests: see _nest_trees)
         where = sorted(b for b in (block.biomes or surface) if b in surface)
         if block.name == "water":  # pools of it in rivers and swamps (a flat world has no seas)
             where = [b for b in where if kn.biomes[b].get("category") in _WATER_CATEGORIES]
@@ -689,11 +701,90 @@ def decorations(kn: Any) -> list[dict[str, Any]]:
         if block.name.endswith("_log"):
             leaves = block.name.removesuffix("_log") + "_leaves"
             entry.update(deco_type="tree", trunk=mc(block.name),
-                         leaves=mc(leaves) if leaves in kn.blocks else mc("oak_leaves"), fill_ratio=0.01)
-        else:
-            entry.update(deco_type="simple", decoration=mc(block.name))
+                         leaves=mc(leaves) if leaves in kn.blocks else mc("oak_leaves"), fill_ratio=TREE_FILL)
+            out += _nest_trees(kn, entry)
+            continue
+        entry.update(deco_type="simple", decoration=mc(block.name))
         out.append(entry)
     return out
+
+
+#: Trees a map node of a tree biome's ground grows (one in a hundred).
+TREE_FILL = 0.01
+
+
+def _nest_trees(kn: Any, tree: dict[str, Any]) -> list[dict[str, Any]]:
+    """A tree decoration split by the share of its trees that carry a bee nest in each biome (``honey.yaml``).
+
+    The trees of a biome where nests grow on them are two decorations: with a nest (``fill_ratio`` the share) and
+    without (the rest); other biomes' trees are one, without.
+    """
+    table = kn.mechanisms.honey if kn.mechanisms is not None else None
+    log = tree["trunk"].split(":", 1)[1]
+    if table is None or log not in table.trees.logs or table.natural not in kn.blocks:
+        return [tree]
+    by_chance: dict[float, list[str]] = {}
+    for biome in tree["biomes"]:
+        by_chance.setdefault(float(table.trees.chances.get(biome, 0.0)), []).append(biome)
+    out = []
+    for chance, biomes in sorted(by_chance.items()):
+        # names kept apart: the engine's registered_decorations holds one decoration a name
+        if chance < 1:
+            out.append({**tree, "name": tree["name"] + (f" {chance:g}" if chance else ""), "biomes": biomes,
+                        "fill_ratio": round(TREE_FILL * (1 - chance), 8)})
+        if chance > 0:
+            out.append({**tree, "name": f"{tree['name']} {table.natural} {chance:g}", "biomes": biomes,
+                        "nest": mc(table.natural),
+                        "fill_ratio": round(TREE_FILL * chance, 8)})
+    return out
+
+
+def honey(kn: Any) -> dict[str, Any]:
+    """The blocks bees fill with honey, the full level, and what each item used on a full one gives.
+
+    From ``honey.yaml``: ``blocks``, ``natural`` (the nest the map generates, full), ``full``, ``harvests`` (per
+    item used: ``gives``, ``count``, ``wears`` (uses of a tool), ``uses_up``); game names, those the game has.
+    """
+    table = kn.mechanisms.honey if kn.mechanisms is not None else None
+    if table is None:
+        return {"blocks": [], "natural": "", "full": 0, "harvests": []}
+    harvests = [{"tool": mc(h.tool), "gives": mc(h.gives), "count": h.count, "wears": h.wears, "uses_up": h.uses_up}
+                for h in table.harvests if h.tool in kn.items and h.gives in kn.items]
+    return {"blocks": [mc(b) for b in table.blocks if b in kn.blocks], "natural": mc(table.natural),
+            "full": table.full, "harvests": harvests}
+
+
+#: How near a villager its job site block must stand for it to take the block's profession (Minecraft: 48).
+JOB_RADIUS = 16
+
+
+def trading(kn: Any) -> dict[str, Any]:
+    """Villagers' professions and their offers (``trades.yaml``), in game names.
+
+    Each profession: ``job_site`` (the block that gives a villager it) and ``offers``, each ``gives`` (an item),
+    ``count`` and ``price`` (stacks: emeralds and the trade's other items for what a villager sells; the items it
+    buys for its emeralds). Offers whose items the game lacks are left out; levels and demand are not modelled,
+    as in the table.
+    """
+    table = kn.mechanisms.trading if kn.mechanisms is not None else None
+    out: list[dict[str, Any]] = []
+    for prof in table.professions if table is not None else []:
+        if prof.job_site not in kn.blocks:
+            continue
+        offers = []
+        for trade in prof.sells:
+            also = [{"item": mc(trade.also.item), "count": trade.also.count}] if trade.also else []
+            for item in trade.goods:
+                offers.append({"gives": mc(item), "count": trade.count,
+                               "price": [{"item": mc("emerald"), "count": trade.emeralds}, *also]})
+        for buy in prof.buys:
+            offers.append({"gives": mc("emerald"), "count": buy.emeralds,
+                           "price": [{"item": mc(buy.item), "count": buy.count}]})
+        offers = [o for o in offers if all(n.split(":", 1)[1] in kn.items for n in
+                                           (o["gives"], *(p["item"] for p in o["price"])))]
+        out.append({"profession": prof.profession, "job_site": mc(prof.job_site), "offers": offers})
+    return {"villager": mc("villager") if "villager" in kn.mobs else "", "job_radius": JOB_RADIUS,
+            "professions": out}
 
 
 def mobs(kn: Any) -> list[dict[str, Any]]:
@@ -780,6 +871,8 @@ def game_content(kn: Any) -> dict[str, Any]:
         "milking": milking(kn),
         "brewing": brewing(kn),
         "enchanting": enchanting(kn),
+        "honey": honey(kn),
+        "trading": trading(kn),
         "water": mc("water"),
         "furnace": mc("furnace"),
         "dimensions": {name: dict(layer) for name, layer in DIMENSIONS.items()},

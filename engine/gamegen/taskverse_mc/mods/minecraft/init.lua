@@ -315,8 +315,9 @@ for _, ore in ipairs(data.ores) do
 	minetest.register_ore(ore)
 end
 
--- A tree: a trunk four nodes high under a 3x3x2 crown of leaves, placed on the biome's ground.
-local function tree_schematic(trunk, leaves)
+-- A tree: a trunk four nodes high under a 3x3x2 crown of leaves, placed on the biome's ground; a bee nest, if
+-- given, on the trunk's south side just under the leaves (where Minecraft's BeehiveDecorator puts it).
+local function tree_schematic(trunk, leaves, nest)
 	local size = {x = 3, y = 6, z = 3}
 	local cells = {}
 	for z = 0, 2 do
@@ -326,6 +327,8 @@ local function tree_schematic(trunk, leaves)
 				local name = "air"
 				if centre and y < 4 then
 					name = trunk
+				elseif nest ~= nil and x == 1 and z == 2 and y == 2 then
+					name = nest
 				elseif y >= 3 and y <= 4 then
 					name = leaves
 				elseif y == 5 and centre then
@@ -376,7 +379,7 @@ for _, deco in ipairs(data.decorations) do
 	}
 	if deco.deco_type == "tree" then
 		def.deco_type = "schematic"
-		def.schematic = tree_schematic(deco.trunk, deco.leaves)
+		def.schematic = tree_schematic(deco.trunk, deco.leaves, deco.nest)
 		def.flags = "place_center_x, place_center_z" .. (deco.floors and ", all_floors" or "")
 	else
 		def.deco_type = "simple"
@@ -386,6 +389,7 @@ for _, deco in ipairs(data.decorations) do
 end
 
 dofile(modpath .. "/portals.lua")(data)
+dofile(modpath .. "/honey.lua")(data.honey)
 
 -- Mobs: through the mobs_redo API when it is loaded (load_mod_mobs = true) ------------------------------------
 
@@ -422,3 +426,4 @@ if mobs_api ~= nil and mobs_api.register_mob ~= nil then
 end
 
 dofile(modpath .. "/animals.lua")(data)
+dofile(modpath .. "/trading.lua")(data.trading)

@@ -1,0 +1,158 @@
+-- Trading: a villager claims the nearest job site block within `trading.job_radius` nodes that no other villager
+-- has claimed, takes its profession (for as long as the block stands) and trades that profession's offers
+-- (`trades.yaml`): the price (emeralds and the trade's other items, or the items it buys) is taken from the
+-- player's inventory and the goods given. A player right-clicks a villager for its offers (a form, one button an
+-- offer); a scripted player trades through `_taskverse_trade(self, player, item)`, which takes the first offer of
+-- the item whose price the player holds.
+
+return function(trading)
+	local villager = trading.villager
+	local def = villager ~= "" and minetest.registered_entities[villager] or nil
+	if def == nil then
+		return
+	end
+	local FORM = "minecraft:trade"
+	local sites, by_site = {}, {}
+	for _, prof in ipairs(trading.professions) do
+		sites[#sites + 1] = prof.job_site
+		by_site[prof.job_site] = prof
+	end
+
+	-- job site position (hash) -> the villager that claimed it; a villager keeps its claim while the block stands
+	local claimed = {}
+
+	local function profession(self)
+		local held = self._job_site
+		if held ~= nil then
+			local prof = by_site[minetest.get_node(held).name]
+			if prof ~= nil then
+				return prof
+			end
+			claimed[minetest.hash_node_position(held)] = nil
+			self._job_site = nil
+		end
+		local pos = self.object:get_pos()
+		if pos == nil then
+			return nil
+		end
+		local r = trading.job_radius
+		local best, best_d
+		for _, site in ipairs(minetest.find_nodes_in_area(vector.subtract(pos, r), vector.add(pos, r), sites)) do
+			local d = vector.distance(site, pos)
+			local owner = claimed[minetest.hash_node_position(site)]
+			local free = owner == nil or owner == self or owner.object:get_pos() == nil
+			if free and (best == nil or d < best_d) then
+				best, best_d = site, d
+			end
+		end
+		if best == nil then
+			return nil
+		end
+		self._job_site = best
+		claimed[minetest.hash_node_position(best)] = self
+		return by_site[minetest.get_node(best).name]
+	end
+
+	local function stack(entry)
+		return ItemStack(entry.item .. " " .. entry.count)
+	end
+
+	local function affords(inv, offer)
+		for _, price in ipairs(offer.price) do
+			if not inv:contains_item("main", stack(price)) then
+				return false
+			end
+		end
+		return true
+	end
+
+	local function deal(player, offer)
+		local inv = player:get_inventory()
+		if not affords(inv, offer) then
+			return false, "the price of " .. offer.gives .. " is not in the inventory"
+		end
+		for _, price in ipairs(offer.price) do
+			inv:remove_item("main", stack(price))
+		end
+		local left = inv:add_item("main", ItemStack(offer.gives .. " " .. offer.count))
+		if not left:is_empty() then
+			minetest.add_item(player:get_pos(), left)
+		end
+		return true
+	end
+
+	def._taskverse_trade = function(self, player, item)
+		local prof = profession(self)
+		if prof == nil then
+			return false, "the villager has no job site block within " .. trading.job_radius .. " nodes"
+		end
+		local inv = player:get_inventory()
+		local sold = false
+		for _, offer in ipairs(prof.offers) do
+			if offer.gives == item then
+				sold = true
+				if affords(inv, offer) then
+					return deal(player, offer)
+				end
+			end
+		end
+		if not sold then
+			return false, "a villager of profession " .. prof.profession .. " does not trade " .. item
+		end
+		return false, "the player holds no price of " .. item .. " a " .. prof.profession .. " asks"
+	end
+
+	-- the villager a player is trading with, and its offers, while the form is open
+	local open = {}
+
+	local function show(self, clicker)
+		if clicker == nil or not clicker:is_player() then
+			return
+		end
+		local prof = profession(self)
+		local name = clicker:get_player_name()
+		if prof == nil then
+			minetest.chat_send_player(name, "This villager has no job site block near it.")
+			return
+		end
+		open[name] = {villager = self, offers = prof.offers}
+		local rows = {"size[10," .. (#prof.offers * 0.6 + 1.2) .. "]",
+			"label[0,0;" .. minetest.formspec_escape(prof.profession) .. "]"}
+		for i, offer in ipairs(prof.offers) do
+			local price = {}
+			for _, p in ipairs(offer.price) do
+				price[#price + 1] = p.count .. " " .. p.item
+			end
+			local label = offer.count .. " " .. offer.gives .. " for " .. table.concat(price, " and ")
+			rows[#rows + 1] = "button[0," .. (i * 0.6) .. ";10,0.6;offer_" .. i .. ";" ..
+				minetest.formspec_escape(label) .. "]"
+		end
+		minetest.show_formspec(name, FORM, table.concat(rows))
+	end
+	def.on_rightclick = show
+
+	minetest.register_on_player_receive_fields(function(player, formname, fields)
+		if formname ~= FORM then
+			return false
+		end
+		local name = player:get_player_name()
+		local current = open[name]
+		if current == nil or fields.quit then
+			open[name] = nil
+			return true
+		end
+		for i, offer in ipairs(current.offers) do
+			if fields["offer_" .. i] ~= nil then
+				local ok, err = deal(player, offer)
+				if not ok then
+					minetest.chat_send_player(name, err)
+				end
+			end
+		end
+		return true
+	end)
+
+	minetest.register_on_leaveplayer(function(player)
+		open[player:get_player_name()] = nil
+	end)
+end
