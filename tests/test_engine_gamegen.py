@@ -292,7 +292,7 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "obtain.stripped_dark_oak_log", "drink.potion_of_swiftness", "use.make_fire", "find.dripstone_caves",
           "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)", "use.till_land", "breed.pig",
           "tame.ocelot", "obtain.milk_bucket", "use.fill_lava_bucket", "enchant.silk_touch_golden_pickaxe",
-          "mine.sculk_sensor.silk_touch", "obtain.cyan_candle", "trade.chainmail_chestplate")
+          "mine.sculk_sensor.silk_touch", "obtain.cyan_candle", "trade.chainmail_chestplate", "obtain.carved_pumpkin")
 
 
 #: Wrong plans, played with the others, that must not complete their task: a trade with no job site beside the

@@ -334,8 +334,9 @@ def test_a_bottle_filled_at_water_is_brewed_at_the_stand(library):
         Step(do="brew", item="minecraft:potion")
 
 
-def test_a_hoe_tills_the_ground_and_a_shovel_flattens_a_path(library):
-    table = library.knowledge.mechanisms.tilling
+def test_a_hoe_tills_the_ground_a_shovel_flattens_a_path_and_shears_carve_a_pumpkin(library):
+    table = library.knowledge.mechanisms.tool_uses
+    assert {g.verb for g in table.groups} == {"till", "flatten", "carve"}
     model = game_model("taskverse_mc", library.knowledge)
     rules = model.rules
     for group in table.groups:
@@ -343,8 +344,9 @@ def test_a_hoe_tills_the_ground_and_a_shovel_flattens_a_path(library):
             a = rules.action_index[f"use.minecraft:{pair.becomes}.{group.verb}.{pair.block}"]
             (way,) = rules.ways[a]
             kept = {rules.names[m] for n in way if not n.consume and not n.presence for m in n.members}
-            assert kept == {f"minecraft:{t}" for t in library.knowledge.tags[group.tools]}
-            assert [rules.names[o.resource] for o in rules.outputs[a]] == [f"minecraft:{pair.becomes}"]
+            assert kept == {f"minecraft:{t}" for t in library.knowledge.tags.get(group.tools, [group.tools])}
+            assert [rules.names[o.resource] for o in rules.outputs[a]] == [
+                f"minecraft:{pair.becomes}", *(f"minecraft:{i}" for i in pair.drops)]  # a pumpkin's seeds
     task = library.get("use.till_land")  # the library's goal: a hoe used on grass, played as the game tills it
     (step,) = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
     assert step.model_dump(exclude_none=True, exclude={"note"}) == {

@@ -95,7 +95,7 @@ from taskverse.engine.gamegen.content import fills as content_fills
 from taskverse.engine.gamegen.content import honey as content_honey
 from taskverse.engine.gamegen.content import milking as content_milking
 from taskverse.engine.gamegen.content import stripping as content_stripping
-from taskverse.engine.gamegen.content import tilling as content_tilling
+from taskverse.engine.gamegen.content import tool_uses as content_tool_uses
 from taskverse.engine.gamegen.content import trading as content_trading
 from taskverse.engine.gamegen.content import variants as content_variants
 from taskverse.engine.profile import (
@@ -376,7 +376,7 @@ class GameModel:
         self._strips(out)
         self._fills(out)
         self._brews(out)
-        self._tills(out)
+        self._tool_uses(out)
         self._enchants(out)
         self._harvests(out)
         supports = [n for n in self.settings.supports if n in self.items]
@@ -444,24 +444,27 @@ class GameModel:
                         [([_need("item", [log]), _need("item", axes, kept=True)],
                           [Yield(kind=ResourceKind.BLOCK, name=stripped)])], suffix="strip")
 
-    def _tills(self, out: _Atoms) -> None:
-        """A hoe or a shovel used on the ground turns it into another block (``use.<new block>.<verb>.<block>``).
+    def _tool_uses(self, out: _Atoms) -> None:
+        """A tool used on a block turns it into another (``use.<new block>.<verb>.<block>``).
 
-        Grass tilled into farmland, flattened into a dirt path: the block found (or near the start), any tool of
-        the group kept; the new block is there. The success event is the runtime's: the block used on, the tool
-        held. The generated game runs it (:func:`taskverse.engine.gamegen.content.tilling`).
+        Grass tilled into farmland, flattened into a dirt path, a pumpkin carved: the block found (or near the
+        start), any tool of the group kept; the new block is there, and what it drops (a pumpkin's seeds). The
+        success event is the runtime's: the block used on, the tool held. The generated game runs it
+        (:func:`taskverse.engine.gamegen.content.tool_uses`).
         """
         if self.game not in GENERATED_GAMES:
             return
-        for group in content_tilling(self.kn):
+        for group in content_tool_uses(self.kn):
             tools = [t for t in (self._game(n, "item") for n in group["tools"]) if t]
             tools = [t for t in tools if "on_place" in self.items[t].callbacks]
             for block_name, becomes_name in group["pairs"].items():
                 block, becomes = self._game(block_name, "block"), self._game(becomes_name, "block")
+                drops = [Yield(name=item, count=n) for item, n in
+                         ((self._game(i, "item"), n) for i, n in group["drops"].get(block_name, {}).items()) if item]
                 if block and becomes and tools:
-                    out.add(Act("use", group["verb"], becomes, makes=block),
+                    out.add(Act("use", "tool", becomes, makes=block),
                             [([_need("block", [block]), _need("item", tools, kept=True)],
-                              [Yield(kind=ResourceKind.BLOCK, name=becomes)])],
+                              [Yield(kind=ResourceKind.BLOCK, name=becomes), *drops])],
                             target=block, suffix=f"{group['verb']}.{block.split(':', 1)[-1]}")
 
     def _fills(self, out: _Atoms) -> None:

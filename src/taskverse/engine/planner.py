@@ -540,11 +540,13 @@ class _Player:
             self.add(Step(do="use", item=kept[0], node=act.makes, radius=6), name)
             self.home_blocks[act.name] += 1
             return
-        if act.kind in ("till", "flatten"):  # the tool used on the ground: grass tilled into farmland, there
+        if act.kind == "tool":  # the tool used on a block: grass tilled into farmland, a pumpkin carved, there
             node = self._ensure_node([act.makes], name)
             if node is None:
                 raise NoPlan(f"no {act.makes} to use {kept[0]} on")
             self.add(Step(do="use", item=kept[0], node=node, radius=6), name)
+            if any(r < self.rules.n_items for r, _ in outputs or ()):
+                self.add(Step(do="collect"), f"{name}: its drops", main=False)
             if self.here == ("home", ""):
                 self.home_blocks[act.name] += 1
             else:

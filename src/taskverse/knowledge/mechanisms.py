@@ -1,6 +1,6 @@
 """The game's mechanisms beyond recipes and drops, as curated tables (``atoms/knowledge/curated/``).
 
-Each table declares one mechanism of Minecraft Java Edition 1.20 with its source: stripping logs, tilling the ground,
+Each table declares one mechanism of Minecraft Java Edition 1.20 with its source: stripping logs, tools used on blocks,
 Silk Touch from an enchanting table, blocks that change into others (copper weathering, concrete hardening, coral
 dying, anvils wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by
 other mobs, special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron),
@@ -45,28 +45,29 @@ class Stripping(_Table):
     pairs: list[StrippedPair] = Field(min_length=1)
 
 
-# -- tilling -----------------------------------------------------------------------------------------------
+# -- tools used on blocks ------------------------------------------------------------------------------------
 
-class TilledPair(_Table):
-    """A block and what a tool used on it turns it into."""
+class ToolUsePair(_Table):
+    """A block, what a tool used on it turns it into, and what that drops (a carved pumpkin's seeds)."""
 
     block: str
     becomes: str
+    drops: dict[str, int] = Field(default_factory=dict)
 
 
-class TillingGroup(_Table):
-    """The blocks one kind of tool (an item tag) turns into others: hoes till, shovels flatten paths."""
+class ToolUseGroup(_Table):
+    """The blocks one kind of tool (an item tag, or one item) turns into others: hoes till, shovels flatten."""
 
     tools: str
     verb: str
-    pairs: list[TilledPair] = Field(min_length=1)
+    pairs: list[ToolUsePair] = Field(min_length=1)
 
 
-class Tilling(_Table):
-    """``tilling.yaml``: hoes and shovels used on the ground."""
+class ToolUses(_Table):
+    """``tool_uses.yaml``: hoes, shovels and shears used on blocks."""
 
     source: str
-    groups: list[TillingGroup] = Field(min_length=1)
+    groups: list[ToolUseGroup] = Field(min_length=1)
 
 
 # -- Silk Touch -----------------------------------------------------------------------------------------------
@@ -602,7 +603,7 @@ class Mechanisms:
     """Every mechanism table, loaded and validated."""
 
     stripping: Stripping
-    tilling: Tilling
+    tool_uses: ToolUses
     enchanting: Enchanting
     transformations: Transformations
     structure_loot: StructureLootTables
@@ -650,7 +651,7 @@ class Mechanisms:
 
 FILES: dict[str, tuple[str, type[_Table]]] = {
     "stripping": ("stripping.yaml", Stripping),
-    "tilling": ("tilling.yaml", Tilling),
+    "tool_uses": ("tool_uses.yaml", ToolUses),
     "enchanting": ("enchanting.yaml", Enchanting),
     "transformations": ("transformations.yaml", Transformations),
     "structure_loot": ("structure_loot.yaml", StructureLootTables),
@@ -692,8 +693,9 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
 
     out += [("stripping.yaml", name, kind) for p in mech.stripping.pairs
             for name, kind in ((p.log, "item"), (p.stripped, "item"))]
-    out += [("tilling.yaml", name, "block") for g in mech.tilling.groups for p in g.pairs
+    out += [("tool_uses.yaml", name, "block") for g in mech.tool_uses.groups for p in g.pairs
             for name in (p.block, p.becomes)]
+    out += [("tool_uses.yaml", name, "item") for g in mech.tool_uses.groups for p in g.pairs for name in p.drops]
     ench = mech.enchanting
     out += [("enchanting.yaml", name, "item") for name in (ench.station, ench.reset, "bookshelf", "lapis_lazuli")]
     out += [("enchanting.yaml", t.item, "item") for t in ench.tools]

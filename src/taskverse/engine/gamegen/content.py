@@ -34,8 +34,8 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   on a cauldron), as Minecraft's use of the item on the block does (:func:`variants`).
 * Stripping: an axe used on a log (wood, stem, hyphae, bamboo block) turns it into its stripped form and wears
   one use (:func:`stripping`).
-* Tilling: a hoe used on grass or dirt turns it into farmland, a shovel into a dirt path (only with air above),
-  wearing one use (:func:`tilling`).
+* Tools used on blocks: a hoe used on grass or dirt turns it into farmland, a shovel into a dirt path (only with
+  air above), shears carve a pumpkin (dropping its seeds), each wearing one use (:func:`tool_uses`).
 * Changes: concrete powder hardens into concrete as soon as it touches water; coral dies (becomes its dead
   form) 79.5 ticks (4 s, Minecraft's average) after it is placed out of water (:func:`changes`). Copper does not
   weather (a stage takes about 27 minutes on average) and anvils do not wear.
@@ -482,18 +482,23 @@ def stripping(kn: Any) -> dict[str, Any]:
     return {"tools": tools, "pairs": dict(sorted(pairs.items()))}
 
 
-def tilling(kn: Any) -> list[dict[str, Any]]:
-    """What hoes and shovels turn the ground into (``tilling.yaml``).
+def tool_uses(kn: Any) -> list[dict[str, Any]]:
+    """What hoes, shovels and shears turn blocks into (``tool_uses.yaml``).
 
-    Per group: its verb, ``tools`` (the tag's items) and ``pairs`` (block -> the block it becomes).
+    Per group: its verb, ``tools`` (the tag's items, or the one item), ``pairs`` (block -> the block it becomes) and
+    ``drops`` (block -> item -> count: a carved pumpkin's seeds).
     """
-    table = kn.mechanisms.tilling if kn.mechanisms is not None else None
+    table = kn.mechanisms.tool_uses if kn.mechanisms is not None else None
     out: list[dict[str, Any]] = []
     for group in table.groups if table is not None else []:
-        tools = sorted(mc(t) for t in kn.tags.get(group.tools, []) if t in kn.items)
-        pairs = {mc(p.block): mc(p.becomes) for p in group.pairs if p.block in kn.blocks and p.becomes in kn.blocks}
+        names = kn.tags.get(group.tools) or ([group.tools] if group.tools in kn.items else [])
+        tools = sorted(mc(t) for t in names if t in kn.items)
+        kept = [p for p in group.pairs if p.block in kn.blocks and p.becomes in kn.blocks]
+        pairs = {mc(p.block): mc(p.becomes) for p in kept}
+        drops = {mc(p.block): {mc(i): n for i, n in sorted(p.drops.items()) if i in kn.items} for p in kept if p.drops}
         if tools and pairs:
-            out.append({"verb": group.verb, "tools": tools, "pairs": dict(sorted(pairs.items()))})
+            out.append({"verb": group.verb, "tools": tools, "pairs": dict(sorted(pairs.items())),
+                        "drops": dict(sorted(drops.items()))})
     return out
 
 
@@ -866,7 +871,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "variants": variants(kn),
         "changes": changes(kn),
         "stripping": stripping(kn),
-        "tilling": tilling(kn),
+        "tool_uses": tool_uses(kn),
         "fills": fills(kn),
         "milking": milking(kn),
         "brewing": brewing(kn),

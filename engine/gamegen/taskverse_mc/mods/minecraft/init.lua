@@ -293,7 +293,7 @@ end
 
 dofile(modpath .. "/furnace.lua")(data.furnace, tile)
 dofile(modpath .. "/brewing.lua")(data.brewing, tile)
-dofile(modpath .. "/tilling.lua")(data.tilling, wear_one_use)
+dofile(modpath .. "/tool_uses.lua")(data.tool_uses, wear_one_use)
 dofile(modpath .. "/fills.lua")(data.fills)
 dofile(modpath .. "/enchanting.lua")(data.enchanting)
 
