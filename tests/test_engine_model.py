@@ -12,7 +12,7 @@ from taskverse.algebra.expr import AtomRef, naive, ref
 from taskverse.algebra.molecule import build_molecule
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
-from taskverse.engine.compiler import compile_task
+from taskverse.engine.compiler import CompileError, compile_task
 from taskverse.engine.harness import Step
 from taskverse.engine.model import GameModel, game_model
 from taskverse.engine.planner import MOVES, STAND_INS, UNLUCKY, NoPlan, scripted_plan, tries_for
@@ -90,11 +90,11 @@ def test_a_naive_tasks_steps_follow_the_one_planners_actions(library, game, atom
 
 
 def test_what_the_game_lacks_is_named(library):
-    task = build_molecule(naive(ref("obtain.shulker_shell")), library)  # shulkers spawn in the End only
-    with pytest.raises(NoPlan, match=r"entity minecraft:shulker .*spawned where Minecraft spawns it, if the player"):
+    task = build_molecule(naive(ref("obtain.nether_star")), library)  # a wither is built, never spawned
+    with pytest.raises(NoPlan, match=r"entity minecraft:wither .*spawned where Minecraft spawns it, if the player"):
         scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
-    task = library.get("obtain.heart_of_the_sea")  # buried treasure: no structures
-    with pytest.raises(NoPlan, match="nothing in taskverse_mc does obtain heart_of_the_sea"):
+    task = library.get("obtain.egg")  # the game's chickens lay no eggs
+    with pytest.raises(NoPlan, match="nothing in taskverse_mc does obtain egg"):
         scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
 
 
@@ -448,3 +448,60 @@ def test_enchanting_tries_are_one_step_until_the_silk_touch_tool_is_held(library
     assert len(shelves) == 15 and all(max(abs(x), abs(z - 6)) == 2 and y == 0 for x, y, z in shelves)
     assert (steps[-1].do, steps[-1].node, steps[-1].tool) == (
         "dig", "minecraft:deepslate_coal_ore", "minecraft:silk_touch_wooden_pickaxe")
+
+
+def test_a_structures_chest_gives_its_loot_tables_chances(library):
+    """taskverse_mc's stand-ins: a buried treasure's chest holds a heart of the sea, a bastion's a snout template
+    one time in twelve (structure_loot.yaml: one roll of a pool weighing 12), so the player opens bastions until
+    one holds it."""
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    treasure = rules.action_index["interact.minecraft:structure_buried_treasure"]
+    assert [(o.resource, o.at_least_one) for o in rules.way_outputs[treasure][0]] == \
+        [(model.item("minecraft:heart_of_the_sea"), 1.0)]
+    assert model.structures["minecraft:structure_bastion_remnant_looted"] == "bastion_remnant"
+    assert "interact.minecraft:structure_village" not in rules.action_index  # villages are not generated
+    task = library.get("obtain.snout_armor_trim_smithing_template")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    (loot,) = [s for s in steps if s.do == "loot"]
+    assert loot.node == "minecraft:structure_bastion_remnant"
+    assert loot.item == "minecraft:snout_armor_trim_smithing_template"
+    assert loot.tries == tries_for(1 / 12, 1)
+    assert [s.do for s in steps].index("interact") < [s.do for s in steps].index("loot")  # into the Nether first
+
+
+def test_structures_are_found_where_the_game_places_them(library):
+    ir = compile_task(library.get("find.desert_pyramid"), library, "taskverse_mc")
+    assert ir.trackers.find.nodes == ["minecraft:structure_desert_pyramid", "minecraft:structure_desert_pyramid_looted"]
+    with pytest.raises(CompileError, match="minetest_game does not generate desert_pyramid"):
+        compile_task(library.get("find.desert_pyramid"), library, "minetest_game")
+    with pytest.raises(CompileError, match="does not generate village"):
+        compile_task(library.get("find.village"), library, "taskverse_mc")  # villages are another mechanism
+
+
+def test_the_end_is_entered_through_a_strongholds_portal_with_twelve_eyes(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    task = library.get("enter.end")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [s.do for s in steps] == ["goto_biome", "goto_node", *["use"] * 12, "interact", "wait"]
+    assert steps[1].node == "minecraft:structure_stronghold"
+    assert {(s.item, s.node) for s in steps if s.do == "use"} == {("minecraft:ender_eye", "minecraft:end_portal_frame")}
+    assert steps[-2].node == "minecraft:end_portal"
+    assert "find.minecraft:chorus_flower" in model.rules.action_index  # the End's blocks, from scratch
+    task = library.get("obtain.chorus_flower")
+    plan = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library)
+    assert "enter.end" in plan.actions and "craft.minecraft:ender_eye" in plan.actions
+
+
+def test_a_trail_ruins_suspicious_gravel_is_brushed_for_its_archaeology_table(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    brushed = rules.action_index["use.minecraft:structure_trail_ruins.brush"]
+    shaper = model.item("minecraft:shaper_armor_trim_smithing_template")
+    assert {o.resource: round(o.at_least_one, 6) for o in rules.way_outputs[brushed][0]}[shaper] == round(1 / 12, 6)
+    task = library.get("obtain.shaper_armor_trim_smithing_template")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    (loot,) = [s for s in steps if s.do == "loot"]
+    assert (loot.node, loot.tool, loot.on) == ("minecraft:structure_trail_ruins", "minecraft:brush",
+                                               "minecraft:suspicious_gravel")
+    assert loot.item == "minecraft:shaper_armor_trim_smithing_template" and loot.tries == tries_for(1 / 12, 1)

@@ -143,7 +143,8 @@ local function find_object(player, name, radius)
 end
 
 -- A free spot near the player with something solid below (to place a block or a furnace), nearest first,
--- never the player's own feet or head.
+-- never the player's own feet or head, nor on a block that does something when used (a structure's chest: a
+-- place pointed at it would open it instead).
 local function free_spot(player)
 	local base = feet(player)
 	local best, best_d
@@ -153,7 +154,8 @@ local function free_spot(player)
 		local below = minetest.registered_nodes[minetest.get_node({x = spot.x, y = spot.y - 1, z = spot.z}).name]
 		local d = vector.distance(spot, base)
 		local own = spot.x == base.x and spot.z == base.z and (spot.y == base.y or spot.y == base.y + 1)
-		if not own and d >= 1 and below ~= nil and below.walkable and (best == nil or d < best_d) then
+		if not own and d >= 1 and below ~= nil and below.walkable and below.on_rightclick == nil and
+				(best == nil or d < best_d) then
 			best, best_d = spot, d
 		end
 	end
@@ -1243,6 +1245,55 @@ function actions.goto_node(player, step, done, record)
 		end)
 	end
 	search(1)
+end
+
+-- Opening structures' chests (taskverse_mc's stand-ins: step.node is the marker that is a structure's chest; an
+-- opened one becomes another node): each try travels to the nearest marker (goto_node) and opens it (interact).
+-- With step.item, one structure after another until step.count more of it are held, step.tries at most (else
+-- CHANCE_LOOTS per item); without, step.count structures (one). With step.tool, the structure's suspicious block
+-- (step.on) is brushed with it instead (archaeology); with step.biomes, only structures in those biomes.
+local CHANCE_LOOTS = 40
+
+function actions.loot(player, step, done, record)
+	local name = player:get_player_name()
+	local goal = step.item ~= nil and held_count(player, step.item) + (step.count or 1) or nil
+	local most = goal ~= nil and (step.tries or CHANCE_LOOTS * (step.count or 1)) or (step.count or 1)
+	local opened = 0
+	local function try()
+		local current = minetest.get_player_by_name(name)
+		if current == nil then
+			return done(false, "the player left")
+		end
+		if goal ~= nil and held_count(current, step.item) >= goal then
+			return done(true)
+		end
+		if opened >= most then
+			if goal == nil then
+				return done(true)
+			end
+			return done(false, opened .. " chests of " .. step.node .. " opened and still fewer than " ..
+				(step.count or 1) .. " " .. step.item)
+		end
+		opened = opened + 1
+		record.opened = opened
+		local to = {node = step.node, radius = step.radius, y = step.y, vertical = step.vertical, biomes = step.biomes}
+		actions.goto_node(current, to, function(ok, err)
+			if not ok then
+				return done(false, err)
+			end
+			local open, how = actions.interact, {node = step.node, radius = 6}
+			if step.tool ~= nil then -- a suspicious block beside the marker, brushed
+				open, how = actions.use, {item = step.tool, node = step.on, radius = 3}
+			end
+			open(current, how, function(opened_ok, why)
+				if not opened_ok then
+					return done(false, why)
+				end
+				try()
+			end)
+		end, {})
+	end
+	try()
 end
 
 function actions.home(player, _, done)

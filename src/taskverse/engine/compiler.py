@@ -34,6 +34,7 @@ from taskverse.algebra.expr import (
     atoms_of,
     height_range,
 )
+from taskverse.engine.gamegen.content import structure_node
 from taskverse.engine.ir import (
     AtomIR,
     BuildIR,
@@ -330,8 +331,9 @@ class Compiler:
                 s.biomes[engine] = target
             return [target]
         if target in self.kn.structures:
-            s.problem("structures are not generated", target, f"{self.game} generates no structures ({target})")
-            return []
+            markers = self._structure_nodes(s, target)
+            s.find_nodes.update(markers)
+            return [target] if markers else []
         if target.startswith("#") or target in self.kn.blocks:
             mapped = self._lookup_all(s, target, "block")
             s.find_nodes.update(mapped.values())
@@ -377,11 +379,31 @@ class Compiler:
                   f"reach {target}: the runtime measures only {', '.join(REACH_MEASURES)} and blocks to stand on")
         return []
 
+    def _structure_nodes(self, s: _State, structure: str) -> list[str]:
+        """The marker nodes of a structure the game's map generator places (and its looted form), or a problem.
+
+        taskverse_mc places a stand-in of most structures (:func:`taskverse.engine.gamegen.content.structures`):
+        a marker node the runtime watches, logged under the structure's name.
+        """
+        node = structure_node(structure)
+        if not any(node in (*d.decoration, *d.schematic_nodes) for d in self.registry.decorations):
+            s.problem("structures are not generated", structure,
+                      f"{self.game} does not generate {structure}")
+            return []
+        markers = [n for n in (node, structure_node(structure, looted=True)) if n in self.registry.items]
+        for marker in markers:
+            s.names.setdefault(marker, structure)
+        return markers
+
     def _goal_interact(self, s: _State, goal: Goal) -> list[str]:
         target = goal.target
         if target == "death":
             s.death = True
             return [target]
+        if target in self.kn.structures:  # a structure's chest opened (loot.<structure>)
+            markers = self._structure_nodes(s, target)
+            s.interact_nodes.update(markers)
+            return [target] if markers else []
         if target.startswith("#") or target in self.kn.blocks:
             mapped = self._lookup_all(s, target, "block")
             s.interact_nodes.update(e for e in mapped.values() if self._item_type(e) == "node")
@@ -526,9 +548,8 @@ class Compiler:
                       f"starts in the {dimension}: {self.game} has only the overworld")
         elif dimension != "overworld":
             position = [0.0, float(self.settings.dimensions[dimension].floor + 1), 0.0]  # on the cavern's floor
-        if init.structure is not None:
-            s.problem("structures are not generated", init.structure,
-                      f"starts in a {init.structure}: {self.game} generates no structures")
+        if init.structure is not None:  # a structure the game places: the scripted player travels to one
+            self._structure_nodes(s, init.structure)
         biomes = None
         if init.biome is not None and dimension != "overworld" and dimension in self.settings.dimensions:
             s.problem("a start in a biome of another dimension", init.biome,

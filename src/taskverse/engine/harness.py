@@ -25,7 +25,8 @@ from taskverse.errors import TaskverseError, close_matches
 PLAN_FORMAT = 1
 
 Action = Literal["wield", "dig", "place", "craft", "cook", "brew", "kill", "collect", "eat", "use", "interact", "move",
-                 "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset", "spawn", "enchant", "trade"]
+                 "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset", "spawn", "enchant", "trade",
+                 "loot"]
 
 #: The fields each action reads (beyond ``do`` and ``note``); others are refused.
 ACTION_FIELDS: dict[str, set[str]] = {
@@ -51,12 +52,13 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "spawn": {"entity"},
     "enchant": {"tool", "node", "item", "count", "tries", "radius"},
     "trade": {"entity", "item", "count", "radius"},
+    "loot": {"node", "radius", "y", "vertical", "item", "count", "tries", "tool", "on", "biomes"},
 }
 _REQUIRED: dict[str, tuple[str, ...]] = {
     "dig": ("node",), "place": ("item",), "craft": ("item",), "cook": ("item",), "brew": ("item", "ingredient"),
     "kill": ("entity",),
     "eat": ("item",), "spawn": ("entity",), "goto_biome": ("biomes",), "goto_node": ("node",), "time": ("of_day",),
-    "enchant": ("tool", "node"), "trade": ("entity", "item"),
+    "enchant": ("tool", "node"), "trade": ("entity", "item"), "loot": ("node",),
 }
 
 Vector = tuple[float, float, float]

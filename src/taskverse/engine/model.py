@@ -43,11 +43,18 @@ atom                  needs                                                     
 ``interact.<x>``      the node or entity (``interact.death``: nothing)            nothing
 ``reach.<x>``         a walkable node to stand on, or nothing (a measure)         nothing
 ``build.<shape>``     its cells' worth of placeable blocks                        nothing
-``enter.<dim>``       obsidian and flint and steel (a nether portal)              the dimension
+``enter.<dim>``       obsidian and flint and steel (a nether portal); the End:    the dimension
+                      12 eyes of ender and a stronghold found (taskverse_mc)
 ``use.<filled>.fill`` the container and the block it is filled at (a glass        the filled item (a water
                       bottle, water; taskverse_mc)                                bottle: ``minecraft:potion``)
 ``brew.<potion>``     per recipe: the base potion, the ingredient, a blaze        the potion
                       powder (burnt), a brewing stand (held or standing near)
+``find.<marker>``     nothing: a structure's marker node (taskverse_mc's stand-   the marker, found (the event:
+                      ins, ``minecraft:structure_<name>``), travelled to          ``find <structure>``)
+``interact.<marker>`` the structure found: its chest opened (taskverse_mc)        its loot table's items, with
+                                                                                  their chances
+``use.<marker>.brush``  the structure found, a brush (kept): its suspicious         the archaeology table's items,
+                      block brushed (taskverse_mc)                                with their chances
 ====================  ==========================================================  ===============================
 
 Each atom's success event is the event the runtime logs for that action, in game names; a task's goals are
@@ -63,10 +70,9 @@ needs no table (the harness crafts on the player's 3x3 grid).
 Why taskverse_mc reads its registry too, though it is generated from the same knowledge as the library: the
 game is not Minecraft. Its drops turn count ranges into rarities, its only enchantment is Silk Touch on pickaxes
 (no experience), its tool tiers are dig groups and levels, it crafts without a table, cooks with fuel in seconds,
-generates only what a flat world with layers holds and no structures, and gives items few uses (eating, seeds,
-portals, stripping, enchanting). The library's
-rules would plan what the game cannot do (loot from structures, a crafting table's step); the registry says
-what it does.
+generates only what a flat world with layers holds and stand-ins of structures (a marker node, its chest), and
+gives items few uses (eating, seeds, portals, stripping, enchanting). The library's rules would plan what the game
+cannot do (loot from a village, a crafting table's step); the registry says what it does.
 
 Example:
     >>> model = game_model("minetest_game")
@@ -87,6 +93,7 @@ from typing import Any
 
 from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES, USE_CALLBACKS, mob_loot
 from taskverse.engine.gamegen.build import GENERATED_GAMES
+from taskverse.engine.gamegen.content import END_PORTAL_FRAMES, structure_node
 from taskverse.engine.gamegen.content import animals as content_animals
 from taskverse.engine.gamegen.content import brewing as content_brewing
 from taskverse.engine.gamegen.content import changes as content_changes
@@ -94,6 +101,7 @@ from taskverse.engine.gamegen.content import enchanting as content_enchanting
 from taskverse.engine.gamegen.content import fills as content_fills
 from taskverse.engine.gamegen.content import honey as content_honey
 from taskverse.engine.gamegen.content import milking as content_milking
+from taskverse.engine.gamegen.content import portal_room as content_portal_room
 from taskverse.engine.gamegen.content import stripping as content_stripping
 from taskverse.engine.gamegen.content import tool_uses as content_tool_uses
 from taskverse.engine.gamegen.content import trading as content_trading
@@ -166,6 +174,8 @@ class Act:
     """A change: how long it takes once placed."""
     using: str = ""
     """A fill: the container used on the block (a glass bottle on water); a brew: the stand's fuel."""
+    biomes: tuple[str, ...] = ()
+    """A brush: the biomes of the structures that hold the block (warm ocean ruins; empty: all of them)."""
 
 
 @dataclass
@@ -258,7 +268,7 @@ class GameModel:
                 out.add(Act("eat", "item", name), [([_need("item", [name])], [])])
             if set(item.callbacks) & USE_CALLBACKS and name not in enchanted_by:
                 out.add(Act("use", "item", name), [(item_need, [])])
-            if block:
+            if block and name not in self.chests:
                 out.add(Act("interact", "block", name), [([_need("block", [name])], [])])
                 if item.walkable is not False:
                     out.add(Act("reach", "block", name), [([_need("block", [name])], [])])
@@ -273,7 +283,91 @@ class GameModel:
             cells = spec["length"] * spec.get("width", 1) * spec.get("height", 1)
             out.add(Act("build", "shape", shape), [([_need("item", blocks, cells)], [])])
         self._portals(out)
+        self._loots(out)
         return out
+
+    @cached_property
+    def structures(self) -> dict[str, str]:
+        """Game marker node -> the Minecraft structure it stands for (taskverse_mc's, looted ones too)."""
+        out = {}
+        for name in sorted(self.kn.structures):
+            for looted in (False, True):
+                node = structure_node(name, looted)
+                if node in self.items and self.items[node].type == "node":
+                    out[node] = name
+        return out
+
+    @cached_property
+    def chests(self) -> dict[str, list[Yield]]:
+        """A structure's marker that is its loot chest -> what opening it gives (the loot table's chances).
+
+        The library's ``loot.<structure>`` in game names: each entry of a pool the knowledge lists, ``count`` to
+        ``max`` items, with the chance rolls x weight / total weight (sure at one or more), and what the structure
+        holds outside its chest with its share. Only a marker the map generates (``find.<marker>``).
+        """
+        mechanisms = self.kn.mechanisms
+        if mechanisms is None:
+            return {}
+        out: dict[str, list[Yield]] = {}
+        for table in mechanisms.structure_loot.tables:
+            node = structure_node(table.structure)
+            if table.verb != "loot" or node not in self.structures or node not in self.places:
+                continue
+            yields = []
+            for pool in table.pools:
+                for entry in pool.entries:
+                    item = self._game(entry.item, "item")
+                    chance = pool.chance(entry)
+                    if item:
+                        yields.append(Yield(name=item, count=entry.count,
+                                            max=entry.max if entry.max not in (None, entry.count) else None,
+                                            chance=min(1.0, chance)))
+            for held in table.held:  # what the structure holds outside its chest, given with it (an elytra)
+                item = self._game(held.item, "item")
+                if item:
+                    yields.append(Yield(name=item, chance=held.chance))
+            out[node] = yields
+        return out
+
+    def _loots(self, out: _Atoms) -> None:
+        """A structure's chest opened (``interact.<marker>``): the structure found, its loot table's items.
+
+        The event is the runtime's ``interact`` with the marker, which a task names by the structure (the
+        library's ``loot.<structure>``). The generated game draws the table when the chest is first opened
+        (:func:`taskverse.engine.gamegen.content.structures`); another chest is another structure's.
+        """
+        for node, yields in sorted(self.chests.items()):
+            out.add(Act("interact", "loot", node), [([_need("block", [node])], yields)])
+        self._brushes(out)
+
+    def _brushes(self, out: _Atoms) -> None:
+        """A structure's suspicious block brushed (``use.<marker>.brush``): the structure found, a brush (kept).
+
+        The library's ``brush.<structure>`` in game names, with the archaeology table's chances; the event is the
+        runtime's ``use`` of the block with the brush. The generated game puts the block beside the marker, of
+        those in the table's biomes where it names some (warm ocean ruins: :func:`taskverse.engine.gamegen.content.
+        structures`), which the player travels to.
+        """
+        mechanisms = self.kn.mechanisms
+        if mechanisms is None or self.game not in GENERATED_GAMES:
+            return
+        for table in mechanisms.structure_loot.tables:
+            node = structure_node(table.structure)
+            block = self._game(table.block or "", "block")
+            tools = [t for need in table.needs if need.kind == ResourceKind.ITEM
+                     for t in (self._game(n, "item") for n in need.any_of) if t]
+            only = {b for n in table.needs if n.kind == ResourceKind.BIOME for b in n.any_of}
+            biomes = tuple(b for b in self.places[node].biomes if b in only) if node in self.places else ()
+            if table.verb != "brush" or not block or not tools or node not in self.places or (only and not biomes) \
+                    or "on_place" not in self.items[tools[0]].callbacks:
+                continue
+            yields = [Yield(name=item, count=entry.count,
+                            max=entry.max if entry.max not in (None, entry.count) else None,
+                            chance=min(1.0, pool.chance(entry)))
+                      for pool in table.pools for entry in pool.entries if (item := self._game(entry.item, "item"))]
+            out.add(Act("use", "brush", node, makes=block, using=tools[0], biomes=biomes),
+                    [([_need("block", [node]), _need("item", tools[:1], kept=True)], yields)],
+                    target=block, using=tools[0], suffix="brush")
 
     def _finds(self, out: _Atoms) -> None:
         """What the map generates is found by going there; another dimension's things, once in that dimension."""
@@ -668,7 +762,13 @@ class GameModel:
             out.add(Act("use", "trade", villager, makes=gives), found, suffix=gives)
 
     def _portals(self, out: _Atoms) -> None:
-        """Through a nether portal: obsidian placed, flint and steel used on it (the game's portals need no frame)."""
+        """Through a nether portal: obsidian placed, flint and steel used on it (the game's portals need no frame).
+
+        Into the End (taskverse_mc): a stronghold found (its portal room), an eye of ender put into each of its
+        end portal frame's 12 blocks, which opens the end portal (the generated game's stronghold,
+        :func:`taskverse.engine.gamegen.content.structures`).
+        """
+        self._end_portal(out)
         if "nether" not in self.settings.dimensions:
             return
         frame, lighter = self.mapping.lookup("obsidian"), self.mapping.lookup("flint_and_steel")
@@ -677,6 +777,17 @@ class GameModel:
         for there, here in (("nether", "overworld"), ("overworld", "nether")):
             needs = [_need("item", [frame.to]), _need("item", [lighter.to], kept=True), _need("dimension", [here])]
             out.add(Act("enter", "dimension", there), [(needs, [Yield(kind=ResourceKind.DIMENSION, name=there)])])
+
+    def _end_portal(self, out: _Atoms) -> None:
+        stronghold = structure_node("stronghold")
+        room = content_portal_room()
+        if "end" not in self.settings.dimensions or stronghold not in self.places or \
+                not all(node in self.items for node in room.values()):
+            return
+        needs = [_need("item", [room["eye"]], END_PORTAL_FRAMES), _need("block", [stronghold]),
+                 _need("dimension", ["overworld"])]
+        out.add(Act("enter", "end_portal", "end", makes=stronghold, using=room["eye"]),
+                [(needs, [Yield(kind=ResourceKind.DIMENSION, name="end")])])
 
     # --- the game's entities and their loot -----------------------------------------------------------------
 

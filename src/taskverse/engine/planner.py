@@ -58,6 +58,7 @@ from taskverse.algebra.expr import (
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
 from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES
+from taskverse.engine.gamegen.content import portal_room as content_portal_room
 from taskverse.engine.harness import Plan, Step
 from taskverse.engine.ir import (
     AtomIR,
@@ -82,9 +83,9 @@ DEFAULT_BUDGET = 1000
 """States the planner may expand to prove a plan shortest before it settles for the best found (as ``taskverse
 plan``)."""
 #: Steps whose consecutive runs become one step with a count (the rest repeat).
-COUNTED = frozenset({"dig", "craft", "cook", "place", "enchant"})
-#: Steps that move the player (all teleports).
-MOVES = frozenset({"goto_biome", "goto_node", "move", "home"})
+COUNTED = frozenset({"dig", "craft", "cook", "place", "enchant", "loot"})
+#: Steps that move the player (all teleports; a loot step travels to the structure it opens).
+MOVES = frozenset({"goto_biome", "goto_node", "move", "home", "loot"})
 #: Steps that stand in for what the game does not do (their notes say so): spawning a mob where Minecraft would.
 STAND_INS = frozenset({"spawn"})
 #: Where the scripted player sets up the enchanting table, from its feet at the start: far enough out that the
@@ -207,6 +208,9 @@ class _Goals:
         rules = self.model.rules
         if goal.event == "use" and goal.using and not self._on_mob(goal):
             names = self.items(goal.using)
+            # a suspicious block brushed: the structures' (taskverse_mc's archaeology), found where they stand
+            brushed = {act.makes for act in self.model.acts.values() if act.kind == "brush"}
+            names = [n for t in goal.targets for n in self.names(t) if n in brushed] or names
         else:
             names = []
             for target in goal.targets:
@@ -236,6 +240,7 @@ class _Goals:
         """Every game name a Minecraft name stands for: item, block, entity, the biomes the task maps it to."""
         out = [g for g, name in self.ir.biomes.items() if name == mc]
         out += [item for item, block in self.ir.place_as.items() if block == mc]  # what places it (seeds: crops)
+        out += [node for node, structure in self.model.structures.items() if structure == mc]  # its marker
         for kind in ("item", "block", "entity"):
             counterpart = self.model.mapping.lookup(mc, kind)  # type: ignore[arg-type]
             if counterpart is not None and counterpart.to is not None:
@@ -552,6 +557,9 @@ class _Player:
             else:
                 self.made[act.name] += 1
             return
+        if act.kind == "brush":  # a structure's suspicious block brushed
+            self._loot(act, name, outputs, w)
+            return
         if act.kind == "fill":  # the container used on the block it is filled at (a glass bottle on water)
             node = self._ensure_node([act.makes], name)
             if node is None:
@@ -725,8 +733,10 @@ class _Player:
         out.chancy.update({rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0})
         self.add(Step(do="collect"), f"{name}: its drops", main=False)
 
-    def _interact(self, act: Any, name: str, *_: Any) -> None:
-        if act.kind == "death":
+    def _interact(self, act: Any, name: str, taken: Any, kept: Any, presence: Any, outputs: Any, w: int) -> None:
+        if act.kind == "loot":
+            self._loot(act, name, outputs, w)
+        elif act.kind == "death":
             self.add(Step(do="die"), name)
         elif act.kind == "entity":
             self.home(name)
@@ -736,6 +746,32 @@ class _Player:
             if node is None:
                 raise NoPlan(f"no {act.name} to interact with")
             self.add(Step(do="interact", node=node, radius=6), name)
+
+    def _loot(self, act: Any, name: str, outputs: Any, w: int) -> None:
+        """A structure's chest opened (or its suspicious block brushed): travelled to (its biome, then its marker).
+
+        One ``loot`` step: to the nearest structure whose loot is not taken yet, and open it (or brush it: a
+        ``use.<marker>.brush``); a chance item goes on to further structures until it is held (:meth:`_until`), as
+        a survival player looks for another (taskverse_mc).
+        """
+        brush = act.kind == "brush"
+        place = self.model.places[act.name]
+        biomes = list(act.biomes or place.biomes)  # a brush: where the structures hold the block (warm ruins)
+        if biomes and (self.here != ("node", act.name) or act.biomes):
+            self.add(Step(do="goto_biome", biomes=biomes), f"teleport: to a biome with {act.name} for {name}",
+                     main=False)
+        what = f"brush its {act.makes}" if brush else "open its chest"
+        self.add(Step(do="loot", node=act.name, radius=32, y=place.y, vertical=12 if place.biomes else None,
+                      tool=act.using if brush else None, on=act.makes if brush else None,
+                      biomes=list(act.biomes) or None),
+                 f"teleport: to the nearest {self.model.structures[act.name]} (its stand-in) whose loot is not "
+                 f"taken yet, and {what}, for {name}")
+        self.here = ("node", act.name)
+        rules = self.rules
+        out = self.out[-1]
+        out.received.update({rules.names[r]: n for r, n in outputs if r < rules.n_items})
+        a = rules.action_index[name]
+        out.chancy.update({rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0})
 
     def _reach(self, act: Any, name: str, *_: Any) -> None:
         if act.kind == "block":
@@ -766,6 +802,9 @@ class _Player:
             self.add(Step(do="place", item=item, at=at), name)
 
     def _enter(self, act: Any, name: str, taken: list[tuple[str, int]], kept: list[str], *_: Any) -> None:
+        if act.kind == "end_portal":
+            self._end_portal(act, name, taken)
+            return
         frame, lighter = taken[0][0], kept[0]
         portal = self.model.mapping.lookup("nether_portal", "block")
         if portal is None or portal.to is None:
@@ -774,6 +813,18 @@ class _Player:
         self.add(Step(do="place", item=frame), f"{name}: the portal's obsidian", main=False)
         self.add(Step(do="use", item=lighter, node=frame, radius=6), f"{name}: lit", main=False)
         self.add(Step(do="interact", node=portal.to, radius=6), f"teleport: {name}, through the portal")
+        self.add(Step(do="wait", seconds=1.0), f"{name}: the map beyond is made first", main=False)
+        self.here = ("moved", name)
+
+    def _end_portal(self, act: Any, name: str, taken: list[tuple[str, int]]) -> None:
+        """To a stronghold's portal room, an eye into each frame block, and through the end portal it opens."""
+        room = content_portal_room()
+        eyes = dict(taken).get(act.using, 0)
+        self.goto(act.makes, name)
+        for _ in range(eyes):
+            self.add(Step(do="use", item=act.using, node=room["frame"], radius=6),
+                     f"{name}: an eye of ender into the end portal frame", main=False)
+        self.add(Step(do="interact", node=room["portal"], radius=6), f"teleport: {name}, through the end portal")
         self.add(Step(do="wait", seconds=1.0), f"{name}: the map beyond is made first", main=False)
         self.here = ("moved", name)
 
@@ -814,13 +865,15 @@ class _Player:
         got = [(out.chancy[item], item) for item, n in out.received.items() if item in out.chancy and n > 0]
         counted = any(self.goals.leaves[k].goal.event in ("mine", "kill")
                       for k in self._counts_for(out) if k in self.goals.leaves)
-        if out.step.do not in ("dig", "kill", "enchant") or not got or counted:
+        if out.step.do not in ("dig", "kill", "enchant", "loot") or not got or counted:
             if out.step.do == "kill" and out.step.spawn:
                 out.step = out.step.model_copy(update={"spawn": None})
             return []
         wanted = {n for names in self.goals.tags.values() for n in names}
         wanted |= {n for o in self.out[at + 1:] for n in o.taken}
         chance, item = min(got, key=lambda g: (g[1] not in wanted, g))
+        if out.step.do == "loot" and item not in wanted:
+            return []  # the chests the plan opens, for what they hold at their rate
         update: dict[str, Any] = {"item": item, "count": out.received[item],
                                   "tries": tries_for(chance, out.received[item])}
         spawning = ("spawning another beside the player for each further kill, standing in for Minecraft's "

@@ -20,6 +20,8 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   knowledge's chance for the level-30 offer; otherwise it comes back plain, what the try gave ground off at a
   grindstone the player carries or stands near (the table asks for one). No experience levels; only the level-30
   offer (fewer bookshelves: no offer); no other enchantment.
+* Special recipes: the crafting recipes Minecraft defines in code (``special_recipes.yaml``: a shulker box dyed, a
+  suspicious stew) are shapeless recipes, one per choice of their ingredients.
 * Smelting: Minecraft's 10 s a smelt; a fuel that smelts ``n`` items burns ``10 n`` seconds.
 * Map: a flat world whose ground is at y = 8 (Minecraft's sea level 64 maps to 8: world y = Minecraft y - 56);
   ores at their Minecraft heights; every natural surface block is placed in its biomes (trees as trunk and
@@ -56,6 +58,27 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   (raising a villager's level is not modelled) and base prices (:func:`trading`). Villagers are met as every mob
   is: summoned by a start, or spawned by the scripted player where Minecraft's villages stand (a stand-in: the
   game generates no structures).
+* Structures: the game generates a small, plain stand-in of each structure the knowledge places at the ground of
+  the overworld or on the Nether's or the End's floor (``structures.yaml``; not villages, whose villagers are
+  another mechanism, nor the underground ones: caves, dungeons, mineshafts, ancient cities): one marker node
+  (``minecraft:structure_<name>``, a block in a colour of its own) that the map generator places as a decoration
+  in the structure's biomes (on another dimension's floor: anywhere on it), far more often than Minecraft's
+  spacing (one in about 400 ground nodes, so that one is within the scripted player's search), on the ground even
+  where Minecraft buries it. Seeing the marker finds the structure. The marker of a structure with a loot chest
+  (``structure_loot.yaml``) is its chest: opened (right-clicked) the first time, it draws the chest's loot table
+  (Minecraft's pools: rolls, weights and counts; the entries the knowledge leaves out are drawn as nothing),
+  gives it to the player and becomes the looted marker (``minecraft:structure_<name>_looted``), which gives
+  nothing more (:func:`structures`). What a structure holds outside its chests comes with the chest, each item
+  with the share of structures that hold it (an end city's elytra and dragon head, in Minecraft on the end ship
+  some end cities have: the knowledge's estimate, one in two). An archaeology structure (trail ruins; warm ocean
+  ruins, those in warm and lukewarm oceans) has its suspicious block beside the marker: a brush used on it draws
+  the structure's archaeology table, gives it to the player, turns the block into its plain form (suspicious
+  gravel into gravel), makes the marker the looted one and wears the brush one of its 64 uses. The stronghold (in
+  Minecraft underground, 1280 blocks or more from the origin, found with eyes of ender) is its end portal room on
+  the ground of any biome, one in about 4000 ground nodes: its marker at a corner of a ring of 12 end portal
+  frames around a 3 x 3 hole; an eye of ender used on a frame fills it (``minecraft:end_portal_frame_eye``,
+  Minecraft's frame with its eye), and the 12 filled open the end portal in the hole, which takes a player
+  standing in it (or using it) to the End.
 * Mobs: through the mobs_redo API, with the knowledge's health, the combat table's attack and the loot tables'
   drops; hostile mobs are monsters that attack, the rest animals. They are summoned by tasks, never spawned.
 * Animals (:func:`animals`, ``breeding.yaml``): an animal eats its breeding food, its taming food and its other
@@ -76,6 +99,7 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
 from __future__ import annotations
 
 import hashlib
+import itertools
 from typing import Any
 
 from taskverse.library.mechanisms import enchant_chance
@@ -553,6 +577,17 @@ def crafts(kn: Any) -> list[dict[str, Any]]:
                 out.append({"output": output, "recipe": rows})
             else:
                 out.append({"type": "shapeless", "output": output, "recipe": [mc(c) for c in variant["ingredients"]]})
+    for special in kn.mechanisms.special_recipes.recipes if kn.mechanisms is not None else []:
+        # the recipes Minecraft defines in code (special_recipes.yaml: a shulker box dyed), shapeless, one per
+        # choice of its ingredients (a tag's or a list's members)
+        choices = [[item for item in (ing.items or kn.tags.get(ing.tag or "", [])) if item in kn.items]
+                   for ing in special.ingredients]
+        if special.result not in kn.items or not all(choices):
+            continue
+        output = mc(special.result) + (f" {special.count}" if special.count > 1 else "")
+        for picked in itertools.product(*choices):
+            cells = [mc(item) for item, ing in zip(picked, special.ingredients, strict=True) for _ in range(ing.count)]
+            out.append({"type": "shapeless", "output": output, "recipe": cells})
     for recipe in sorted(kn.smelting, key=lambda r: (r.output, r.input)):
         out.append({"type": "cooking", "output": mc(recipe.output) + (f" {recipe.count}" if recipe.count > 1 else ""),
                     "recipe": mc(recipe.input), "cooktime": COOK_SECONDS})
@@ -792,6 +827,87 @@ def trading(kn: Any) -> dict[str, Any]:
             "professions": out}
 
 
+#: Structures the game does not place: villages (villagers are another mechanism), those under the ground (a flat
+#: world's rock has no caves for them) and the stronghold (found through its own mechanism, not a decoration).
+_UNPLACED_STRUCTURES = frozenset({"village", "cave", "dungeon", "mineshaft", "ancient_city"})
+#: How often a structure's stand-in is placed: one in this many ground nodes of its biomes (a stronghold, whose
+#: portal room is larger: one in STRONGHOLD_SCARCITY, so that two rooms seldom stand side by side).
+STRUCTURE_SCARCITY = 400
+STRONGHOLD_SCARCITY = 4000
+#: The end portal frame's blocks around its 3 x 3 portal (Minecraft's ring: three on each side), each an eye.
+END_PORTAL_FRAMES = 12
+
+
+def portal_room() -> dict[str, str]:
+    """The stronghold's end portal room: the frame, the frame holding an eye, the eye, the portal it opens."""
+    return {"frame": mc("end_portal_frame"), "filled": mc("end_portal_frame_eye"), "eye": mc("ender_eye"),
+            "portal": mc("end_portal")}
+
+
+def structure_node(structure: str, looted: bool = False) -> str:
+    """The game's marker node of a structure (``minecraft:structure_<name>``; ``_looted`` once its chest is)."""
+    return mc(f"structure_{structure}" + ("_looted" if looted else ""))
+
+
+def _pools(kn: Any, pools: list[Any]) -> list[dict[str, Any]]:
+    return [{"rolls": list(pool.rolls), "total_weight": pool.total_weight,
+             "entries": [{"item": mc(e.item), "weight": e.weight, "count": e.count, "max": e.max or e.count}
+                         for e in pool.entries if e.item in kn.items]}
+            for pool in pools]
+
+
+def structures(kn: Any) -> list[dict[str, Any]]:
+    """The structures the map generator places, each a marker node with its loot table (see the module docstring).
+
+    Each: ``name``, ``node`` (the marker), ``looted`` (its looted form), ``description``, ``color``, ``biomes``
+    (the game's biomes it is placed in; empty on another dimension's floor), ``layer`` (that dimension, or
+    absent), ``fill_ratio``, and ``pools``: the chest's loot pools (``rolls`` [min, max], ``total_weight``,
+    ``entries`` of ``item``, ``weight``, ``count``, ``max``), empty for a structure without a chest, and ``held``:
+    what the structure holds outside its chest (``item``, ``chance``: the share of structures that hold it); an
+    archaeology structure's ``brush``: its suspicious ``block`` beside the marker, the block it ``becomes`` once
+    brushed, the ``tool`` and its ``uses``, the ``biomes`` of the structures that hold it (empty: all of them)
+    and the archaeology table's ``pools``; the stronghold's
+    ``portal_room`` (:func:`portal_room`).
+    """
+    tables = kn.mechanisms.structure_loot.tables if kn.mechanisms is not None else []
+    loot = {t.structure: t for t in tables if t.verb == "loot"}
+    brushed = {t.structure: t for t in tables if t.verb == "brush" and t.block is not None}
+    ground = [b["name"] for b in biomes(kn) if b["y_min"] <= GROUND_Y + 1 <= b["y_max"]]
+    out = []
+    for name, structure in sorted(kn.structures.items()):
+        if name in _UNPLACED_STRUCTURES or (structure.dimension != "overworld" and structure.dimension not in
+                                            DIMENSIONS):
+            continue
+        entry: dict[str, Any] = {"name": name, "node": structure_node(name), "looted": structure_node(name, True),
+                                 "description": f"{structure.display} (a stand-in)", "color": colour(name),
+                                 "fill_ratio": round(1 / STRUCTURE_SCARCITY, 6), "biomes": [], "pools": []}
+        if structure.dimension == "overworld":
+            entry["biomes"] = sorted(b for b in (structure.biomes or ground) if b in ground)
+            if not entry["biomes"]:
+                continue
+        else:
+            entry["layer"] = structure.dimension
+        if name == "stronghold":
+            entry["portal_room"] = portal_room()
+            entry["fill_ratio"] = round(1 / STRONGHOLD_SCARCITY, 6)
+        table = loot.get(name)
+        if table is not None:
+            entry["pools"] = _pools(kn, table.pools)
+            entry["held"] = [{"item": mc(h.item), "chance": h.chance} for h in table.held if h.item in kn.items]
+        brush = brushed.get(name)
+        if brush is not None and brush.block is not None:
+            tool = next(iter(brush.needs[0].any_of), "brush") if brush.needs else "brush"
+            # a table of some of the structure's biomes (warm ocean ruins' suspicious sand): only those ruins
+            # hold the block
+            only = {b for n in brush.needs if n.kind.value == "biome" for b in n.any_of}
+            entry["brush"] = {"block": mc(brush.block), "becomes": mc(brush.block.removeprefix("suspicious_")),
+                              "tool": mc(tool), "uses": int(kn.items.get(tool, {}).get("durability", 0)),
+                              "biomes": sorted(b for b in entry["biomes"] if b in only),
+                              "pools": _pools(kn, brush.pools)}
+        out.append(entry)
+    return out
+
+
 def mobs(kn: Any) -> list[dict[str, Any]]:
     """Every mob with its health, attack, hostility and drops (mobs_redo: ``chance`` is 1 in N)."""
     out = []
@@ -878,6 +994,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "enchanting": enchanting(kn),
         "honey": honey(kn),
         "trading": trading(kn),
+        "structures": structures(kn),
         "water": mc("water"),
         "furnace": mc("furnace"),
         "dimensions": {name: dict(layer) for name, layer in DIMENSIONS.items()},

@@ -388,6 +388,8 @@ for _, deco in ipairs(data.decorations) do
 	minetest.register_decoration(def)
 end
 
+dofile(modpath .. "/structures.lua")(data, tile, grounds, floors)
+
 dofile(modpath .. "/portals.lua")(data)
 dofile(modpath .. "/honey.lua")(data.honey)
 
