@@ -193,13 +193,17 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
     if error is None and not result:
         error = "the harness wrote no result"
     clock = status.get("clock")
-    verdict, trace = replay(task, events, library, now=float(clock) if isinstance(clock, int | float) else None)
+    # the verdict read when the plan ended covers the events logged until then (``events``: the last one's seq);
+    # one logged while the server shuts down (a find polled in its last steps) is not part of the episode
+    seen = status.get("events")
+    counted = [e for e in events if not isinstance(seen, int) or int(e.get("seq", 0)) <= seen]
+    verdict, trace = replay(task, counted, library, now=float(clock) if isinstance(clock, int | float) else None)
     success = bool(status.get("satisfied"))
     failed = bool(status.get("failed"))
     seq = status.get("satisfied_seq")
     # the replayed trace is the last episode's: its index i is the event logged with seq first_seq + i
-    last = max((int(line.get("episode", 1)) for line in events), default=1)
-    first_seq = next((int(line["seq"]) for line in events if int(line.get("episode", 1)) == last), 1)
+    last = max((int(line.get("episode", 1)) for line in counted), default=1)
+    first_seq = next((int(line["seq"]) for line in counted if int(line.get("episode", 1)) == last), 1)
     replay_seq = None if verdict.satisfied_at is None else first_seq + verdict.satisfied_at
     failed_seq = status.get("failed_seq")
     replay_failed_seq = None if verdict.failed_at is None else first_seq + verdict.failed_at
