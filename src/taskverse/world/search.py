@@ -123,7 +123,7 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
 
     def made_from_held(r: int) -> bool:
         """Whether one step makes ``r`` from what is held (birch planks from a held birch log)."""
-        if not held_items or len(rules.producers[r]) > 8:
+        if not held or len(rules.producers[r]) > 8:
             return False
         return any(all(not n.consume or any(held.get(m, 0) for m in n.members) for n in way)
                    and any(n.consume for n in way)
