@@ -7,8 +7,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# No clock in a test: hypothesis's default deadline (200 ms an example) and its too_slow health check fail a test
+# on a busy machine, so neither applies. Tests bound the work (examples, steps, states); speed is measured in
+# scripts/perf/. Tests that name their own health checks to suppress add too_slow to them.
+settings.register_profile("taskverse", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("taskverse")
+
+HANG_GUARD = 1800.0
+"""Seconds after which a test gives up on something that could hang forever (an engine, a child process, an agent
+that must answer). Only a guard against a hung CI, far above anything a loaded machine needs: never a speed check."""
 
 
 @pytest.fixture(scope="session")
@@ -21,8 +32,7 @@ def library():
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run the installed ``taskverse`` command as a user would."""
     return subprocess.run(
-        [sys.executable, "-m", "taskverse.cli", *args], capture_output=True, text=True, input=input,
-        cwd=cwd or ROOT, timeout=300,
+        [sys.executable, "-m", "taskverse.cli", *args], capture_output=True, text=True, input=input, cwd=cwd or ROOT,
     )
 
 

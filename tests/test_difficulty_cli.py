@@ -10,7 +10,7 @@ from taskverse.schema import DIFFICULTY_DIMENSIONS
 def run_in(folder, *args):
     env = {**os.environ, "TASKVERSE_CALIBRATION": str(folder)}
     return subprocess.run([sys.executable, "-m", "taskverse.cli", *args], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=300)
+                          cwd=ROOT)
 
 
 def test_difficulty_json_by_id_description_and_expression():

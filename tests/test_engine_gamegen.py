@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from engine_support import need_engine, run_engine_cli
+from engine_support import ENGINE_TIMEOUT, need_engine, run_engine_cli
 from taskverse.algebra.expr import custom, naive, ref
 from taskverse.algebra.molecule import build_molecule
 from taskverse.engine.compiler import CompileError, Compiler, compile_task
@@ -277,7 +277,8 @@ def test_the_sample_is_the_same_for_a_seed(library):
 
 def test_dump_reproduces_the_committed_registry(tmp_path):
     need_engine()
-    done = run_engine_cli("dump", "--game", GAME, "-o", str(tmp_path), "--format", "json")
+    done = run_engine_cli("dump", "--game", GAME, "-o", str(tmp_path), "--format", "json", "--timeout",
+                          str(ENGINE_TIMEOUT))
     assert done.returncode == 0, done.stderr
     fresh = (tmp_path / "registry.json").read_text()
     assert fresh == (profile_dir(GAME) / "registry.json").read_text(), (
@@ -319,7 +320,7 @@ def played(library):
         task = library.get(task_id)
         jobs.append((task, compile_task(task, library, GAME), Plan.model_validate({"steps": steps})))
         keys.append(f"wrong:{task_id}")
-    return dict(zip(keys, run_jobs(jobs, library=library, parallel=2), strict=True))
+    return dict(zip(keys, run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT), strict=True))
 
 
 @pytest.mark.parametrize("task_id", sorted(WRONG))
@@ -353,7 +354,7 @@ def test_one_blaze_powder_brews_on_and_a_stand_without_fuel_brews_nothing(librar
     fuelled = Plan(steps=[Step(do="brew", item="water_bottle", ingredient="nether_wart", fuel="blaze_powder"), second])
     unfuelled = Plan(steps=[Step(do="brew", item="water_bottle", ingredient="nether_wart"), second])
     jobs = [(task, ir, resolve_plan(plan, GAME)) for plan in (fuelled, unfuelled)]
-    done, none = run_jobs(jobs, library=library, parallel=2)
+    done, none = run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT)
     assert done.success and done.replay is not None and done.replay.agrees, done.plan_error
     made = [(e["game_event"]["target"], e["game_event"]["count"]) for e in done.events
             if e["game_event"]["event"] == "obtain"]
@@ -377,7 +378,8 @@ def test_a_horse_and_a_donkey_fed_make_a_mule_a_horse_fed_twice_does_not(library
                 stop_on_success=False)
     alone = Plan(steps=[_feed(carrot, "minecraft:horse"), _feed(carrot, "minecraft:horse"), wait, mule],
                  stop_on_success=False)
-    made, not_made = run_jobs([(task, ir, bred), (task, ir, alone)], library=library, parallel=2)
+    made, not_made = run_jobs([(task, ir, bred), (task, ir, alone)], library=library, parallel=2,
+                              timeout=ENGINE_TIMEOUT)
     assert made.error is None and not_made.error is None, (made.engine_errors, not_made.engine_errors)
     assert made.plan_completed, made.plan_error  # the mule was there to kill
     uses = [e["game_event"]["target"] for e in made.events if e["game_event"]["event"] == "use"]

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from engine_support import need_engine
+from engine_support import ENGINE_TIMEOUT, need_engine
 from taskverse.algebra.expr import at_least, custom, naive, ref
 from taskverse.algebra.molecule import build_molecule
 from taskverse.engine.compiler import compile_task
@@ -192,7 +192,7 @@ def episodes(library, tmp_path_factory) -> dict[str, tuple[Case, Plan, EpisodeRe
         cases.append(case)
         plans.append(plan)
     reports = run_jobs(jobs, library=library, parallel=int(os.environ.get("TASKVERSE_ENGINE_PARALLEL", "4")),
-                       timeout=60)
+                       timeout=ENGINE_TIMEOUT)
     return {c.name: (c, p, r) for c, p, r in zip(cases, plans, reports, strict=True)}
 
 
@@ -213,7 +213,6 @@ def test_engine_verdict(episodes, name):
     if case.expect is True:
         assert report.reward_total == 1.0 and report.terminated
         assert report.rewards[0].get("seq") == report.satisfied_seq
-        assert report.timings.total < 30
     elif case.expect == "fail":  # ended, with no reward, before the rest of the plan ran
         assert report.reward_total == 0.0 and report.terminated and report.stopped_on_success
     else:
@@ -264,7 +263,7 @@ def test_a_failing_task_mod_reports_the_engine_error_lines(library):
 
     task = library.get("craft.stick")
     ir = compile_task(task, library).model_copy(update={"format": 99})
-    report = run_episode(task, ir, Plan(steps=[]), library=library, timeout=30)
+    report = run_episode(task, ir, Plan(steps=[]), library=library, timeout=ENGINE_TIMEOUT)
     assert not report.success and report.error is not None
     assert any("compiled for runtime format 99" in line for line in report.engine_errors), report.engine_errors
 
@@ -278,14 +277,13 @@ def test_cli_engine_run_reports_json(tmp_path):
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps([{"do": "craft", "item": "stick", "count": 1}]))
     done = run_engine_cli("run", "craft stick", "--plan", str(plan), "--episodes", "2", "--parallel", "2",
-                          "--format", "json")
+                          "--timeout", str(ENGINE_TIMEOUT), "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["summary"]["successes"] == 2 and data["summary"]["replay_agrees"] is True
     episode = data["episodes"][0]
     assert episode["success"] is True and episode["reward_total"] == 1.0
     assert {"craft", "obtain"} <= {e["game_event"]["event"] for e in episode["events"]}
-    assert episode["timings"]["total"] < 15
 
 
 def test_cli_engine_run_bad_plan_is_one_clean_line(tmp_path):

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
 
-from engine_support import ENGINE_DIR, need_engine, run_engine_cli
+from engine_support import ENGINE_DIR, ENGINE_TIMEOUT, need_engine, run_engine_cli
 from taskverse.engine.binaries import headless_server
 from taskverse.errors import TaskverseError
 
@@ -35,12 +34,12 @@ def test_check_reports_the_installed_version():
 
 def test_dump_reproduces_the_committed_registry(tmp_path):
     need_engine()
-    started = time.monotonic()
-    done = run_engine_cli("dump", "--game", "minetest_game", "-o", str(tmp_path), "--format", "json")
+    done = run_engine_cli("dump", "--game", "minetest_game", "-o", str(tmp_path), "--format", "json",
+                          "--timeout", str(ENGINE_TIMEOUT))
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
+    # the work done: every item and recipe registered (the seconds it took are reported, not checked)
     assert report["counts"]["items"] == 531 and report["counts"]["recipes"] == 448, report
-    assert report["seconds"] < 10 and time.monotonic() - started < 30
     fresh = json.loads((tmp_path / "registry.json").read_text())
     committed = json.loads((PROFILE / "registry.json").read_text())
     assert set(fresh["items"]) == set(committed["items"])
@@ -59,7 +58,8 @@ def test_an_unknown_game_is_one_clear_line():
 def test_a_lua_error_at_load_time_names_the_mod_and_line(tmp_path):
     need_engine()
     with pytest.raises(TaskverseError) as caught, \
-            headless_server(worldmods=_mod(tmp_path, "broken", 'error("boom at load")\n'), timeout=20) as run:
+            headless_server(worldmods=_mod(tmp_path, "broken", 'error("boom at load")\n'),
+                            timeout=ENGINE_TIMEOUT) as run:
         run.wait()
     message = str(caught.value)
     assert "ModError" in message and "worldmods/broken/init.lua:1: boom at load" in message
@@ -70,12 +70,13 @@ def test_a_lua_error_at_run_time_is_surfaced(tmp_path):
     need_engine()
     lua = 'minetest.after(0, function() error("boom at run") end)\n'
     with pytest.raises(TaskverseError, match=r"Runtime error from mod 'late'.*boom at run"), \
-            headless_server(worldmods=_mod(tmp_path, "late", lua), timeout=20) as run:
+            headless_server(worldmods=_mod(tmp_path, "late", lua), timeout=ENGINE_TIMEOUT) as run:
         run.wait()
 
 
 def test_a_run_that_never_ends_is_killed_and_cleaned_up(tmp_path):
     need_engine()
+    # the time limit is what this tests: a run that never ends hits any limit, so a busy machine changes nothing
     with pytest.raises(TaskverseError, match=r"did not finish within 1 s"), \
             headless_server(worldmods=_mod(tmp_path, "idle", "-- never shuts down\n"), timeout=1) as run:
         run.wait()
@@ -98,7 +99,7 @@ end)
     mods = _mod(tmp_path, "probe", lua)
     (mods["probe"] / "mod.conf").write_text("name = probe\ndepends = mobs\n")
     with headless_server(worldmods=mods, settings={"taskverse_probe": "hello"}, enable_mods=["mobs"],
-                         timeout=30) as run:
+                         timeout=ENGINE_TIMEOUT) as run:
         client = run.start_client("bot")
         run.wait()
         assert (run.world / "joined.txt").read_text() == "bot hello mobs"

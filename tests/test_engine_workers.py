@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine_support import need_engine, run_engine_cli
+from engine_support import ENGINE_TIMEOUT, need_engine, run_engine_cli
 
 TIMING_FIELDS = ("wall_seconds", "mean_episode_seconds", "episodes_per_minute")
 
@@ -25,7 +25,8 @@ def _untimed(value: Any) -> Any:
 def test_engine_episodes_on_a_local_ray_instance_report_as_a_local_run():
     need_engine(client=True)
     pytest.importorskip("ray")
-    args = ("run", "craft.stick", "--episodes", "2", "--parallel", "2", "--format", "json")
+    args = ("run", "craft.stick", "--episodes", "2", "--parallel", "2", "--timeout", str(ENGINE_TIMEOUT), "--format",
+            "json")
     local = run_engine_cli(*args)
     on_ray = run_engine_cli(*args, "--ray")
     assert local.returncode == 0, local.stderr

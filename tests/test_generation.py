@@ -8,7 +8,7 @@ from conftest import ROOT
 
 def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(ROOT / "scripts" / script), *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600)
+                          cwd=ROOT)
 
 
 def test_knowledge_file_rebuilds_byte_for_byte_from_the_pinned_package():

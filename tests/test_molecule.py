@@ -71,7 +71,8 @@ def test_malformed_expressions_point_at_the_token(expr, column):
         assert f"column {column}" in str(info.value)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
 @given(st.integers(min_value=0, max_value=10**6))
 def test_yaml_round_trip(library, seed):
     for molecule in random_molecules(library, 3, seed, max_atoms=4):

@@ -54,7 +54,8 @@ def cheapest_by_brute_force(rules, evaluator, expr, start, cost):
     return None
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                HealthCheck.function_scoped_fixture])
 @given(costs=st.lists(st.integers(1, 9), min_size=len(WORLD), max_size=len(WORLD)),
        target=st.sampled_from(["obtain.stick", "obtain.torch", "craft.wooden_pickaxe"]))
 def test_the_cheapest_plan_by_cost_matches_a_uniform_cost_search(mini, costs, target):

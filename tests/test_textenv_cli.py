@@ -3,7 +3,7 @@
 import json
 import sys
 
-from conftest import ROOT, run_cli
+from conftest import HANG_GUARD, ROOT, run_cli
 
 EXAMPLE_AGENT = f"cmd:{sys.executable} {ROOT / 'examples' / 'agents' / 'greedy_agent.py'}"
 
@@ -77,8 +77,9 @@ def test_eval_suite_from_a_file(tmp_path):
 
 
 def test_external_agent_protocol_with_the_example_agent():
-    result = run_cli("eval", "--tasks", "craft stick", "craft torch", "--agent", EXAMPLE_AGENT, "--format", "json",
-                     "--no-progress")
+    # the example agent loads the library before its first answer: no answer timeout a busy machine could reach
+    result = run_cli("eval", "--tasks", "craft stick", "craft torch", "--agent", EXAMPLE_AGENT, "--answer-timeout",
+                     str(HANG_GUARD), "--format", "json", "--no-progress")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["agent"].startswith("cmd:") and report["summary"]["success_rate"] == 1.0

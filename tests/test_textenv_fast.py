@@ -37,7 +37,8 @@ def same_state(a, b):
             and (a.array == b.array).all())
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
 @given(start=st.dictionaries(st.sampled_from(START_ITEMS), st.integers(1, 70), max_size=8),
        found=st.lists(st.sampled_from(FOUND), max_size=4), seed=st.integers(0, 2**32 - 1),
        sample=st.booleans(), tools=st.sampled_from(TOOLS), steps=st.integers(1, 150), kit=st.booleans())

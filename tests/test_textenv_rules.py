@@ -29,7 +29,8 @@ START_ITEMS = ["oak_log", "oak_planks", "stick", "cobblestone", "iron_ingot", "c
                "white_wool", "wooden_pickaxe", "stone_pickaxe", "string", "diamond"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
 @given(start=st.dictionaries(st.sampled_from(START_ITEMS), st.integers(1, 9), max_size=5),
        picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
 def test_candidates_are_exactly_the_atoms_whose_needs_are_met(rules, start, picks):
@@ -166,7 +167,8 @@ EVENTS = [("craft", "stick", 1), ("obtain", "stick", 1), ("craft", "crafting_tab
           ("obtain", "oak_planks", 4)]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
 @given(expr=expressions(), trace=st.lists(st.sampled_from(EVENTS), max_size=12))
 def test_goal_automaton_agrees_with_the_evaluator(library, expr, trace):
     evaluator = Evaluator.for_library(library)
