@@ -10,8 +10,9 @@ than ``MAX_NODES`` values (a 1 KB file of nested anchors can otherwise stand for
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 import yaml.reader
@@ -151,28 +152,49 @@ def read_yaml(path: str | Path) -> Any:
     return parse_yaml(read_text(path, "YAML file"), path)
 
 
-def line_of(text: str, location: tuple[str | int, ...]) -> int | None:
-    """Return the 1-based line of the node at ``location`` (keys and list indices), or of its nearest parent."""
-    try:
-        node = yaml.compose(text, Loader=Loader)
-    except yaml.YAMLError:
-        return None
-    line = node.start_mark.line + 1 if node is not None else None
-    for step in location:
-        if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                if key_node.value == step:
-                    line = key_node.start_mark.line + 1
-                    node = value_node
-                    break
+class Lines:
+    """Finds the lines of locations in one YAML text, composing it once, on the first question.
+
+    A file with many errors is read once, not once per error.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._root: Node | None = None
+        self._composed = False
+
+    def of(self, location: tuple[str | int, ...]) -> int | None:
+        """The 1-based line of the node at ``location`` (keys and list indices), or of its nearest parent."""
+        if not self._composed:
+            self._composed = True
+            try:
+                self._root = yaml.compose(self.text, Loader=Loader)
+            except yaml.YAMLError:
+                self._root = None
+        node = self._root
+        if node is None:
+            return None
+        line = node.start_mark.line + 1
+        for step in location:
+            if isinstance(node, MappingNode):
+                for key_node, value_node in node.value:
+                    if key_node.value == step:
+                        line = key_node.start_mark.line + 1
+                        node = value_node
+                        break
+                else:
+                    return line
+            elif isinstance(node, SequenceNode) and isinstance(step, int) and step < len(node.value):
+                node = node.value[step]
+                line = node.start_mark.line + 1
             else:
                 return line
-        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-            node = node.value[step]
-            line = node.start_mark.line + 1
-        else:
-            return line
-    return line
+        return line
+
+
+def line_of(text: str, location: tuple[str | int, ...]) -> int | None:
+    """Return the 1-based line of the node at ``location`` (keys and list indices), or of its nearest parent."""
+    return Lines(text).of(location)
 
 
 def dump_yaml(data: Any) -> str:
@@ -183,24 +205,109 @@ def dump_yaml(data: Any) -> str:
 def validation_error(exc: Any, path: str | Path, text: str, prefix: tuple[str | int, ...] = ()) -> TaskverseError:
     """A pydantic ValidationError as one TaskverseError naming the file, line and field.
 
+    The first of ``validation_errors`` (an unknown field if there is one), for commands that stop at the first
+    problem.
+    """
+    return validation_errors(exc, path, text, prefix)[0]
+
+
+_NO_DATA = object()
+
+
+class _Problem(NamedTuple):
+    """One pydantic error, placed in the input."""
+
+    kind: str  # pydantic's error type
+    loc: tuple[str | int, ...]  # where in the input, without union branch names
+    branch: tuple[tuple[str | int, ...], str] | None  # the union it is under (its place, the branch's name)
+    whole: bool  # about the branch as a whole: the input does not have the branch's shape
+    message: str
+    error: Any
+
+
+def validation_errors(exc: Any, path: str | Path, text: str | Lines, prefix: tuple[str | int, ...] = (),
+                      data: Any = _NO_DATA) -> list[TaskverseError]:
+    """Every error of a pydantic ValidationError, each a TaskverseError naming the file, line and field.
+
     A mistyped key shows up as an unknown field *and* a missing one: the unknown one, which is what the user
-    wrote, is reported, with the missing field it probably meant as the suggestion.
+    wrote, is reported, with the missing field it probably meant as the suggestion (and that missing field is not
+    reported again). Unknown fields come first: they are the likeliest cause of the rest. A value outside a set of
+    choices gets the close ones as suggestions.
+
+    Given ``data`` (the input that was validated, found at ``prefix`` in the file), the branches of a union (a
+    way is a list of needs or a mapping) are told apart: a branch the input does not have the shape of is left
+    out when another branch got further, and the branch's name (``WaySpec``) is left out of the field.
     """
     from taskverse.errors import close_matches
 
-    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-    err = errors[0]
-    loc = (*prefix, *err["loc"])
+    lines = text if isinstance(text, Lines) else Lines(text)
+    problems = _one_branch([_problem(err, data) for err in exc.errors()])
+    problems.sort(key=lambda p: p.kind != "extra_forbidden")
+    claimed: set[tuple[str | int, ...]] = set()  # missing fields already suggested for an unknown one
+    errors = []
+    for problem in problems:
+        loc, message, suggestions = problem.loc, problem.message, []
+        if problem.kind == "extra_forbidden":
+            message = "unknown field"
+            missing = [str(p.loc[-1]) for p in problems
+                       if p.kind == "missing" and p.loc[:-1] == loc[:-1] and p.loc not in claimed]
+            suggestions = close_matches(str(loc[-1]), missing) or missing[:1]
+            claimed |= {(*loc[:-1], s) for s in suggestions[:1]}
+        elif problem.kind == "missing":
+            if loc in claimed:
+                continue
+            message = "missing required field"
+        elif problem.kind in ("enum", "literal_error") and isinstance(problem.error.get("input"), str):
+            choices = re.findall(r"'([^']*)'", str(problem.error.get("ctx", {}).get("expected", "")))
+            suggestions = close_matches(problem.error["input"], choices)
+        where = (*prefix, *loc)
+        errors.append(TaskverseError(message, file=path, line=lines.of(where),
+                                     field=".".join(str(p) for p in where) or None, suggestions=suggestions))
+    return errors
+
+
+def _problem(err: Any, data: Any) -> _Problem:
+    """A pydantic error placed in the input, its location without the name of a union's branch.
+
+    Pydantic puts a union branch's name into the location; it is the one kind of step the input does not have
+    (besides a missing field, and ``[key]`` for a mapping key).
+    """
+    loc: tuple[str | int, ...] = tuple(err["loc"])
     message = str(err["msg"]).removeprefix("Value error, ")
-    suggestions: list[str] = []
-    if err["type"] == "extra_forbidden":
-        message = "unknown field"
-        missing = [str(e["loc"][-1]) for e in errors if e["type"] == "missing" and e["loc"][:-1] == err["loc"][:-1]]
-        suggestions = close_matches(str(err["loc"][-1]), missing) or missing[:1]
-    elif err["type"] == "missing":
-        message = "missing required field"
-    field = ".".join(str(p) for p in loc) or None
-    return TaskverseError(message, file=path, line=line_of(text, loc), field=field, suggestions=suggestions)
+    if data is _NO_DATA:
+        return _Problem(err["type"], loc, None, False, message, err)
+    node = data
+    steps: list[str | int] = []
+    branch: tuple[tuple[str | int, ...], str] | None = None
+    for i, step in enumerate(loc):
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+            node = node[step]
+        elif isinstance(step, str) and step != "[key]" and not (err["type"] == "missing" and i == len(loc) - 1):
+            branch = branch or (tuple(steps), step)
+            continue
+        steps.append(step)
+    whole = branch is not None and branch[0] == tuple(steps)
+    return _Problem(err["type"], tuple(steps), branch, whole, message, err)
+
+
+def _one_branch(problems: list[_Problem]) -> list[_Problem]:
+    """Of a union's branches, keep those the input got into; if it got into none, one error naming them all."""
+    entered = {p.branch[0] for p in problems if p.branch and not p.whole}
+    kept: list[_Problem] = []
+    unions: dict[tuple[str | int, ...], int] = {}  # a union no branch fits -> the index of its one error
+    for problem in problems:
+        if problem.branch is None or not problem.whole:
+            kept.append(problem)
+        elif problem.branch[0] in unions:
+            first = kept[unions[problem.branch[0]]]
+            also = problem.message.removeprefix("Input should be ")
+            kept[unions[problem.branch[0]]] = first._replace(message=f"{first.message} or {also}")
+        elif problem.branch[0] not in entered:
+            unions[problem.branch[0]] = len(kept)
+            kept.append(problem)
+    return kept
 
 
 def load_model(path: str | Path, model: Any, what: str) -> Any:

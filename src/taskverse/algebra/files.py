@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from taskverse.algebra.molecule import MoleculeTask, build_molecule
 from taskverse.errors import TaskverseError
 from taskverse.fileio import read_text
-from taskverse.yamlio import dump_yaml, line_of, parse_yaml, validation_error
+from taskverse.yamlio import dump_yaml, line_of, parse_yaml, validation_errors
 
 
 def molecule_to_yaml(molecule: MoleculeTask) -> str:
@@ -19,21 +19,36 @@ def molecule_to_yaml(molecule: MoleculeTask) -> str:
 
 
 def load_molecule_file(path: Path, library: Any, text: str | None = None) -> MoleculeTask | None:
-    """Load a molecule YAML file (None if the file holds an atom); check it is what its expression builds."""
+    """Load a molecule YAML file (None if the file holds an atom); check it is what its expression builds.
+
+    Raises the first problem as a TaskverseError (``check_molecule_file`` collects them all).
+    """
+    molecule, errors = check_molecule_file(path, library, text)
+    if errors:
+        raise errors[0]
+    return molecule
+
+
+def check_molecule_file(path: Path, library: Any, text: str | None = None,
+                        ) -> tuple[MoleculeTask | None, list[TaskverseError]]:
+    """A molecule YAML file and every problem in it: all its schema errors, else what rebuilding it finds.
+
+    The molecule is None if the file is invalid or holds an atom. A YAML syntax error is raised.
+    """
     text = read_text(path, "task file") if text is None else text
     data = parse_yaml(text, path)
     if not isinstance(data, dict) or data.get("kind") != "molecule":
-        return None
+        return None, []
     try:
         molecule = MoleculeTask.model_validate(data)
     except ValidationError as exc:
-        raise validation_error(exc, path, text) from None
+        return None, validation_errors(exc, path, text, (), data)
     try:
         rebuilt = build_molecule(molecule.expression, library, tags=molecule.tags)
     except TaskverseError as exc:
-        raise TaskverseError(exc.message, file=path, line=line_of(text, ("expression",)), field="expression",
-                             suggestions=exc.suggestions) from None
+        return None, [TaskverseError(exc.message, file=path, line=line_of(text, ("expression",)),
+                                     field="expression", suggestions=exc.suggestions)]
     if rebuilt.id != molecule.id:
-        raise TaskverseError(f"id does not match the expression (expected {rebuilt.id})", file=path,
-                             line=line_of(text, ("id",)), field="id")
-    return molecule
+        return None, [TaskverseError(f"id does not match the expression (expected {rebuilt.id})", file=path,
+                                     line=line_of(text, ("id",)), field="id")]
+    return molecule, []

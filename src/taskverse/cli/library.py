@@ -12,7 +12,7 @@ import click
 
 from taskverse import __version__
 from taskverse.cli.app import _library, compose_expression, main, resolve_task
-from taskverse.cli.util import SEED, emit_json, force_option, friendly, interruptible
+from taskverse.cli.util import SEED, emit_json, error_line, force_option, friendly, interruptible
 from taskverse.errors import TaskverseError
 
 
@@ -103,15 +103,25 @@ def show(task: str, fmt: str) -> None:
         click.echo(dump_yaml(data), nl=False)
 
 
+MAX_ERRORS_PER_FILE = 100
+"""Most errors ``validate`` lists for one file."""
+MAX_ERRORS = 1000
+"""Most errors ``validate`` lists in all; one line says how many more there are."""
+
+
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
 def validate(paths: tuple[Path, ...], fmt: str) -> None:
-    """Validate task YAML files (default: the whole library); exit 0 only if all are valid.
+    """Validate task YAML files (default: the whole library); exit 0 only if all are valid, else 1.
 
     A folder stands for every *.yaml and *.yml file under it (a folder with none is an error). A task in your
     files may not reuse the id of a library atom; its pre-tasks may name library atoms.
+
+    Every error is listed, one line each (file, line, field, close matches for a mistyped name), file by file in
+    line order: at most 100 per file and 1,000 in all, then one line says how many more were left out (the
+    summary counts them all; --format json lists the same errors and gives the count left out).
     """
     from taskverse.fileio import read_text
     from taskverse.knowledge.facts import load_knowledge
@@ -144,26 +154,49 @@ def validate(paths: tuple[Path, ...], fmt: str) -> None:
             errors.append(exc)
             continue
         if "molecule" in texts[path]:
-            from taskverse.algebra.files import load_molecule_file
+            from taskverse.algebra.files import check_molecule_file
 
             try:
-                molecules += load_molecule_file(path, _library(), texts[path]) is not None
-            except TaskverseError as exc:
-                errors.append(exc)
+                molecule, problems = check_molecule_file(path, _library(), texts[path])
+            except TaskverseError as exc:  # not even YAML
+                molecule, problems = None, [exc]
+            molecules += molecule is not None
+            errors += problems
+            if problems:
                 del texts[path]  # reported once
     located, more = validate_files(list(texts), load_knowledge(), context, texts=texts, new_ids=True)
     errors += more
+    listed = _errors_to_list(errors)
+    left_out = len(errors) - len(listed)
     if fmt == "json":
         emit_json({"valid": not errors, "tasks": len(located) + molecules, "files": len(files),
                    "errors": [{"file": str(e.file) if e.file else None, "line": e.line, "field": e.field,
-                               "message": e.message, "suggestions": e.suggestions} for e in errors]})
+                               "message": e.message, "suggestions": e.suggestions} for e in listed],
+                   "errors_left_out": left_out})
     else:
-        for error in errors:
-            click.echo(f"error: {error}", err=True)
+        for error in listed:
+            click.echo(error_line(error), err=True)
+        if left_out:
+            click.echo(error_line(f"{left_out} more error(s) left out (validate lists at most "
+                                  f"{MAX_ERRORS_PER_FILE:,} per file and {MAX_ERRORS:,} in all)"), err=True)
         status = "invalid" if errors else "ok"
         click.echo(f"{status}: {len(located) + molecules} task(s) in {len(files)} file(s), "
                    f"{len(errors)} error(s)")
     sys.exit(1 if errors else 0)
+
+
+def _errors_to_list(errors: list[TaskverseError]) -> list[TaskverseError]:
+    """The errors ``validate`` lists, within ``MAX_ERRORS_PER_FILE`` and ``MAX_ERRORS``.
+
+    File by file, in the order they first come up; each file's in line order (a problem of the whole file first).
+    """
+    by_file: dict[str, list[TaskverseError]] = {}
+    for error in errors:
+        by_file.setdefault(str(error.file), []).append(error)
+    listed: list[TaskverseError] = []
+    for found in by_file.values():
+        listed += sorted(found, key=lambda e: e.line or 0)[:MAX_ERRORS_PER_FILE]  # sorted() keeps ties in order
+    return listed[:MAX_ERRORS]
 
 
 def _yaml_files_under(folder: Path) -> list[Path]:

@@ -16,18 +16,18 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from taskverse import __version__
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.fileio import read_text, write_bytes
 from taskverse.knowledge.facts import Knowledge, load_knowledge, prime_knowledge
 from taskverse.paths import atoms_dir, cache_dir, knowledge_dir
-from taskverse.schema import AtomTask, Event, ResourceKind, TaskFile, WaySpec
+from taskverse.schema import AtomTask, Event, Name, ResourceKind, TaskFile
 from taskverse.text import loosen, normalize
 from taskverse.world.costs import step_cost_for
 from taskverse.world.graph import World, build_world, iter_cycles_in_pre_tasks
-from taskverse.yamlio import line_of, parse_yaml, validation_error
+from taskverse.yamlio import Lines, parse_yaml, validation_errors
 
 GOAL_KINDS: dict[Event, tuple[str, ...]] = {
     Event.OBTAIN: ("item",),
@@ -60,67 +60,153 @@ class Located:
     index: int | None
 
 
-def parse_task_file(path: Path, text: str | None = None) -> list[Located]:
-    """Parse and schema-check one task file (a single task, or ``tasks:`` with a list of them)."""
+@dataclass
+class ParsedFile:
+    """One task file read as far as the schema goes, with every schema error rather than the first.
+
+    ``located`` holds the tasks the schema accepted; ``data`` every task's data as written, with its place in
+    the file, for the checks that do not need a valid task (names, pre-task ids).
+    """
+
+    located: list[Located]
+    errors: list[TaskverseError]
+    data: list[tuple[tuple[str | int, ...], dict[str, Any]]]
+
+
+def read_task_file(path: Path, text: str | None = None, lines: Lines | None = None) -> ParsedFile:
+    """Parse one task file (a single task, or ``tasks:`` with a list of them) and schema-check each task.
+
+    A YAML syntax error, or a file that holds no task, is raised: nothing after it can be read. Each task of a
+    ``tasks:`` list is checked on its own, so one bad task does not hide the others' errors or tasks.
+    """
     text = read_text(path, "task file") if text is None else text
+    lines = lines or Lines(text)
     data = parse_yaml(text, path)
-    if isinstance(data, dict) and "tasks" in data:
-        try:
-            parsed = TaskFile.model_validate(data)
-        except ValidationError as exc:
-            raise validation_error(exc, path, text) from None
-        return [Located(t, path, i) for i, t in enumerate(parsed.tasks)]
-    if isinstance(data, dict):
+    if not isinstance(data, dict):
+        raise TaskverseError("expected a task (a mapping with 'id') or a mapping with a 'tasks' list", file=path,
+                             line=1)
+    if "tasks" not in data:
         if data.get("kind", "atom") != "atom":
-            return []  # molecules and suites are checked by their own loaders
+            return ParsedFile([], [], [])  # molecules and suites are checked by their own loaders
+        return _check_tasks(path, lines, [((), None, data)], [])
+    tasks = data["tasks"]
+    envelope = {**data, "tasks": []} if isinstance(tasks, list) else data  # not a list: the schema says so
+    try:
+        TaskFile.model_validate(envelope)
+        errors = []
+    except ValidationError as exc:
+        errors = validation_errors(exc, path, lines, (), envelope)
+    tasks = tasks if isinstance(tasks, list) else []
+    return _check_tasks(path, lines, [(("tasks", i), i, task) for i, task in enumerate(tasks)], errors)
+
+
+def _check_tasks(path: Path, lines: Lines, tasks: list[tuple[tuple[str | int, ...], int | None, Any]],
+                 errors: list[TaskverseError]) -> ParsedFile:
+    parsed = ParsedFile([], errors, [])
+    for prefix, index, data in tasks:
         try:
-            return [Located(AtomTask.model_validate(data), path, None)]
+            parsed.located.append(Located(AtomTask.model_validate(data), path, index))
         except ValidationError as exc:
-            raise validation_error(exc, path, text) from None
-    raise TaskverseError("expected a task (a mapping with 'id') or a mapping with a 'tasks' list", file=path, line=1)
+            parsed.errors += validation_errors(exc, path, lines, prefix, data)
+        if isinstance(data, dict):
+            parsed.data.append((prefix, data))
+    return parsed
 
 
-def _name_checks(task: AtomTask) -> Iterator[tuple[str, str, tuple[str | int, ...]]]:
-    """Every (name, kind, location-in-task) a task refers to."""
-    init = task.initialization
-    for item in init.inventory:
+def parse_task_file(path: Path, text: str | None = None) -> list[Located]:
+    """Parse and schema-check one task file (a single task, or ``tasks:`` with a list of them).
+
+    Raises the first problem as a TaskverseError (``read_task_file`` collects them all).
+    """
+    parsed = read_task_file(path, text)
+    if parsed.errors:
+        raise parsed.errors[0]
+    return parsed.located
+
+
+def _mapping(value: Any) -> dict[Any, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+_KINDS = {kind.value for kind in ResourceKind}
+_EVENTS = {event.value for event in Event}
+_NAME: TypeAdapter[str] = TypeAdapter(Name)
+
+
+def _is_name(value: Any) -> bool:
+    """Whether the schema takes ``value`` as a name (the names it refuses get its own error, not a second one)."""
+    try:
+        _NAME.validate_python(value, strict=True)
+    except ValidationError:
+        return False
+    return True
+
+
+def _kind(part: Any) -> str | None:
+    """The resource kind of a need or a yield as written (item by default); None if it is no kind."""
+    kind = _mapping(part).get("kind", ResourceKind.ITEM.value)
+    return kind if isinstance(kind, str) and kind in _KINDS else None
+
+
+def _goal_kinds(goal: dict[Any, Any]) -> str | None:
+    """The kinds of thing a goal's target may be (``item``, ``biome|structure|block|entity``), if its event has one."""
+    event = goal.get("event")
+    if not isinstance(event, str) or event not in _EVENTS:
+        return None
+    kinds = GOAL_KINDS.get(Event(event))
+    return "|".join(kinds) if kinds else None
+
+
+def _name_checks(task: dict[str, Any]) -> Iterator[tuple[Any, str | None, tuple[Any, ...]]]:
+    """Every (name, kind, location-in-task) a task's data refers to, read from the data as written.
+
+    The data need not have passed the schema, so a task with a wrong category still gets its unknown items
+    reported in the same run. What is not where a name belongs (a number where a list is due) is skipped here:
+    the schema's errors say so.
+    """
+    init = _mapping(task.get("initialization"))
+    for item in _mapping(init.get("inventory")):
         yield item, "item", ("initialization", "inventory", item)
-    if init.main_hand:
-        yield init.main_hand, "item", ("initialization", "main_hand")
-    for slot, item in init.equipment.items():
-        yield item, "item", ("initialization", "equipment", slot.value)
-    for block in init.nearby_blocks:
+    yield init.get("main_hand"), "item", ("initialization", "main_hand")
+    for slot, item in _mapping(init.get("equipment")).items():
+        yield item, "item", ("initialization", "equipment", slot)
+    for block in _mapping(init.get("nearby_blocks")):
         yield block, "block", ("initialization", "nearby_blocks", block)
-    for i, summon in enumerate(init.summon):
-        yield summon.entity, "entity", ("initialization", "summon", i, "entity")
-    if init.biome:
-        yield init.biome, "biome", ("initialization", "biome")
-    if init.structure:
-        yield init.structure, "structure", ("initialization", "structure")
-    for w, way in enumerate(task.requires or []):
-        needs, where = (way.needs, ("requires", w, "needs")) if isinstance(way, WaySpec) else (way, ("requires", w))
-        for n, need in enumerate(needs):
-            for name in need.any_of:
-                yield name, need.kind.value, (*where, n, "any_of")
-        if isinstance(way, WaySpec):
-            for i, y in enumerate(way.yields):
-                yield y.name, y.kind.value, ("requires", w, "yields", i, "name")
-    for i, y in enumerate(task.yields):
-        if y.kind != ResourceKind.STRUCTURE or y.name != "nether_portal":
-            yield y.name, y.kind.value, ("yields", i, "name")
-    goal = task.goal
-    kinds = GOAL_KINDS.get(goal.event)
-    if kinds:
-        yield goal.target, "|".join(kinds), ("metrics", "success", "target")
-    if goal.using:
-        yield goal.using, "item", ("metrics", "success", "using")
+    for i, summon in enumerate(_list(init.get("summon"))):
+        yield _mapping(summon).get("entity"), "entity", ("initialization", "summon", i, "entity")
+    yield init.get("biome"), "biome", ("initialization", "biome")
+    yield init.get("structure"), "structure", ("initialization", "structure")
+    for w, way in enumerate(_list(task.get("requires"))):
+        spec = _mapping(way)  # a way with yields of its own; a plain way is a list of needs
+        needs, where = (spec.get("needs"), ("requires", w, "needs")) if spec else (way, ("requires", w))
+        for n, need in enumerate(_list(needs)):
+            for name in _list(_mapping(need).get("any_of")):
+                yield name, _kind(need), (*where, n, "any_of")
+        for i, y in enumerate(_list(spec.get("yields"))):
+            yield _mapping(y).get("name"), _kind(y), ("requires", w, "yields", i, "name")
+    for i, y in enumerate(_list(task.get("yields"))):
+        if not (_kind(y) == ResourceKind.STRUCTURE.value and _mapping(y).get("name") == "nether_portal"):
+            yield _mapping(y).get("name"), _kind(y), ("yields", i, "name")
+    goal = _mapping(_mapping(task.get("metrics")).get("success"))
+    yield goal.get("target"), _goal_kinds(goal), ("metrics", "success", "target")
+    yield goal.get("using"), "item", ("metrics", "success", "using")
 
 
-def check_names(kn: Knowledge, located: Located, text: str) -> list[TaskverseError]:
-    """Unknown item, block, entity, biome or structure names in a task, each with close matches."""
+def check_names(kn: Knowledge, data: dict[str, Any], file: Path, lines: Lines,
+                prefix: tuple[str | int, ...] = ()) -> list[TaskverseError]:
+    """Unknown item, block, entity, biome or structure names in one task's data, each with close matches.
+
+    ``data`` is the task as written, at ``prefix`` in the file; it need not have passed the schema. A name the
+    schema refuses anyway (not a string, or not lowercase) is left to the schema's error.
+    """
     errors = []
-    prefix: tuple[str | int, ...] = ("tasks", located.index) if located.index is not None else ()
-    for name, kinds, loc in _name_checks(located.task):
+    for name, kinds, loc in _name_checks(data):
+        if kinds is None or not _is_name(name):
+            continue
         problems = []
         for kind in kinds.split("|"):
             try:
@@ -129,10 +215,11 @@ def check_names(kn: Knowledge, located: Located, text: str) -> list[TaskverseErr
             except TaskverseError as exc:
                 problems.append(exc)
         else:
-            suggestions = sorted({s for p in problems for s in p.suggestions})[:3]
+            suggestions = list(dict.fromkeys(s for p in problems for s in p.suggestions))[:3]  # closest first
+            where = (*prefix, *loc)  # the whole path, as the schema's errors give it
             errors.append(TaskverseError(
-                f"unknown {' or '.join(kinds.split('|'))} {name!r}", file=located.file,
-                line=line_of(text, (*prefix, *loc)), field=".".join(str(p) for p in loc), suggestions=suggestions,
+                f"unknown {' or '.join(kinds.split('|'))} {name!r}", file=file,
+                line=lines.of(where), field=".".join(str(p) for p in where), suggestions=suggestions,
             ))
     return errors
 
@@ -333,40 +420,47 @@ def validate_files(files: list[Path], kn: Knowledge, context: Mapping[str, AtomT
 
     ``context`` holds the tasks pre-tasks may refer to (the library, when checking a user's files); with
     ``new_ids`` a task outside the library folder may not reuse one of their ids. ``texts`` holds files already
-    read (by path); the others are read here.
+    read (by path); the others are read here. Each file's schema errors come before its unknown names, so the
+    first error is the one a command that stops at the first problem has always reported.
     """
     located: list[Located] = []
     errors: list[TaskverseError] = []
+    lines: dict[Path, Lines] = {}
+    written_ids: set[str] = set()  # of every task, valid or not: a pre-task naming a bad task is no second error
     texts = dict(texts or {})
     for path in files:
         try:
             if path not in texts:
                 texts[path] = read_text(path, "task file")
-            found = parse_task_file(path, texts[path])
+            lines[path] = Lines(texts[path])
+            parsed = read_task_file(path, texts[path], lines[path])
         except TaskverseError as exc:
             errors.append(exc)
             continue
-        for loc in found:
-            errors += check_names(kn, loc, texts[path])
-        located += found
-    errors += _check_library(located, texts, context or {})
+        errors += parsed.errors
+        for prefix, data in parsed.data:
+            errors += check_names(kn, data, path, lines[path], prefix)
+            if isinstance(data.get("id"), str):
+                written_ids.add(data["id"])
+        located += parsed.located
+    errors += _check_library(located, lines, set(context or {}) | written_ids)
     if new_ids and context:
         library_root = atoms_dir().resolve()
         for loc in located:
             if loc.task.id in context and not loc.file.resolve().is_relative_to(library_root):
                 errors.append(TaskverseError(f"{loc.task.id!r} is already the id of a library atom; pick another",
-                                             **_where(loc, texts, "id")))
+                                             **_where(loc, lines, "id")))
     return located, errors
 
 
-def _where(loc: Located, texts: dict[Path, str], *field_path: str | int) -> dict[str, Any]:
+def _where(loc: Located, lines: dict[Path, Lines], *field_path: str | int) -> dict[str, Any]:
     prefix: tuple[str | int, ...] = ("tasks", loc.index) if loc.index is not None else ()
-    return {"file": loc.file, "line": line_of(texts.get(loc.file, ""), (*prefix, *field_path)),
-            "field": ".".join(str(p) for p in field_path) or None}
+    where = (*prefix, *field_path)
+    line = lines[loc.file].of(where) if loc.file in lines else None
+    return {"file": loc.file, "line": line, "field": ".".join(str(p) for p in where) or None}
 
 
-def _check_library(located: list[Located], texts: dict[Path, str], context: Mapping[str, AtomTask],
-                   ) -> list[TaskverseError]:
+def _check_library(located: list[Located], lines: dict[Path, Lines], known_ids: set[str]) -> list[TaskverseError]:
     errors = []
     seen_ids: dict[str, Located] = {}
     seen_text: dict[str, Located] = {}
@@ -375,7 +469,7 @@ def _check_library(located: list[Located], texts: dict[Path, str], context: Mapp
         if task.id in seen_ids:
             first = seen_ids[task.id]
             errors.append(TaskverseError(f"duplicate id {task.id!r} (first defined in {first.file})",
-                                         **_where(loc, texts, "id")))
+                                         **_where(loc, lines, "id")))
         seen_ids.setdefault(task.id, loc)
         for text in [task.description, *task.aliases]:
             key = normalize(text)
@@ -383,18 +477,18 @@ def _check_library(located: list[Located], texts: dict[Path, str], context: Mapp
             if other is not None and other.task.id != task.id:
                 errors.append(TaskverseError(
                     f"description {text!r} is already used by {other.task.id!r} ({other.file})",
-                    **_where(loc, texts, "description" if text == task.description else "aliases")))
+                    **_where(loc, lines, "description" if text == task.description else "aliases")))
             seen_text.setdefault(key, loc)
-    known = set(context) | {loc.task.id for loc in located}  # ids only: building every library model is slow
+    known = known_ids | {loc.task.id for loc in located}  # ids only: building every library model is slow
     for loc in located:
         for i, pre in enumerate(loc.task.pre_tasks):
             if pre not in known:
                 errors.append(TaskverseError(f"unknown pre-task {pre!r}", suggestions=close_matches(pre, known),
-                                             **_where(loc, texts, "pre_tasks", i)))
+                                             **_where(loc, lines, "pre_tasks", i)))
     for cycle in iter_cycles_in_pre_tasks({loc.task.id: loc.task for loc in located}):
         loc = seen_ids[cycle[0]]
         errors.append(TaskverseError("pre-task cycle: " + " -> ".join([*cycle, cycle[0]]),
-                                     **_where(loc, texts, "pre_tasks")))
+                                     **_where(loc, lines, "pre_tasks")))
     return errors
 
 
