@@ -394,3 +394,33 @@ def test_compositions_that_can_never_succeed_are_rejected(library, text, message
     assert message in str(caught.value)
     for fine in ("(~commit.suicide @ within=1day) >> craft stick", "2 * ~commit.suicide @ within=1day"):
         build_molecule(parse_expression(fine), library)  # bounded: each repetition ends at its deadline
+
+
+# --- infeasibility without a search -------------------------------------------------------------------------
+
+@LAWS
+@given(exprs, st.sets(st.sampled_from(sorted(ATOMS))), traces(), nows)
+def test_what_cannot_succeed_succeeds_on_no_trace(expr, dead, trace, now):
+    """``machine.can_succeed`` is sound: refused with some atoms never counting, no trace without them succeeds."""
+    from taskverse.algebra.machine import can_succeed
+
+    compiled = EVALUATOR.compile(expr)
+    never = {leaf.index for leaf in compiled.leaves if leaf.atom in dead}
+    if can_succeed(compiled.root, never.__contains__):
+        return
+    goals = {(ATOMS[a].event.value, ATOMS[a].target) for a in dead}
+    live = [e for e in trace if (e.event.value, e.target) not in goals]
+    assert not EVALUATOR.evaluate(expr, live, now=now).satisfied
+
+
+def test_can_succeed_sees_through_the_operators():
+    from taskverse.algebra.machine import can_succeed
+
+    def refused(text):
+        compiled = EVALUATOR.compile(parse_expression(text))
+        return not can_succeed(compiled.root, lambda i: compiled.leaves[i].atom == "mine.y")
+
+    assert refused("mine.y") and refused("craft.x & mine.y") and refused("craft.x >> mine.y")
+    assert refused("2 * mine.y") and refused("at_least(2, craft.x, mine.y)") and refused("mine.y @ within=60s")
+    assert not refused("craft.x | mine.y") and not refused("~mine.y @ within=60s")
+    assert not refused("at_least(1, craft.x, mine.y)")

@@ -356,6 +356,25 @@ def progress(node: Node, state: Any) -> float:
     return progress(node[4], state[1])
 
 
+def can_succeed(node: Node, dead: Callable[[int], bool]) -> bool:
+    """Whether a node can still succeed (or hold) from its start when the ``dead`` leaves never count an event.
+
+    Sound, not complete: False only when no trace can succeed (a ``~A`` is always taken to be able to hold). The
+    planners ask it before searching: a target whose every way goes through an atom no event can count is
+    infeasible without a search.
+    """
+    kind = node[0]
+    if kind == "leaf":
+        return not dead(node[3])
+    if kind == "group":
+        return sum(can_succeed(c, dead) for c in node[4]) >= node[3]
+    if kind == "then":
+        return all(can_succeed(c, dead) for c in node[3])
+    if kind == "not":
+        return True
+    return can_succeed(node[4], dead)  # repeat, within: as their part
+
+
 def remaining(node: Node, state: Any) -> Any:
     """What is left to do, for planners: ``("leaf", index, count)``, ``("all"|"any", parts)`` or None.
 
@@ -388,6 +407,7 @@ def remaining(node: Node, state: Any) -> Any:
 
 
 __all__ = [
-    "DECIDED", "Gain", "Key", "Leaf", "Node", "Outcome", "advance", "compile_expr", "expire", "feed", "initial",
+    "DECIDED", "Gain", "Key", "Leaf", "Node", "Outcome", "advance", "can_succeed", "compile_expr", "expire", "feed",
+    "initial",
     "initial_outcome", "next_deadline", "outcome", "progress", "remaining", "starting_outcome",
 ]

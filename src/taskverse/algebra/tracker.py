@@ -13,11 +13,12 @@ one), so a plan is judged on what it does, and its length is the planner's own c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from taskverse.algebra import machine
+from taskverse.algebra.expr import Constraint
 from taskverse.algebra.machine import Leaf, Outcome
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.schema import Event as EventName
@@ -103,6 +104,23 @@ class GoalTracker:
                 self.evaluator._matches(leaf.goal, self.context.game_event(event), leaf.constraints)
             cached = self._match_cache[key] = event[2] if ok else 0
         return cached
+
+    def can_succeed(self, dead: Callable[[int], bool]) -> bool:
+        """Whether the target can still succeed when the ``dead`` atoms never count (``machine.can_succeed``)."""
+        return machine.can_succeed(self.root, dead)
+
+    def never_counts(self, leaf: Leaf) -> str | None:
+        """Why no event of an episode can count for an atom, when its conditions alone decide it, else None.
+
+        The time and weather of every event are the context's (the text world has no day and night), so an atom
+        constrained to another (``when=night`` from a start in the day) never counts.
+        """
+        probe = self.context.game_event((leaf.goal.event.value, leaf.goal.target, 1, None, None, None, None))
+        for c in leaf.constraints:
+            if c.when is not None and not self.evaluator._under(Constraint(when=c.when), probe):
+                return (f"'{leaf.atom}' at {c.when.value}: the text world keeps the start's time and weather "
+                        f"({self.context.time}, {self.context.weather}) for every event")
+        return None
 
     def remaining(self, state: Any) -> Any:
         """What is left to do, as a tree of ``("leaf", index, count)``, ``("all"|"any", parts)`` or None."""

@@ -337,9 +337,13 @@ def build_literature(paper: Paper, library: Any) -> list[SuiteTask]:
 
 def check_tasks(tasks: list[SuiteTask], library: Any, check: Checker) -> tuple[list[SuiteTask], list[Rejected]]:
     """The tasks the checker accepts, each with its shortest plan's length and step limit; and those rejected."""
+    import sys
+
+    from tqdm import tqdm
+
     kept: list[SuiteTask] = []
     rejected: list[Rejected] = []
-    for item in tasks:
+    for item in tqdm(tasks, desc="check", unit="task", file=sys.stderr, dynamic_ncols=True, leave=False):
         verdict = check(resolve_suite_task(item, library))
         if verdict.reason is not None or verdict.max_steps is None:
             rejected.append(Rejected(id=item.id, description=item.description,

@@ -65,6 +65,9 @@ def filter_command(expr: str, source: str | None, fmt: str) -> None:
         pool = entries(library, scorer)
     check_values(check, _known_values(library, pool))
     rows = [e for e in pool if check(e)]
+    from taskverse.difficulty.scores import save_scores
+
+    save_scores(library)
     if fmt == "json":
         emit_json([{"id": e.id, "description": e.description, "category": e.category, "kind": e.kind,
                     "init": e.init, "verb": e.verb, "difficulty": e.calibrated} for e in rows])
@@ -157,12 +160,14 @@ def suite_build(names: tuple[str, ...], build_all: bool, size: int | None, seed:
     definitions = load_definitions()
     # selections first: filtered suites read them
     wanted.sort(key=lambda n: (definitions[n].selection is None) if n in definitions else True)
-    from taskverse.textenv.checks import check_task
+    from taskverse.difficulty.scores import save_scores
+    from taskverse.textenv.checks import remembered_checks
 
-    for name in wanted:
-        path = write_suite(build_suite(name, library, scorer, size=size, seed=seed,
-                                       check=lambda task: check_task(task, library)))
-        click.echo(f"wrote {path}", err=True)
+    with remembered_checks(library) as check:
+        for name in wanted:
+            path = write_suite(build_suite(name, library, scorer, size=size, seed=seed, check=check))
+            click.echo(f"wrote {path}", err=True)
+    save_scores(library)
 
 
 @click.command("coverage")

@@ -8,7 +8,7 @@ from typing import Any
 
 from taskverse import __version__
 from taskverse.difficulty.calibration import CalibrationTable, quantiles
-from taskverse.difficulty.scores import atom_and_naive_scores, context_for
+from taskverse.difficulty.scores import atom_and_naive_scores, context_for, save_scores
 from taskverse.schema import DIFFICULTY_DIMENSIONS
 
 
@@ -26,6 +26,7 @@ def compute_table(library: Any) -> CalibrationTable:
                 continue
             values[dim].append(score.value)
             sources[dim][score.source.split(" (")[0]] += 1
+    save_scores(library)  # the suite builder and the filters score the same tasks next
     ctx = context_for(library)
     meta = {
         "library_digest": library.digest,

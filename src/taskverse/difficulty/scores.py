@@ -70,6 +70,7 @@ from taskverse.difficulty.proxies import (
 from taskverse.difficulty.ratings import AggregatedRatings, load_all_ratings
 from taskverse.difficulty.timemodel import WAIT_FOR_DAY, WAIT_FOR_NIGHT, WAIT_FOR_WEATHER
 from taskverse.difficulty.trajectories import Trajectory, load_trajectories, trajectory_scores
+from taskverse.memo import DiskMemo, code_digest, files_digest
 from taskverse.schema import DIFFICULTY_DIMENSIONS, AtomTask, Difficulty, Initialization, Score
 from taskverse.world.graph import task_node
 from taskverse.world.rules import consumers_of
@@ -272,6 +273,33 @@ class DifficultyContext:
 _CONTEXT: list[tuple[Any, DifficultyContext]] = []
 
 
+_MEMO: list[tuple[Any, DiskMemo]] = []
+
+
+def score_memo(library: Any) -> DiskMemo:
+    """The raw scores remembered for a library (one kept: the last library asked about); see ``save_scores``.
+
+    Keyed by the library, the code, and the other inputs of scoring (the ratings, the trajectories, the
+    literature's phrasings): a change to any of them scores afresh.
+    """
+    if _MEMO and _MEMO[0][0] is library:
+        return _MEMO[0][1]
+    from taskverse.difficulty.calibration import calibration_dir
+    from taskverse.paths import atoms_dir, project_root
+
+    folder = calibration_dir()
+    inputs = [*sorted((folder / "ratings").glob("**/*")), *sorted((folder / "trajectories").glob("**/*")),
+              atoms_dir() / "aliases.yaml"]
+    memo = DiskMemo("scores", f"{library.digest[:16]}-{code_digest()}-{files_digest(inputs, project_root())}")
+    _MEMO[:] = [(library, memo)]
+    return memo
+
+
+def save_scores(library: Any) -> None:
+    """Write the raw scores computed for a library to the cache, for the next command to reuse."""
+    score_memo(library).save()
+
+
 def context_for(library: Any) -> DifficultyContext:
     """The scoring context of a library (one kept: the last library asked about)."""
     if _CONTEXT and _CONTEXT[0][0] is library:
@@ -461,6 +489,18 @@ def raw_scores(task: Any, library: Any, *, task_id: str | None = None, expressio
     if initialization is None:
         raise TypeError("raw_scores: an expression needs its initialization")
     tid = task_id or (task.id if task is not None else f"mol.{content_hash(expression)}")
+    memo = score_memo(library) if ctx is context_for(library) else None  # a file's own atom: never remembered
+    key = (tid, expression.model_dump_json(), initialization.model_dump_json()) if memo is not None else None
+    if memo is not None and (known := memo.get(key)) is not None:
+        return dict(known)
+    scores = _raw_scores(expression, initialization, tid, ctx)
+    if memo is not None:
+        memo.put(key, scores)
+    return scores
+
+
+def _raw_scores(expression: Expr, initialization: Initialization, tid: str,
+                ctx: DifficultyContext) -> dict[str, RawScore]:
     shape = Shape()
     for _ in _walk(expression, initialization, ctx, shape):
         pass

@@ -99,9 +99,8 @@ class GreedyAgent:
 
     def act(self, env: SkillForgeTextEnv) -> int:
         """The greedy choice (a random candidate when the greedy rule finds nothing to do)."""
-        if self.planner is None:
-            self.reset(env)
-        assert self.planner is not None
+        if self.planner is None:  # built on first use (the optimal agent's fallback), as reset builds it
+            self.planner = planner_for(env, from_start=True)
         tracker = self.planner.tracker
         progress = tracker.feed(tracker.initial(), env.light_trace)
         choice = greedy_choice(self.planner, view(self.planner, env), progress)
@@ -130,8 +129,9 @@ class OptimalAgent:
         self.fallback = GreedyAgent()
 
     def reset(self, env: SkillForgeTextEnv, seed: int | None = None) -> None:
-        """Plan from the episode's start."""
-        self.fallback.reset(env, seed)
+        """Plan from the episode's start (the greedy fallback builds its view only if it is ever asked)."""
+        self.fallback = GreedyAgent()
+        self.fallback.fallback.reset(env, seed)
         self._replan(env)
 
     def _replan(self, env: SkillForgeTextEnv) -> None:

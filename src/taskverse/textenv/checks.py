@@ -14,16 +14,18 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from taskverse.benchmarks.suites import TaskCheck, step_limit
+from taskverse.algebra.tracker import GoalTracker
+from taskverse.benchmarks.suites import Checker, TaskCheck, step_limit, task_hash
 from taskverse.errors import TaskverseError
+from taskverse.memo import DiskMemo, code_digest
 from taskverse.textenv.agents import OptimalAgent
 from taskverse.textenv.env import SkillForgeTextEnv
 from taskverse.textenv.planning import DEFAULT_BUDGET
-
-LAST_RESORT_BUDGET = 20_000
-"""States searched before a task with no plan found is declared infeasible."""
+from taskverse.world.search import holdings, infeasibility
 
 
 def check_task(task: Any, library: Any, budget: int = DEFAULT_BUDGET) -> TaskCheck:
@@ -33,15 +35,15 @@ def check_task(task: Any, library: Any, budget: int = DEFAULT_BUDGET) -> TaskChe
     except TaskverseError as exc:
         return TaskCheck(None, None, f"not a task of the text environment: {exc}")
     env.reset(seed=0)
+    reason = infeasibility(env.rules, GoalTracker(env.expression, env.evaluator, env.context),
+                           holdings(env.rules, env.state))
+    if reason is not None:  # proven without a search
+        return TaskCheck(None, None, f"infeasible: {reason}")
     agent = OptimalAgent(budget)
     agent.reset(env, 0)  # the agent's first plan is the shortest plan from the start: it is planned once
-    if agent.stuck:  # the heuristic knows little of some constraints (how=with:TOOL): search harder before saying no
-        budget = max(budget, LAST_RESORT_BUDGET)
-        agent = OptimalAgent(budget)
-        agent.reset(env, 0)
-    if agent.stuck:
-        return TaskCheck(None, None, f"infeasible: no plan reaches it from its start in the text world "
-                                     f"(searched {budget} states)")
+    if agent.stuck:  # not proven infeasible, and no step limit to give it without a plan
+        return TaskCheck(None, None, f"no plan: the planner finds none from its start in the text world within "
+                                     f"{budget} expanded states (not proven infeasible)")
     plan = list(agent.plan)
     limit = step_limit(len(plan))
     env.reset(seed=0, options={"max_steps": limit})  # the same start: the agent's plan still holds
@@ -54,4 +56,27 @@ def check_task(task: Any, library: Any, budget: int = DEFAULT_BUDGET) -> TaskChe
     return TaskCheck(len(plan), limit)
 
 
-__all__ = ["check_task"]
+@contextmanager
+def remembered_checks(library: Any) -> Iterator[Checker]:
+    """``check_task`` for a library, remembering its verdicts on disk (keyed by the library, the code, the task).
+
+    Rebuilding a suite, or the pipeline's SkillForge step after ``taskverse suite build``, then checks only the
+    tasks it has not seen: a verdict depends on nothing else. The verdicts are saved when the block ends.
+    """
+    memo = DiskMemo("checks", f"{library.digest[:16]}-{code_digest()}")
+
+    def check(task: Any) -> TaskCheck:
+        key = task_hash(task)
+        verdict = memo.get(key)
+        if verdict is None:
+            verdict = check_task(task, library)
+            memo.put(key, verdict)
+        return verdict
+
+    try:
+        yield check
+    finally:
+        memo.save()
+
+
+__all__ = ["check_task", "remembered_checks"]

@@ -40,10 +40,10 @@ from taskverse.algebra.tracker import Context
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import AtomTask, Initialization
 from taskverse.textenv.fast import MASK, FastRules
-from taskverse.textenv.planning import shortest_plan_length
+from taskverse.textenv.planning import shortest_plan_length, text_rules
 from taskverse.textenv.registry import ENV_NAMESPACE, PRESETS, Preset, env_ids, register_envs  # noqa: F401, E402
 from taskverse.textenv.views import parse_view, relevant_closure, shown_candidates
-from taskverse.world.rules import CHANCE_MODES, Event, Rules, State
+from taskverse.world.rules import CHANCE_MODES, Event, State
 
 DEFAULT_TASK = "craft.iron_sword"
 """The target when none is given: MCU Figure 5's example."""
@@ -272,7 +272,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
     def _build(self, library: Any) -> None:
         args = self._args
         self.library = library if library is not None else shared_library()
-        self.rules = Rules.for_library(self.library)
+        self.rules = text_rules(self.library)
         self._fast = FastRules.for_rules(self.rules)
         self._found_text = ["" if resource == ("dimension", "overworld") else f"{name} ({kind})"  # where all start
                             for resource in self.rules.resources for kind, name in [resource]]

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from taskverse.algebra.tracker import GoalTracker
-from taskverse.world.search import Planner, StateDict, holdings
+from taskverse.world.rules import CostModel, Rules
+from taskverse.world.search import TIE_WEIGHT, Planner, StateDict, holdings
 
 if TYPE_CHECKING:
     from taskverse.textenv.env import SkillForgeTextEnv
@@ -30,6 +31,33 @@ def game_time_costs(rules: Any, library: Any) -> list[float]:
         cached = [model.action(library.by_id[atom]).frames for atom in rules.actions]
         rules._game_time_costs = cached
     return cached
+
+
+def text_rules(library: Any) -> Rules:
+    """The library's rules with what the planners price by (game times, the cost models), kept in the cache.
+
+    Compiling the rules and settling their cost models takes seconds and depends only on the library and the
+    code: every command after the first reads them back in a fraction of a second.
+    """
+    rules: Rules | None = getattr(library, "_textworld_rules", None)
+    if rules is not None and getattr(rules, "_game_time_costs", None) is not None:
+        return rules
+
+    def build() -> Rules:
+        built = Rules.for_library(library)
+        times = game_time_costs(built, library)
+        CostModel.for_rules(built)  # from an empty inventory: by steps, and by steps then game time (Planner)
+        CostModel.for_rules(built, [1.0 + TIE_WEIGHT * t for t in times])
+        return built
+
+    if library.digest:
+        from taskverse.memo import code_digest, remembered
+
+        rules = remembered("textrules", f"{library.digest[:16]}-{code_digest()}", build)
+    else:
+        rules = build()
+    library._textworld_rules = rules
+    return rules
 
 
 def planner_for(env: SkillForgeTextEnv, from_start: bool = False, budget: int = DEFAULT_BUDGET,

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from taskverse.errors import TaskverseError
 from taskverse.textenv.env import SkillForgeTextEnv
 from taskverse.textenv.planning import DEFAULT_BUDGET, game_time_costs, planner_for
+from taskverse.world.search import infeasibility
 
 Objective = Literal["steps", "time"]
 FRAMES_PER_SECOND = 20
@@ -61,6 +62,9 @@ def plan_task(task: Any, library: Any, objective: Objective = "steps", budget: i
     env.reset(seed=0)
     times = game_time_costs(env.rules, library)
     planner = planner_for(env, from_start=True, budget=budget, action_cost=times if objective == "time" else None)
+    reason = infeasibility(planner.rules, planner.tracker, planner.start)
+    if reason is not None:
+        raise TaskverseError(f"{env.target.description!r} cannot be done in the text world: {reason}")
     plan, proven = planner.best_plan()
     if plan is None:
         raise TaskverseError(f"no plan for {env.target.description!r} within {budget} expanded states: "

@@ -48,6 +48,7 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import math
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -202,7 +203,16 @@ class Rules:
         cached = getattr(library, "_textworld_rules", None)
         if cached is None:
             kn = library.knowledge
-            cached = cls.from_knowledge(library.tasks, kn, extra_items=kn.items)
+
+            def build() -> Rules:
+                return cls.from_knowledge(library.tasks, kn, extra_items=kn.items)
+
+            if library.digest:  # seconds to compile, a fraction of one to read back: kept in the cache
+                from taskverse.memo import code_digest, remembered
+
+                cached = remembered("rules", f"{library.digest[:16]}-{code_digest()}", build)
+            else:
+                cached = build()
             library._textworld_rules = cached
         return cached
 
@@ -644,11 +654,19 @@ class Rules:
         left = need.count
         taken: dict[int, int] = {}
         if need.weights is not None:  # fuel: heat first, then whole items, cheapest per tick, what is made last
-            order = sorted(range(len(need.members)), key=lambda i: need.members[i] in spare)
-            for i in order:
-                m = need.members[i]
+            members = need.members
+            # What the action makes goes last, in order (a stable sort on "in spare"): passed over the first time
+            # through, and met again when the walk goes on into ``made``.
+            made: list[int] = []
+            for i in itertools.chain(range(len(members)), made):
+                if left <= 0:
+                    break
+                m = members[i]
+                if m in spare and i not in made:
+                    made.append(i)
+                    continue
                 held = get(m)
-                if left <= 0 or held <= 0:
+                if held <= 0:
                     continue
                 weight = need.weights[i]
                 k = min(held, -(-left // weight))
@@ -660,6 +678,8 @@ class Rules:
             held = get(m)
             if held > 0:
                 pool.append([m in spare, need.levels[i] if need.levels else 0.0, -held, i, m])
+        if len(pool) == 1:  # one member held: every unit comes from it
+            return [(pool[0][4], min(left, -pool[0][2]))] if left else []
         while left and pool:
             best = min(pool)
             best[2] += 1
