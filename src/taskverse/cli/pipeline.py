@@ -35,19 +35,25 @@ def _done(start: float, summary: dict[str, Any], key: str, value: Any) -> None:
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--compile-sample", type=click.IntRange(min=0, max=10_000), default=40, show_default=True,
               help="How many random compilable atoms to compile.")
+@click.option("--game", default="taskverse_mc", show_default=True,
+              help="The game the sample compiles for: taskverse_mc, generated from the library's knowledge (no "
+                   "installed engine needed to compile), or an installed engine's game such as minetest_game.")
 @click.option("--engine-episodes", type=click.IntRange(min=0, max=100), default=4, show_default=True,
               help="How many compiled tasks to run in the engine (when it is installed).")
 @click.option("--force", is_flag=True, help="Replace the outputs of an earlier run in the folder.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
-def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, force: bool, fmt: str) -> None:
+def pipeline(out: Path, seed: int, compile_sample: int, game: str, engine_episodes: int, force: bool,
+             fmt: str) -> None:
     """Run the whole pipeline on the bundled library and summarise it.
 
     Outputs already in the folder are replaced only with --force (checked before anything runs).
     """
     from taskverse.cli.app import _library
+    from taskverse.engine.profile import load_mapping
     from taskverse.fileio import check_output, output_file, write_text
 
+    load_mapping(game)  # an unknown game fails now, with close matches, not after minutes of work
     check_output(out, force, folder=True)
     for name in ("quantiles.json", "SkillForge.yaml", *(f"eval_{a}.json" for a in AGENTS), "task_space.png",
                  "summary.json"):
@@ -72,9 +78,12 @@ def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, fo
     start = _step("build SkillForge")
     from taskverse.benchmarks.suites import build_suite, load_suite
     from taskverse.cli.suites import scorer_for
-    from taskverse.textenv.checks import check_task
+    from taskverse.difficulty.scores import save_scores
+    from taskverse.textenv.checks import remembered_checks
 
-    built = build_suite("SkillForge", library, scorer_for(library), check=lambda task: check_task(task, library))
+    with remembered_checks(library) as check:
+        built = build_suite("SkillForge", library, scorer_for(library), check=check)
+    save_scores(library)
     write_text(out / "SkillForge.yaml", json.dumps(built.model_dump(mode="json"), indent=1), force=force)
     same = built.tasks == load_suite("SkillForge").tasks
     _done(start, summary, "skillforge", {"tasks": len(built.tasks), "matches_committed_suite": same})
@@ -84,7 +93,7 @@ def pipeline(out: Path, seed: int, compile_sample: int, engine_episodes: int, fo
     summary.setdefault("seconds", {})["planners"] = round(time.perf_counter() - start, 2)
 
     start = _step("compile a sample of tasks to Lua mods")
-    summary["compile"] = _compile_sample(library, compile_sample, engine_episodes, seed, out, force)
+    summary["compile"] = _compile_sample(library, game, compile_sample, engine_episodes, seed, out, force)
     summary.setdefault("seconds", {})["compile"] = round(time.perf_counter() - start, 2)
 
     start = _step("the task space of SkillForge")
@@ -125,10 +134,13 @@ def _evaluate_planners(library: Any, seed: int, out: Path, force: bool) -> dict[
     return results
 
 
-def _compile_sample(library: Any, sample: int, episodes: int, seed: int, out: Path, force: bool) -> dict[str, Any]:
+def _compile_sample(library: Any, game: str, sample: int, episodes: int, seed: int, out: Path,
+                    force: bool) -> dict[str, Any]:
     from tqdm import tqdm
 
+    from taskverse.engine.binaries import installed_games
     from taskverse.engine.compiler import CompileError, compile_task
+    from taskverse.engine.gamegen.build import GENERATED_GAMES
     from taskverse.engine.lua import IR_PATH, write_env
     from taskverse.fileio import output_folder
 
@@ -137,6 +149,11 @@ def _compile_sample(library: Any, sample: int, episodes: int, seed: int, out: Pa
     rng.shuffle(ids)
     compiled: list[tuple[Any, Any]] = []
     tried = 0
+    # A generated game is built from the knowledge; another game's folder comes from the installed engine.
+    folders = game in GENERATED_GAMES or game in installed_games()
+    if not folders:
+        click.echo(f"   the engine's game {game!r} is not installed: the sample is compiled, no folders written",
+                   err=True)
     with tqdm(total=sample, desc="compile", unit="task", file=sys.stderr, dynamic_ncols=True) as bar:
         for task_id in ids:
             if len(compiled) >= sample:
@@ -144,35 +161,42 @@ def _compile_sample(library: Any, sample: int, episodes: int, seed: int, out: Pa
             tried += 1
             task = library.by_id[task_id]
             try:
-                ir = compile_task(task, library)
+                ir = compile_task(task, library, game)
             except CompileError:
                 continue
-            with output_folder(out / "mods" / task_id, force, marker=IR_PATH) as tmp:
-                write_env(ir, tmp)
+            if folders:
+                with output_folder(out / "mods" / task_id, force, marker=IR_PATH) as tmp:
+                    write_env(ir, tmp)
             compiled.append((task, ir))
             bar.update(1)
-    result: dict[str, Any] = {"compiled": len(compiled), "tried": tried}
-    result["engine"] = _run_in_engine(compiled[:episodes], library) if episodes else {"skipped": "not asked"}
+    result: dict[str, Any] = {"game": game, "compiled": len(compiled), "tried": tried,
+                              "folders": str(out / "mods") if folders and compiled else None}
+    result["engine"] = _run_in_engine(compiled, episodes, library) if episodes else {"skipped": "not asked"}
     return result
 
 
-def _run_in_engine(compiled: list[tuple[Any, Any]], library: Any) -> dict[str, Any]:
-    from taskverse.engine.binaries import engine_info
+def _run_in_engine(compiled: list[tuple[Any, Any]], episodes: int, library: Any) -> dict[str, Any]:
+    """One episode of each of the first ``episodes`` compiled tasks the scripted player has a plan for."""
+    from taskverse.engine.binaries import CLIENT, engine_info
 
-    if not engine_info().installed:
-        click.echo("   the engine is not installed (scripts/install-engine.sh); engine runs skipped", err=True)
+    if not engine_info().installed or not CLIENT.exists():
+        click.echo("   the engine is not installed (make run installs it where it can: scripts/install-engine.sh); "
+                   "engine episodes skipped", err=True)
         return {"skipped": "engine not installed"}
     from taskverse.engine.planner import NoPlan, plan_task
     from taskverse.engine.runner import run_jobs, summarise
 
-    jobs = []
+    jobs: list[tuple[Any, Any, Any]] = []
     for task, ir in compiled:
+        if len(jobs) >= episodes:
+            break
         try:
             jobs.append((task, ir, plan_task(task, ir, library)))
         except NoPlan:
             continue
     if not jobs:
         return {"skipped": "no scripted plan for the sampled tasks"}
+    click.echo(f"   {len(jobs)} episode(s) in the engine: {', '.join(task.id for task, _, _ in jobs)}", err=True)
     start = time.perf_counter()
     reports = run_jobs(jobs, library=library, parallel=2)
     return summarise(reports, time.perf_counter() - start)
@@ -189,8 +213,13 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
     for agent, stats in summary["planners"].items():
         click.echo(f"  planner      {agent:<8} {stats}")
     comp = summary["compile"]
-    click.echo(f"  compile      {comp['compiled']} of {comp['tried']} sampled atoms compiled; engine: "
-               f"{comp['engine']}")
+    click.echo(f"  compile      {comp['compiled']} of {comp['tried']} sampled atoms compiled for {comp['game']}")
+    engine = comp["engine"]
+    if "skipped" in engine:
+        click.echo(f"  engine       skipped: {engine['skipped']}")
+    else:
+        click.echo(f"  engine       {engine['successes']} of {engine['episodes']} episodes succeeded "
+                   f"({engine['engine_errors']} engine errors, {engine['mean_episode_seconds']:.1f} s each)")
     space = summary["task_space"]
     click.echo(f"  task space   {space['figure']} (silhouette 6-D {space['silhouette_6d']}, "
                f"t-SNE {space['silhouette_2d']})")

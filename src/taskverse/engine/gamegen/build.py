@@ -9,12 +9,16 @@ compiling against a stale registry.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import re
 import shutil
 import struct
+import tempfile
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -84,23 +88,43 @@ def digest_of(files: dict[str, bytes]) -> str:
 
 
 def build_game(game: str, knowledge: Any, out: Path | None = None) -> tuple[Path, str]:
-    """Write the game folder (default: the cache) if it is not already there; return it and its digest."""
+    """Write the game folder (default: the cache) if it is not already there; return it and its digest.
+
+    Episodes run in parallel (threads and processes) each ask for the game: one builds it while the others wait
+    on a lock, then find it built. It is written under a name of its own and renamed into place whole.
+    """
     files = game_files(game, knowledge)
     digest = digest_of(files)
     target = out or games_cache() / game
     stamp = target / ".taskverse-digest"
-    if stamp.is_file() and stamp.read_text().strip() == digest:
-        return target, digest
-    staging = target.with_name(f".{target.name}.building")
-    shutil.rmtree(staging, ignore_errors=True)
-    for name, data in files.items():
-        path = staging / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    (staging / ".taskverse-digest").write_text(digest + "\n")
-    shutil.rmtree(target, ignore_errors=True)
-    staging.rename(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(target.with_name(f".{target.name}.lock")):
+        if stamp.is_file() and stamp.read_text().strip() == digest:
+            return target, digest
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        try:
+            for name, data in files.items():
+                path = staging / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+            (staging / ".taskverse-digest").write_text(digest + "\n")
+            staging.chmod(0o755)  # mkdtemp's folder is private; the engine's own folders are not
+            shutil.rmtree(target, ignore_errors=True)
+            staging.rename(target)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
     return target, digest
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (created if missing) for the block; across threads and processes."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def ensure_game(game: str) -> Path:
