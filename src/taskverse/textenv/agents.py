@@ -38,7 +38,7 @@ import numpy as np
 from taskverse.errors import TaskverseError
 from taskverse.textenv.llm import OpenAIAgent
 from taskverse.textenv.options import AgentError, AgentOptions, AnswerRefused
-from taskverse.textenv.planning import DEFAULT_BUDGET, planner_for, view
+from taskverse.textenv.planning import DEFAULT_BUDGET, plan_from_start, planner_for, view
 from taskverse.world.search import Planner, StateDict, greedy_choice
 
 if TYPE_CHECKING:
@@ -132,11 +132,14 @@ class OptimalAgent:
         """Plan from the episode's start (the greedy fallback builds its view only if it is ever asked)."""
         self.fallback = GreedyAgent()
         self.fallback.fallback.reset(env, seed)
-        self._replan(env)
+        self._replan(env, from_start=True)
 
-    def _replan(self, env: SkillForgeTextEnv) -> None:
-        planner = planner_for(env, budget=self.budget)
-        plan, self.proven = planner.best_plan()
+    def _replan(self, env: SkillForgeTextEnv, from_start: bool = False) -> None:
+        if from_start:  # the first plan is the start's: planned once per target, whoever asks (plan_from_start)
+            planner, plan, self.proven = plan_from_start(env, self.budget)
+        else:
+            planner = planner_for(env, budget=self.budget)
+            plan, self.proven = planner.best_plan()
         self.plan = list(plan or [])
         self.stuck = plan is None  # no plan from here: the greedy rule takes over for the rest of the episode
         self.expected = view(planner, env)

@@ -88,7 +88,45 @@ def view(planner: Planner, env: SkillForgeTextEnv) -> StateDict:
 def plan_for(env: SkillForgeTextEnv, from_start: bool = False,
              budget: int = DEFAULT_BUDGET) -> tuple[list[int] | None, bool]:
     """(a shortest plan, proven) for the environment's target; see ``Planner.best_plan``."""
+    if from_start:
+        return plan_from_start(env, budget)[1:]
     return planner_for(env, from_start, budget).best_plan()
+
+
+def plan_from_start(env: SkillForgeTextEnv, budget: int = DEFAULT_BUDGET) -> tuple[Planner, list[int] | None, bool]:
+    """The planner from the episode's start and its (plan, proven), the plan remembered on disk.
+
+    The same target from the same start gets the same plan whoever asks (the suite builder's check, an
+    evaluation's plan efficiency, the optimal agent's first plan): it is planned once per library and code.
+    """
+    planner = planner_for(env, from_start=True, budget=budget)
+    library = env.library
+    if env.target.extra_goals or not getattr(library, "digest", ""):  # a file's own atoms: not remembered
+        plan, proven = planner.best_plan()
+        return planner, plan, proven
+    memo = _plan_memo(library)
+    key = (env.expression.model_dump_json(), env.start.model_dump_json(), env.chance, budget)
+    found = memo.get(key)
+    if found is None:
+        found = planner.best_plan()
+        memo.put(key, found)
+        memo.save()  # a few hundred bytes a plan: kept at once, for the processes that start next
+    plan, proven = found
+    return planner, None if plan is None else list(plan), proven
+
+
+_PLAN_MEMO: list[tuple[Any, Any]] = []
+
+
+def _plan_memo(library: Any) -> Any:
+    """The plans remembered for a library (one kept: the last library asked about)."""
+    if _PLAN_MEMO and _PLAN_MEMO[0][0] is library:
+        return _PLAN_MEMO[0][1]
+    from taskverse.memo import DiskMemo, code_digest
+
+    memo = DiskMemo("startplans", f"{library.digest[:16]}-{code_digest()}")
+    _PLAN_MEMO[:] = [(library, memo)]
+    return memo
 
 
 # -- plan lengths (cached across environments: planning takes milliseconds, stepping microseconds) --------------
