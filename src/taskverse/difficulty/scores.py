@@ -123,6 +123,20 @@ class DifficultyContext:
         self._secondary: dict[tuple[str, tuple[str, ...]], float] = {}
 
     @cached_property
+    def memo(self) -> DiskMemo:
+        """The raw scores remembered on disk for this context (see ``save_scores``).
+
+        Keyed by the library, the code, and the other inputs of scoring in this context's calibration folder
+        (the ratings, the trajectories) and the literature's phrasings: a change to any of them scores afresh.
+        """
+        from taskverse.paths import atoms_dir, project_root
+
+        inputs = [*sorted((self.dir / "ratings").glob("**/*")), *sorted((self.dir / "trajectories").glob("**/*")),
+                  atoms_dir() / "aliases.yaml"]
+        digest = getattr(self.library, "digest", "")[:16]
+        return DiskMemo("scores", f"{digest}-{code_digest()}-{files_digest(inputs, project_root())}")
+
+    @cached_property
     def ratings(self) -> AggregatedRatings:
         """Every rater's ratings, aggregated (checked against the library's ids)."""
         return load_all_ratings(self.dir / "ratings", self.library.by_id)
@@ -273,26 +287,9 @@ class DifficultyContext:
 _CONTEXT: list[tuple[Any, DifficultyContext]] = []
 
 
-_MEMO: list[tuple[Any, DiskMemo]] = []
-
-
 def score_memo(library: Any) -> DiskMemo:
-    """The raw scores remembered for a library (one kept: the last library asked about); see ``save_scores``.
-
-    Keyed by the library, the code, and the other inputs of scoring (the ratings, the trajectories, the
-    literature's phrasings): a change to any of them scores afresh.
-    """
-    if _MEMO and _MEMO[0][0] is library:
-        return _MEMO[0][1]
-    from taskverse.difficulty.calibration import calibration_dir
-    from taskverse.paths import atoms_dir, project_root
-
-    folder = calibration_dir()
-    inputs = [*sorted((folder / "ratings").glob("**/*")), *sorted((folder / "trajectories").glob("**/*")),
-              atoms_dir() / "aliases.yaml"]
-    memo = DiskMemo("scores", f"{library.digest[:16]}-{code_digest()}-{files_digest(inputs, project_root())}")
-    _MEMO[:] = [(library, memo)]
-    return memo
+    """The raw scores remembered for a library's scoring context (``DifficultyContext.memo``)."""
+    return context_for(library).memo
 
 
 def save_scores(library: Any) -> None:
@@ -489,7 +486,9 @@ def raw_scores(task: Any, library: Any, *, task_id: str | None = None, expressio
     if initialization is None:
         raise TypeError("raw_scores: an expression needs its initialization")
     tid = task_id or (task.id if task is not None else f"mol.{content_hash(expression)}")
-    memo = score_memo(library) if ctx is context_for(library) else None  # a file's own atom: never remembered
+    # a file's own atom, or a library without a digest to key it by: never remembered
+    keyed = bool(getattr(library, "digest", ""))
+    memo = ctx.memo if keyed and ctx is context_for(library) else None
     key = (tid, expression.model_dump_json(), initialization.model_dump_json()) if memo is not None else None
     if memo is not None and (known := memo.get(key)) is not None:
         return dict(known)
