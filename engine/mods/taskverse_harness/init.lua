@@ -1062,21 +1062,20 @@ function actions.interact(player, step, done)
 	done(true)
 end
 
--- Every scripted move (move, home, goto_*) ends here, and the plan goes on (`after`) only once the player is
--- seen where it was put: a client's position update sent before the move can arrive after it and put the player
--- back (then it is put again, up to MOVE_TRIES times). A move that ends in the open air holds the player there
--- (no gravity) until the next move, so it does not fall away before the next step, however late a busy machine
--- runs it; the step's record says `held` (and `moves`, when it took more than one try).
+-- Every scripted move (move, home, goto_*) ends here. The map around the destination is generated to the end
+-- first (runtime.generate_around: no map chunk generated later writes an old copy over what the player changes
+-- there, as one generated while the player filled a portal room's frames would, whatever the load of the
+-- machine), and the plan goes on (`after`) only once the player is seen where it was put: a client's position
+-- update sent before the move can arrive after it and put the player back (then it is put again, up to
+-- MOVE_TRIES times). A move that ends in the open air holds the player there (no gravity) until the next move,
+-- so it does not fall away before the next step, however late a busy machine runs it; the step's record says
+-- `held` (and `moves`, when it took more than one try).
 local MOVE_CHECK = 0.1
 local MOVE_TRIES = 10
 
 local function move_to(player, pos, record, after)
-	local hold = not runtime.standing_at(pos) and runtime.is_open(vector.round(pos))
-	player:set_physics_override({gravity = hold and 0 or 1})
-	if hold and record ~= nil then
-		record.held = true
-	end
 	local name = player:get_player_name()
+	local hold
 	local function put(tries)
 		local current = minetest.get_player_by_name(name)
 		if current == nil then
@@ -1103,7 +1102,18 @@ local function move_to(player, pos, record, after)
 			put(tries + 1)
 		end)
 	end
-	put(1)
+	runtime.generate_around(pos, function()
+		local current = minetest.get_player_by_name(name)
+		if current == nil then
+			return
+		end
+		hold = not runtime.standing_at(pos) and runtime.is_open(vector.round(pos))
+		current:set_physics_override({gravity = hold and 0 or 1})
+		if hold and record ~= nil then
+			record.held = true
+		end
+		put(1)
+	end)
 end
 
 local function moved(done)
@@ -1218,30 +1228,37 @@ function actions.goto_node(player, step, done, record)
 			if best == nil then
 				return search(attempt + 1)
 			end
-			local stand
-			if step.above then
-				-- stand on it: the top of its column of like nodes
-				stand = {x = best.x, y = best.y + 1, z = best.z}
-				while minetest.get_node(stand).name == step.node do
-					stand.y = stand.y + 1
+			-- the map around it is generated to the end before it is looked at and acted on (a map chunk generated
+			-- later would write an old copy over what the player changes there: generate_around)
+			runtime.generate_around(best, function()
+				if minetest.get_node(best).name ~= step.node then
+					return search(attempt) -- the map generated around it changed it: look again
 				end
-			else
-				stand = view_spot(best)
-			end
-			if stand == nil or not (runtime.is_open(stand) and
-					runtime.is_open({x = stand.x, y = stand.y + 1, z = stand.z})) then
-				-- a buried node: open a pocket of two nodes on top of it to stand in, as a tunnel dug to it
-				-- would (no items, no events), so the player stands on it and sees it
-				stand = stand or {x = best.x, y = best.y + 1, z = best.z}
-				for up = 0, 1 do
-					local p = {x = stand.x, y = stand.y + up, z = stand.z}
-					if not runtime.is_open(p) then
-						minetest.remove_node(p)
-						record.opened = (record.opened or 0) + 1
+				local stand
+				if step.above then
+					-- stand on it: the top of its column of like nodes
+					stand = {x = best.x, y = best.y + 1, z = best.z}
+					while minetest.get_node(stand).name == step.node do
+						stand.y = stand.y + 1
+					end
+				else
+					stand = view_spot(best)
+				end
+				if stand == nil or not (runtime.is_open(stand) and
+						runtime.is_open({x = stand.x, y = stand.y + 1, z = stand.z})) then
+					-- a buried node: open a pocket of two nodes on top of it to stand in, as a tunnel dug to it
+					-- would (no items, no events), so the player stands on it and sees it
+					stand = stand or {x = best.x, y = best.y + 1, z = best.z}
+					for up = 0, 1 do
+						local p = {x = stand.x, y = stand.y + up, z = stand.z}
+						if not runtime.is_open(p) then
+							minetest.remove_node(p)
+							record.opened = (record.opened or 0) + 1
+						end
 					end
 				end
-			end
-			move_to(player, {x = stand.x, y = stand.y - 0.5, z = stand.z}, record, moved(done)) -- feet on the node below
+				move_to(player, {x = stand.x, y = stand.y - 0.5, z = stand.z}, record, moved(done)) -- feet on the node below
+			end)
 		end)
 	end
 	search(1)
@@ -1339,10 +1356,12 @@ function actions.soft_reset(_, _, done)
 end
 
 -- `seconds`; with `node`, until one is within `radius` (a block the game changes on a timer, however late a busy
--- server runs it), at most `seconds`.
+-- server runs it); with `dimension`, until the player is in it (a portal's travel, which the game makes once it
+-- has generated the map beyond, however long a busy machine takes) and the map it acts in there is generated
+-- (runtime.generate_around); either at most `seconds`.
 local WAIT_CHECK = 0.1
 function actions.wait(player, step, done)
-	if step.node == nil then
+	if step.node == nil and step.dimension == nil then
 		return minetest.after(step.seconds or 0.5, done, true)
 	end
 	local name, waited = player:get_player_name(), 0
@@ -1351,13 +1370,27 @@ function actions.wait(player, step, done)
 		if current == nil then
 			return
 		end
-		if minetest.find_node_near(feet(current), step.radius or 6, {step.node}, true) ~= nil then
-			runtime.poll(current)
-			return done(true)
+		local there = step.dimension == nil or runtime.dimension_at(current:get_pos()) == step.dimension
+		if there and (step.node == nil or
+				minetest.find_node_near(feet(current), step.radius or 6, {step.node}, true) ~= nil) then
+			if step.dimension == nil then
+				runtime.poll(current)
+				return done(true)
+			end
+			return runtime.generate_around(current:get_pos(), function()
+				minetest.after(0, function()
+					local now = minetest.get_player_by_name(name)
+					if now ~= nil then
+						runtime.poll(now)
+						done(true)
+					end
+				end)
+			end)
 		end
 		if waited >= (step.seconds or 0.5) then
-			return done(false, "no " .. step.node .. " within " .. (step.radius or 6) .. " nodes after " ..
-				(step.seconds or 0.5) .. " s")
+			local what = step.node ~= nil and ("no " .. step.node .. " within " .. (step.radius or 6) .. " nodes")
+				or ("not in the " .. step.dimension)
+			return done(false, what .. " after " .. (step.seconds or 0.5) .. " s")
 		end
 		waited = waited + WAIT_CHECK
 		minetest.after(WAIT_CHECK, check)

@@ -46,7 +46,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "goto_biome": {"biomes", "y", "vertical"},
     "goto_node": {"node", "radius", "y", "vertical", "above", "biomes"},
     "time": {"of_day"},
-    "wait": {"seconds", "node", "radius"},
+    "wait": {"seconds", "node", "radius", "dimension"},
     "die": set(),
     "soft_reset": set(),
     "spawn": {"entity"},
@@ -98,6 +98,7 @@ class Step(BaseModel):
     spawn: bool | None = None
     wall: bool | None = None
     beside: str | None = None
+    dimension: str | None = None
 
     @model_validator(mode="after")
     def _fields_fit_the_action(self) -> Step:

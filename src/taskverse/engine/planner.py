@@ -86,6 +86,8 @@ plan``)."""
 COUNTED = frozenset({"dig", "craft", "cook", "place", "enchant", "loot"})
 #: Steps that move the player (all teleports; a loot step travels to the structure it opens).
 MOVES = frozenset({"goto_biome", "goto_node", "move", "home", "loot"})
+#: The most a wait for a portal's travel takes before the step fails (it ends as soon as the player is there).
+ARRIVAL_SECONDS = 30.0
 #: Steps that stand in for what the game does not do (their notes say so): spawning a mob where Minecraft would.
 STAND_INS = frozenset({"spawn"})
 #: Where the scripted player sets up the enchanting table, from its feet at the start: far enough out that the
@@ -813,8 +815,17 @@ class _Player:
         self.add(Step(do="place", item=frame), f"{name}: the portal's obsidian", main=False)
         self.add(Step(do="use", item=lighter, node=frame, radius=6), f"{name}: lit", main=False)
         self.add(Step(do="interact", node=portal.to, radius=6), f"teleport: {name}, through the portal")
-        self.add(Step(do="wait", seconds=1.0), f"{name}: the map beyond is made first", main=False)
+        self.arrive(act.name, name)
         self.here = ("moved", name)
+
+    def arrive(self, dimension: str, name: str) -> None:
+        """A wait until a portal's travel has put the player in ``dimension``.
+
+        The game generates the map beyond first, however long a busy machine takes: the wait is for the player
+        being there, not for a time (``seconds`` only bounds it).
+        """
+        self.add(Step(do="wait", dimension=dimension, seconds=ARRIVAL_SECONDS),
+                 f"{name}: until the portal has taken the player there (the map beyond is made first)", main=False)
 
     def _end_portal(self, act: Any, name: str, taken: list[tuple[str, int]]) -> None:
         """To a stronghold's portal room, an eye into each frame block, and through the end portal it opens."""
@@ -825,7 +836,7 @@ class _Player:
             self.add(Step(do="use", item=act.using, node=room["frame"], radius=6),
                      f"{name}: an eye of ender into the end portal frame", main=False)
         self.add(Step(do="interact", node=room["portal"], radius=6), f"teleport: {name}, through the end portal")
-        self.add(Step(do="wait", seconds=1.0), f"{name}: the map beyond is made first", main=False)
+        self.arrive(act.name, name)
         self.here = ("moved", name)
 
     # --- after the actions ----------------------------------------------------------------------------------
