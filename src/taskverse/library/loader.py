@@ -9,7 +9,6 @@ cache can never serve stale data.
 from __future__ import annotations
 
 import hashlib
-import pickle
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,9 +19,9 @@ from pydantic import TypeAdapter, ValidationError
 
 from taskverse import __version__
 from taskverse.errors import TaskverseError, close_matches
-from taskverse.fileio import read_text, write_bytes
+from taskverse.fileio import read_text
 from taskverse.knowledge.facts import Knowledge, load_knowledge, prime_knowledge
-from taskverse.paths import atoms_dir, cache_dir, knowledge_dir
+from taskverse.paths import atoms_dir, knowledge_dir
 from taskverse.schema import AtomTask, Event, Name, ResourceKind, TaskFile
 from taskverse.text import loosen, normalize
 from taskverse.world.costs import step_cost_for
@@ -396,21 +395,11 @@ def _knowledge_code_digest() -> str:
 
 
 def _cached(name: str, build: Any) -> Any:
-    path = cache_dir() / f"{name}.pickle"
-    if path.exists():
-        try:
-            with path.open("rb") as handle:
-                return pickle.load(handle)
-        except Exception:  # noqa: BLE001 - a corrupt cache is rebuilt, never trusted
-            path.unlink(missing_ok=True)
-    value = build()
-    for stale in cache_dir().glob(name.split("-")[0] + "-*.pickle"):
-        stale.unlink(missing_ok=True)  # one entry per kind: the cache never grows without bound
-    try:  # a unique temporary name: two commands filling the cache at once each rename a whole file
-        write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), force=True)
-    except TaskverseError:
-        pass  # a cache that cannot be written (read-only checkout, full disk) only costs time
-    return value
+    """``build()``, kept in the cache under ``name`` (its kind, a dash, the digest of its inputs)."""
+    from taskverse.memo import remembered
+
+    kind, _, key = name.partition("-")
+    return remembered(kind, key, build)
 
 
 def validate_files(files: list[Path], kn: Knowledge, context: Mapping[str, AtomTask] | None = None,
