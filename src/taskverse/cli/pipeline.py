@@ -1,8 +1,9 @@
 """The main job: the whole pipeline on the bundled library, with progress bars and a summary at the end.
 
 validate -> score and calibrate -> build SkillForge -> evaluate the baseline planners on SkillForge-Chain in the
-text environment -> compile a sample of tasks (and run a few in the engine when it is installed) -> the
-task-space figure. Outputs go to ``--out`` (default ``out/``); the repository's own files are never rewritten.
+text environment -> compile a sample of tasks for taskverse_mc (and run a few in the engine when it is
+installed) -> the task-space figure. Outputs go to ``--out`` (default ``out/``); the repository's own files are
+never rewritten.
 """
 
 from __future__ import annotations
@@ -47,7 +48,11 @@ def pipeline(out: Path, seed: int, compile_sample: int, game: str, engine_episod
              fmt: str) -> None:
     """Run the whole pipeline on the bundled library and summarise it.
 
-    Outputs already in the folder are replaced only with --force (checked before anything runs).
+    Validate the library; score and calibrate every atom and naive version; build SkillForge (and say whether it
+    is the committed file); evaluate the random, greedy and optimal planners on SkillForge-Chain; compile a sample
+    of atoms for --game and run --engine-episodes of them in the engine when it is installed; draw the task space.
+    Scores, plans and suite checks are kept in .cache/taskverse, so a second run reuses them. Outputs already in
+    the folder are replaced only with --force (checked before anything runs).
     """
     from taskverse.cli.app import _library
     from taskverse.engine.profile import load_mapping
