@@ -86,8 +86,8 @@ class Universe:
 
 def wield_of(rules: Rules, tracker: GoalTracker) -> tuple[int, ...]:
     """The tools a target asks to have in hand (``how=with:TOOL``), as item resources (``Rules.wielded``)."""
-    names = [c.how[5:] for leaf in tracker.leaves for c in leaf.constraints if c.how and c.how.startswith("with:")]
-    return rules.wield_tools(names) if names else ()
+    needs = wield_needs(rules, tracker)  # per atom; here all of them, in order, each once
+    return tuple(dict.fromkeys(r for tools in needs.values() for members, _ in tools for r in members))
 
 
 def dead_leaves(rules: Rules, tracker: GoalTracker, start: StateDict | None = None) -> dict[int, str]:
