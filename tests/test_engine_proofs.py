@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from engine_support import ENGINE_TIMEOUT, need_engine
-from taskverse.algebra.expr import at_least, custom, naive, ref
+from taskverse.algebra.expr import amount, at_least, custom, naive, ref
 from taskverse.algebra.molecule import build_molecule
 from taskverse.engine.compiler import compile_task
 from taskverse.engine.harness import Plan, Step
@@ -135,6 +135,9 @@ CASES = [
     # --- counts, at least k, avoid, time bounds: a wrong plan that makes the task fail ends the episode ------
     Case("repeat", lambda: 2 * ref("craft.stick"), True),
     Case("repeat-one-short", lambda: 2 * ref("craft.stick"), False, without("craft", -1)),
+    # an amount adds up the items the events carry: two crafts of four sticks make eight
+    Case("amount", lambda: amount(8, "craft.stick"), True),
+    Case("amount-one-short", lambda: amount(8, "craft.stick"), False, without("craft", -1)),
     Case("at-least", lambda: at_least(2, "craft.stick", "mine.iron_ore", "eat.apple"), True),
     Case("at-least-too-few", lambda: at_least(2, "craft.stick", "mine.iron_ore", "eat.apple"), False,
          lambda plan: Plan(steps=plan.steps[:-1])),  # the planner picks two of the three; the second is left out

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from conftest import run_cli
 from taskverse.algebra.expr import (
     AllOf,
+    Amount,
     AnyOf,
     AtLeast,
     AtomRef,
@@ -24,6 +25,7 @@ from taskverse.algebra.expr import (
     Repeat,
     Then,
     Within,
+    amount,
     at_least,
     canonical,
     content_hash,
@@ -56,6 +58,7 @@ def _extend(children, avoid: bool = True):
         st.tuples(st.integers(1, 3), children).map(lambda tc: Repeat(times=tc[0], part=tc[1])),
         st.tuples(bounds, children).map(lambda bc: Within(ticks=bc[0], part=bc[1])),
         children.map(lambda c: Constrained(part=c, constraint=Constraint(when="night"))),
+        st.tuples(st.integers(1, 9), atoms).map(lambda na: Amount(count=na[0], part=na[1])),
     ]
     if avoid:
         options.append(children.map(lambda c: Avoid(part=c)))
@@ -74,6 +77,7 @@ def traces(draw):
         clock += draw(st.sampled_from([0.0, 0.5, 1.0, 3.0, 12.0]))
         events.append(GameEvent(event=draw(st.sampled_from(["craft", "mine", "kill", "find"])),
                                 target=draw(st.sampled_from(["x", "y", "z", "w"])),
+                                count=draw(st.sampled_from([1, 1, 2, 4])),
                                 time=draw(st.sampled_from(["day", "night"])), clock=clock))
     return events
 
@@ -127,6 +131,53 @@ def test_three_times_needs_three_events_in_order():
     # a count of 3 on an atom that needs 2 kills is 6 kills
     assert EVALUATOR.evaluate(3 * ref("kill.z"), [GameEvent(event="kill", target="z", count=5)]).progress == \
         pytest.approx(1 / 3)  # one event completes one repetition; the next starts after it
+
+
+# --- amounts ----------------------------------------------------------------------------------------------------
+
+@LAWS
+@given(st.lists(st.integers(1, 9), max_size=6), st.integers(1, 20))
+def test_an_amount_is_met_when_the_counts_add_up_to_it(counts, n):
+    trace = [GameEvent(event="craft", target="x", count=c, clock=float(i)) for i, c in enumerate(counts)]
+    v = EVALUATOR.evaluate(amount(n, "craft.x"), trace)
+    assert v.satisfied == (sum(counts) >= n)
+    if v.satisfied:  # the event that brings the total to n decides it
+        assert sum(counts[:v.satisfied_at + 1]) >= n > sum(counts[:v.satisfied_at])
+
+
+def test_an_amount_is_not_n_events():
+    one_of_8 = [GameEvent(event="craft", target="x", count=8)]
+    two_of_4 = [GameEvent(event="craft", target="x", count=4, clock=float(i)) for i in range(2)]
+    assert EVALUATOR.evaluate(amount(8, "craft.x"), one_of_8).satisfied
+    assert EVALUATOR.evaluate(amount(8, "craft.x"), two_of_4).satisfied
+    assert not EVALUATOR.evaluate(8 * ref("craft.x"), one_of_8).satisfied  # N * A keeps its meaning: 8 events
+    assert EVALUATOR.evaluate(8 * ref("craft.x"), one_of_8).progress == pytest.approx(1 / 8)
+    assert EVALUATOR.evaluate(amount(8, "craft.x"), two_of_4[:1]).progress == pytest.approx(1 / 2)
+    # an amount multiplies the atom's own count: kill.z needs 2, three times over is 6
+    assert not EVALUATOR.evaluate(amount(3, "kill.z"), [GameEvent(event="kill", target="z", count=5)]).satisfied
+    assert EVALUATOR.evaluate(amount(3, "kill.z"), [GameEvent(event="kill", target="z", count=6)]).satisfied
+
+
+@LAWS
+@given(atoms, st.integers(1, 5), st.integers(1, 5), traces(), nows)
+def test_amounts_multiply_and_one_is_the_atom(a, m, n, trace, now):
+    same(Amount(count=1, part=a), a, trace, now)
+    same(Amount(count=m, part=Amount(count=n, part=a)), Amount(count=m * n, part=a), trace, now)
+    assert content_hash(Amount(count=m, part=Amount(count=n, part=a))) == content_hash(Amount(count=m * n, part=a))
+    night = Constraint(when="night")
+    inside = Amount(count=m, part=Constrained(part=a, constraint=night))
+    outside = Constrained(part=Amount(count=m, part=a), constraint=night)
+    same(inside, outside, trace, now)
+    assert content_hash(inside) == content_hash(outside)
+
+
+def test_an_amount_counts_one_atom():
+    with pytest.raises(TaskverseError, match="amount"):
+        parse_expression("amount(3, craft.x >> mine.y)")
+    with pytest.raises(TaskverseError, match="from 1 to 2304"):
+        parse_expression("amount(0, craft.x)")
+    assert parse_expression("amount(8, craft.x) @ when=night").key == \
+        Constrained(part=amount(8, "craft.x"), constraint=Constraint(when="night")).key
 
 
 # --- at least k of n ----------------------------------------------------------------------------------------
@@ -379,6 +430,10 @@ def test_difficulty_of_the_new_operators(library):
     survive = _raw(library, "~commit.suicide @ within=1day")
     assert survive["time_consumption"] == 24000  # a day to survive takes a day (frames are ticks)
     assert all(value is not None for value in survive.values())
+    # an amount is planned for all of it at once: eight beef from four cows, not eight hunts from scratch
+    beef, eight = _raw(library, "naive(obtain.beef)"), _raw(library, "naive(amount(8, obtain.beef))")
+    assert beef["time_consumption"] < eight["time_consumption"] < _raw(library, "naive(8 * obtain.beef)")[
+        "time_consumption"]
 
 
 @pytest.mark.parametrize(("text", "message"), [

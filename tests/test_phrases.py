@@ -84,20 +84,20 @@ def test_each_example_reads_as_its_composition(phrase, reader, library):
     build_molecule(to_expr(reading.root), library)  # feasible
 
 
-def test_a_count_is_read_rendered_and_run_by_the_count_operator(reader, library):
+def test_a_count_of_things_is_an_amount_and_a_count_of_doings_repeats(reader, library):
     reading = reader.read("obtain 6 wheat in plains")
     assert reading.count == 6 and isinstance(reading.root, Counted) and reading.root.count == 6
-    assert reading.expression == "6 * (obtain.wheat @ where=plains)"
-    assert same(library, to_expr(reading.root), "6 * (obtain.wheat @ where=plains)")
+    assert reading.expression == "amount(6, obtain.wheat @ where=plains)"
+    assert same(library, to_expr(reading.root), "amount(6, obtain.wheat @ where=plains)")
     assert same(library, to_expr(without_counts(reading.root)), "obtain.wheat @ where=plains")
-    with pytest.raises(PhraseError, match="at most 1000"):
-        reader.read("obtain 2000 wheat")
-    assert reader.read("kill 3 zombies").expression == "3 * combat.zombie"
+    with pytest.raises(PhraseError, match="at most 2304"):
+        reader.read("obtain 3000 wheat")
+    assert reader.read("kill 3 zombies").expression == "amount(3, combat.zombie)"
     assert reader.read("kill a zombie 3 times").expression == "3 * combat.zombie"
     assert reader.read("kill a zombie twice").count == 2
     assert reader.read("obtain 1 wheat").count is None  # one is no count
     counted = reader.read("combat 3 zombies at night with an iron sword")
-    assert counted.expression == "init(3 * (combat.zombie @ when=night), main_hand=iron_sword)"
+    assert counted.expression == "init(amount(3, combat.zombie @ when=night), main_hand=iron_sword)"
 
 
 def test_the_reading_says_which_words_it_used(reader):
@@ -189,8 +189,8 @@ def test_plural_and_count_read_as_the_same_atom_counted(data):
     words = atom.goal.target.replace("_", " ")
     plural = " ".join([*words.split()[:-1], _plural(words.split()[-1])])
     reading = reader.read(f"{atom.verb} {count} {plural}")
-    assert reading.root == Counted(Step(atom.id), count)
-    assert reading.expression == f"{count} * {atom.id}"
+    assert reading.root == Counted(Step(atom.id), count, "amount")
+    assert reading.expression == f"amount({count}, {atom.id})"
 
 
 # --- render and to_expr agree ----------------------------------------------------------------------------------
@@ -227,8 +227,8 @@ def test_task_lists_in_minedojo_and_mcu_style_map_at_95_percent_and_explain_the_
 
 
 COVERAGE_EXPECTED = {
-    "obtain 6 wheat in plains": ("count", "6 * (obtain.wheat @ where=plains)"),
-    "harvest 8 reeds in swampland": ("count", "8 * (obtain.sugar_cane @ where=swamp)"),
+    "obtain 6 wheat in plains": ("count", "amount(6, obtain.wheat @ where=plains)"),
+    "harvest 8 reeds in swampland": ("count", "amount(8, obtain.sugar_cane @ where=swamp)"),
     "hunt a pig in the savanna": ("molecule", "hunt.pig @ where=savanna"),
     "craft a log": ("impossible", "oak_log has no crafting recipe"),
     "smelt a stick": ("impossible", "stick goes into no furnace recipe"),
@@ -263,7 +263,7 @@ def test_coverage_command_prints_status_and_expression(tmp_path):
     result = cli("coverage", str(tasks))
     assert result.exit_code == 0, result.stderr
     assert "-> hunt.pig @ where=savanna (molecule)" in result.stdout
-    assert "-> 6 * (obtain.wheat @ where=plains) (count)" in result.stdout
+    assert "-> amount(6, obtain.wheat @ where=plains) (count)" in result.stdout
     assert "-- impossible: not possible in the game: oak_log has no crafting recipe" in result.stdout
     assert "covered 2 of 3 (67%): 2 matched, 1 impossible, 0 not expressible" in result.stdout
     rows = json.loads(cli("coverage", str(tasks), "--format", "json").stdout)["lines"]
@@ -310,7 +310,7 @@ def test_play_takes_a_phrase():
     ("kill -3 zombies", ("a count must be a positive whole number, found '-3'",)),
     ("obtain 2.5 wheat", ("a count must be a positive whole number, found '2.5'",)),
     ("kill a zombie 0 times", ("a count must be a positive whole number, found '0'",)),
-    ("obtain 99999 wheat", ("a count is at most 1000",)),
+    ("obtain 99999 wheat", ("a count is at most 2304",)),
     ("hunt a pig " + "in the savanna " * 30, ("words; the limit is 60",)),
     ("zorp the florp", ("verb 'zorp'",)),
 ])
@@ -321,7 +321,7 @@ def test_bad_phrases_are_one_clear_line(phrase, needles):
 def test_a_counted_phrase_runs():
     result = cli("compose", "obtain 6 wheat in plains")
     assert result.exit_code == 0, result.output
-    assert "6 times" in result.stdout
+    assert "description: obtain 6 wheat in plains\n" in result.stdout and "kind: amount" in result.stdout
 
 
 def test_a_phrase_error_names_the_unread_words_and_close_names(reader):
@@ -366,7 +366,7 @@ def test_the_gymnasium_environment_takes_a_phrase():
     assert text.startswith("Task: craft wooden_pickaxe from scratch.")
     counted = gymnasium.make("taskverse/SkillForgeText-v0", task="obtain 3 wheat")
     text, _ = counted.reset(seed=0)
-    assert "3 times" in text  # the count operator's description
+    assert text.startswith("Task: obtain 3 wheat.")  # an amount: three wheat in total
     with pytest.raises(TaskverseError, match="did not understand 'wheet'"):
         gymnasium.make("taskverse/SkillForgeText-v0", task="obtain wheet").reset(seed=0)
 

@@ -7,6 +7,7 @@
 --                 held=, via=, clock=}  (nil where the Python GameEvent has None)
 -- A goal:        {event=, targets={[name]=true}, count=, using={[name]=true} or nil, value= or nil}
 -- An expression: {op="atom", goal=GOAL} | {op="all"|"any"|"then"|"at_least", parts={...}, count=K}
+--                | {op="amount", count=N, part=...} (an atom's count N times over)
 --                | {op="repeat", times=N, part=EXPR} | {op="not", part=EXPR} | {op="within", ticks=T, part=EXPR}
 --                | {op="constrained", part=EXPR, constraint=C} | {op="initialized", part=EXPR}
 -- A constraint:  {when=, where=, where_kind="dimension"|"cave"|"height"|"biome", low=, high=, how=,
@@ -428,6 +429,14 @@ function M.resolve(node, goals, constraints)
 		return M.resolve(node.part, goals, inner)
 	elseif op == "initialized" then
 		return M.resolve(node.part, goals, constraints)
+	elseif op == "amount" then
+		-- the atom's count, node.count times over: its events add up their counts
+		local leaf = M.resolve(node.part, goals, constraints)
+		if leaf.kind ~= "leaf" then
+			error("taskverse: amount of something other than an atom")
+		end
+		leaf.goal.count = leaf.goal.count * node.count
+		return leaf
 	end
 	error("taskverse: not a task expression: " .. tostring(op))
 end

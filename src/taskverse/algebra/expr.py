@@ -315,6 +315,46 @@ class Repeat(_Node):
         return f"{_wrap(self.part, descriptions, self)} {self.times} times"
 
 
+MAX_AMOUNT = 2304
+"""Largest amount of ``amount(N, A)``: a full inventory of stacks of 64 (a plan needs far fewer steps than N)."""
+
+
+class Amount(_Node):
+    """N of an atom's target in total (``amount(8, obtain.beef)``): its events add up their counts.
+
+    ``N * A`` is A done N times (N events); ``amount(N, A)`` is A's count N times over, however many events it
+    takes: one kill that drops 3 beef counts 3 towards ``amount(8, obtain.beef)``. The part is an atom, possibly
+    under constraints.
+    """
+
+    kind: Literal["amount"] = "amount"
+    count: Annotated[int, Field(ge=1, le=MAX_AMOUNT)]
+    part: Expr
+
+    @model_validator(mode="after")
+    def _counts_an_atom(self) -> Amount:
+        if counted_atom(self.part) is None:
+            raise ValueError("amount(N, A) counts one atom's target, possibly under constraints: "
+                             "A cannot hold &, |, >>, *, ~, at_least, within or a start")
+        return self
+
+    def _key(self) -> str:
+        return f"#{self.count}({self.part.key})"
+
+    def describe(self, descriptions: Mapping[str, str]) -> str:
+        """``obtain 8 beef``: the count after the atom's verb, as papers write it."""
+        text = _wrap(self.part, descriptions, self)
+        verb, _, rest = text.partition(" ")
+        return f"{verb} {self.count} {rest}" if rest else f"{self.count} of {text}"
+
+
+def counted_atom(node: Any) -> AtomRef | None:
+    """The atom an amount counts: the node itself or the atom under its constraints (None for anything else)."""
+    while isinstance(node, Constrained | Amount):
+        node = node.part
+    return node if isinstance(node, AtomRef) else None
+
+
 class AtLeast(_Node):
     """At least ``count`` of the parts, in any order (1 of n is OR, n of n is AND)."""
 
@@ -368,9 +408,10 @@ class Within(_Node):
         return f"{_wrap(self.part, descriptions, self)} within {format_duration(self.ticks)}"
 
 
-Expr = Annotated[Union[AtomRef, AllOf, AnyOf, Then, Constrained, Initialized, Repeat, AtLeast, Avoid, Within],  # noqa: UP007
+Expr = Annotated[Union[AtomRef, AllOf, AnyOf, Then, Constrained, Initialized, Repeat, Amount, AtLeast, Avoid,  # noqa: UP007
+                       Within],
                  Field(discriminator="kind")]
-for _model in (AllOf, AnyOf, Then, Constrained, Initialized, Repeat, AtLeast, Avoid, Within):
+for _model in (AllOf, AnyOf, Then, Constrained, Initialized, Repeat, Amount, AtLeast, Avoid, Within):
     _model.model_rebuild()
 
 GROUPS = (AllOf, AnyOf, Then, AtLeast)
@@ -381,7 +422,7 @@ def _wrap(part: Any, descriptions: Mapping[str, str], parent: Any) -> str:
     text = part.describe(descriptions)
     compound = isinstance(part, AllOf | AnyOf | Then | AtLeast) and len(part.parts) > 1
     # "A within 1min 3 times" could bound one repetition or all three: say which
-    trailing = isinstance(part, Repeat | Within) and isinstance(parent, Repeat | Within)
+    trailing = isinstance(part, Repeat | Within | Amount) and isinstance(parent, Repeat | Within | Amount)
     return f"({text})" if (compound and type(part) is not type(parent)) or trailing else text
 
 
@@ -409,6 +450,11 @@ def at_least(count: int, *parts: Any) -> AtLeast:
     return AtLeast(count=count, parts=tuple(_as_expr(p) for p in parts))
 
 
+def amount(count: int, part: Any) -> Amount:
+    """``count`` of an atom's target in total (an atom task, id or constrained atom), however many events it takes."""
+    return Amount(count=count, part=_as_expr(part))
+
+
 def _as_expr(task: Any) -> Any:
     return task if isinstance(task, _Node) else ref(task)
 
@@ -418,8 +464,9 @@ def canonical(expr: Any) -> Any:
 
     Idempotent, and equal for expressions equal under the algebra's laws (A & A = A, associativity,
     commutativity of AND and OR, associativity of THEN, naive(naive(A)) = naive(A), 1 * A = A,
-    m * (n * A) = (m * n) * A, at least 1 of = OR, at least n of n = AND, ~~A = A, and nested time bounds keep
-    the shorter one).
+    m * (n * A) = (m * n) * A, amount(1, A) = A, amount(m, amount(n, A)) = amount(m * n, A), amount(n, A) @ c =
+    amount(n, A @ c), at least 1 of = OR, at least n of n = AND, ~~A = A, and nested time bounds keep the shorter
+    one).
     """
     if isinstance(expr, AtomRef):
         return expr
@@ -439,6 +486,8 @@ def canonical(expr: Any) -> Any:
         return seq[0] if len(seq) == 1 else Then(parts=tuple(seq))
     if isinstance(expr, Constrained):
         part = canonical(expr.part)
+        if isinstance(part, Amount):  # amount(N, A) @ c = amount(N, A @ c): the constraint filters A's events
+            return canonical(Amount(part=Constrained(part=part.part, constraint=expr.constraint), count=part.count))
         if isinstance(part, Constrained):  # merge nested constraints where they do not clash
             merged = merge_constraints(part.constraint, expr.constraint)
             if merged is not None:
@@ -454,6 +503,11 @@ def canonical(expr: Any) -> Any:
         if isinstance(part, Repeat) and part.times * expr.times <= MAX_TIMES:
             return Repeat(part=part.part, times=part.times * expr.times)
         return part if expr.times == 1 else Repeat(part=part, times=expr.times)
+    if isinstance(expr, Amount):
+        part = canonical(expr.part)
+        if isinstance(part, Amount) and part.count * expr.count <= MAX_AMOUNT:
+            return Amount(part=part.part, count=part.count * expr.count)
+        return part if expr.count == 1 else Amount(part=part, count=expr.count)
     if isinstance(expr, AtLeast):
         parts = tuple(sorted((canonical(p) for p in expr.parts), key=lambda p: p.key))
         if expr.count == 1:
@@ -542,9 +596,9 @@ def size(expr: Any) -> int:
 
 
 __all__ = [
-    "AllOf", "AnyOf", "AtLeast", "AtomRef", "Avoid", "Constrained", "Constraint", "DURATION_UNITS", "Expr", "GROUPS",
-    "InitOverrides", "Initialization", "Initialized", "MAX_DEPTH", "MAX_NODES", "MAX_TICKS", "MAX_TIMES", "Repeat",
-    "TICKS_PER_SECOND", "Then", "When", "Within", "at_least", "atoms_of", "canonical", "check_shape",
-    "content_hash", "custom", "format_duration", "height_range", "merge_constraints", "naive", "parse_duration",
-    "ref", "size",
+    "AllOf", "Amount", "AnyOf", "AtLeast", "AtomRef", "Avoid", "Constrained", "Constraint", "DURATION_UNITS", "Expr",
+    "GROUPS", "InitOverrides", "Initialization", "Initialized", "MAX_AMOUNT", "MAX_DEPTH", "MAX_NODES", "MAX_TICKS",
+    "MAX_TIMES", "Repeat", "TICKS_PER_SECOND", "Then", "When", "Within", "amount", "at_least", "atoms_of",
+    "canonical", "check_shape", "content_hash", "counted_atom", "custom", "format_duration", "height_range",
+    "merge_constraints", "naive", "parse_duration", "ref", "size",
 ]

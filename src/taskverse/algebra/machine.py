@@ -19,7 +19,8 @@ The operators (``docs/algebra.md`` has the truth tables):
 * ``A >> B`` runs its parts in turn, each from the event after the previous one succeeded; it fails when the
   part under way fails, and holds when that part and every later part hold (an avoid part never finishes, so
   nothing after it starts);
-* ``N * A`` is ``A >> A >> ...`` N times;
+* ``N * A`` is ``A >> A >> ...`` N times; ``amount(N, A)`` is the atom A with N times its count (its events
+  add up their counts: one event of 3 beef counts 3);
 * ``~A`` swaps success with failure and pending with holding: it fails when A would succeed;
 * ``A within T`` is A while A is undecided and T game seconds have not passed since the node started (when the
   expression started, or when the previous part of a THEN succeeded); once they have, a holding A succeeds and a
@@ -47,6 +48,7 @@ from typing import Any
 from taskverse.algebra.expr import (
     TICKS_PER_SECOND,
     AllOf,
+    Amount,
     AnyOf,
     AtLeast,
     AtomRef,
@@ -128,6 +130,9 @@ def compile_expr(expr: Any, leaf: Callable[[AtomRef, tuple[Constraint, ...]], Le
             return ("within", child[1], True, node.ticks / TICKS_PER_SECOND, child)
         if isinstance(node, Constrained):
             return build(node.part, (*constraints, node.constraint))
+        if isinstance(node, Amount):  # the atom's count, N times over: its events add up their counts
+            _, keys, timed, index, count = build(node.part, constraints)
+            return ("leaf", keys, timed, index, count * node.count)
         if isinstance(node, Initialized):
             return build(node.part, constraints)
         raise TypeError(f"not a task expression: {node!r}")
@@ -373,6 +378,21 @@ def can_succeed(node: Node, dead: Callable[[int], bool]) -> bool:
     if kind == "not":
         return True
     return can_succeed(node[4], dead)  # repeat, within: as their part
+
+
+def leaf_counts(node: Node) -> dict[int, int]:
+    """The count each leaf must add up to (its goal's count, times an amount around it)."""
+    out: dict[int, int] = {}
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n[0] == "leaf":
+            out[n[3]] = max(out.get(n[3], 0), n[4])
+        elif n[0] in ("group", "then"):
+            stack.extend(n[4] if n[0] == "group" else n[3])
+        else:
+            stack.append(n[4] if n[0] in ("repeat", "within") else n[3])
+    return out
 
 
 def remaining(node: Node, state: Any) -> Any:

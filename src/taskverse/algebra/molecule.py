@@ -15,6 +15,7 @@ from pydantic import Field
 from taskverse.algebra.expr import (
     GROUPS,
     AllOf,
+    Amount,
     AnyOf,
     AtLeast,
     AtomRef,
@@ -159,7 +160,7 @@ class MoleculeBuilder:
         if isinstance(node, Avoid):  # the start of a thing to avoid, without the means to do it
             inner, name = self.initialization(node.part)
             return inner.model_copy(update={"inventory": {}, "main_hand": None, "equipment": {}}), f"never {name}"
-        if isinstance(node, Repeat | Within):
+        if isinstance(node, Repeat | Within | Amount):
             return self.initialization(node.part)
         raise TypeError(node)
 

@@ -2,14 +2,15 @@
 
 Precedence from loosest to tightest, as in Python: ``|`` (either), ``&`` (all, any order), ``>>`` (then), ``N *``
 (N times in a row), ``@`` (constraints and ``within=`` time bounds), then ``~`` (never), parentheses,
-``naive(...)``, ``not(...)``, ``at_least(K, ...)``, ``init(..., field=value)`` and task references. A reference
-is a quoted description or id, or bare words up to the next operator::
+``naive(...)``, ``not(...)``, ``at_least(K, ...)``, ``amount(N, ...)``, ``init(..., field=value)`` and task
+references. A reference is a quoted description or id, or bare words up to the next operator::
 
     naive(craft iron_sword) & (hunt sheep | "combat spider" @ when=night) >> build a pillar
     init(craft.bread, time=night, inventory.wheat=3) @ where=plains, how=bare_hand
     3 * mine oak_log @ within=600s
     craft iron_sword & ~commit.suicide
     at_least(2, hunt cow, hunt sheep, hunt pig) @ within=1day
+    amount(8, obtain beef) @ where=swampland
 
 A count is a whole number from 1 to ``MAX_TIMES``; a time bound a positive number with a unit (``t`` ticks,
 ``s``, ``min``, ``h``, ``day``/``days``; see ``expr.parse_duration``). A malformed expression raises a
@@ -27,9 +28,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from taskverse.algebra.expr import (
+    MAX_AMOUNT,
     MAX_DEPTH,
     MAX_TIMES,
     AllOf,
+    Amount,
     AnyOf,
     AtLeast,
     AtomRef,
@@ -48,8 +51,8 @@ from taskverse.errors import TaskverseError, at_column
 
 TOKEN = re.compile(r"""\s*(?:(?P<op>>>|[&|()@,=*~])|(?P<str>"[^"]*"|'[^']*')|(?P<word>[^\s&|()@,="'>*~]+|>(?!>)))""")
 CONSTRAINT_KEYS = ("when", "where", "how", "within")
-CALLS = ("naive", "init", "not", "at_least")
-COMPOSITION_MARKS = ("&", "|", ">>", "@", "naive(", "init(", "not(", "at_least(", "~", "*")
+CALLS = ("naive", "init", "not", "at_least", "amount")
+COMPOSITION_MARKS = ("&", "|", ">>", "@", "naive(", "init(", "not(", "at_least(", "amount(", "~", "*")
 """Text holding one of these is a composition, not an atom's id or description."""
 INIT_COUNTED = {"inventory": "inventory", "summon": "summon", "nearby": "nearby_blocks"}
 MAX_EXPRESSION_CHARS = 10_000
@@ -256,8 +259,8 @@ class Parser:
         if token.kind == "word" and token.text in CALLS and is_call:
             self.enter()
             self.position += 2
-            if token.text == "at_least":
-                node = self.parse_at_least(token)
+            if token.text in ("at_least", "amount"):
+                node = self.parse_at_least(token) if token.text == "at_least" else self.parse_amount(token)
                 self.depth -= 1
                 return node
             node = self.parse_or()
@@ -293,6 +296,22 @@ class Parser:
         if int(count.text) > len(parts):
             raise self.fail(f"at least {count.text} of {len(parts)} parts can never be done", count)
         return AtLeast(count=int(count.text), parts=tuple(parts))
+
+    def parse_amount(self, call: Token) -> Any:
+        """``amount(N, a)``: N of the atom's target in total, however many events it takes."""
+        count = self.peek()
+        if count is None or count.kind != "word" or not count.text.isdigit() or not 1 <= int(count.text) <= MAX_AMOUNT:
+            raise self.fail(f"amount needs a whole number from 1 to {MAX_AMOUNT} first, as in amount(8, obtain.beef)",
+                            count)
+        self.position += 1
+        self.expect(",")
+        start = self.peek()
+        part = self.parse_or()
+        self.expect(")")
+        try:
+            return Amount(count=int(count.text), part=part)
+        except ValidationError as exc:
+            raise self.fail(_pydantic_message(exc), start) from None
 
     def enter(self) -> None:
         """One level deeper (parentheses, naive, init); too deep is an error, not a RecursionError."""

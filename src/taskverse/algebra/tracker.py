@@ -122,6 +122,10 @@ class GoalTracker:
                         f"({self.context.time}, {self.context.weather}) for every event")
         return None
 
+    def leaf_counts(self) -> dict[int, int]:
+        """The count each atom of the target must add up to (an amount multiplies its goal's count)."""
+        return machine.leaf_counts(self.root)
+
     def remaining(self, state: Any) -> Any:
         """What is left to do, as a tree of ``("leaf", index, count)``, ``("all"|"any", parts)`` or None."""
         return machine.remaining(self.root, state)

@@ -257,6 +257,9 @@ def compose(expr: str, output: Path | None, force: bool, fmt: str) -> None:
 
     \b
     Operators, loosest first:  A | B (either)   A & B (all, any order)   A >> B (A, then B)
+                               3 * A (A three times in a row)   A @ ... (below)   ~A (never A)
+    Calls:  at_least(2, A, B, C)   amount(8, A) (8 of A's target in total, however many events: "obtain 8 beef")
+    Time bound:  A @ within=600s|30min|1day|100t
     Constraints:  A @ when=day|night|first_day|clear|rain|thunder
                   A @ where=DIMENSION|BIOME|cave|height:LOW..HIGH
                   A @ how=bare_hand|arrows|with:ITEM      (several: A @ when=night, how=bare_hand)
@@ -265,8 +268,8 @@ def compose(expr: str, output: Path | None, force: bool, fmt: str) -> None:
     Tasks are ids (craft.iron_sword), quoted descriptions ("craft iron_sword") or bare words (craft iron_sword).
     EXPR with no operator that names no task is read as a task phrase ("combat a skeleton at night with an iron
     sword and iron armor", "starting from a furnace and coal, smelt and eat cooked porkchop"; docs/phrases.md).
-    Limits: 32 levels of nesting (parentheses, naive, init and @ each count one), 1000 parts, 10,000 characters;
-    counts (inventory.ITEM=N) from 1 to 2304.
+    Limits: 32 levels of nesting (every operator and call counts one), 1000 parts, 10,000 characters;
+    counts N * A from 1 to 1000; amounts and inventory.ITEM=N from 1 to 2304.
     An infeasible composition exits non-zero and names the conflicting parts.
     """  # noqa: D301
     from taskverse.algebra.files import molecule_to_yaml

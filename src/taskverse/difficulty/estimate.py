@@ -138,8 +138,8 @@ class PlanModel:
         return found
 
     def plan(self, task: AtomTask, init: Initialization, forced: str | None = None, wait: float = 0.0,
-             own_rules: bool = True) -> Part:
-        """One run of ``task`` from ``init``, everything it needs first.
+             own_rules: bool = True, runs: int = 1) -> Part:
+        """``runs`` runs of ``task`` from ``init`` (one by default), everything they need first.
 
         Args:
             task: The atom.
@@ -147,12 +147,15 @@ class PlanModel:
             forced: ``bare_hand`` or an item the atom's own action must be done with (a ``how`` constraint).
             wait: Frames spent waiting before the action (a ``when`` constraint).
             own_rules: Whether the task is the library's own (else its needs are read off the task itself).
+            runs: How many times its action is done (an amount): the needs are met for all of them at once
+                (eight beef from four cows, at two beef a cow on average).
 
         """
         action = self.actions.action(task, init.main_hand, forced)
         if math.isinf(action.frames):
             return self.infeasible
-        own = Part(action.frames + wait, self.actions.wait_motif(wait) + action.motif, frozenset({task.id}))
+        own = Part(action.frames * runs + wait, self.actions.wait_motif(wait) + action.motif.repeat(runs),
+                   frozenset({task.id}))
         rules = self.rules
         derivation = self.derivation(init)
         a = rules.action_index.get(task.id) if own_rules else None
@@ -161,11 +164,11 @@ class PlanModel:
             ways, prices = list(rules.ways[a]), list(self.costs.way_prices[a])
         else:
             ways, prices = [w for w in (compile_needs(rules, way) for way in ways_of(task)) if w is not None], None
-        w = derivation.choose_way(ways, 1, prices)
+        w = derivation.choose_way(ways, runs, prices)
         if w is None:
             return self.infeasible
         setups = []
         if forced is not None and forced != "bare_hand" and ("item", forced) in rules.index:
             setups.append(rules.index[("item", forced)])
-        plan = derivation.plan_needs(ways[w], 1, own, setups)
+        plan = derivation.plan_needs(ways[w], runs, own, setups)
         return self.infeasible if plan is None else plan

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -37,6 +37,7 @@ import numpy as np
 
 from taskverse.algebra.expr import (
     AllOf,
+    Amount,
     AnyOf,
     AtLeast,
     AtomRef,
@@ -102,6 +103,8 @@ class Occurrence:
     init: Initialization
     forced: str | None = None
     wait: float = 0.0
+    amount: int = 1
+    """How many runs of its action the task asks for in total (``amount(N, A)``)."""
 
 
 class DifficultyContext:
@@ -198,9 +201,11 @@ class DifficultyContext:
         """The estimated optimal plan of one atom occurrence (``estimate.PlanModel``)."""
         task = self.graph.task(occurrence.task_id)
         own = occurrence.task_id not in self.graph.extra
-        if own and occurrence.init.is_naive() and occurrence.forced is None and not occurrence.wait:
+        if own and occurrence.init.is_naive() and occurrence.forced is None and not occurrence.wait \
+                and occurrence.amount == 1:
             return self.naive_plan(occurrence.task_id)
-        return self.plans.plan(task, occurrence.init, occurrence.forced, occurrence.wait, own_rules=own)
+        return self.plans.plan(task, occurrence.init, occurrence.forced, occurrence.wait, own_rules=own,
+                               runs=occurrence.amount)
 
     def naive_plan(self, task_id: str) -> Part:
         """An atom's plan from scratch (memoised)."""
@@ -364,6 +369,15 @@ def _walk(expr: Any, init: Initialization, ctx: DifficultyContext, shape: Shape,
         shape.operators += 1
         shape.operator_edges += 1
         yield from _walk(expr.part, init, ctx, shape, forced, wait)
+        return
+    if isinstance(expr, Amount):  # its atom planned for the whole amount: runs of its action, needs for them all
+        shape.operators += 1
+        shape.operator_edges += 1
+        first = len(shape.occurrences)
+        yield from _walk(expr.part, init, ctx, shape, forced, wait)
+        for i in range(first, len(shape.occurrences)):
+            occ = shape.occurrences[i]
+            shape.occurrences[i] = replace(occ, amount=occ.amount * expr.count)
         return
     if isinstance(expr, Constrained):
         c = expr.constraint

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from taskverse.algebra.expr import (
     AllOf,
+    Amount,
     AnyOf,
     AtLeast,
     AtomRef,
@@ -36,6 +37,7 @@ from taskverse.algebra.expr import (
 )
 from taskverse.engine.gamegen.content import structure_node
 from taskverse.engine.ir import (
+    AmountIR,
     AtomIR,
     BuildIR,
     ConstrainedIR,
@@ -494,6 +496,8 @@ class Compiler:
                            parts=[self.expression(s, p, goals, own) for p in node.parts])
         if isinstance(node, Repeat):
             return RepeatIR(times=node.times, part=self.expression(s, node.part, goals, own))
+        if isinstance(node, Amount):
+            return AmountIR(count=node.count, part=self.expression(s, node.part, goals, own))
         if isinstance(node, Avoid):
             return NotIR(part=self.expression(s, node.part, goals, own))
         if isinstance(node, Within):

@@ -81,6 +81,14 @@ class RepeatIR(IRModel):
     part: ExprIR
 
 
+class AmountIR(IRModel):
+    """The part's atom with ``count`` times its goal's count: its events add up their counts."""
+
+    op: Literal["amount"] = "amount"
+    count: int
+    part: ExprIR
+
+
 class NotIR(IRModel):
     """Fails when the part is done (avoid)."""
 
@@ -111,9 +119,10 @@ class InitializedIR(IRModel):
     part: ExprIR
 
 
-ExprIR = Annotated[Union[AtomIR, GroupIR, ConstrainedIR, InitializedIR, RepeatIR, NotIR, WithinIR],  # noqa: UP007
+ExprIR = Annotated[Union[AtomIR, GroupIR, ConstrainedIR, InitializedIR, RepeatIR, AmountIR, NotIR,  # noqa: UP007
+                         WithinIR],
                    Field(discriminator="op")]
-for _model in (GroupIR, ConstrainedIR, InitializedIR, RepeatIR, NotIR, WithinIR):
+for _model in (GroupIR, ConstrainedIR, InitializedIR, RepeatIR, AmountIR, NotIR, WithinIR):
     _model.model_rebuild()
 
 

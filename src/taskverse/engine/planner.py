@@ -61,6 +61,7 @@ from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES
 from taskverse.engine.gamegen.content import portal_room as content_portal_room
 from taskverse.engine.harness import Plan, Step
 from taskverse.engine.ir import (
+    AmountIR,
     AtomIR,
     ConstrainedIR,
     ConstraintIR,
@@ -75,7 +76,7 @@ from taskverse.engine.ir import (
 )
 from taskverse.engine.model import GROUND_Y, HAND, GameModel, game_model
 from taskverse.errors import TaskverseError
-from taskverse.schema import Goal
+from taskverse.schema import MAX_COUNT, Goal
 from taskverse.world.rules import CostModel, State
 from taskverse.world.search import Planner, holdings, wield_of
 
@@ -137,9 +138,9 @@ class _Goals:
         """Occurrences the game cannot do, and why: their goals match nothing (an OR can still take another part)."""
         self.expression = self._expr(ir.expression, ())
 
-    def _expr(self, node: ExprIR, constraints: tuple[ConstraintIR, ...]) -> Any:
+    def _expr(self, node: ExprIR, constraints: tuple[ConstraintIR, ...], amount: int = 1) -> Any:
         if isinstance(node, AtomIR):
-            return self._atom(node.atom, constraints)
+            return self._atom(node.atom, constraints, amount)
         if isinstance(node, GroupIR):
             parts = tuple(self._expr(p, constraints) for p in node.parts)
             if node.op == "all":
@@ -151,17 +152,19 @@ class _Goals:
             return AtLeast(count=node.count or len(parts), parts=parts)
         if isinstance(node, RepeatIR):
             return Repeat(times=node.times, part=self._expr(node.part, constraints))
+        if isinstance(node, AmountIR):  # the atom's goal counts the amount (its events add up their counts)
+            return self._expr(node.part, constraints, amount * node.count)
         if isinstance(node, NotIR):
             return Avoid(part=self._expr(node.part, constraints))
         if isinstance(node, ConstrainedIR):
-            return self._expr(node.part, (*constraints, node.constraint))
+            return self._expr(node.part, (*constraints, node.constraint), amount)
         if isinstance(node, WithinIR | InitializedIR):
             # a time bound is not planned (the scripted player is as fast as the engine runs it); a part's own
             # start is already the compiled start
             return self._expr(node.part, constraints)
         raise TypeError(f"not a task expression: {node!r}")
 
-    def _atom(self, atom: str, constraints: tuple[ConstraintIR, ...]) -> Any:
+    def _atom(self, atom: str, constraints: tuple[ConstraintIR, ...], amount: int = 1) -> Any:
         """One occurrence: its goal over the model's events; an item it needs in hand as ``how=with:``."""
         goal = self.ir.goals[atom]
         # an item used on nothing is the goal's target (``use.<item>``); one used on a mob (feeding it) is the item
@@ -186,7 +189,9 @@ class _Goals:
         self.tags[tag] = targets
         if fed:
             self.tags[f"fed_{len(self.leaves)}"] = sorted(set(fed))
-        self.goals[key] = Goal(event=event, target=f"#{tag}", count=goal.count,  # type: ignore[arg-type]
+        # an amount beyond a full inventory is planned as a full inventory (the runtime still judges all of it)
+        self.goals[key] = Goal(event=event, target=f"#{tag}",  # type: ignore[arg-type]
+                               count=min(MAX_COUNT, goal.count * amount),
                                value=goal.value if goal.event == "reach" else None,
                                using=f"#fed_{len(self.leaves)}" if fed else None)
         if key in self.problems:

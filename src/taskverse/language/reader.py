@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from taskverse.algebra.expr import MAX_TIMES as MAX_COUNT  # a count is the count operator's
+from taskverse.algebra.expr import MAX_AMOUNT as MAX_COUNT  # the larger of an amount's and a repetition's
 from taskverse.errors import close_matches
 from taskverse.knowledge.renames import load_renames, loose_name
 from taskverse.language.reading import (
@@ -274,7 +274,7 @@ class PhraseReader:
         node = Step(task)
         used = [verb, *([str(count)] if count is not None else []), " ".join(rest)]
         if count is not None and count > 1:
-            node = Counted(node, count)
+            node = Counted(node, count, "amount")  # "obtain 8 beef": eight in total, however many pickups
         return node, tuple(used)
 
     def number(self, word: str) -> int | None:

@@ -1,8 +1,10 @@
 """A phrase's reading: a small tree mirroring the algebra, plus counts, and the seam to the algebra.
 
-``render`` turns any reading into a composition expression in the documented grammar (counts as ``N * A``, the
-count operator); ``to_expr`` turns it into algebra nodes (a count is a ``Repeat``); ``without_counts`` drops the
-counts (what coverage checks for feasibility first).
+A count is an amount when the phrase counts things (``obtain 8 beef``: eight beef in total, however many
+pickups) and a repetition when it counts doings (``... 3 times``). ``render`` turns any reading into a
+composition expression in the documented grammar (``amount(8, A)`` and ``N * A``); ``to_expr`` turns it into
+algebra nodes (``Amount`` and ``Repeat``); ``without_counts`` drops the counts (what coverage checks for
+feasibility first).
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from taskverse.algebra.expr import (
+    MAX_AMOUNT,
     MAX_TIMES,
     AllOf,
+    Amount,
     AnyOf,
     AtomRef,
     Constrained,
@@ -44,10 +48,24 @@ class Limited:
 
 @dataclass(frozen=True)
 class Counted:
-    """A part done ``count`` times (the count operator ``N * A``)."""
+    """A part counted: ``count`` of its things in total (``amount``), or done ``count`` times (``times``).
+
+    An amount of a part that is not one atom (an armour suite) is read as that many times.
+    """
 
     part: Node
     count: int
+    kind: Literal["amount", "times"] = "times"
+
+    @property
+    def is_amount(self) -> bool:
+        """Whether it reads as ``amount(N, A)``: a count of things, of one atom under constraints."""
+        if self.kind != "amount":
+            return False
+        part: Node = self.part
+        while isinstance(part, Limited):
+            part = part.part
+        return isinstance(part, Step)
 
 
 @dataclass(frozen=True)
@@ -104,7 +122,7 @@ class PhraseError(TaskverseError):
 
 
 class NeedsCount(TaskverseError):
-    """A reading's count is beyond what the count operator (``N * A``) runs."""
+    """A reading's count is beyond what its operator (``amount(N, A)`` or ``N * A``) runs."""
 
 
 # --- rendering and conversion: the seam for counts ----------------------------------------------------------------
@@ -112,8 +130,8 @@ class NeedsCount(TaskverseError):
 def render(node: Node) -> str:
     """A reading as a composition expression: ``6 * (obtain.wheat @ where=plains)``, ``naive(craft.x)``.
 
-    Counts render as ``N * (A)``, the documented count operator; everything else in the grammar
-    ``parse_expression`` reads today.
+    Counts of things render as ``amount(N, A)``, counts of doings as ``N * (A)``; everything else in the
+    grammar ``parse_expression`` reads.
     """
     if isinstance(node, Step):
         return node.task
@@ -124,6 +142,8 @@ def render(node: Node) -> str:
         return f"{inner} @ " + ", ".join(f"{k}={v}" for k, v in node.constraint)
     if isinstance(node, Counted):
         inner = render(node.part)
+        if node.is_amount:
+            return f"amount({node.count}, {inner})"
         return f"{node.count} * " + (inner if isinstance(node.part, Step) else f"({inner})")
     if isinstance(node, Started):
         if node.mode == "naive":
@@ -151,6 +171,10 @@ def to_expr(node: Node) -> Any:
     if isinstance(node, Limited):
         return Constrained(part=to_expr(node.part), constraint=Constraint(**dict(node.constraint)))  # type: ignore[arg-type]
     if isinstance(node, Counted):
+        if node.is_amount:
+            if node.count > MAX_AMOUNT:
+                raise NeedsCount(f"{render(node)}: an amount runs up to {MAX_AMOUNT}")
+            return Amount(count=node.count, part=to_expr(node.part))
         if node.count > MAX_TIMES:
             raise NeedsCount(f"{render(node)}: a count runs up to {MAX_TIMES}")
         return Repeat(times=node.count, part=to_expr(node.part))

@@ -70,9 +70,11 @@ WEAR_PREFIX = "wear:"
 """Internal items ``wear:<tool>``: durability spent on the tool in hand (it breaks when this reaches its durability)."""
 CHANCE_MODES = ("expected", "sample")
 STATION_EVENTS = frozenset({"craft", "smelt"})
+"""Events done at a station, not with a tool in hand."""
 HAND_EVENTS = frozenset({"place", "eat", "equip"})
 """Events whose hand holds the thing acted with (the block placed, the food, the armour): no tool can be held."""
-"""Events done at a station, not with a tool in hand."""
+COUNTED_BY_ITEMS = frozenset({"craft", "smelt"})
+"""Events whose count is the items made, as the engine's runtime and the game's statistics count them."""
 
 Resource = tuple[str, str]
 
@@ -780,7 +782,11 @@ class Rules:
             held = names[wielded]
         biome = names[place[0]] if place[0] >= 0 else None
         dimension = names[place[1]] if place[1] >= 0 else None
-        events: list[Event] = [(goal.event, target, goal.count, held, biome, dimension, goal.value)]
+        count = goal.count
+        if goal.event in COUNTED_BY_ITEMS:  # as the game's statistics count them: a craft of 4 sticks counts 4
+            made = sum(n for r, n in outputs if r < n_items and names[r] == target)
+            count = made or count
+        events: list[Event] = [(goal.event, target, count, held, biome, dimension, goal.value)]
         for r, amount in outputs:
             if r < n_items and not (goal.event == "obtain" and names[r] == target):
                 events.append(("obtain", names[r], amount, held, biome, dimension, None))

@@ -29,18 +29,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from taskverse.world.rules import CostModel, Need, Rules, State
+from taskverse.world.rules import COUNTED_BY_ITEMS, CostModel, Need, Rules, State
 
 if TYPE_CHECKING:  # the goal automaton belongs to the algebra, a layer above; the planner only calls it
     from taskverse.algebra.tracker import GoalTracker
 
 INF = math.inf
 FUEL_CHOICES = 2
+"""How many fuels a plan considers: the cheapest per smelt (held fuel is always considered)."""
 FUEL_BATCHES = (1, 24)
+"""Smelts a fuel choice is priced for: one, and a long furnace run (coal then beats planks)."""
 LONG_RUN = 8
 """Runs of an action its needs' producers are also chosen for (by their marginal cost: setups had already)."""
-"""Smelts a fuel choice is priced for: one, and a long furnace run (coal then beats planks)."""
-"""How many fuels a plan considers: the cheapest per smelt (held fuel is always considered)."""
 WIDE_GAP_BUDGET = 10_000
 """From this many expansions on, ``best_plan`` also tries to prove a first plan far above the bound."""
 TIE_WEIGHT = 1e-12
@@ -262,6 +262,7 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
     queue: list[int] = []
     dead = dead_leaves(rules, tracker)
     tools = wield_needs(rules, tracker)
+    counts = tracker.leaf_counts()
     for leaf in tracker.leaves:
         if leaf.index in dead:  # no event can count for it: nothing to do for it
             emitters[leaf.index] = []
@@ -282,7 +283,7 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                 goal = rules.goals[a]
                 named = goal.target_tag is None and (goal.event, goal.target) in leaf.keys
                 named = named or any(("obtain", rules.names[o.resource]) in leaf.keys for o in rules.outputs[a])
-                (exact if named else tagged).append((action_cost[a], a))
+                (exact if named else tagged).append((amount_cost(rules, costs, leaf.keys, a, counts[leaf.index]), a))
         chosen = cheapest(exact or tagged)
         emitters[leaf.index] = [(a, _token_yield(rules, a, leaf.keys)) for a in chosen]
         queue += chosen
@@ -418,9 +419,19 @@ def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]]) -> int:
     targets = goal.target_tag if goal.target_tag is not None else {goal.target}
     best = goal.count if any((goal.event, t) in keys for t in targets) else 0
     for out in rules.outputs[a]:
-        if ("obtain", rules.names[out.resource]) in keys:
+        if _counts_output(rules, a, out.resource, keys):
             best = max(best, out.most)
     return max(best, 1)
+
+
+def _counts_output(rules: Rules, a: int, r: int, keys: frozenset[tuple[str, str]]) -> bool:
+    """Whether an atom with event keys ``keys`` counts the units of ``r`` that action ``a`` makes.
+
+    Its obtain events do, and so does a craft or smelt event, counted by the items made.
+    """
+    name = rules.names[r]
+    event = rules.goals[a].event
+    return ("obtain", name) in keys or (event in COUNTED_BY_ITEMS and (event, name) in keys)
 
 
 class Planner:
@@ -1107,16 +1118,18 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     if remaining is None:
         return None
 
-    def leaf_of(node: Any) -> int:
+    def leaf_of(node: Any) -> tuple[int, int]:
         if node[0] == "leaf":
-            return int(node[1])
+            return int(node[1]), int(node[2])
         parts = node[1]
         if node[0] == "any":
-            return min((leaf_of(p) for p in parts), key=lambda leaf: _leaf_cost(planner, leaf))
+            return min((leaf_of(p) for p in parts), key=lambda found: _leaf_cost(planner, *found))
         return leaf_of(parts[0])
 
-    leaf = leaf_of(remaining)
-    options = sorted(planner.universe.emitters.get(leaf, ()), key=lambda e: acost[e[0]])
+    leaf, left = leaf_of(remaining)
+    keys = planner.tracker.leaves[leaf].keys
+    options = sorted(planner.universe.emitters.get(leaf, ()),
+                     key=lambda e: amount_cost(rules, costs, keys, e[0], left))
     visiting: set[int] = set()
     get = state.get
 
@@ -1220,8 +1233,35 @@ def _places_wanted(planner: Planner, leaf: int, state: StateDict) -> list[int]:
     return wanted
 
 
-def _leaf_cost(planner: Planner, leaf: int) -> float:
-    return min((planner.costs.action[a] for a, _ in planner.universe.emitters.get(leaf, ())), default=INF)
+def _leaf_cost(planner: Planner, leaf: int, left: int = 1) -> float:
+    keys = planner.tracker.leaves[leaf].keys
+    return min((amount_cost(planner.rules, planner.costs, keys, a, left)
+                for a, _ in planner.universe.emitters.get(leaf, ())), default=INF)
+
+
+def amount_cost(rules: Rules, costs: CostModel, keys: frozenset[tuple[str, str]], a: int, left: int) -> float:
+    """What ``left`` more of an atom's count (its event keys ``keys``) cost by action ``a``.
+
+    The first run, setup included, and the runs after it at their marginal cost: two redstone ores of 4.5
+    redstone each beat 32 witches of a quarter each.
+    """
+    first = costs.action[a]
+    if left <= 1 or first == INF:
+        return first
+    per_run = _expected_tokens(rules, a, keys)
+    marginal = min((m for m, _ in costs.way_prices[a]), default=INF)
+    return first + (math.ceil(left / per_run - 1e-9) - 1) * marginal
+
+
+def _expected_tokens(rules: Rules, a: int, keys: frozenset[tuple[str, str]]) -> float:
+    """How much one run of ``a`` counts towards an atom with event keys ``keys``, on average."""
+    goal = rules.goals[a]
+    targets = goal.target_tag if goal.target_tag is not None else {goal.target}
+    best = float(goal.count) if any((goal.event, t) in keys for t in targets) else 0.0
+    for out in rules.outputs[a]:
+        if _counts_output(rules, a, out.resource, keys):
+            best = max(best, out.expected)
+    return best or 1.0
 
 
 def _met(need: Need, state: StateDict) -> bool:
