@@ -22,6 +22,11 @@ HANG_GUARD = 1800.0
 that must answer). Only a guard against a hung CI, far above anything a loaded machine needs: never a speed check."""
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: a worker a core, at most four (each loads the library; the engine's tests start engines)."""
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
 @pytest.fixture(scope="session")
 def library():
     from taskverse import load_library

@@ -15,7 +15,6 @@ Example:
 
 from __future__ import annotations
 
-import fcntl
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,12 +22,9 @@ from typing import Any
 
 from taskverse.engine.harness import Plan
 from taskverse.engine.ir import TaskIR
-from taskverse.engine.runner import EpisodeReport, run_episode, run_episodes
+from taskverse.engine.runner import EpisodeReport, claimed_homes, run_episode, run_episodes
 from taskverse.errors import TaskverseError
 from taskverse.workers import Backend, run_jobs
-
-HOMES = 64
-"""Client homes a machine keeps for job episodes (more episodes at once each get a throw-away home)."""
 
 _LIBRARY: list[Any] = []
 
@@ -45,24 +41,8 @@ def _worker_library() -> Any:
 @contextmanager
 def claimed_home() -> Iterator[Path | None]:
     """A client home no other episode on this machine uses while it is held (None when all are in use)."""
-    from taskverse.paths import cache_dir
-
-    root = cache_dir() / "engine-client"
-    for i in range(HOMES):
-        home = root / f"job-{i}"
-        home.mkdir(parents=True, exist_ok=True)
-        lock = (root / f"job-{i}.lock").open("a")
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            lock.close()
-            continue
-        try:
-            yield home
-        finally:
-            lock.close()  # closing releases the lock, also when the process dies
-        return
-    yield None
+    with claimed_homes(1) as homes:
+        yield homes[0]
 
 
 def run_engine_job(task: Any, ir: TaskIR, plan: Plan, episode: int, timeout: float) -> EpisodeReport | str:

@@ -17,14 +17,16 @@ Example:
 
 from __future__ import annotations
 
+import fcntl
 import json
 import queue
 import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -225,20 +227,49 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
     )
 
 
-def client_homes(count: int) -> list[Path]:
-    """Client home folders kept between runs (the media cache makes joining faster), one per parallel slot."""
+HOMES = 64
+"""Client homes a machine keeps (the media cache makes joining faster); more episodes at once get throw-away ones."""
+
+
+@contextmanager
+def claimed_homes(count: int) -> Iterator[list[Path | None]]:
+    """``count`` client homes that no other episode on this machine uses while they are held.
+
+    A lock file marks a home in use, so runs in several processes at once (a test suite's workers, Ray workers
+    beside a local run) never share one; closing the lock releases it, also when the process dies. Beyond
+    ``HOMES`` homes in use, None: the episode makes a throw-away home.
+    """
     from taskverse.paths import cache_dir
 
-    homes = [cache_dir() / "engine-client" / f"home-{i}" for i in range(count)]
-    for home in homes:
-        home.mkdir(parents=True, exist_ok=True)
-    return homes
+    root = cache_dir() / "engine-client"
+    root.mkdir(parents=True, exist_ok=True)
+    locks: list[Any] = []
+    homes: list[Path | None] = []
+    try:
+        for i in range(HOMES):
+            if len(homes) == count:
+                break
+            lock = (root / f"home-{i}.lock").open("a")
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lock.close()
+                continue
+            locks.append(lock)
+            home = root / f"home-{i}"
+            home.mkdir(exist_ok=True)
+            homes.append(home)
+        yield [*homes, *[None] * (count - len(homes))]
+    finally:
+        for lock in locks:
+            lock.close()
 
 
 T = TypeVar("T")
 
 
-def _run_all(one: Callable[[T, Path], EpisodeReport], jobs: Sequence[T], parallel: int) -> list[EpisodeReport]:
+def _run_all(one: Callable[[T, Path | None], EpisodeReport], jobs: Sequence[T],
+             parallel: int) -> list[EpisodeReport]:
     """Run ``one(job, client_home)`` for every job, ``parallel`` at a time in worker threads; results in order.
 
     The calling thread only waits, so Ctrl-C reaches it at once: every engine of the run is then ended
@@ -246,11 +277,17 @@ def _run_all(one: Callable[[T, Path], EpisodeReport], jobs: Sequence[T], paralle
     folders), and ``KeyboardInterrupt`` is raised. Further Ctrl-C presses are ignored from then on (the
     handler stays installed in the main thread): the caller says so and exits.
     """
+    workers = max(1, min(parallel, len(jobs)))
+    with claimed_homes(workers) as claimed:
+        return _run_in_homes(one, jobs, workers, claimed)
+
+
+def _run_in_homes(one: Callable[[T, Path | None], EpisodeReport], jobs: Sequence[T], workers: int,
+                  claimed: list[Path | None]) -> list[EpisodeReport]:
     from taskverse.engine.binaries import allow_runs, stop_all
 
-    workers = max(1, min(parallel, len(jobs)))
-    homes: queue.Queue[Path] = queue.Queue()
-    for home in client_homes(workers):
+    homes: queue.Queue[Path | None] = queue.Queue()
+    for home in claimed:
         homes.put(home)
 
     def run(job: T) -> EpisodeReport:
@@ -299,7 +336,7 @@ def run_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episodes: i
     if episodes < 1 or parallel < 1:
         raise TaskverseError("episodes and parallel must be at least 1")
 
-    def one(index: int, home: Path) -> EpisodeReport:
+    def one(index: int, home: Path | None) -> EpisodeReport:
         return run_episode(task, ir, plan, library=library, episode=index, timeout=timeout, client_home=home)
 
     return _run_all(one, list(range(1, episodes + 1)), parallel)
@@ -317,7 +354,7 @@ def run_jobs(jobs: list[tuple[Any, TaskIR, Plan]], *, library: Any, parallel: in
     Each episode may take ``timeout`` seconds plus :data:`STEP_SECONDS` for each step of its plan.
     """
 
-    def one(job: tuple[Any, TaskIR, Plan], home: Path) -> EpisodeReport:
+    def one(job: tuple[Any, TaskIR, Plan], home: Path | None) -> EpisodeReport:
         budget = timeout + STEP_SECONDS * len(job[2].steps)
         return run_episode(job[0], job[1], job[2], library=library, timeout=budget, client_home=home)
 
