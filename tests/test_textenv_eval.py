@@ -214,6 +214,9 @@ def test_interrupted_run_leaves_a_partial_report_that_resume_completes(tmp_path)
     process.send_signal(signal.SIGINT)
     gate.touch()  # the episodes under way may end now (a run with worker processes waits for them)
     _, stderr = process.communicate()
+    if process.returncode != 130 and report.exists():  # say how the episodes ended, should the run not stop
+        episodes = _report(report)["tasks"][0]["episodes"]
+        stderr += f"\nepisodes: {[(e['termination'], e['error']) for e in episodes]}"
     assert process.returncode == 130, stderr
     assert "--resume" in stderr and "Traceback" not in stderr
     partial = _report(report)
