@@ -41,9 +41,11 @@ from taskverse.schema import (
     Event,
     Initialization,
     MetricName,
+    ResourceKind,
     StrictModel,
     Summon,
 )
+from taskverse.world.graph import way_yields
 
 NO_PRECIPITATION_MESSAGE = "it never rains or snows in {biome}"
 WHEN_FACETS = ({"day", "night"}, {"clear", "rain", "thunder"}, {"first_day"})
@@ -120,6 +122,53 @@ def _text(value: Any) -> str:
     return str(getattr(value, "value", value))
 
 
+def _sure_yields(task: AtomTask) -> dict[str, int]:
+    """The items every way of an atom gives for sure (chance 1), each at the least count over the ways."""
+    per_way = []
+    for yields in way_yields(task):
+        got: dict[str, int] = {}
+        for y in yields:
+            if y.kind == ResourceKind.ITEM and y.chance >= 1.0 and y.count > 0:
+                got[y.name] = got.get(y.name, 0) + y.count
+        per_way.append(got)
+    if not per_way:
+        return {}
+    common = set.intersection(*(set(got) for got in per_way))
+    return {item: min(got[item] for got in per_way) for item in sorted(common)}
+
+
+def _add_items(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    """Two item counts added up."""
+    out = dict(a)
+    for item, n in b.items():
+        out[item] = out.get(item, 0) + n
+    return out
+
+
+def _without_items(init: Initialization, made: dict[str, int]) -> Initialization:
+    """A start without the items already made: taken from the inventory first, then the hand, then what is worn."""
+    if not made:
+        return init
+    left = dict(made)
+    inventory = dict(init.inventory)
+    for item in sorted(set(inventory) & set(left)):
+        taken = min(inventory[item], left[item])
+        inventory[item] -= taken
+        left[item] -= taken
+        if not inventory[item]:
+            del inventory[item]
+    main_hand = init.main_hand
+    if main_hand is not None and left.get(main_hand, 0) > 0:
+        left[main_hand] -= 1
+        main_hand = None
+    equipment = dict(init.equipment)
+    for slot, item in init.equipment.items():
+        if left.get(item, 0) > 0:
+            left[item] -= 1
+            del equipment[slot]
+    return init.model_copy(update={"inventory": inventory, "main_hand": main_hand, "equipment": equipment})
+
+
 class MoleculeBuilder:
     """Derives and checks molecule attributes against a loaded library."""
 
@@ -139,10 +188,16 @@ class MoleculeBuilder:
             return self.atom(node.task).initialization, repr(self.atom(node.task).description)
         if isinstance(node, GROUPS):
             init, name = self.initialization(node.parts[0])
+            made = self.made(node.parts[0]) if isinstance(node, Then) else {}
             for part in node.parts[1:]:
                 other, other_name = self.initialization(part)
+                # a later step of a THEN is not given what an earlier one makes: "craft a compass, then use it"
+                # starts without the compass, else the craft would be pointless
+                other = _without_items(other, made)
                 init = _merge_init(init, other, (name, other_name))
                 name = f"{name} and {other_name}"
+                if isinstance(node, Then):
+                    made = _add_items(made, self.made(part))
             return init, name
         if isinstance(node, Constrained):
             init, name = self.initialization(node.part)
@@ -163,6 +218,35 @@ class MoleculeBuilder:
         if isinstance(node, Repeat | Within | Amount):
             return self.initialization(node.part)
         raise TypeError(node)
+
+    def made(self, node: Any) -> dict[str, int]:
+        """The items a part surely makes when it is done (chance drops and avoided parts make none).
+
+        An atom makes what every one of its ways yields for sure, at the least count; parts done together or in turn
+        add up; of alternatives only what each of them makes counts; ``N * A`` makes N times A's, and ``amount(N,
+        A)`` at least N of A's target.
+        """
+        if isinstance(node, AtomRef):
+            return _sure_yields(self.atom(node.task))
+        if isinstance(node, AllOf | Then):
+            out: dict[str, int] = {}
+            for part in node.parts:
+                out = _add_items(out, self.made(part))
+            return out
+        if isinstance(node, AnyOf | AtLeast):
+            each = [self.made(part) for part in node.parts]
+            return {item: min(m[item] for m in each) for item in sorted(set.intersection(*(set(m) for m in each)))}
+        if isinstance(node, Repeat):
+            return {item: n * node.times for item, n in self.made(node.part).items()}
+        if isinstance(node, Amount):
+            out = self.made(node.part)
+            target = self.atom(atoms_of(node.part)[0]).goal.target
+            if target in out:
+                out[target] = max(out[target], node.count)
+            return out
+        if isinstance(node, Avoid):
+            return {}
+        return self.made(node.part)  # constrained, initialized, time-bound: the part's
 
     def _check_override_names(self, overrides: dict[str, Any]) -> None:
         """Every item, block, mob, biome and structure an ``init(...)`` names must exist (close matches if not)."""

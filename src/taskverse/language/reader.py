@@ -10,12 +10,14 @@ curated rename table. The grammar, with examples: ``docs/phrases.md``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from taskverse.algebra.expr import MAX_AMOUNT as MAX_COUNT  # the larger of an amount's and a repetition's
-from taskverse.errors import close_matches
+from taskverse.algebra.molecule import MoleculeBuilder
+from taskverse.errors import TaskverseError, close_matches
 from taskverse.knowledge.renames import load_renames, loose_name
 from taskverse.language.reading import (
     Counted,
@@ -23,11 +25,15 @@ from taskverse.language.reading import (
     Node,
     PhraseError,
     PhraseReading,
+    Started,
     Step,
     apply_constraint,
     apply_count,
     apply_start,
+    kit_start,
     parts_of,
+    to_expr,
+    with_own_start,
 )
 from taskverse.language.vocabulary import (
     ARTICLES,
@@ -127,7 +133,27 @@ class PhraseReader:
                 raise self._count_error
             raise self.diagnose(tuple(words), phrase)
         node, used = found
-        return PhraseReading(phrase.strip(), node, used)
+        return PhraseReading(phrase.strip(), self.own_starts(node), used)
+
+    def own_starts(self, node: Node) -> Node:
+        """The reading with each start a phrase gives (``using ITEMS``) added to its part's own start.
+
+        Done once the whole phrase is read, innermost first, so each part's own start is counted once.
+        """
+        if isinstance(node, Step):
+            return node
+        if isinstance(node, Joined):
+            return Joined(node.op, tuple(self.own_starts(p) for p in node.parts))
+        inner = self.own_starts(node.part)
+        if isinstance(node, Started) and node.mode == "custom" and not node.kit:
+            try:
+                own = MoleculeBuilder(self.library).initialization(to_expr(inner))[0]
+            except TaskverseError:  # parts that do not go together: building the composition says why
+                return dataclasses.replace(node, part=inner)
+            merged = with_own_start(own, dict(node.overrides))
+            # a start that adds nothing to the task's own ("starting from a porkchop, smelt cooked porkchop") is it
+            return Started(inner, "custom", tuple(sorted(merged.items()))) if merged else inner
+        return dataclasses.replace(node, part=inner)
 
     def _phrase(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
         """Prefixes that start the whole phrase (``find material and``, ``starting from X,``), then the body."""
@@ -144,7 +170,7 @@ class PhraseReader:
                 overrides = self.items(words[len(start):comma], inventory_only=True)
                 body = self._phrase(words[comma + 1:]) if overrides is not None else None
                 if body is not None and overrides is not None:
-                    node = apply_start(body[0], "custom", overrides)
+                    node = kit_start(body[0], overrides)
                     if node is not None:
                         return node, (" ".join(words[:comma]), *body[1])
         return self._sequence(words)
@@ -225,10 +251,9 @@ class PhraseReader:
                 continue
             left, right = words[:i], words[i + 1:]
             if word == "and" and len(left) == 1 and left[0] in VERBS and right[0] in VERBS:
-                first = self._clause((left[0], *right[1:]))
-                second = self._clause(right)
-                if first is not None and second is not None:
-                    return Joined("then", (first[0], second[0])), (left[0], "and", *second[1])
+                verbs = self.verbs_then(left[0], right)
+                if verbs is not None:
+                    return verbs
             read_left = self._clause(left)
             if read_left is None:
                 continue
@@ -240,6 +265,22 @@ class PhraseReader:
                 parts = [*parts_of(read_left[0], op), *parts_of(read_right[0], op)]
                 return Joined(op, tuple(parts)), (*read_left[1], word, *read_right[1])
         return None
+
+    def verbs_then(self, verb: str, right: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``V1 and V2 THING``: V1 THING then V2 THING (``smelt and eat cooked porkchop``).
+
+        Verbs that mean the same library verb name one action, as papers double a verb for emphasis: ``combat and
+        kill a zombie`` is one kill (read with the verb nearer the thing, else the first).
+        """
+        first = self._clause((verb, *right[1:]))
+        second = self._clause(right)
+        if set(VERBS[verb]) & set(VERBS[right[0]]):
+            if second is not None:
+                return second[0], (verb, "and", *second[1])
+            return None if first is None else (first[0], (verb, "and", right[0], *first[1]))
+        if first is None or second is None:
+            return None
+        return Joined("then", (first[0], second[0])), (verb, "and", *second[1])
 
     # the core: VERB [COUNT] THING ---------------------------------------------------------------------------------
 
@@ -395,7 +436,7 @@ class PhraseReader:
         for start in START_WORDS:
             if tail[:len(start)] == start and len(tail) > len(start):
                 overrides = self.items(tail[len(start):], inventory_only=True)
-                return None if overrides is None else _Modifier("start", ("custom", overrides), text)
+                return None if overrides is None else _Modifier("start", ("kit", overrides), text)
         return None
 
     def apply(self, node: Node, modifier: _Modifier) -> Node | None:
@@ -405,7 +446,7 @@ class PhraseReader:
         if modifier.kind == "count":
             return node if modifier.data == 1 else apply_count(node, modifier.data)
         mode, overrides = modifier.data
-        return apply_start(node, mode, overrides)
+        return kit_start(node, overrides) if mode == "kit" else apply_start(node, mode, overrides)
 
     def items(self, words: tuple[str, ...], inventory_only: bool = False) -> dict[str, Any] | None:
         """``a diamond sword, shield and a full suite of iron armor``: main hand, armour, inventory, mobs.
@@ -511,16 +552,16 @@ class PhraseReader:
                         structure_at = (tail, structure)
                         core, peeled = core[:i], True
                         break
-        means = next((w for w in words[1:] if w in MEANS_GERUNDS), None)
+        means = self.gerund_at(words, MEANS_GERUNDS, start=1)
         if means is not None:
-            verbs = MEANS_GERUNDS[means]
+            verbs = MEANS_GERUNDS[words[means]]
             known = sorted(i for i, d in self._atoms.items() if d.get("verb") in verbs)
-            return PhraseError(f"'{means}' says how to reach the goal, which a task cannot require; the library's "
-                               f"{' and '.join(verbs)} atoms do it ({', '.join(known[:3])}, ...)", field="phrase",
-                               unread=list(words[words.index(means):]))
-        gerund = next((w for w in words if w in GERUNDS), None)
+            return PhraseError(f"'{words[means]}' says how to reach the goal, which a task cannot require; the "
+                               f"library's {' and '.join(verbs)} atoms do it ({', '.join(known[:3])}, ...)",
+                               field="phrase", unread=list(words[means:]))
+        gerund = self.gerund_at(words, GERUNDS)
         if gerund is not None:
-            return self._why_not((GERUNDS[gerund], *words[words.index(gerund) + 1:]))
+            return self._why_not((GERUNDS[words[gerund]], *words[gerund + 1:]))
         if words[0] in MISSING_VERBS:
             return self._why_not(words)
         if self._clause(core) is not None:
@@ -537,6 +578,18 @@ class PhraseReader:
                 what = "item or mob" if tail[0] in WITH_WORDS else "biome, dimension or cave"
                 return self._unread(tuple(strip_articles(tail[1:])), what)
         return self._why_not(core)
+
+    def gerund_at(self, words: tuple[str, ...], gerunds: Any, start: int = 0) -> int | None:
+        """Where the first gerund of ``gerunds`` is (``by brewing``), or None.
+
+        A gerund that begins a thing's name is the thing (``an enchanting table``, ``a brewing stand``, ``a fishing
+        rod``), not a way of doing the task.
+        """
+        for i in range(start, len(words)):
+            if words[i] in gerunds and not any(self.known(words[i:j], ("item", "block", "entity")) is not None
+                                               for j in range(i + 2, len(words) + 1)):
+                return i
+        return None
 
     def _why_not(self, words: tuple[str, ...]) -> PhraseError:
         verb = words[0]
@@ -584,8 +637,18 @@ class PhraseReader:
         if VERBS[verb][0] == "obtain":
             return PhraseError(f"the library has no obtain task for {name} (obtain atoms are the items the world "
                                "model can get from scratch)", field="phrase")
-        return PhraseError(f"the library has no {' or '.join(VERBS[verb])} task for {name}",
-                           field="phrase")
+        near = self.tasks_naming(VERBS[verb], name)
+        return PhraseError(f"the library has no {' or '.join(VERBS[verb])} task for {name}", field="phrase",
+                           suggestions=near[:3])
+
+    def tasks_naming(self, verbs: tuple[str, ...], name: str) -> list[str]:
+        """The atoms of ``verbs`` whose goal is done to or with ``name`` (an enchanting table: a use atom)."""
+        out = []
+        for task_id, data in self._atoms.items():
+            goal = (data.get("metrics") or {}).get("success") or {}
+            if data.get("verb") in verbs and name in (goal.get("target"), goal.get("using")):
+                out.append(task_id)
+        return sorted(out)
 
     def _unread(self, words: Any, what: str) -> PhraseError:
         key = "_".join(words)

@@ -28,6 +28,7 @@ from taskverse.algebra.expr import (
     Then,
 )
 from taskverse.errors import TaskverseError
+from taskverse.schema import Initialization
 
 # --- the reading: a small tree that mirrors the algebra, plus counts ---------------------------------------------
 
@@ -75,6 +76,8 @@ class Started:
     part: Node
     mode: Literal["naive", "custom"]
     overrides: tuple[tuple[str, Any], ...] = ()
+    kit: bool = False
+    """The items are the whole kit ("starting from ITEMS"): they replace the task's own, not add to them."""
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,17 @@ def apply_start(node: Node, mode: str, overrides: dict[str, Any]) -> Node | None
     return Started(node, "custom", tuple(sorted(overrides.items())))
 
 
+def kit_start(node: Node, items: dict[str, Any]) -> Node | None:
+    """``node`` started from these items as its whole kit (``starting from wooden tools, ...``).
+
+    Papers write "starting from ITEMS" for everything the agent carries (MCU's tool kits): the items replace the
+    task's own inventory, so the target's own materials are to be got. "using / with ITEMS" adds to the task's
+    own start instead (``PhraseReader.own_starts``).
+    """
+    started = apply_start(node, "custom", items)
+    return dataclasses.replace(started, kit=True) if isinstance(started, Started) else started
+
+
 def _merge_overrides(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
     out = dict(a)
     for key, value in b.items():
@@ -271,3 +285,46 @@ def _merge_overrides(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | N
     return out
 
 
+# --- a phrase's start added to the task's own ------------------------------------------------------------------
+
+def with_own_start(own: Initialization, overrides: dict[str, Any]) -> dict[str, Any]:
+    """A phrase's start (``with`` / ``using`` / ``starting from`` ITEMS) added to the start its task has anyway.
+
+    ``init(A, ...)`` replaces each field it names, so the reader names the whole field: the task's own items and
+    mobs with the phrase's added. The phrase's main hand and worn pieces are taken; an item or mob both name counts
+    once, at the larger count (``build a snow golem using snow blocks and a carved pumpkin`` names the golem's own
+    blocks, not more of them); nothing of the task's own start is dropped (a tool the phrase displaces from the
+    hand or a piece from a slot is carried, as combined starts do). Only the fields the phrase sets are returned.
+    """
+    out = {key: value for key, value in overrides.items() if key != "inventory"}
+    worn = {slot.value: item for slot, item in own.equipment.items()}
+    if "equipment" in overrides:
+        worn.update(overrides["equipment"])
+        out["equipment"] = {slot: worn[slot] for slot in ("head", "chest", "legs", "feet", "offhand") if slot in worn}
+    if "summon" in overrides:
+        mobs = {s.entity: s.count for s in own.summon}
+        for mob, n in overrides["summon"].items():
+            mobs[mob] = max(mobs.get(mob, 0), n)
+        out["summon"] = dict(sorted(mobs.items()))
+    hand: str | None = overrides.get("main_hand", own.main_hand)
+    total = _held(own.inventory, own.main_hand, {slot.value: item for slot, item in own.equipment.items()})
+    for item, n in _held(overrides.get("inventory", {}), overrides.get("main_hand"),
+                         overrides.get("equipment", {})).items():
+        total[item] = max(total.get(item, 0), n)
+    for held in [hand, *worn.values()]:  # what is held and worn is part of what the start has
+        if held:
+            total[held] -= 1
+    inventory = {item: n for item, n in sorted(total.items()) if n > 0}
+    # init(...) cannot say "carry nothing": when all the task carries is now held or worn, it keeps its own
+    if inventory and inventory != own.inventory:
+        out["inventory"] = inventory
+    return out
+
+
+def _held(inventory: dict[str, int], hand: str | None, worn: dict[str, str]) -> dict[str, int]:
+    """Every item a start has, carried, in hand or worn, with its count."""
+    out = dict(inventory)
+    for item in [hand, *worn.values()]:
+        if item:
+            out[item] = out.get(item, 0) + 1
+    return out

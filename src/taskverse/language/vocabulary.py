@@ -74,8 +74,9 @@ MATERIALS = {"leather": "leather", "chain": "chainmail", "chainmail": "chainmail
 TOOLS = re.compile(r"^(?:a |the )?(?:set of |full set of )?(\w+) tools$")
 TOOL_MATERIALS = {"wooden": "wooden", "wood": "wooden", "stone": "stone", "iron": "iron", "gold": "golden",
                   "golden": "golden", "diamond": "diamond", "netherite": "netherite"}
-TOOL_KINDS = ("axe", "hoe", "pickaxe", "shovel")
-"""``wooden tools``: the Minecraft Wiki's tools of one material (Tool page: axe, hoe, pickaxe, shovel)."""
+TOOL_KINDS = ("axe", "hoe", "pickaxe", "shovel", "sword")
+"""``wooden tools``: the kit of one material MCU's "starting from MATERIAL tools" tasks give: the Minecraft Wiki's
+four tools (Tool page: axe, hoe, pickaxe, shovel) and the sword."""
 GERUNDS = {"riding": "ride", "repairing": "repair", "fishing": "fish", "sleeping": "sleep"}
 """A gerund of a missing verb anywhere in a phrase (``obtain fish by fishing``): the line is explained, not read."""
 MEANS_GERUNDS = {"trading": ("trade", "sell"), "brewing": ("brew",), "breeding": ("breed",), "taming": ("tame",),
@@ -137,7 +138,7 @@ def armor_suite(text: str) -> dict[str, str] | None:
 
 
 def tool_set(text: str) -> list[str] | None:
-    """``wooden tools``: the four tools of one material, or None."""
+    """``wooden tools``: the five-piece kit of one material (``TOOL_KINDS``), or None."""
     match = TOOLS.match(text)
     if match is None or match.group(1) not in TOOL_MATERIALS:
         return None
