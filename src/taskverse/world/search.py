@@ -1319,15 +1319,17 @@ def prune_plan(planner: Planner, plan: list[int]) -> list[int]:
         w = planner.enabled_way(a, state)
         assert w is not None, "prune_plan needs a plan that runs"
         prefix.append(planner.apply(state, progress, a, w))
-    improved = True
-    while improved:
-        improved = False
-        for i in range(len(plan) - 1, -1, -1):
+    # Steps below the lowest one dropped in a pass were tried after every drop of that pass, on the plan as it
+    # now is: trying them again would replay the same steps from the same states. The next pass stops there.
+    lowest: int | None = 0
+    while lowest is not None:
+        stop, lowest = lowest, None
+        for i in range(len(plan) - 1, stop - 1, -1):
             replayed = _replay_without(planner, plan, prefix, i)
             if replayed is not None:
                 plan = plan[:i] + plan[i + 1:]
                 prefix = replayed
-                improved = True
+                lowest = i
     return plan
 
 
