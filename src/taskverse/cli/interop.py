@@ -1,0 +1,185 @@
+"""Commands for other tools' formats: ``import`` (MineStudio / MCU task configs) and ``export --to minestudio``."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from taskverse.cli.util import emit_json, error_line, force_option, friendly
+from taskverse.errors import TaskverseError
+
+MAX_CONFIGS = 10_000
+"""Config files one import reads."""
+
+MAX_LINE = 1000
+"""Characters of one warning line."""
+
+
+def config_files(source: Path) -> list[Path]:
+    """The YAML files of a folder (recursively, sorted), or the one file given."""
+    from taskverse.fileio import check_readable
+
+    if source.is_dir():
+        found = sorted(p for p in source.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+        if not found:
+            raise TaskverseError("holds no .yaml files", file=source)
+        if len(found) > MAX_CONFIGS:
+            raise TaskverseError(f"holds {len(found)} YAML files; at most {MAX_CONFIGS} are read", file=source)
+        return found
+    check_readable(source, "task config")
+    return [source]
+
+
+def _names(library: Any) -> Any:
+    from taskverse.interop.commands import Names
+    from taskverse.knowledge.renames import load_renames
+
+    return Names(library.knowledge, load_renames(kn=library.knowledge))
+
+
+@click.command("import")
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write each imported molecule to DIR/<config path>.yaml (a folder's layout is kept).")
+@force_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def import_(source: Path, output: Path | None, force: bool, fmt: str) -> None:
+    """Read MineStudio / MCU task configs (FILE or every .yaml under a folder) into molecule tasks.
+
+    \b
+    Each config's custom_init_commands become the task's start (/give, /item replace and /replaceitem,
+    /summon, /time set, /weather, /setblock, /fill, /fillbiome, /execute ... run, /execute in DIM run tp);
+    its text is read as a task phrase (or its taskverse block, when taskverse wrote it) and the task starts
+    with what the config gives plus what the text's task needs. Whatever is not understood is reported as
+    FILE:LINE: COMMAND: reason on stderr, one per line. Exits 1 if any file failed or any command was not
+    understood (the rest is still imported), 2 on bad input.
+    """  # noqa: D301
+    from taskverse.algebra.files import molecule_to_yaml
+    from taskverse.cli.app import _library
+    from taskverse.fileio import check_output, write_text
+    from taskverse.interop.minestudio import import_config
+
+    files = config_files(source)
+    targets: dict[str, Path] = {}
+    if output is not None:  # every file that may be written is checked before any work is done
+        check_output(output, force, folder=True)
+        for path in files:
+            # simple/x.yaml and hard/x.yaml stay apart: the folder's layout is kept
+            relative = path.relative_to(source) if source.is_dir() else Path(path.name)
+            targets[str(path)] = check_output(output / relative.with_suffix(".yaml"), force)
+    library = _library()
+    names = _names(library)
+    results = []
+    for path in files:
+        try:
+            results.append(import_config(path, library, names))
+        except TaskverseError as exc:  # not a config: one line, and the other files go on
+            if len(files) == 1:
+                raise
+            from taskverse.interop.minestudio import Imported
+
+            at_line = f"line {exc.line}: " if exc.line else ""
+            results.append(Imported(str(path), "", error=at_line + str(dataclasses.replace(exc, file=None, line=None))))
+    failed = False
+    for result in results:
+        for problem in result.problems:
+            click.echo(_one_line(f"warning: {problem}"), err=True)
+        failed = failed or bool(result.problems) or result.error is not None
+        if result.error is not None:
+            click.echo(error_line(f"{result.file}: not imported: {result.error}"), err=True)
+        elif output is not None:
+            write_text(targets[result.file], molecule_to_yaml(result.molecule), force=force)
+    summary = {
+        "found": len(results),
+        "imported": sum(r.molecule is not None for r in results),
+        "every_command_understood": sum(r.molecule is not None and not r.problems for r in results),
+        "nothing_beyond_config": sum(r.molecule is not None and not r.beyond_config for r in results),
+        "not_imported": sum(r.molecule is None for r in results),
+    }
+    if fmt == "json":
+        emit_json({"files": [r.summary() for r in results], "summary": summary})
+    else:
+        for result in results:
+            if result.molecule is not None:
+                extra = f"  (text adds {_words(result.beyond_config)})" if result.beyond_config else ""
+                click.echo(f"{result.file}: {result.molecule.id}: {result.molecule.description}{extra}")
+        click.echo(", ".join(f"{v} {k.replace('_', ' ')}" for k, v in summary.items()))
+    if output is not None:
+        click.echo(f"wrote {summary['imported']} molecules to {output}", err=True)
+    if failed:
+        sys.exit(1)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:MAX_LINE]
+
+
+def _words(extra: dict[str, Any]) -> str:
+    parts = []
+    for key, value in extra.items():
+        if isinstance(value, dict):
+            parts += [f"{key}.{k}={v}" for k, v in value.items()]
+        else:
+            parts.append(f"{key}={value}")
+    return ", ".join(parts)
+
+
+@click.command("export")
+@click.argument("tasks", nargs=-1)
+@click.option("--suite", help="Export every task of a suite (SkillForge, ...).")
+@click.option("--to", "target", type=click.Choice(["minestudio"]), required=True,
+              help="The format to write (mcu-criteria: to come).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="The folder to write into.")
+@force_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def export(tasks: tuple[str, ...], suite: str | None, target: str, output: Path, force: bool, fmt: str) -> None:
+    """Write tasks (TASK... or --suite NAME) as MineStudio task configs, one YAML file per task in DIR.
+
+    Each file has custom_init_commands (Minecraft 1.20 commands setting up the task's start), text (its
+    description) and a taskverse block with its id and its expression as data (the success condition), which
+    `taskverse import` reads back. A task no command can set up (a start in a structure) is reported with the
+    reason and the run goes on; exits 1 if any task was left out.
+    """
+    from taskverse.cli.app import _library, resolve_task
+    from taskverse.fileio import check_output, write_text
+    from taskverse.interop.commands import CommandError
+    from taskverse.interop.minestudio import config_file_name, export_config
+
+    if bool(tasks) == bool(suite):
+        raise TaskverseError("give TASK arguments or --suite NAME (one of them)")
+    check_output(output, force, folder=True)
+    library = _library()
+    chosen: list[Any]
+    if suite:
+        from taskverse.benchmarks.suites import load_suite, resolve_suite_task
+
+        chosen = [resolve_suite_task(item, library) for item in load_suite(suite).tasks]
+    else:
+        chosen = [resolve_task(reference) for reference in tasks]
+    names = _names(library)
+    written, skipped = [], []
+    for task in chosen:
+        try:
+            text = export_config(task, names)
+        except CommandError as exc:
+            skipped.append({"id": task.id, "reason": str(exc)})
+            click.echo(error_line(f"{task.id}: not exported: {exc}"), err=True)
+            continue
+        path = output / config_file_name(task.id)
+        write_text(path, text, force=force)
+        written.append({"id": task.id, "file": str(path)})
+    if fmt == "json":
+        emit_json({"written": written, "skipped": skipped, "to": target})
+    else:
+        click.echo(f"wrote {len(written)} MineStudio configs to {output}; {len(skipped)} tasks left out")
+    if skipped:
+        sys.exit(1)
+
+
+COMMANDS = [import_, export]

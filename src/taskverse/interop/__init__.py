@@ -1,0 +1,1 @@
+"""Other tools' task formats: MineStudio / MCU task configs read into molecules and written from tasks."""
