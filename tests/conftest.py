@@ -56,6 +56,13 @@ def cli(*args: str, input: str | bytes | None = None):
     return CliRunner().invoke(main, list(args), input=input)
 
 
+def in_process_json(*args: str):
+    """A command's JSON output, run in-process (for tests about what a command prints, not its start-up)."""
+    result = cli(*args, "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
 def one_clean_line(result, *needles: str, code: int | None = 2) -> str:
     """The command failed with exactly one line on stderr, no traceback, naming what it should."""
     assert result.exit_code != 0, result.output

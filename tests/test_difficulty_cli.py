@@ -13,6 +13,15 @@ def run_in(folder, *args):
                           cwd=ROOT)
 
 
+def cli_in(folder, *args):
+    """The command line in-process (click's test runner) with the calibration folder ``folder``."""
+    from click.testing import CliRunner
+
+    from taskverse.cli import main
+
+    return CliRunner().invoke(main, list(args), env={"TASKVERSE_CALIBRATION": str(folder)})
+
+
 def test_difficulty_json_by_id_description_and_expression():
     by_id = cli_json("difficulty", "craft.iron_sword")
     assert by_id == cli_json("difficulty", "craft an iron_sword")
@@ -44,16 +53,17 @@ def test_show_includes_calibrated_scores():
 
 
 def test_calibrate_writes_the_table_and_staleness_is_reported(tmp_path):
-    result = run_in(tmp_path, "calibrate", "--format", "json")
-    assert result.returncode == 0, result.stderr
+    result = cli_in(tmp_path, "calibrate", "--format", "json")
+    assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     written = json.loads((tmp_path / "quantiles.json").read_text())
     assert written["quantiles"] == data["quantiles"] and set(data["quantiles"]) == set(DIFFICULTY_DIMENSIONS)
     assert data["computed_on"]["atoms"] >= 3000
-    fresh = run_in(tmp_path, "difficulty", "mine dirt", "--format", "json")
-    assert fresh.returncode == 0 and "warning" not in fresh.stderr
+    fresh = cli_in(tmp_path, "difficulty", "mine dirt", "--format", "json")
+    assert fresh.exit_code == 0 and "warning" not in fresh.stderr
     written["computed_on"]["library_digest"] = "0" * 64
     (tmp_path / "quantiles.json").write_text(json.dumps(written))
+    # a process of its own reads the table afresh (this one re-reads it only when its mtime changes)
     stale = run_in(tmp_path, "difficulty", "mine dirt", "--format", "json")
     assert stale.returncode == 0 and "taskverse calibrate" in stale.stderr
     assert json.loads(stale.stdout)["calibration"]["stale"] is True

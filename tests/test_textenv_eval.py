@@ -11,13 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HANG_GUARD, ROOT, run_cli
+from conftest import HANG_GUARD, ROOT, cli, run_cli
 from llm_server import Server
 from taskverse.benchmarks.suites import load_suite, step_limit
 from taskverse.errors import TaskverseError
 from taskverse.textenv.env import SkillForgeTextEnv
 
 GREEDY_EXAMPLE = "cmd:python examples/agents/greedy_agent.py"
+SEQUENCE = "hunt sheep >> craft white_carpet"
+"""A molecule whose shortest plan is found at once (``... >> craft white_bed``'s takes the planner half a minute
+from an empty inventory, and a report's plan efficiency needs it)."""
 #: For agents that must answer: the 30 s default is a limit a busy machine can reach (the example agent and the
 #: test server load the library before their first answer), and a test must not fail because the machine is busy.
 PATIENT = ("--answer-timeout", str(HANG_GUARD))
@@ -103,10 +106,12 @@ def test_suite_tasks_record_their_step_limit_from_the_optimal_plan():
 
 
 def test_trajectories_are_linked_and_parallel_runs_give_the_same_report(tmp_path):
-    args = ["eval", "--tasks", "craft stick", "hunt sheep >> craft white_bed", "--agent", "greedy", "--episodes", "3",
-            "--no-progress", "--view", "top:5"]
-    one = run_cli(*args, "--workers", "1", "-o", str(tmp_path / "one.json"))
-    assert one.returncode == 0, one.stderr
+    # The run with worker processes is the command as a user runs it (a process of its own, forking its workers);
+    # the others run in this process.
+    args = ["eval", "--tasks", "craft stick", SEQUENCE, "--agent", "greedy", "--episodes", "3", "--no-progress",
+            "--view", "top:5"]
+    one = cli(*args, "--workers", "1", "-o", str(tmp_path / "one.json"))
+    assert one.exit_code == 0, one.stderr
     two = run_cli(*args, "--workers", "2", "-o", str(tmp_path / "two.json"))
     assert two.returncode == 0, two.stderr
     report = _report(tmp_path / "one.json")
@@ -122,14 +127,14 @@ def test_trajectories_are_linked_and_parallel_runs_give_the_same_report(tmp_path
             assert [s["action"] for s in line["trajectory"]] == line["actions"]
             assert line["trajectory"][0]["observation"].startswith("Task: ")
             assert line["termination"] == "success" and line["trajectory"][-1]["reward"] == 1.0
-    again = run_cli(*args, "-o", str(tmp_path / "one.json"))
-    assert again.returncode == 2 and "--force" in again.stderr and "Traceback" not in again.stderr
+    again = cli(*args, "-o", str(tmp_path / "one.json"))
+    assert again.exit_code == 2 and "--force" in again.stderr and "Traceback" not in again.stderr
 
 
 def test_example_agents_run_as_documented_and_solve_molecules(tmp_path):
     bare = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "src")}  # no virtual environment active
     result = subprocess.run([sys.executable, "-m", "taskverse.cli", "eval", "--tasks", "craft stick",
-                             "hunt sheep >> craft white_bed", "craft torch & hunt sheep", "--agent", GREEDY_EXAMPLE,
+                             SEQUENCE, "craft torch & hunt sheep", "--agent", GREEDY_EXAMPLE,
                              *PATIENT, "--no-progress", "--format", "json", "--no-observations", "-o",
                              str(tmp_path / "r.json")], capture_output=True, text=True, cwd=ROOT, env=bare)
     assert result.returncode == 0, result.stderr
@@ -163,17 +168,17 @@ def test_binary_huge_and_slow_answers_fail_the_episode_not_the_run(tmp_path):
     script.write_text(BAD_AGENT)
     # the answer timeout is what this tests: the agent of episode 1 never answers, so it ends that episode whatever
     # the machine's load. The other answers (a started interpreter's first line included) come well within it.
-    result = run_cli("eval", "--tasks", "craft stick", "--episodes", "3", "--agent", f"cmd:python {script}",
-                     "--answer-timeout", "5", "--max-steps", "3", "--no-progress", "-o", str(tmp_path / "r.json"))
-    assert result.returncode == 0, result.stderr
+    result = cli("eval", "--tasks", "craft stick", "--episodes", "3", "--agent", f"cmd:python {script}",
+                 "--answer-timeout", "5", "--max-steps", "3", "--no-progress", "-o", str(tmp_path / "r.json"))
+    assert result.exit_code == 0, result.stderr
     assert "Traceback" not in result.stderr
     episodes = _report(tmp_path / "r.json")["tasks"][0]["episodes"]
     assert [e["termination"] for e in episodes] == ["agent_error", "agent_error", "step_limit"]
     assert "longer than 65536 bytes" in episodes[0]["error"] and "within 5 s" in episodes[1]["error"]
     first = _lines(tmp_path / "r.trajectories.jsonl")[0]["trajectory"]
     assert first[0]["invalid"] and "not UTF-8" in first[0]["error"]
-    bad_spec = run_cli("eval", "--tasks", "craft stick", "--agent", "cmd:python 'unclosed")
-    assert bad_spec.returncode == 2 and "quotation" in bad_spec.stderr
+    bad_spec = cli("eval", "--tasks", "craft stick", "--agent", "cmd:python 'unclosed")
+    assert bad_spec.exit_code == 2 and "quotation" in bad_spec.stderr
 
 
 GATED_AGENT = """
@@ -255,16 +260,16 @@ def test_openai_agent_over_the_wire_with_greedy_answers(server, tmp_path):
 def test_openai_agent_failures_are_recorded_and_the_run_goes_on(tmp_path):
     keyed, nonsense = Server(key="right"), Server(mode="nonsense")
     try:
-        wrong = run_cli("eval", "--tasks", "craft stick", "--episodes", "2", "--agent", "openai:m", "--base-url",
-                        keyed.url, "--api-key", "wrong", "--no-progress", "--format", "json")
-        silly = run_cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", nonsense.url,
-                        "--max-steps", "3", "--no-progress", "--format", "json")
+        wrong = cli("eval", "--tasks", "craft stick", "--episodes", "2", "--agent", "openai:m", "--base-url",
+                    keyed.url, "--api-key", "wrong", "--no-progress", "--format", "json")
+        silly = cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", nonsense.url,
+                    "--max-steps", "3", "--no-progress", "--format", "json")
     finally:
         keyed.close(), nonsense.close()
-    closed = run_cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", keyed.url,
-                     "--retries", "0", "--no-progress", "--format", "json")
+    closed = cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", keyed.url,
+                 "--retries", "0", "--no-progress", "--format", "json")
     for result in (wrong, silly, closed):
-        assert result.returncode == 0, result.stderr
+        assert result.exit_code == 0, result.stderr
         assert "Traceback" not in result.stderr
     episodes = json.loads(wrong.stdout)["tasks"][0]["episodes"]
     assert [e["termination"] for e in episodes] == ["agent_error"] * 2 and "refused the API key" in episodes[0]["error"]
@@ -286,10 +291,9 @@ def test_prompt_templates_are_checked_and_the_default_can_be_copied(tmp_path):
 
 def test_a_local_ray_cluster_gives_the_same_report(tmp_path):
     pytest.importorskip("ray")
-    args = ["eval", "--tasks", "craft stick", "hunt sheep >> craft white_bed", "--agent", "greedy", "--episodes", "2",
-            "--no-progress"]
-    local = run_cli(*args, "--workers", "1", "-o", str(tmp_path / "local.json"))
-    on_ray = run_cli(*args, "--ray", "--workers", "2", "-o", str(tmp_path / "ray.json"))
-    assert local.returncode == 0 and on_ray.returncode == 0, on_ray.stderr
+    args = ["eval", "--tasks", "craft stick", SEQUENCE, "--agent", "greedy", "--episodes", "2", "--no-progress"]
+    local = cli(*args, "--workers", "1", "-o", str(tmp_path / "local.json"))
+    on_ray = run_cli(*args, "--ray", "--workers", "2", "-o", str(tmp_path / "ray.json"))  # Ray's own processes
+    assert local.exit_code == 0 and on_ray.returncode == 0, (local.stderr, on_ray.stderr)
     assert _report(tmp_path / "ray.json")["run"]["backend"] == "ray"
     assert _comparable(_report(tmp_path / "local.json")) == _comparable(_report(tmp_path / "ray.json"))

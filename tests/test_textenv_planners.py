@@ -137,18 +137,37 @@ def test_optimal_matches_brute_force_from_random_starts(mini, start, goals, oper
     assert brute_force(rules, evaluator, expr, state, limit=best) == best
 
 
-def test_optimal_agent_solves_every_feasible_naive_craft_atom(library):
-    """Every craft atom reachable from an empty inventory: the optimal agent's plan succeeds in the environment.
+def _deepest_of_each_kind(library, tasks):
+    """Of the atoms whose dependency graphs hold the same verbs (mine, smelt, trade, enter, use...), the deepest.
 
-    A small search budget keeps this quick (the plans are then the best found, not all proven shortest); the
-    step limit is raised for the few targets whose plans are longer than the default 100 steps.
+    Atoms of one kind are planned with the same mechanisms; the deepest one's plan goes through the most of them
+    (and the deepest kinds' plans are the longest: the End's, copper's, the wither's chains).
     """
     world = library.world
-    tasks = [t.id for t in library.tasks if t.verb == "craft" and world.task_rank(t.id) != math.inf]
+    deepest: dict[frozenset[str], str] = {}
+    for task in tasks:  # in file order: the first of equally deep atoms stays
+        kind = frozenset(pre.split(".")[0] for pre in world.pre_tasks(task))
+        if kind not in deepest or world.task_rank(task) > world.task_rank(deepest[kind]):
+            deepest[kind] = task
+    return list(deepest.values())
+
+
+def test_optimal_agent_solves_a_feasible_naive_craft_atom_of_every_kind(library):
+    """Craft atoms reachable from an empty inventory: the optimal agent's plan succeeds in the environment.
+
+    One atom of each kind of derivation is played, not all 700-odd (``scripts/perf/craft_plans.py`` plays every
+    one and prints how many plans are long). A small search budget keeps this quick (the plans are then the best
+    found, not all proven shortest); the step limit is raised for the targets whose plans are longer than the
+    default 100 steps.
+    """
+    world = library.world
+    feasible = [t.id for t in library.tasks if t.verb == "craft" and world.task_rank(t.id) != math.inf]
+    tasks = _deepest_of_each_kind(library, feasible)
+    assert len(tasks) >= 40  # mining, smelting, trading, other dimensions, enchanting, brushing, smithing...
     env = SkillForgeTextEnv(task=tasks[0], observation="structured", plan_info=False, library=library,
                             max_steps=10_000)
     agent = OptimalAgent(budget=40)
-    failures, long_plans = [], []
+    failures, lengths = [], []
     for task in tasks:
         env.reset(seed=0, options={"task": task})
         agent.reset(env, seed=0)
@@ -160,13 +179,11 @@ def test_optimal_agent_solves_every_feasible_naive_craft_atom(library):
             failures.append(task)
         elif env.steps != length:
             failures.append(f"{task}: {env.steps} steps for a {length}-step plan")
-        if length > 100:
-            long_plans.append(task)
+        lengths.append(length)
     assert not failures, failures
-    # The End's, copper's, Silk Touch's (15 bookshelves), the wither's and far structures' long chains, not
-    # planner detours: 69 of the 746 once placed blocks stopped copying themselves (the dyed shulker boxes, the
-    # End's bricks and purpur, the packed and blue ice of Silk Touch, the cut copper blocks).
-    assert len(long_plans) < 0.10 * len(tasks)
+    # The End's, copper's, Silk Touch's (15 bookshelves), the wither's and far structures' long chains are among
+    # the kinds: plans past the default step limit are played too.
+    assert any(length > 100 for length in lengths) and any(length <= 10 for length in lengths)
 
 
 @pytest.mark.parametrize("agent_name", ["random", "greedy", "optimal"])
@@ -186,15 +203,27 @@ def test_agents_are_seeded_and_succeed(library, agent_name):
         assert done and len(runs[0]) == 6
 
 
+class _CountingAgent(OptimalAgent):
+    """The optimal agent, counting the plans it makes after the first."""
+
+    replans = 0
+
+    def _replan(self, env, from_start=False):
+        self.replans += not from_start
+        super()._replan(env, from_start)
+
+
 def test_optimal_agent_replans_after_chance(library):
+    # A chance drop that does not come (gravel gives flint one time in ten) makes the agent plan again: seed 6
+    # replans twice, a second or so of planning each (seed 1 replanned nine times).
     env = SkillForgeTextEnv(task="craft flint_and_steel", chance="sample", library=library, max_steps=200)
-    agent = make_agent("optimal")
-    env.reset(seed=1)
-    agent.reset(env, seed=1)
+    agent = _CountingAgent()
+    env.reset(seed=6)
+    agent.reset(env, seed=6)
     done = truncated = False
     while not (done or truncated):
         _, _, done, truncated, _ = env.step(agent.act(env))
-    assert done
+    assert done and agent.replans >= 1
 
 
 def test_infeasible_targets_are_proven_without_a_search(mini):

@@ -407,12 +407,16 @@ def suite_path(name: str) -> Path:
     return benchmarks_dir() / f"{name}.yaml"
 
 
+def suite_text(suite: Suite) -> str:
+    """The text of a suite's file (what ``write_suite`` writes)."""
+    return dump_yaml(suite.model_dump(mode="json", exclude_none=True))
+
+
 def write_suite(suite: Suite) -> Path:
     """Write a suite file into ``benchmarks/`` (atomically, under a unique temporary name)."""
     from taskverse.fileio import write_text
 
-    return write_text(suite_path(suite.name), dump_yaml(suite.model_dump(mode="json", exclude_none=True)),
-                      maintains=benchmarks_dir())
+    return write_text(suite_path(suite.name), suite_text(suite), maintains=benchmarks_dir())
 
 
 def load_suite(name_or_path: str) -> Suite:
