@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import statistics
 import sys
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -327,7 +329,9 @@ def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes
     complete = False
     stream = trajectories.open("a", encoding="utf-8") if trajectories is not None else None
     failures: dict[str, int] = {}
+    interrupts = _Interrupts()
     try:
+        interrupts.install()
         for _, record in run_jobs(run_job, [(settings, job) for job in todo], backend=backend):
             key = (record["task_index"], record["episode"])
             if stream is not None:
@@ -347,8 +351,11 @@ def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes
                 _write_report(output, build_report(header, tasks, records, lines, trajectories, backend,
                                                    complete=False, seconds=time.monotonic() - started))
                 last_write = time.monotonic()
+            if interrupts.pressed:  # a Ctrl-C whose KeyboardInterrupt a C extension swallowed: stop here
+                raise KeyboardInterrupt
         complete = True
     finally:
+        interrupts.remove()
         bar.close()
         if stream is not None:
             stream.close()
@@ -360,6 +367,34 @@ def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes
         if output is not None:
             _write_report(output, report)
     return report
+
+
+class _Interrupts:
+    """Ctrl-C during a run: it raises KeyboardInterrupt as usual, and is also remembered.
+
+    An interrupt raised while a C extension is calling back into Python can be swallowed there, and the run would
+    go on to the end; remembered, it still stops the run at the next finished episode. Only the main thread can
+    install a handler; elsewhere nothing changes.
+    """
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self.previous: Any = None
+
+    def install(self) -> None:
+        """Remember Ctrl-C from now on (in the main thread)."""
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+
+    def remove(self) -> None:
+        """Put back the handler there was."""
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.pressed = True
+        raise KeyboardInterrupt
 
 
 def _resumable(output: Path, trajectories: Path, header: dict[str, Any],
