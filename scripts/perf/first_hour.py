@@ -39,9 +39,13 @@ def run(label: str, argv: list[str], env: dict[str, str] | None = None) -> float
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     status = "" if done.returncode == 0 else f"  (exit {done.returncode}: {done.stderr.strip().splitlines()[-1:]})"
     print(f"{label:<64} {wall:8.1f} s wall {cpu:8.1f} s CPU{status}", flush=True)
-    tail = [line for line in done.stdout.splitlines() if " passed" in line or " failed" in line]
+    lines = done.stdout.splitlines()
+    tail = [line for line in lines if " passed" in line or " failed" in line]
     if tail:
         print(f"{'':<64} {tail[-1].strip()}")
+    for line in lines:  # what failed, by name (pytest's short summary)
+        if line.startswith(("FAILED ", "ERROR ")):
+            print(f"{'':<64} {line.strip()[:200]}")
     return wall
 
 
@@ -71,7 +75,7 @@ def main() -> int:
         run("warm: taskverse pipeline --engine-episodes 0", pipeline)
 
     if args.tests:
-        tests = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        tests = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"]  # -q comes from the project's addopts
         env = {**os.environ, "CI": "true"}  # as CI runs it: the engine tests run, not skip
         shutil.rmtree(cache, ignore_errors=True)
         run("cold: pytest (the whole suite), quiet", tests, env)
