@@ -285,7 +285,7 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                 named = named or any(("obtain", rules.names[o.resource]) in leaf.keys for o in rules.outputs[a])
                 (exact if named else tagged).append((amount_cost(rules, costs, leaf.keys, a, counts[leaf.index]), a))
         chosen = cheapest(exact or tagged)
-        emitters[leaf.index] = [(a, _token_yield(rules, a, leaf.keys)) for a in chosen]
+        emitters[leaf.index] = [(a, int(_token_yield(rules, a, leaf.keys))) for a in chosen]
         queue += chosen
     # A target constrained to a place needs the actions that take the agent there; one asking for a tool in
     # hand, the actions that make the tool.
@@ -414,14 +414,15 @@ def _amount(rules: Rules, a: int, r: int, expected: bool = False) -> float:
     return float(sum(o.expected if expected else o.most for o in rules.outputs[a] if o.resource == r)) or 1.0
 
 
-def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]]) -> int:
+def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]], expected: bool = False) -> float:
+    """How much one run of ``a`` counts towards an atom with event keys ``keys``: at most, or on average."""
     goal = rules.goals[a]
     targets = goal.target_tag if goal.target_tag is not None else {goal.target}
-    best = goal.count if any((goal.event, t) in keys for t in targets) else 0
+    best: float = goal.count if any((goal.event, t) in keys for t in targets) else 0
     for out in rules.outputs[a]:
         if _counts_output(rules, a, out.resource, keys):
-            best = max(best, out.most)
-    return max(best, 1)
+            best = max(best, out.expected if expected else out.most)
+    return best or 1
 
 
 def _counts_output(rules: Rules, a: int, r: int, keys: frozenset[tuple[str, str]]) -> bool:
@@ -1248,20 +1249,9 @@ def amount_cost(rules: Rules, costs: CostModel, keys: frozenset[tuple[str, str]]
     first = costs.action[a]
     if left <= 1 or first == INF:
         return first
-    per_run = _expected_tokens(rules, a, keys)
+    per_run = _token_yield(rules, a, keys, expected=True)
     marginal = min((m for m, _ in costs.way_prices[a]), default=INF)
     return first + (math.ceil(left / per_run - 1e-9) - 1) * marginal
-
-
-def _expected_tokens(rules: Rules, a: int, keys: frozenset[tuple[str, str]]) -> float:
-    """How much one run of ``a`` counts towards an atom with event keys ``keys``, on average."""
-    goal = rules.goals[a]
-    targets = goal.target_tag if goal.target_tag is not None else {goal.target}
-    best = float(goal.count) if any((goal.event, t) in keys for t in targets) else 0.0
-    for out in rules.outputs[a]:
-        if _counts_output(rules, a, out.resource, keys):
-            best = max(best, out.expected)
-    return best or 1.0
 
 
 def _met(need: Need, state: StateDict) -> bool:
