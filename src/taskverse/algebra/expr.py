@@ -338,6 +338,13 @@ class Amount(_Node):
                              "A cannot hold &, |, >>, *, ~, at_least, within or a start")
         return self
 
+    @property
+    def atom(self) -> AtomRef:
+        """The atom the amount counts (``counted_atom``; the validator makes sure there is one)."""
+        found = counted_atom(self.part)
+        assert found is not None
+        return found
+
     def _key(self) -> str:
         return f"#{self.count}({self.part.key})"
 

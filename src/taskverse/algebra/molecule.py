@@ -240,7 +240,7 @@ class MoleculeBuilder:
             return {item: n * node.times for item, n in self.made(node.part).items()}
         if isinstance(node, Amount):
             out = self.made(node.part)
-            target = self.atom(atoms_of(node.part)[0]).goal.target
+            target = self.atom(node.atom.task).goal.target
             if target in out:
                 out[target] = max(out[target], node.count)
             return out
