@@ -100,10 +100,12 @@ class Derivation(Generic[T]):
         self.step = step
         self.empty = empty
         self.held = dict(held or {})
-        self._memo: dict[tuple[int, int], Piece[T] | None] = {}
+        # (resource, amount) -> its answers: (the resources its derivation looked at, those of them that were
+        # on the path then, the piece), bit sets of resource indices
+        self._memo: dict[tuple[int, int], list[tuple[int, int, Piece[T] | None]]] = {}
         self._members: dict[Any, tuple[int, ...]] = {}
-        self._active: set[int] = set()
-        self._cut = 0
+        self._active = 0  # the resources being obtained on the current path, as a bit set
+        self._seen = [0]  # per open ``obtain``: the resources its derivation has looked at so far
         self._preference = preferences(rules)
 
     @classmethod
@@ -321,14 +323,24 @@ class Derivation(Generic[T]):
             amount -= have
         if found_once:
             amount = 1
+        # A loop is cut where the derivation meets a resource on its own path, so an answer depends on the path.
+        # It must not depend on which plans were asked for before (scores and suites are built from them): an
+        # answer is reused only where the resources it looked at are on the path exactly as they were when it
+        # was derived, so that deriving it afresh would look at the same resources and give the same answer.
+        bit = 1 << r
         key = (r, amount)
-        if key in self._memo:
-            return self._memo[key]
-        if r in self._active:  # a producer that needs what it makes: not this way
-            self._cut += 1
+        active = self._active
+        answers = self._memo.get(key)
+        if answers is not None:
+            for looked, on_path, piece in answers:
+                if looked & active == on_path:
+                    self._seen[-1] |= looked
+                    return piece
+        if active & bit:  # a producer that needs what it makes: not this way
+            self._seen[-1] |= bit
             return None
-        self._active.add(r)
-        cut_before = self._cut
+        self._active = active | bit
+        self._seen.append(bit)
         found: Piece[T] | None = None
         try:
             for a, w, runs in self.producers(r, amount):
@@ -339,9 +351,10 @@ class Derivation(Generic[T]):
                     break
                 found = None
         finally:
-            self._active.discard(r)
-        if found is not None or self._cut == cut_before:  # a failure because of a cycle depends on the path
-            self._memo[key] = found
+            self._active = active
+            looked = self._seen.pop()
+            self._seen[-1] |= looked
+        self._memo.setdefault(key, []).append((looked, looked & active, found))
         return found
 
     def producers(self, r: int, amount: int) -> list[tuple[int, int, int]]:
