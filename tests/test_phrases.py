@@ -273,6 +273,29 @@ def test_coverage_command_prints_status_and_expression(tmp_path):
     assert "covered 2 of 3 (67%): 2 matched, 1 impossible, 0 not expressible" in result.stdout
     rows = json.loads(cli("coverage", str(tasks), "--format", "json").stdout)["lines"]
     assert rows[0]["used"] == ["hunt a pig", "in the savanna"]
+    assert rows[0]["rules"] == ["'in the savanna': where=savanna", "atom hunt.pig"]
+    assert rows[2]["rules"] == []  # not read: the reason says why
+
+
+READING_RULES = {  # a phrase -> rules its reading must name (the audit trail of `coverage --format json`)
+    "obtain 8 beef in swampland": ["a count of things: 8 in total", "'in swampland': where=swamp", "atom obtain.beef"],
+    "kill a zombie then mine oak wood": ["THEN (>>)", "'kill' means combat", "atom combat.zombie",
+                                         "the literature's phrasing 'mine oak wood' is mine.oak_log (Cai et al."],
+    "obtain iron ore": ["old name 'iron ore' is raw_iron (Minecraft Wiki", "atom obtain.raw_iron"],
+    "find material and craft a stone pickaxe": ["naive(...)", "atom craft.stone_pickaxe"],
+    "starting from iron tools, craft a shield": ["the whole start"],
+    "mine oak log using a wooden axe": ["added to the task's own start (custom: main_hand=wooden_axe)"],
+    "hunt a pig or a cow": ["OR (|)", "atom hunt.pig", "atom hunt.cow"],
+    "craft XXX": ["every craft atom (a family)"],
+}
+
+
+def test_coverage_names_the_rules_behind_each_reading(library):
+    rows = {row["text"]: row for row in coverage(list(READING_RULES), library)["lines"]}
+    for text, wanted in READING_RULES.items():
+        rules = rows[text]["rules"]
+        for needle in wanted:
+            assert any(needle in rule for rule in rules), (text, needle, rules)
 
 
 # --- the commands take phrases -----------------------------------------------------------------------------------
@@ -475,3 +498,12 @@ def test_a_later_step_is_not_given_what_an_earlier_step_makes(reader, library, p
     assert planks.inventory["oak_planks"] == 8 - 4  # the chest's eight planks, less the four the craft makes
     first_use = build_molecule(parse_expression("use.compass >> craft.compass"), library).initialization
     assert first_use.main_hand == "compass"
+
+
+def test_the_rules_module_examples_hold():
+    import doctest
+
+    import taskverse.language.explain as explain
+
+    result = doctest.testmod(explain)
+    assert result.attempted >= 1 and result.failed == 0

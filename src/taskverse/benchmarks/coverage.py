@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from taskverse.errors import TaskverseError
+from taskverse.language.explain import rules_of
 from taskverse.language.reader import PhraseReader
 from taskverse.language.reading import PhraseError, Step, to_expr, without_counts
 
@@ -45,6 +46,8 @@ class LineMapping:
     description: str | None = None
     reason: str | None = None
     used: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    """Why it reads so: the rules behind the reading, outermost first (``language.explain``)."""
 
 
 class Mapper:
@@ -70,8 +73,10 @@ class Mapper:
                                reason=f"longer than {MAX_LINE_CHARS} characters; not a task description")
         family = self.family(text)
         if family is not None:
+            verb = text.split()[0].lower()
             return LineMapping(number, text, True, "matched", "family", f"{len(family)} atoms ({family[0]}, ...)",
-                               description=f"every {text.split()[0].lower()} atom of the library")
+                               description=f"every {verb} atom of the library",
+                               rules=[f"'{text.strip()}': every {verb} atom (a family)"])
         try:
             reading = self.reader.read(text)
         except PhraseError as exc:
@@ -80,9 +85,11 @@ class Mapper:
         except TaskverseError as exc:
             return LineMapping(number, text, False, reason=exc.message)
         used = list(reading.used)
+        rules = rules_of(reading, self.reader)
         if isinstance(reading.root, Step):
             atom = self.library.by_id[reading.root.task]
-            return LineMapping(number, text, True, "matched", "atom", atom.id, atom.id, atom.description, used=used)
+            return LineMapping(number, text, True, "matched", "atom", atom.id, atom.id, atom.description, used=used,
+                               rules=rules)
         from taskverse.algebra.molecule import build_molecule
 
         try:
@@ -97,9 +104,9 @@ class Mapper:
                 return LineMapping(number, text, False, "not expressible", expression=reading.expression,
                                    reason=exc.message, used=used)
             return LineMapping(number, text, True, "matched", "count", counted.id, reading.expression,
-                               counted.description, used=used)
+                               counted.description, used=used, rules=rules)
         return LineMapping(number, text, True, "matched", "molecule", molecule.id, reading.expression,
-                           molecule.description, used=used)
+                           molecule.description, used=used, rules=rules)
 
 
 def coverage(lines: list[str], library: Any) -> dict[str, Any]:

@@ -180,8 +180,10 @@ def coverage_command(file: Path, fmt: str) -> None:
     Each line is read as a task phrase (docs/phrases.md): "hunt a pig in the savanna", "obtain 6 wheat in
     plains", "find material and craft a stone pickaxe". It is matched (an atom, a composition with its
     expression, a family such as "craft XXX", or a count, expressible with the count operator), impossible in
-    the game (crafting a log), or not expressible, with the reason. Lines starting with # are comments.
-    FILE is UTF-8 text of at most 10,000 lines (and 8 MB); a line longer than 500 characters maps to nothing.
+    the game (crafting a log), or not expressible, with the reason. With --format json each line also gives the
+    rules behind its reading (a paper's phrasing, an old name, which word became which operator or constraint),
+    to audit a list. Lines starting with # are comments. FILE is UTF-8 text of at most 10,000 lines (and 8 MB);
+    a line longer than 500 characters maps to nothing.
     """
     from taskverse.benchmarks.coverage import coverage
     from taskverse.cli.app import _library as library_of

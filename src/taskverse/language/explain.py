@@ -1,0 +1,116 @@
+"""Why a phrase reads as it does: the rules behind a reading, one line each, for auditing a task list.
+
+``taskverse coverage --format json`` gives each line's expression and these rules, so a researcher can check a
+list's readings in minutes: which atom a name became and why (the game's name, an old name through the rename
+table, a paper's own phrasing), which word became which operator, constraint or start.
+
+Example:
+    >>> from taskverse import load_library
+    >>> from taskverse.language.reader import PhraseReader
+    >>> reader = PhraseReader(load_library())
+    >>> rules_of(reader.read("obtain 8 beef in swampland"), reader)[:2]
+    ['a count of things: 8 in total, however many events give them (amount)', "'in swampland': where=swamp"]
+
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from taskverse.knowledge.renames import loose_name
+from taskverse.language.reading import Counted, Joined, Limited, Node, PhraseReading, Started, Step
+from taskverse.language.vocabulary import VERBS
+
+JOINS = {"then": "one after the other: THEN (>>)", "all": "all of them, in any order: AND (&)",
+         "any": "either of them: OR (|)"}
+
+
+def rules_of(reading: PhraseReading, reader: Any) -> list[str]:
+    """The rules that produced a reading, outermost first (see the module's docstring)."""
+    rules: list[str] = []
+    _walk(reading.root, reading, reader, rules)
+    return list(dict.fromkeys(rules))
+
+
+def _walk(node: Node, reading: PhraseReading, reader: Any, rules: list[str]) -> None:
+    if isinstance(node, Counted):
+        rules.append(f"a count of things: {node.count} in total, however many events give them (amount)"
+                     if node.kind == "amount" else f"done {node.count} times: {node.count} * (times)")
+        _walk(node.part, reading, reader, rules)
+    elif isinstance(node, Limited):
+        for key, value in node.constraint:
+            said = _said(reading, (value, value.replace("_", " ")), ("at ", "in ", "during ", "with ", "by "))
+            rules.append(f"{said}{key}={value}")
+        _walk(node.part, reading, reader, rules)
+    elif isinstance(node, Started):
+        if node.mode == "naive":
+            rules.append("from nothing ('find material and', 'from scratch'): naive(...)")
+        elif node.kit:
+            rules.append("'starting from ...': those items are the whole start (custom, replacing the task's own)")
+        else:
+            given = ", ".join(f"{k}={v}" for k, v in node.overrides)
+            rules.append(f"'using/with ...': added to the task's own start (custom: {given})")
+        _walk(node.part, reading, reader, rules)
+    elif isinstance(node, Joined):
+        rules.append(JOINS[node.op])
+        for part in node.parts:
+            _walk(part, reading, reader, rules)
+    elif isinstance(node, Step):
+        rules.extend(_step_rules(node.task, reading, reader))
+
+
+def _said(reading: PhraseReading, values: tuple[str, ...], prefixes: tuple[str, ...]) -> str:
+    """The piece of the phrase a constraint came from, quoted, if one names it."""
+    for piece in reading.used:
+        low = piece.lower()
+        if low.startswith(prefixes) or any(v in low for v in values):
+            return f"'{piece}': "
+    return ""
+
+
+def _step_rules(task_id: str, reading: PhraseReading, reader: Any) -> list[str]:
+    """How a name and a verb became one atom: a paper's phrasing, an old name, a verb's meaning."""
+    verb, _, target = task_id.partition(".")
+    out = []
+    pieces = [loose_name(p) for p in reading.used]
+    phrase = loose_name(reading.phrase)
+    for text, (task, paper) in _aliases().items():
+        if task == task_id and (text == phrase or text in pieces):
+            out.append(f"the literature's phrasing '{text}' is {task_id} ({paper})")
+            break
+    for piece in pieces:
+        words = piece.split()
+        while words and (words[0] in VERBS or words[0] in ("a", "an", "the", "some")):
+            words = words[1:]
+        rename = reader.renames.get(" ".join(words)) if words else None
+        if rename is not None and rename.now in target and rename.now != "_".join(words):
+            out.append(f"old name '{' '.join(words)}' is {rename.now} ({rename.source})")
+            break
+    said = next((w for p in pieces for w in p.split()[:1] if w in VERBS and verb in VERBS[w] and w != verb), None)
+    if said is not None:
+        out.append(f"'{said}' means {verb}")
+    out.append(f"atom {task_id}")
+    return out
+
+
+def _aliases() -> dict[str, tuple[str, str]]:
+    """The literature's phrasings (``atoms/aliases.yaml``): loose text -> (atom id, paper)."""
+    from taskverse.paths import atoms_dir
+
+    path = atoms_dir() / "aliases.yaml"
+    return _aliases_in(str(path), path.stat().st_mtime_ns if path.exists() else 0)
+
+
+@cache
+def _aliases_in(path: str, mtime: int) -> dict[str, tuple[str, str]]:
+    """The phrasings of one version of the file (read again when it changes)."""
+    from taskverse.yamlio import read_yaml
+
+    data = read_yaml(path) if mtime else {}
+    rows = (data or {}).get("aliases") or []
+    return {loose_name(str(row["alias"])): (str(row["task"]), str(row.get("paper", "")))
+            for row in rows if isinstance(row, dict) and "alias" in row and "task" in row}
+
+
+__all__ = ["rules_of"]
