@@ -228,6 +228,22 @@ def test_at_least_nine_in_ten_atoms_solvable_from_scratch_compile(library):
     assert missing == {u.result for u in mech.smithing.upgrades}
 
 
+def test_each_stand_in_holds_its_structures_blocks_beside_its_own_cells(registry, knowledge):
+    """structure_blocks.yaml's blocks stand in the stand-ins' schematics, as the engine registered them."""
+    placed = {d.name: set(d.schematic_nodes) for d in registry.decorations if d.name.startswith("minecraft:structure_")}
+    assert {"minecraft:red_bed", "minecraft:brewing_stand"} <= placed["minecraft:structure_igloo"]
+    assert "minecraft:tnt" in placed["minecraft:structure_desert_pyramid"]
+    assert {"minecraft:end_portal_frame", "minecraft:bookshelf"} <= placed["minecraft:structure_stronghold"]
+    for entry in game_content(knowledge)["structures"]:
+        cells = {(h["x"], h["z"]) for h in entry["holds"]}
+        assert len(cells) == len(entry["holds"])  # one block a cell
+        depth = 5 if "portal_room" in entry else 1
+        assert all(z > depth for _, z in cells)  # beyond the stand-in's own cells, a row of ground between
+        holds = {h["node"] for h in entry["holds"]}
+        want = {f"minecraft:{b.name}" for b in knowledge.structure_blocks.values() if entry["name"] in b.structures}
+        assert holds == want - {"minecraft:end_portal_frame"}  # the portal room holds the frames already
+
+
 def test_what_the_game_lacks_is_still_named(library):
     with pytest.raises(CompileError) as caught:
         compile_task(library.get("loot.ancient_city"), library, GAME)  # it starts in an ancient city (underground)
@@ -294,7 +310,7 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)", "use.till_land", "breed.pig",
           "tame.ocelot", "obtain.milk_bucket", "use.fill_lava_bucket", "enchant.silk_touch_golden_pickaxe",
           "mine.sculk_sensor.silk_touch", "obtain.cyan_candle", "trade.chainmail_chestplate", "obtain.carved_pumpkin",
-          "obtain.heart_of_the_sea", "enter.end")
+          "obtain.heart_of_the_sea", "enter.end", "find.red_bed", "find.tnt", "find.end_portal_frame")
 
 
 #: Wrong plans, played with the others, that must not complete their task: a trade with no job site beside the

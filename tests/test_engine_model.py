@@ -479,6 +479,28 @@ def test_structures_are_found_where_the_game_places_them(library):
         compile_task(library.get("find.village"), library, "taskverse_mc")  # villages are another mechanism
 
 
+def test_a_block_a_structures_stand_in_holds_is_found_there(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    assert set(model.places["minecraft:red_bed"].biomes) == {"snowy_plains", "snowy_slopes", "snowy_taiga"}  # igloos
+    assert model.places["minecraft:chest"].dimension is None  # an overworld structure's, not a bastion's
+    assert model.places["minecraft:nether_bricks"].dimension == "nether"  # a nether fortress's
+    task = library.get("find.tnt")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [(s.do, s.biomes or s.node) for s in steps] == [("goto_biome", ["desert"]), ("goto_node", "minecraft:tnt")]
+
+
+def test_a_furnace_found_is_cooked_at_where_it_stands(library):
+    """A smelt whose furnace the model found (an igloo's) cooks there, not at the start, which has none."""
+    task = library.get("obtain.iron_ingot")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    cook = [i for i, s in enumerate(steps) if s.do == "cook"]
+    for i in cook:
+        before = next(s for s in reversed(steps[:i]) if s.do in MOVES)
+        assert before.do == "home" or (before.do == "goto_node" and before.node == "minecraft:furnace")
+        if before.do == "home":
+            assert any(s.do == "craft" and s.item == "minecraft:furnace" for s in steps[:i])
+
+
 def test_the_end_is_entered_through_a_strongholds_portal_with_twelve_eyes(library):
     model = game_model("taskverse_mc", library.knowledge)
     task = library.get("enter.end")

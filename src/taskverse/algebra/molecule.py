@@ -370,6 +370,8 @@ class MoleculeBuilder:
         if goal.event in (Event.MINE, Event.FIND) and target in self.kn.natural_blocks:
             return {self.kn.natural_blocks[target].dimension} if goal.event == Event.FIND else set()
         if goal.event == Event.FIND:
+            if target in self.kn.structure_blocks:
+                return {self.kn.structures[s].dimension for s in self.kn.structure_blocks[target].structures}
             if target in self.kn.biomes:
                 return {self.kn.biomes[target]["dimension"]}
             if target in self.kn.structures:

@@ -358,6 +358,8 @@ class ActionModel:
             same = [b for b, v in kn.biomes.items() if v["category"] == biome["category"]
                     and v["dimension"] == biome["dimension"]]
             return self._walk_to(same, biome["dimension"])
+        if target in kn.structure_blocks:  # the walk to the structure is its own pre-task (find.<structure>)
+            return FIND_LOOK_AROUND
         if target in kn.natural_blocks:
             block = kn.natural_blocks[target]
             frames = self._walk_to(block.biomes, block.dimension)

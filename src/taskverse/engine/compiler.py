@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from taskverse.algebra.expr import (
@@ -71,7 +72,7 @@ from taskverse.engine.profile import (
     load_registry,
 )
 from taskverse.errors import TaskverseError
-from taskverse.schema import Goal, Initialization, WaySpec
+from taskverse.schema import Goal, Initialization, ResourceKind, WaySpec
 
 #: Build targets the runtime recognises, as shapes of nodes the player placed (the rest do not compile).
 BUILD_SHAPES: dict[str, dict[str, Any]] = {
@@ -336,6 +337,16 @@ class Compiler:
             markers = self._structure_nodes(s, target)
             s.find_nodes.update(markers)
             return [target] if markers else []
+        held = getattr(self.kn, "structure_blocks", {}).get(target)
+        if held is not None:  # found where a structure's stand-in holds it (taskverse_mc), as a generated block
+            mapped = self._lookup_all(s, target, "block")
+            if mapped and not set(mapped.values()) & self._structure_held:
+                s.problem("blocks inside structures are not generated", target,
+                          f"{target} is generated only inside {', '.join(held.structures)}, which {self.game} "
+                          "does not generate")
+                return []
+            s.find_nodes.update(mapped.values())
+            return list(mapped)
         if target.startswith("#") or target in self.kn.blocks:
             mapped = self._lookup_all(s, target, "block")
             s.find_nodes.update(mapped.values())
@@ -381,6 +392,17 @@ class Compiler:
                   f"reach {target}: the runtime measures only {', '.join(REACH_MEASURES)} and blocks to stand on")
         return []
 
+    @cached_property
+    def _structure_held(self) -> frozenset[str]:
+        """Game nodes the map generator places with structures' stand-ins (schematics holding a marker)."""
+        markers = {structure_node(name) for name in self.kn.structures}
+        return frozenset(n for d in self.registry.decorations if markers & set(d.schematic_nodes)
+                         for n in d.schematic_nodes)
+
+    def _placed(self, structure: str) -> bool:
+        node = structure_node(structure)
+        return any(node in (*d.decoration, *d.schematic_nodes) for d in self.registry.decorations)
+
     def _structure_nodes(self, s: _State, structure: str) -> list[str]:
         """The marker nodes of a structure the game's map generator places (and its looted form), or a problem.
 
@@ -388,7 +410,7 @@ class Compiler:
         a marker node the runtime watches, logged under the structure's name.
         """
         node = structure_node(structure)
-        if not any(node in (*d.decoration, *d.schematic_nodes) for d in self.registry.decorations):
+        if not self._placed(structure):
             s.problem("structures are not generated", structure,
                       f"{self.game} does not generate {structure}")
             return []
@@ -525,6 +547,19 @@ class Compiler:
         options = sorted(options, key=lambda o: not o.startswith("oak_"))  # stable: oak first, then in order
         return options[0] if options else name
 
+    def _structure_alternative(self, structure: str, requires: list[Any]) -> str:
+        """Another structure of the atom's ways for a start at one the game does not place, if there is one.
+
+        A block several structures hold is found at any of them (``find.chest`` starts at an ancient city, the first
+        of its ways; taskverse_mc places none, but a desert pyramid holds a chest too): the start is at one of the
+        others, as a starting item with no counterpart is replaced by another member of its need.
+        """
+        if self._placed(structure):
+            return structure
+        others = sorted({m for way in requires for need in (way.needs if isinstance(way, WaySpec) else way)
+                         if need.kind == ResourceKind.STRUCTURE for m in need.any_of if self._placed(m)})
+        return others[0] if others else structure
+
     def init(self, s: _State, init: Initialization, requires: list[list[Any]] | None = None) -> InitIR:
         """The start in game names; what the game lacks becomes problems (unneeded things are left out)."""
         alternatives: dict[str, list[str]] = {}
@@ -553,7 +588,7 @@ class Compiler:
         elif dimension != "overworld":
             position = [0.0, float(self.settings.dimensions[dimension].floor + 1), 0.0]  # on the cavern's floor
         if init.structure is not None:  # a structure the game places: the scripted player travels to one
-            self._structure_nodes(s, init.structure)
+            self._structure_nodes(s, self._structure_alternative(init.structure, requires or []))
         biomes = None
         if init.biome is not None and dimension != "overworld" and dimension in self.settings.dimensions:
             s.problem("a start in a biome of another dimension", init.biome,

@@ -370,11 +370,17 @@ class GameModel:
                     target=block, using=tools[0], suffix="brush")
 
     def _finds(self, out: _Atoms) -> None:
-        """What the map generates is found by going there; another dimension's things, once in that dimension."""
+        """What the map generates is found by going there; another dimension's things, once in that dimension.
+
+        A node only structures' stand-ins hold (a village's bed, an igloo's furnace) is found and yields nothing,
+        as the library's finds of such blocks: a structure holds a few, not a vein to dig again and again.
+        """
+        held = self.structure_held
         for node, place in sorted(self.places.items()):
             if node in self.items:
                 there = [_need("dimension", [place.dimension])] if place.dimension else []
-                out.add(Act("find", "block", node), [(there, [Yield(kind=ResourceKind.BLOCK, name=node)])])
+                found = [] if node in held else [Yield(kind=ResourceKind.BLOCK, name=node)]
+                out.add(Act("find", "block", node), [(there, found)])
         for biome in sorted(self.registry.biomes):
             layer = self.layer_of(self.registry.biomes[biome].y_min)
             if self.at_ground(biome) or layer is not None or self.underground(biome):
@@ -874,6 +880,19 @@ class GameModel:
     # --- where nodes are ------------------------------------------------------------------------------------
 
     @cached_property
+    def structure_held(self) -> frozenset[str]:
+        """Nodes the map generator places only in structures' stand-ins, beside their markers."""
+        markers = set(self.structures)
+        inside: set[str] = set()
+        elsewhere: set[str] = {o.ore for o in self.registry.ores} | {self.settings.stone}
+        for biome in self.registry.biomes.values():
+            elsewhere |= {n for n in (biome.node_top, biome.node_filler, biome.node_dust, biome.node_stone) if n}
+        for deco in self.registry.decorations:
+            nodes = {*deco.decoration, *deco.schematic_nodes}
+            (inside if nodes & markers else elsewhere).update(nodes)
+        return frozenset(inside - markers - elsewhere)
+
+    @cached_property
     def places(self) -> dict[str, Place]:
         """Generated nodes and where to find them."""
         out: dict[str, Place] = {}
@@ -899,11 +918,6 @@ class GameModel:
             layer = self.layer_of(biome.y_min)
             if layer is not None and biome.node_stone:
                 out.setdefault(biome.node_stone, Place(y=self.settings.dimensions[layer].floor - 2, dimension=layer))
-        for deco in self.registry.decorations:  # what stands on those floors
-            layer = self.layer_of(deco.y_min)
-            if layer is not None:
-                for node in [*deco.decoration, *deco.schematic_nodes]:
-                    out.setdefault(node, Place(y=deco.y_min, dimension=layer))
         for name, biome_def in sorted(self.registry.biomes.items()):
             if biome_def.y_min > GROUND_Y or biome_def.y_max < GROUND_Y or name.endswith(("_ocean", "_under")):
                 continue
@@ -915,6 +929,13 @@ class GameModel:
                 for deco_biome in deco.biomes:
                     if self.at_ground(deco_biome):
                         _add(out, node, deco_biome)
+        # what stands on those floors, unless the overworld has it too (a chest: a desert pyramid's before a
+        # bastion's, which needs a portal)
+        for deco in self.registry.decorations:
+            layer = self.layer_of(deco.y_min)
+            if layer is not None:
+                for node in [*deco.decoration, *deco.schematic_nodes]:
+                    out.setdefault(node, Place(y=deco.y_min, dimension=layer))
         self._nest_biomes(out)
         return out
 

@@ -146,6 +146,22 @@ class NaturalBlock(_Curated):
     source: str | None = None
 
 
+class StructureBlock(_Curated):
+    """A block the world generates only inside structures (``structure_blocks.yaml``): found by finding one."""
+
+    name: str
+    structures: list[str] = Field(min_length=1)
+    source: str | None = None
+
+
+class NeverGenerated(_Curated):
+    """Blocks the world places nowhere, with the game's reason (``structure_blocks.yaml``: ``never_generated``)."""
+
+    reason: str
+    blocks: list[str] = Field(min_length=1)
+    source: str | None = None
+
+
 class Placement(_Curated):
     """An item that places a block of another name (seeds place crops), and what the block grows into."""
 
@@ -257,6 +273,10 @@ class Knowledge:
     tool_tiers: list[ToolTier]
     natural_blocks: dict[str, NaturalBlock]
     tags: dict[str, list[str]]
+    structure_blocks: dict[str, StructureBlock] = field(default_factory=dict)
+    """Blocks generated only inside structures, by name (``curated/structure_blocks.yaml``)."""
+    never_generated: dict[str, str] = field(default_factory=dict)
+    """Why the world generates a block nowhere, by name (``structure_blocks.yaml``: ``never_generated``)."""
     placements: list[Placement] = field(default_factory=list)
     loot_tables: dict[str, EntityLoot] = field(default_factory=dict)
     combat: CombatTable | None = None
@@ -288,6 +308,27 @@ class Knowledge:
                 self.craft_ways.setdefault(recipe.result, []).append(CraftWay(ingredients, recipe.count, table))
         own = self.mechanisms.library_items if self.mechanisms is not None else []
         self.item_names = {**self.items, **dict.fromkeys(self.enchanted, {}), **dict.fromkeys(own, {})}
+
+    def why_not_found(self, name: str) -> str | None:
+        """Why no agent finds block ``name`` in a 1.20 world (it is never generated), or None.
+
+        Example:
+            >>> from taskverse.library.loader import load_library
+            >>> load_library().knowledge.why_not_found("yellow_concrete_powder")
+            'the 1.20 world never generates yellow_concrete_powder: a player places it'
+
+        """
+        reason = self.never_generated.get(name)
+        return f"the 1.20 world never generates {name}: {reason}" if reason is not None else None
+
+    def why_not_broken(self, name: str) -> str | None:
+        """Why no survival player breaks ``name`` (bedrock, water, air), or None if one can (``breaking.yaml``)."""
+        block = self.blocks.get(name)
+        if self.mechanisms is None:
+            hardness = block.get("hardness") if block else None
+            unbreakable = block is not None and (not block.get("diggable", True) or hardness is None or hardness < 0)
+            return "unbreakable in survival (hardness -1)" if unbreakable else None
+        return self.mechanisms.breaking.why_not_broken(name, block)
 
     def base_item(self, item: str) -> str:
         """The item an enchanted tool is made of (the item itself otherwise)."""
@@ -414,6 +455,7 @@ def _check_names(kn: Knowledge, curated: Path) -> None:
     checks += [("natural_blocks.yaml", b.name, "block") for b in kn.natural_blocks.values()]
     checks += [("natural_blocks.yaml", x, "biome") for b in kn.natural_blocks.values() for x in b.biomes or []]
     checks += [("placements.yaml", p.item, "item") for p in kn.placements]
+    checks += [("structure_blocks.yaml", b, "block") for b in [*kn.structure_blocks, *kn.never_generated]]
     checks += [("entity_loot.yaml", d.item, "item") for t in kn.loot_tables.values() for d in t.drops]
     checks += [("unobtainable.yaml", n, "item" if n in kn.items else "block") for n in kn.unobtainable]
     if kn.combat is not None:
@@ -551,6 +593,8 @@ def _load_knowledge(directory: Path) -> Knowledge:
     structures, _ = _load_curated(curated / "structures.yaml", "structures", Structure)
     tiers, tier_data = _load_curated(curated / "tool_tiers.yaml", "tiers", ToolTier)
     natural, _ = _load_curated(curated / "natural_blocks.yaml", "blocks", NaturalBlock)
+    in_structures, _ = _load_curated(curated / "structure_blocks.yaml", "blocks", StructureBlock)
+    never, _ = _load_curated(curated / "structure_blocks.yaml", "never_generated", NeverGenerated)
     placements, _ = _load_curated(curated / "placements.yaml", "placements", Placement)
     blocks, shears = _apply_loot_corrections(raw["blocks"], curated / "loot_corrections.yaml")
     entity_loot, loot_tables = _apply_entity_loot(raw["entity_loot"], raw["entities"], curated / "entity_loot.yaml")
@@ -577,6 +621,8 @@ def _load_knowledge(directory: Path) -> Knowledge:
         structures={s.name: s for s in structures},
         tool_tiers=sorted(tiers, key=lambda t: (t.level, t.name)),
         natural_blocks={b.name: b for b in natural},
+        structure_blocks={b.name: b for b in in_structures},
+        never_generated={name: group.reason for group in never for name in group.blocks},
         tags=tags,
         placements=placements,
         shears=shears,
@@ -585,4 +631,23 @@ def _load_knowledge(directory: Path) -> Knowledge:
         enchantments=raw.get("enchantments", {}),
     )
     _check_names(kn, curated)
+    _check_generated(kn, curated / "structure_blocks.yaml")
     return kn
+
+
+def _check_generated(kn: Knowledge, path: Path) -> None:
+    """A block is natural, held by structures, or never generated: at most one of the three, and real structures."""
+    never = [name for group in _load_curated(path, "never_generated", NeverGenerated)[0] for name in group.blocks]
+    seen: set[str] = set()
+    for name in [*kn.structure_blocks, *never]:
+        if name in kn.natural_blocks or name in seen:
+            where = "natural_blocks.yaml" if name in kn.natural_blocks else "this file"
+            raise TaskverseError(f"{name} is listed twice (also in {where}): a block is found in one way",
+                                 file=path, line=_find_line(path, name))
+        seen.add(name)
+    for block in kn.structure_blocks.values():
+        for structure in block.structures:
+            if structure not in kn.structures:
+                raise TaskverseError(f"{block.name}: unknown structure {structure!r}", file=path,
+                                     line=_find_line(path, block.name),
+                                     suggestions=close_matches(structure, kn.structures))

@@ -4,7 +4,8 @@ Each table declares one mechanism of Minecraft Java Edition 1.20 with its source
 Silk Touch from an enchanting table, blocks that change into others (copper weathering, concrete hardening, coral
 dying, anvils wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by
 other mobs, special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron),
-what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests. The atom generator
+what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests, which blocks a player breaks
+and what a break that drops nothing leaves. The atom generator
 (``taskverse.library.mechanisms``) interprets them, one rule per verb.
 """
 
@@ -596,6 +597,60 @@ class Honey(_Table):
     trees: NestTrees
 
 
+# -- breaking ---------------------------------------------------------------------------------------------------
+
+class NotBroken(_Table):
+    """Blocks (or names) no player breaks, and why."""
+
+    reason: str
+    names: list[str] = Field(min_length=1)
+    source: str
+
+
+class BreakLeaves(_Table):
+    """What breaking one of ``blocks`` without Silk Touch leaves in the world (an infested block: a silverfish)."""
+
+    blocks: list[str] = Field(min_length=1)
+    leaves: Yield
+    source: str
+
+
+class Breaking(_Table):
+    """``breaking.yaml``: which blocks a player breaks ("mine X" is the game's ``mined`` statistic), and what is left.
+
+    A block of hardness -1 is unbreakable (``unbreakable``, unless a group of ``not_broken`` says more); the groups
+    name fluids and technical blocks; ``not_blocks`` names what the game data has no block for (air);
+    ``left_out`` names breakable blocks the library's world cannot hold; ``leaves`` what a break leaves.
+    """
+
+    source: str
+    unbreakable: str
+    not_broken: list[NotBroken] = Field(default_factory=list)
+    not_blocks: list[NotBroken] = Field(default_factory=list)
+    left_out: list[NotBroken] = Field(default_factory=list)
+    leaves: list[BreakLeaves] = Field(default_factory=list)
+
+    def why_not_broken(self, name: str, block: dict[str, Any] | None) -> str | None:
+        """Why no player breaks ``name`` (``block``: its game data, None if it is no block), or None if one can."""
+        for group in (*self.not_broken, *self.not_blocks):
+            if name in group.names:
+                return group.reason
+        if block is None:
+            return None
+        hardness = block.get("hardness")
+        if not block.get("diggable", True) or hardness is None or hardness < 0:
+            return self.unbreakable
+        return None
+
+    def left_out_reason(self, name: str) -> str | None:
+        """Why a breakable block has no mine atom, if it is left out."""
+        return next((g.reason for g in self.left_out if name in g.names), None)
+
+    def left_by(self, block: str) -> list[Yield]:
+        """What breaking ``block`` without Silk Touch leaves in the world."""
+        return [entry.leaves for entry in self.leaves if block in entry.blocks]
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -617,6 +672,7 @@ class Mechanisms:
     breeding: Breeding
     buckets: Buckets
     honey: Honey
+    breaking: Breaking
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -665,6 +721,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "breeding": ("breeding.yaml", Breeding),
     "buckets": ("buckets.yaml", Buckets),
     "honey": ("honey.yaml", Honey),
+    "breaking": ("breaking.yaml", Breaking),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -761,4 +818,8 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     out += [("honey.yaml", n, "item") for h in honey.harvests for n in (h.tool, h.gives)]
     out += [("honey.yaml", n, "block") for n in honey.trees.logs]
     out += [("honey.yaml", b, "biome") for b in honey.trees.chances]
+    breaking = mech.breaking
+    out += [("breaking.yaml", n, "block") for g in (*breaking.not_broken, *breaking.left_out) for n in g.names]
+    out += [("breaking.yaml", b, "block") for entry in breaking.leaves for b in entry.blocks]
+    out += [("breaking.yaml", entry.leaves.name, entry.leaves.kind.value) for entry in breaking.leaves]
     return out

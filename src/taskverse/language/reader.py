@@ -39,6 +39,7 @@ from taskverse.language.vocabulary import (
     ARTICLES,
     CAVE_WORDS,
     DIMENSION_WORDS,
+    FUEL_WORDS,
     GERUNDS,
     HOW_WORDS,
     KEYWORDS,
@@ -50,12 +51,14 @@ from taskverse.language.vocabulary import (
     NAIVE_PREFIXES,
     NAIVE_WORDS,
     NUMBERS,
+    OBTAIN_WORDS,
     PAIR_VERBS,
     PARTNER_WORDS,
     REPEATS,
     SKIP_AFTER_VERB,
     SLOTS,
     START_WORDS,
+    TIME_OF_DAY,
     TRADE_VERBS,
     VERBS,
     VILLAGERS,
@@ -89,7 +92,7 @@ def _without_partner(words: list[str]) -> list[str]:
 
 @dataclass
 class _Modifier:
-    kind: Literal["constraint", "count", "start"]
+    kind: Literal["constraint", "count", "start", "source"]
     data: Any
     text: str
 
@@ -291,8 +294,11 @@ class PhraseReader:
             return None
         if set(VERBS[verb]) & set(TRADE_VERBS):
             rest = _without_partner(rest)
+        particle = bool(rest) and rest[0] in SKIP_AFTER_VERB
         while rest and rest[0] in SKIP_AFTER_VERB:
             rest = rest[1:]
+        if particle and len(rest) > 1 and rest[0] in OBTAIN_WORDS and verb not in OBTAIN_WORDS:
+            rest = rest[1:]  # MineDojo's "craft to obtain 8 furnace": the verb says how, the count what is held
         count = None
         while rest and rest[0] in ARTICLES:
             rest = rest[1:]
@@ -420,6 +426,12 @@ class PhraseReader:
         if len(tail) == 2 and tail[1] == "times":
             number = self.number(tail[0])
             return None if number is None else _Modifier("count", number, text)
+        if tail[0] in LOCATION_WORDS and len(tail) > 2 and tail[1] in TIME_OF_DAY:
+            # MineDojo's "in night forest": in the biome, at that time of day
+            where = self.modifier((tail[0], *tail[2:]), head)
+            if where is None or where.kind != "constraint" or "where" not in where.data:
+                return None
+            return _Modifier("constraint", {"when": TIME_OF_DAY[tail[1]], **where.data}, text)
         if tail[0] in LOCATION_WORDS and len(tail) > 1:
             place = strip_articles(tail[1:])
             if place and place[-1] in ("biome", "biomes", "dimension"):
@@ -430,6 +442,9 @@ class PhraseReader:
             if biome is not None:
                 return _Modifier("constraint", {"where": biome}, text)
             return None
+        if tail[0] == "from" and len(tail) > 1 and (mob := self.known(tuple(strip_articles(tail[1:])),
+                                                                        ("entity",))) is not None:
+            return _Modifier("source", mob, text)  # "obtain milk from a cow"
         if tail[0] in WITH_WORDS and len(tail) > 1:
             overrides = self.items(tail[1:])
             return None if overrides is None else _Modifier("start", ("custom", overrides), text)
@@ -445,8 +460,23 @@ class PhraseReader:
             return apply_constraint(node, modifier.data)
         if modifier.kind == "count":
             return node if modifier.data == 1 else apply_count(node, modifier.data)
+        if modifier.kind == "source":
+            return node if self.comes_from(node, modifier.data) else None
         mode, overrides = modifier.data
         return kit_start(node, overrides) if mode == "kit" else apply_start(node, mode, overrides)
+
+    def comes_from(self, node: Node, mob: str) -> bool:
+        """Whether an obtain step's item comes from the mob (``obtain milk from a cow``).
+
+        Some atom done to the mob gives it (``use.milk_cow``, ``hunt.cow``). The source only says how: the item
+        counts however it comes.
+        """
+        if not isinstance(node, Step) or not node.task.startswith("obtain."):
+            return False
+        item = node.task.removeprefix("obtain.")
+        return any(mob in task_id.split(".", 1)[1].split("_") and
+                   any(y.get("name") == item for y in data.get("yields") or ())
+                   for task_id, data in self._atoms.items() if "." in task_id)
 
     def items(self, words: tuple[str, ...], inventory_only: bool = False) -> dict[str, Any] | None:
         """``a diamond sword, shield and a full suite of iron armor``: main hand, armour, inventory, mobs.
@@ -485,7 +515,14 @@ class PhraseReader:
                 return None
             if piece[0] == "empty":  # "an empty bucket"
                 piece = piece[1:]
-            item = self.known(tuple(piece), ("item",))
+            nearby = len(piece) > 1 and piece[-1] == "nearby"  # "a cow nearby": summoned beside the agent
+            if nearby:
+                piece = piece[:-1]
+            if tuple(piece) in FUEL_WORDS:
+                fuel, amount = FUEL_WORDS[tuple(piece)]
+                inventory[fuel] = inventory.get(fuel, 0) + amount * count
+                continue
+            item = None if nearby else self.known(tuple(piece), ("item",))
             if item is None:
                 mob = self.known(tuple(piece), ("entity",))
                 if mob is None or inventory_only:
@@ -619,6 +656,8 @@ class PhraseReader:
             return PhraseError(f"{verb} what? (no thing named after the verb)", field="phrase", unread=[])
         thing = tuple(rest)
         name = self.known(thing, ("item", "block", "entity", "biome", "structure"))
+        if name is None and VERBS[verb][0] == "mine" and self.kn.why_not_broken("_".join(thing)) is not None:
+            name = "_".join(thing)  # no block of the game data, but a name the game gives (air): impossible below
         if name is None:  # close names that make a task with this verb come first, as task ids
             error = self._unread(thing, "item, block, mob, biome or structure")
             tasks = [task for near in error.suggestions if (task := self.task_for(verb, (near,))) is not None]
@@ -628,6 +667,9 @@ class PhraseReader:
         if impossible is not None:
             return PhraseError(f"not possible in the game: {impossible}", field="phrase",
                                status="impossible")
+        left_out = self.kn.mechanisms.breaking.left_out_reason(name) if self.kn.mechanisms is not None else None
+        if VERBS[verb][0] == "mine" and left_out is not None:
+            return PhraseError(f"the library has no mine task for {name}: {left_out}", field="phrase")
         if VERBS[verb][0] == "obtain" and name in self.kn.blocks and name not in self.kn.craft_ways:
             drops = self.kn.blocks[name].get("drops") or []
             own = [d for d in drops if d.get("item") == name]
@@ -668,6 +710,8 @@ class PhraseReader:
                 return f"{name} has no crafting recipe"
         elif verb == "smelt" and name not in self._smelts and name not in {r.output for r in kn.smelting}:
             return f"{name} goes into no furnace recipe and comes out of none"
+        elif verb == "mine" and (why := kn.why_not_broken(name)) is not None:
+            return f"{name}: {why}"
         elif verb == "mine" and name not in kn.blocks:
             return f"{name} is not a block"
         elif verb in ("hunt", "combat") and name not in kn.entities:
@@ -676,6 +720,8 @@ class PhraseReader:
             return f"{name} is not food"
         elif verb == "place" and name not in kn.blocks:
             return f"{name} is not a block"
+        elif verb == "find" and (never := kn.why_not_found(name)) is not None:
+            return never
         elif verb == "equip" and name in kn.items and SLOTS.get(name.rsplit("_", 1)[-1]) is None \
                 and name not in ("shield", "elytra", "carved_pumpkin", "turtle_helmet"):
             return f"{name} cannot be worn"

@@ -37,6 +37,13 @@ MISSING_VERBS = {"ride": "riding", "repair": "repairing", "fish": "fishing", "sl
 """Verbs of the game the library has only a few fixed atoms for: lines beyond those are explained, not read."""
 SKIP_AFTER_VERB = {"up", "down", "for", "to", "out"}
 """Particles of two-word verbs (``pick up``, ``look for``, ``go to``)."""
+OBTAIN_WORDS = {"obtain", "get"}
+"""``craft to obtain X``: after a verb and ``to``, the verb is how and X what to have (MineDojo's harvest tasks)."""
+FUEL_WORDS: dict[tuple[str, ...], tuple[str, int]] = {("fuels",): ("coal", 20), ("fuel",): ("coal", 20)}
+"""``given a furnace and fuels``: MineDojo's harvest_*_with_furnace_and_fuel tasks start with 20 coal
+(tasks_specs.yaml, initial_inventory)."""
+TIME_OF_DAY = {"night": "night", "nighttime": "night", "day": "day", "daytime": "day"}
+"""``in night forest``: a time of day before a biome (MineDojo's combat tasks)."""
 WHEN_WORDS: dict[tuple[str, ...], str] = {
     ("at", "night"): "night", ("at", "nighttime"): "night", ("during", "the", "night"): "night",
     ("by", "night"): "night", ("in", "the", "night"): "night", ("at", "night", "time"): "night",

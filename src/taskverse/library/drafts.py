@@ -7,6 +7,7 @@ of the whole library).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,8 @@ class Draft:
     ways: list[list[Need]]
     outcomes: list[list[dict[str, Any]]] | None = None
     """Per way, what it yields when the ways differ (recipes of one item that make different counts)."""
+    start: Callable[[list[Need]], dict[str, Any]] | None = None
+    """The initialization of a way, when it depends on which way comes first (the structure a block is found in)."""
 
 
 def need(any_of: list[str] | tuple[str, ...], count: int = 1, kept: bool = False,

@@ -25,6 +25,7 @@ from taskverse.library.drafts import draft as _draft
 from taskverse.library.drafts import goal as _goal
 from taskverse.library.drafts import need as _need
 from taskverse.library.mechanisms import GENERATORS as MECHANISMS
+from taskverse.library.mechanisms import presence
 from taskverse.schema import AtomTask, Category, Measure, Need, ResourceKind
 from taskverse.world.costs import step_cost_for
 from taskverse.world.graph import INF, compute_ranks, resource_node, task_node, way_yields, yield_penalty
@@ -90,13 +91,22 @@ def _tool_order(kn: Knowledge, tool: str) -> tuple[float, float, str]:
 
 
 def _mines(kn: Knowledge) -> list[Draft]:
+    """``mine.<block>``: every block a player breaks, as the game's ``mined`` statistic counts it, drop or not.
+
+    A block that drops nothing without Silk Touch (glass, ice, a spawner, cake) is mined all the same: its atom
+    yields what the break leaves (ice its water, an infested block its silverfish: ``breaking.yaml``), and its
+    success is the break. Blocks no player breaks (bedrock, fluids) and those the world cannot hold have none.
+    """
+    breaking = kn.mechanisms.breaking if kn.mechanisms is not None else None
     drafts = []
     for block, info in sorted(kn.blocks.items()):
-        if not info["diggable"] or info["hardness"] is None or info["hardness"] < 0:
+        if kn.why_not_broken(block) is not None:
             continue
         yields = _drops(info["drops"])
         if not yields:
-            continue
+            if breaking is None or breaking.left_out_reason(block) is not None:
+                continue
+            yields = [y.model_dump(mode="json", exclude_defaults=True) for y in breaking.left_by(block)]
         needs = [_need([block], kind=ResourceKind.BLOCK)]
         init: dict[str, Any] = {"nearby_blocks": {block: 1}}
         tools = info["harvest_tools"]
@@ -195,6 +205,23 @@ def _finds(kn: Knowledge) -> list[Draft]:
         draft = _draft("find", target_id, "find", [needs],
                        [{"kind": kind.value, "name": name}], description=f"find {name}", initialization=init)
         draft.data["metrics"] = _goal("find", name)
+        drafts.append(draft)
+    return drafts + _structure_block_finds(kn)
+
+
+def _structure_block_finds(kn: Knowledge) -> list[Draft]:
+    """``find.<block>`` of a block only structures hold: a way per structure, found (kept), then the block there.
+
+    The goal is the find event on the block, as for a natural block; the start is beside the way's structure.
+    The find yields nothing: a structure holds a few such blocks, not a vein to mine again and again, and a plan
+    priced in steps would take a village's lectern and bookshelves before a tree (a trip to a structure is one
+    step). Breaking a structure's blocks for their items is left out until plans price travel by its time.
+    """
+    drafts = []
+    for name, block in sorted(kn.structure_blocks.items()):
+        ways = [[_need([s], kind=ResourceKind.STRUCTURE, kept=True)] for s in block.structures]
+        draft = _draft("find", name, "find", ways, [], description=f"find {name}")
+        draft.start = lambda way: presence(kn, way)
         drafts.append(draft)
     return drafts
 
@@ -323,6 +350,8 @@ def generate(kn: Knowledge, curated: list[AtomTask], aliases: dict[str, list[str
         data = dict(draft.data)
         base = data.pop("initialization", {})
         _player_order(draft, rank)
+        if draft.start is not None:
+            base = draft.start(draft.ways[0])
         data["yields"] = draft.data["yields"]
         data["initialization"] = _initialization_for(draft.ways[0], rank, base, smelts)
         data["requires"] = _requires(draft)

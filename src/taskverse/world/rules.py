@@ -1160,6 +1160,10 @@ def places_from_knowledge(kn: Any) -> dict[Resource, tuple[str | None, str | Non
         places[("biome", name)] = (name, biome.get("dimension"))
     for name, block in kn.natural_blocks.items():
         places[("block", name)] = (None, block.dimension)
+    for name, held in getattr(kn, "structure_blocks", {}).items():
+        dimensions = {kn.structures[s].dimension for s in held.structures}
+        if len(dimensions) == 1:
+            places[("block", name)] = (None, dimensions.pop())
     for name, mob in kn.mobs.items():
         if len(mob.dimensions) == 1:
             places[("entity", name)] = (None, mob.dimensions[0])

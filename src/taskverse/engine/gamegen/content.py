@@ -78,7 +78,11 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   the ground of any biome, one in about 4000 ground nodes: its marker at a corner of a ring of 12 end portal
   frames around a 3 x 3 hole; an eye of ender used on a frame fills it (``minecraft:end_portal_frame_eye``,
   Minecraft's frame with its eye), and the 12 filled open the end portal in the hole, which takes a player
-  standing in it (or using it) to the End.
+  standing in it (or using it) to the End. Each stand-in holds the blocks its structure holds
+  (``structure_blocks.yaml``: an igloo's red bed and brewing stand, a desert pyramid's TNT, a stronghold's
+  bookshelves), one of each, in a small square beside the stand-in's own cells (the marker, the portal room, the
+  suspicious block), a row of ground between (:func:`held_blocks`): finding such a block is finding a structure
+  that holds it.
 * Mobs: through the mobs_redo API, with the knowledge's health, the combat table's attack and the loot tables'
   drops; hostile mobs are monsters that attack, the rest animals. They are summoned by tasks, never spawned.
 * Animals (:func:`animals`, ``breeding.yaml``): an animal eats its breeding food, its taming food and its other
@@ -100,6 +104,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 from typing import Any
 
 from taskverse.library.mechanisms import enchant_chance
@@ -836,6 +841,25 @@ STRUCTURE_SCARCITY = 400
 STRONGHOLD_SCARCITY = 4000
 #: The end portal frame's blocks around its 3 x 3 portal (Minecraft's ring: three on each side), each an eye.
 END_PORTAL_FRAMES = 12
+#: The stronghold's portal room is PORTAL_ROOM x PORTAL_ROOM nodes, its marker at the corner (0, 0).
+PORTAL_ROOM = 5
+
+
+def held_blocks(kn: Any, structure: str, width: int, depth: int, own: set[str]) -> list[dict[str, Any]]:
+    """The blocks a structure holds (``structure_blocks.yaml``), laid out beside its stand-in's own cells.
+
+    The stand-in's own cells fill ``width`` x ``depth`` nodes from its marker at (0, 0) towards +x and +z; the
+    held blocks follow one row of untouched ground further on (so the marker stays in sight from that side), in
+    rows of ``ceil(sqrt(n))`` nodes (at least ``width``), sorted by name: each ``{"node", "x", "z"}``, offsets
+    from the marker. A block the stand-in already holds (``own``: the stronghold's end portal frames) is left out.
+    Example: an igloo's 13 blocks stand in 4 rows of 4, at z 2 to 5.
+    """
+    names = sorted(mc(name) for name, block in kn.structure_blocks.items()
+                   if structure in block.structures and name in kn.blocks and mc(name) not in own)
+    if not names:
+        return []
+    row = max(width, math.isqrt(len(names) - 1) + 1)
+    return [{"node": node, "x": i % row, "z": depth + 1 + i // row} for i, node in enumerate(names)]
 
 
 def portal_room() -> dict[str, str]:
@@ -867,7 +891,8 @@ def structures(kn: Any) -> list[dict[str, Any]]:
     archaeology structure's ``brush``: its suspicious ``block`` beside the marker, the block it ``becomes`` once
     brushed, the ``tool`` and its ``uses``, the ``biomes`` of the structures that hold it (empty: all of them)
     and the archaeology table's ``pools``; the stronghold's
-    ``portal_room`` (:func:`portal_room`).
+    ``portal_room`` (:func:`portal_room`); ``holds``: the blocks the structure holds, placed beside its stand-in
+    (:func:`held_blocks`).
     """
     tables = kn.mechanisms.structure_loot.tables if kn.mechanisms is not None else []
     loot = {t.structure: t for t in tables if t.verb == "loot"}
@@ -887,9 +912,11 @@ def structures(kn: Any) -> list[dict[str, Any]]:
                 continue
         else:
             entry["layer"] = structure.dimension
+        width, depth, own = 1, 1, {entry["node"]}
         if name == "stronghold":
             entry["portal_room"] = portal_room()
             entry["fill_ratio"] = round(1 / STRONGHOLD_SCARCITY, 6)
+            width, depth, own = PORTAL_ROOM, PORTAL_ROOM, {*own, *portal_room().values()}
         table = loot.get(name)
         if table is not None:
             entry["pools"] = _pools(kn, table.pools)
@@ -904,6 +931,8 @@ def structures(kn: Any) -> list[dict[str, Any]]:
                               "tool": mc(tool), "uses": int(kn.items.get(tool, {}).get("durability", 0)),
                               "biomes": sorted(b for b in entry["biomes"] if b in only),
                               "pools": _pools(kn, brush.pools)}
+            width, own = 2, {*own, entry["brush"]["block"]}
+        entry["holds"] = held_blocks(kn, name, width, depth, own)
         out.append(entry)
     return out
 

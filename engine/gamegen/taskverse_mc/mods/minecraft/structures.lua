@@ -9,6 +9,8 @@
 -- it, and the 12 filled open the end portal in the hole (portals.lua takes a player in it to the End). An
 -- archaeology structure's suspicious block stands beside its marker: a brush used on it draws the structure's
 -- archaeology table, gives it to the player, turns the block into its plain form and wears the brush one use.
+-- What the structure holds (structure.holds: a node at x, z from the marker; a bed, a TNT, bookshelves) stands
+-- beside the stand-in's own cells, in every schematic of it.
 
 return function(data, tile, grounds, floors)
 	local function draw(pools)
@@ -129,6 +131,32 @@ return function(data, tile, grounds, floors)
 		return {size = {x = 5, y = 1, z = 5}, data = cells}
 	end
 
+	-- The schematic with the structure's blocks beside its own cells (offsets from the marker at cell 0, 0); the
+	-- cells between keep what the ground has there.
+	local function with_held(schematic, holds)
+		if #holds == 0 then
+			return schematic
+		end
+		local size = {x = schematic.size.x, y = 1, z = schematic.size.z}
+		for _, held in ipairs(holds) do
+			size.x = math.max(size.x, held.x + 1)
+			size.z = math.max(size.z, held.z + 1)
+		end
+		local cells = {}
+		for i = 1, size.x * size.z do
+			cells[i] = {name = "air", prob = 0}
+		end
+		for z = 0, schematic.size.z - 1 do
+			for x = 0, schematic.size.x - 1 do
+				cells[z * size.x + x + 1] = schematic.data[z * schematic.size.x + x + 1]
+			end
+		end
+		for _, held in ipairs(holds) do
+			cells[held.z * size.x + held.x + 1] = {name = held.node, prob = 254}
+		end
+		return {size = size, data = cells}
+	end
+
 	-- Brushing: per suspicious block, the structures that hold it; the one whose marker is beside the block is
 	-- the one brushed (elsewhere the block gives nothing).
 	local brushed, brushes = {}, {}
@@ -213,7 +241,7 @@ return function(data, tile, grounds, floors)
 			placed = {{structure.biomes, portal_room(structure)}}
 		end
 		for index, decoration in ipairs(placed) do
-			local biomes, schematic = decoration[1], decoration[2]
+			local biomes, schematic = decoration[1], with_held(decoration[2], structure.holds or {})
 			local place_on, y_min, y_max, flags = {}, -31000, 31000, "force_placement"
 			if structure.layer ~= nil then -- on the floor of the dimension's cavern, which is no surface of the map
 				flags = flags .. ", all_floors"
@@ -238,6 +266,28 @@ return function(data, tile, grounds, floors)
 				flags = flags,
 			})
 		end
+	end
+	-- A held block the map generator places is not constructed as a placed one is: one with an on_construct (a
+	-- furnace's or a brewing stand's inventory) is constructed once its chunk is generated.
+	local constructed, seen = {}, {}
+	for _, structure in ipairs(data.structures) do
+		for _, held in ipairs(structure.holds or {}) do
+			local def = minetest.registered_nodes[held.node]
+			if not seen[held.node] and def ~= nil and def.on_construct ~= nil then
+				seen[held.node] = true
+				constructed[#constructed + 1] = held.node
+			end
+		end
+	end
+	if #constructed > 0 then
+		minetest.register_on_generated(function(minp, maxp)
+			for _, pos in ipairs(minetest.find_nodes_in_area(minp, maxp, constructed)) do
+				local meta = minetest.get_meta(pos):to_table()
+				if next(meta.fields) == nil and next(meta.inventory) == nil then -- not constructed yet
+					minetest.registered_nodes[minetest.get_node(pos).name].on_construct(pos)
+				end
+			end
+		end)
 	end
 	for tool in pairs(brushes) do
 		if minetest.registered_items[tool] ~= nil then

@@ -1,0 +1,79 @@
+"""Finding a block the world generates only inside structures, and a block it never generates."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_cli
+from taskverse.algebra.expr import ref
+from taskverse.algebra.semantics import Evaluator, GameEvent
+from taskverse.engine.compiler import Compiler
+from taskverse.schema import ResourceKind
+from taskverse.textenv.plans import plan_task
+
+
+def _coverage(tmp_path, lines: list[str]) -> list[dict]:
+    path = tmp_path / "tasks.txt"
+    path.write_text("\n".join(lines) + "\n")
+    done = run_cli("coverage", str(path), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["lines"]
+
+
+def test_find_lines_of_structure_blocks_read_as_their_find_atoms(tmp_path):
+    got = _coverage(tmp_path, ["find red_bed", "find wall_torch", "find smooth_sandstone_stairs", "find tnt",
+                               "find grass_path", "find end_portal_frame", "find a brewing stand"])
+    assert [(g["status"], g["task"]) for g in got] == [
+        ("matched", "find.red_bed"), ("matched", "find.wall_torch"), ("matched", "find.smooth_sandstone_stairs"),
+        ("matched", "find.tnt"), ("matched", "find.dirt_path"), ("matched", "find.end_portal_frame"),
+        ("matched", "find.brewing_stand")]
+
+
+def test_find_of_a_block_the_world_never_generates_is_impossible_with_the_reason(tmp_path):
+    powder, command = _coverage(tmp_path, ["find yellow_concrete_powder", "find a command block"])
+    assert powder["status"] == "impossible"
+    assert "the 1.20 world never generates yellow_concrete_powder: a player places it" in powder["reason"]
+    assert command["status"] == "impossible" and "only commands give it" in command["reason"]
+
+
+def test_a_structure_block_atom_needs_a_structure_that_holds_it(library):
+    task = library.get("find.red_bed")
+    structures = sorted(n.any_of[0] for way in task.requires for n in way if n.kind == ResourceKind.STRUCTURE)
+    assert structures == ["igloo", "village"]
+    assert all(n.kept for way in task.requires for n in way)
+    assert task.goal.event.value == "find" and task.goal.target == "red_bed"
+    assert task.initialization.structure in structures
+    # judged as every find atom: the find event on the block
+    verdict = Evaluator.for_library(library).evaluate(ref("find.red_bed"), [GameEvent(event="find", target="red_bed")])
+    assert verdict.status.value == "satisfied"
+
+
+def test_the_plan_for_a_red_bed_from_scratch_goes_through_a_village(library):
+    ids = plan_task("naive(find.red_bed)", library).actions
+    assert ids[-1] == "find.red_bed" and "find.village" in ids[:-1]
+
+
+def test_the_engine_says_why_a_structure_block_does_not_compile(library):
+    problems = Compiler(library, "minetest_game").problems(library.get("find.tnt"))  # it generates no structures
+    assert "blocks inside structures are not generated" in [p.reason for p in problems]
+    assert any("desert_pyramid" in p.detail for p in problems)
+    problems = Compiler(library, "taskverse_mc").problems(library.get("find.white_bed"))  # villages only
+    assert [p.reason for p in problems][:1] == ["blocks inside structures are not generated"]
+
+
+def test_a_structure_block_compiles_where_a_stand_in_holds_it(library):
+    """taskverse_mc's stand-ins hold their structures' blocks: found as a generated block is."""
+    compiler = Compiler(library, "taskverse_mc")
+    ir = compiler.compile(library.get("find.tnt"))
+    assert ir.trackers.find.nodes == ["minecraft:tnt"] and ir.goals["find.tnt"].targets == ["tnt"]
+    # a start at a structure the game does not place moves to another that holds the block (an ancient city's
+    # chest: a desert pyramid's)
+    assert library.get("find.chest").initialization.structure == "ancient_city"
+    assert compiler.problems(library.get("find.chest")) == []
+
+
+@pytest.mark.parametrize("name", ["bell", "cobweb", "spawner"])
+def test_natural_blocks_keep_their_find_atoms_without_a_structure(library, name):
+    assert library.get(f"find.{name}").requires in ([[]], [])
