@@ -539,3 +539,14 @@ def test_minedojos_published_programmatic_tasks_are_read(library):
     row = by_text["find material and smelt to obtain 8 iron ingot in swampland given a furnace and fuels"]
     assert row["expression"] == ("init(naive(amount(8, smelt.iron_ingot @ where=swamp)), inventory.coal=20, "
                                  "inventory.furnace=1)")
+
+
+def test_minedojos_old_names_and_unobtainable_things(library):
+    """1.11 names read as their 1.20 things (the skull is a skeleton skull, the nether brick block is nether_bricks);
+    a thing no survival player obtains is impossible with the curated reason, not unknown."""
+    rows = {row["text"]: row for row in coverage(["obtain skull", "find material and craft to obtain nether brick",
+                                                  "obtain monster egg", "obtain chorus plant"], library)["lines"]}
+    assert rows["obtain skull"]["task"] == "obtain.skeleton_skull"
+    assert rows["find material and craft to obtain nether brick"]["expression"] == "naive(craft.nether_bricks)"
+    for text, name in (("obtain monster egg", "infested_stone"), ("obtain chorus plant", "chorus_plant")):
+        assert rows[text]["status"] == "impossible" and f"{name}: not obtainable in survival" in rows[text]["reason"]

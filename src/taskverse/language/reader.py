@@ -722,6 +722,8 @@ class PhraseReader:
             return f"{name} is not a block"
         elif verb == "find" and (never := kn.why_not_found(name)) is not None:
             return never
+        elif verb == "obtain" and name in kn.unobtainable:
+            return f"{name}: {kn.unobtainable[name]}"
         elif verb == "equip" and name in kn.items and SLOTS.get(name.rsplit("_", 1)[-1]) is None \
                 and name not in ("shield", "elytra", "carved_pumpkin", "turtle_helmet"):
             return f"{name} cannot be worn"
