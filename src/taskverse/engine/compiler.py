@@ -74,6 +74,17 @@ from taskverse.engine.profile import (
 from taskverse.errors import TaskverseError
 from taskverse.schema import Goal, Initialization, ResourceKind, WaySpec
 
+
+def stand_in_nodes(registry: Registry, markers: set[str]) -> set[str]:
+    """The nodes of the decorations that place a structure's marker (taskverse_mc's stand-ins), markers included."""
+    out: set[str] = set()
+    for deco in registry.decorations:
+        nodes = {*deco.decoration, *deco.schematic_nodes}
+        if nodes & markers:
+            out |= nodes
+    return out
+
+
 #: Build targets the runtime recognises, as shapes of nodes the player placed (the rest do not compile).
 BUILD_SHAPES: dict[str, dict[str, Any]] = {
     "pillar": {"shape": "column", "length": 5},
@@ -394,10 +405,8 @@ class Compiler:
 
     @cached_property
     def _structure_held(self) -> frozenset[str]:
-        """Game nodes the map generator places with structures' stand-ins (schematics holding a marker)."""
-        markers = {structure_node(name) for name in self.kn.structures}
-        return frozenset(n for d in self.registry.decorations if markers & set(d.schematic_nodes)
-                         for n in d.schematic_nodes)
+        """Game nodes the map generator places with structures' stand-ins."""
+        return frozenset(stand_in_nodes(self.registry, {structure_node(name) for name in self.kn.structures}))
 
     def _placed(self, structure: str) -> bool:
         node = structure_node(structure)

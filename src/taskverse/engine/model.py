@@ -91,7 +91,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
-from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES, USE_CALLBACKS, mob_loot
+from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES, USE_CALLBACKS, mob_loot, stand_in_nodes
 from taskverse.engine.gamegen.build import GENERATED_GAMES
 from taskverse.engine.gamegen.content import END_PORTAL_FRAMES, structure_node
 from taskverse.engine.gamegen.content import animals as content_animals
@@ -883,13 +883,14 @@ class GameModel:
     def structure_held(self) -> frozenset[str]:
         """Nodes the map generator places only in structures' stand-ins, beside their markers."""
         markers = set(self.structures)
-        inside: set[str] = set()
+        inside = stand_in_nodes(self.registry, markers)
         elsewhere: set[str] = {o.ore for o in self.registry.ores} | {self.settings.stone}
         for biome in self.registry.biomes.values():
             elsewhere |= {n for n in (biome.node_top, biome.node_filler, biome.node_dust, biome.node_stone) if n}
         for deco in self.registry.decorations:
             nodes = {*deco.decoration, *deco.schematic_nodes}
-            (inside if nodes & markers else elsewhere).update(nodes)
+            if not nodes & markers:
+                elsewhere |= nodes
         return frozenset(inside - markers - elsewhere)
 
     @cached_property

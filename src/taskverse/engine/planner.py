@@ -484,23 +484,11 @@ class _Player:
         inputs = {self.rules.names[m] for m in self.rules.ways[self.rules.action_index[name]][w][0].members}
         source = next(n for n, _ in taken if n in inputs)
         fuel = max((t for t in taken if t[0] not in inputs), key=lambda t: (t[1], t[0]))[0]
-        station = self.rules.ways[self.rules.action_index[name]][w][2]
-        furnace = self.model.settings.furnace
-        self._to_station(furnace, station.presence and not self.furnace_placed, f"{name} (at the furnace)")
+        self.home(f"{name} (the furnace stands at the start)")
         self.add(Step(do="cook", item=source, count=1, fuel=fuel), name)
-        if not station.presence and self.home_blocks[furnace] == 0:
+        station = self.rules.ways[self.rules.action_index[name]][w][2]
+        if not station.presence and self.home_blocks[self.model.settings.furnace] == 0:
             self.furnace_placed = True  # the harness sets the held furnace up at the start
-
-    def _to_station(self, node: str, found: bool, why: str) -> None:
-        """To the start, where the station stands (or is set up from the inventory), or to a generated one.
-
-        ``found``: the model's way uses a station the player found (taskverse_mc's igloo holds a furnace and a
-        brewing stand), not one held or standing at the start: the player goes back to it.
-        """
-        if found and self.home_blocks[node] == 0 and node in self.model.places:
-            self.goto(node, why)
-        else:
-            self.home(why)
 
     def _brew(self, act: Any, name: str, taken: list[tuple[str, int]], kept: Any, presence: Any, outputs: Any,
               w: int) -> None:
@@ -511,7 +499,7 @@ class _Player:
         """
         needs = self.rules.ways[self.rules.action_index[name]][w]
         base, ingredient = (self.rules.names[needs[i].members[0]] for i in (0, 1))
-        self._to_station(act.makes, needs[-1].presence, f"{name} (at the brewing stand)")
+        self.home(f"{name} (the brewing stand stands at the start)")
         self.add(Step(do="brew", item=base, ingredient=ingredient, fuel=act.using, count=1), name)
 
     def _place(self, act: Any, name: str, taken: Any, kept: Any, presence: list[str], *_: Any) -> None:

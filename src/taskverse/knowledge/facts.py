@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from taskverse.errors import TaskverseError, close_matches
-from taskverse.knowledge.mechanisms import Mechanisms, load_mechanisms, names_used
+from taskverse.knowledge.mechanisms import Mechanisms, load_mechanisms, names_used, unbreakable
 from taskverse.paths import knowledge_dir
 from taskverse.yamlio import read_yaml, validation_error
 
@@ -325,9 +325,7 @@ class Knowledge:
         """Why no survival player breaks ``name`` (bedrock, water, air), or None if one can (``breaking.yaml``)."""
         block = self.blocks.get(name)
         if self.mechanisms is None:
-            hardness = block.get("hardness") if block else None
-            unbreakable = block is not None and (not block.get("diggable", True) or hardness is None or hardness < 0)
-            return "unbreakable in survival (hardness -1)" if unbreakable else None
+            return "unbreakable in survival (hardness -1)" if block is not None and unbreakable(block) else None
         return self.mechanisms.breaking.why_not_broken(name, block)
 
     def base_item(self, item: str) -> str:
@@ -631,13 +629,15 @@ def _load_knowledge(directory: Path) -> Knowledge:
         enchantments=raw.get("enchantments", {}),
     )
     _check_names(kn, curated)
-    _check_generated(kn, curated / "structure_blocks.yaml")
+    _check_generated(kn, curated / "structure_blocks.yaml", [name for group in never for name in group.blocks])
     return kn
 
 
-def _check_generated(kn: Knowledge, path: Path) -> None:
-    """A block is natural, held by structures, or never generated: at most one of the three, and real structures."""
-    never = [name for group in _load_curated(path, "never_generated", NeverGenerated)[0] for name in group.blocks]
+def _check_generated(kn: Knowledge, path: Path, never: list[str]) -> None:
+    """A block is natural, held by structures, or never generated: at most one of the three, and real structures.
+
+    ``never``: the never-generated names as the file lists them (a name listed twice is an error).
+    """
     seen: set[str] = set()
     for name in [*kn.structure_blocks, *never]:
         if name in kn.natural_blocks or name in seen:

@@ -615,6 +615,12 @@ class BreakLeaves(_Table):
     source: str
 
 
+def unbreakable(block: dict[str, Any]) -> bool:
+    """Whether the game data says no player breaks a block (not diggable, or hardness -1 or none)."""
+    hardness = block.get("hardness")
+    return not block.get("diggable", True) or hardness is None or hardness < 0
+
+
 class Breaking(_Table):
     """``breaking.yaml``: which blocks a player breaks ("mine X" is the game's ``mined`` statistic), and what is left.
 
@@ -635,12 +641,7 @@ class Breaking(_Table):
         for group in (*self.not_broken, *self.not_blocks):
             if name in group.names:
                 return group.reason
-        if block is None:
-            return None
-        hardness = block.get("hardness")
-        if not block.get("diggable", True) or hardness is None or hardness < 0:
-            return self.unbreakable
-        return None
+        return self.unbreakable if block is not None and unbreakable(block) else None
 
     def left_out_reason(self, name: str) -> str | None:
         """Why a breakable block has no mine atom, if it is left out."""
