@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 from collections import Counter
 
@@ -191,6 +192,16 @@ def test_the_environment_folder_is_deterministic_and_craftium_shaped(library, tm
 
     with pytest.raises(TaskverseError, match="not empty"):
         write_env(ir, tmp_path / "other")
+
+
+def test_the_docs_craftium_example_names_the_folders_game(library, tmp_path):
+    docs = (ROOT / "docs" / "engine.md").read_text()
+    example = docs[docs.index("from craftium import CraftiumEnv"):]
+    example = example[:example.index("```")]
+    game_id = re.search(r'CraftiumEnv\(env_dir="envs/craft_stick", game_id="([a-z_]+)"', example)
+    assert game_id is not None, example
+    write_env(compile_task(library.get("craft.stick"), library), tmp_path / "env")
+    assert f"gameid = {game_id.group(1)}\n" in (tmp_path / "env/worlds/world/world.mt").read_text()
 
 
 def test_compile_cli_writes_the_env_and_names_what_is_missing(tmp_path):

@@ -272,3 +272,47 @@ def test_a_compiled_folder_runs_as_craftium_loads_it(library, tmp_path):
     assert status["satisfied"] is True and status["reward_total"] == 1.0, result
     assert f"{run_dir}/games/minetest_game" in (tmp_path / "server.log").read_text() or \
         (run_dir / "games" / "minetest_game" / "minetest.conf").read_text().endswith("enable_tnt = true\n")
+
+
+def _start_in_place(run_dir: Path, home: Path, log: Path) -> subprocess.Popen[bytes]:
+    """The server on a Craftium-style run folder (the engine's user folder is the run folder)."""
+    with open(log, "wb") as out:
+        return subprocess.Popen([str(SERVER), "--gameid", "minetest", "--worldname", "world", "--logfile", ""],
+                                cwd=run_dir, env={**os.environ, "HOME": str(home)}, stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def test_a_compiled_world_starts_again_after_the_engine_saved_it(library, tmp_path):
+    need_engine()
+    ir = compile_task(library.get("craft.stick"), library)
+    env_dir = tmp_path / "env"
+    write_env(ir, env_dir)
+    run_dir = tmp_path / "run"
+    # Craftium's own file without its huge save interval: the engine saves the world (map_meta.txt) as usual
+    craftium_load(env_dir, run_dir, {"port": free_port(), "bind_address": "127.0.0.1", "server_announce": False})
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".minetest").symlink_to(run_dir)
+    world = run_dir / "worlds" / "world"
+    guard = time.monotonic() + HANG_GUARD  # against a hung CI only: the server's exit ends the waits below
+    for start in (1, 2):
+        (world / "taskverse_status.json").unlink(missing_ok=True)
+        log = tmp_path / f"server-{start}.log"
+        server = _start_in_place(run_dir, home, log)
+        try:
+            while b"listening on" not in log.read_bytes():
+                assert server.poll() is None, f"start {start}: {error_lines(log.read_text(errors='replace'))}"
+                assert time.monotonic() < guard, "hang guard"
+                time.sleep(0.05)
+            server.send_signal(signal.SIGTERM)  # a clean shutdown: the engine saves the world
+            assert server.wait(timeout=HANG_GUARD) == 0, error_lines(log.read_text(errors="replace"))
+        finally:
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait()
+        status = json.loads((world / "taskverse_status.json").read_text())
+        assert status["task"] == "craft.stick"
+    # the engine wrote every flag out, and the runtime still found the task's world
+    saved = (world / "map_meta.txt").read_text()
+    assert re.search(r"^mg_flags = nocaves, nodungeons, .*light", saved, re.MULTILINE), saved
+    assert "light" in status["settings"]["mg_flags"]

@@ -1346,6 +1346,32 @@ local function setting_text(value)
 	return text
 end
 
+-- Whether a flags setting holds every flag the task names: once the engine saves a world's map_meta.txt it
+-- writes every flag out, the ones the task left at their defaults too (`nocaves,nodungeons` comes back as
+-- `nocaves, nodungeons, light, decorations, biomes, ores`), and the world must start again.
+local function has_flags(have, wanted)
+	local present = {}
+	for word in tostring(have):gmatch("[^,%s]+") do
+		present[word] = true
+	end
+	for word in tostring(wanted):gmatch("[^,%s]+") do
+		if not present[word] then
+			return false
+		end
+	end
+	return true
+end
+
+local function holds(key, have, wanted)
+	if have == nil then
+		return false
+	end
+	if key:sub(-5) == "flags" then
+		return has_flags(have, wanted)
+	end
+	return setting_text(have) == setting_text(wanted)
+end
+
 -- The task's map generator settings (from the world's map_meta.txt) and engine settings (from a config file,
 -- the game's minetest.conf in a compiled folder) must hold as compiled: the plans and the verdicts depend on
 -- them. The values found go into the status; a wrong one stops the engine with a message saying which.
@@ -1354,7 +1380,7 @@ local function check_settings(data)
 	for _, key in ipairs(sorted_keys(data.mapgen or {})) do
 		local have = minetest.get_mapgen_setting(key)
 		status.settings[key] = have
-		if have == nil or setting_text(have) ~= setting_text(data.mapgen[key]) then
+		if not holds(key, have, data.mapgen[key]) then
 			wrong[#wrong + 1] = "map generator setting " .. key .. " is " .. tostring(have) .. ", not " ..
 				tostring(data.mapgen[key])
 		end
@@ -1362,7 +1388,7 @@ local function check_settings(data)
 	for _, key in ipairs(sorted_keys(data.settings or {})) do
 		local have = minetest.settings:get(key)
 		status.settings[key] = have
-		if have == nil or setting_text(have) ~= setting_text(data.settings[key]) then
+		if not holds(key, have, data.settings[key]) then
 			wrong[#wrong + 1] = "setting " .. key .. " is " .. tostring(have) .. ", not " .. tostring(data.settings[key])
 		end
 	end

@@ -10,6 +10,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -159,7 +160,8 @@ def game_build(name: str, output: Path | None, fmt: str) -> None:
               help="Run the episodes as Ray tasks: on the cluster at RAY_ADDRESS (setting it is enough; every node "
                    "needs taskverse and the engine), else on a local instance (pip install 'taskverse[ray]').")
 @click.option("--game", default="minetest_game", show_default=True)
-@click.option("--timeout", type=TIMEOUT, default=60.0, show_default=True, help="Seconds an episode may take.")
+@click.option("--timeout", type=TIMEOUT, default=60.0, show_default=True,
+              help="Seconds an episode may take, besides 0.25 s for each step of its plan.")
 @click.option("--show-plan", is_flag=True, help="Print the plan (JSON) and do not run it.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
@@ -170,15 +172,15 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, use_ray: bool
     Reports success (the task runtime's verdict), rewards, the events it logged, timings, the engine's own
     error lines when a mod fails, and whether the Python evaluator replaying the events agrees. Exits 1 when
     an episode failed to run (not when the plan merely did not complete the task), 130 on Ctrl-C (every engine
-    of the run is stopped at once and its folder removed). Local and Ray runs give the same report apart from
-    timings and "run", which says where the episodes ran.
+    of the run is stopped at once and its folder removed; the report holds the episodes that had finished, and
+    in JSON says "interrupted"). Local and Ray runs give the same report apart from timings and "run", which says
+    where the episodes ran.
     """
     from taskverse.cli.app import _library, resolve_task
     from taskverse.engine.compiler import compile_task
     from taskverse.engine.harness import load_plan, resolve_plan
     from taskverse.engine.jobs import run_engine_episodes
     from taskverse.engine.planner import plan_task
-    from taskverse.engine.runner import summarise
     from taskverse.workers import choose_backend
 
     library = _library()
@@ -196,26 +198,41 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, use_ray: bool
     try:
         reports = run_engine_episodes(resolved, ir, plan, library=library, episodes=episodes, backend=backend,
                                       timeout=timeout)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         # run_episodes has ended every engine of the run and removed their folders; another Ctrl-C while
         # Python shuts down must not kill it with a traceback (SIG_IGN outlives the interpreter's handlers)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        finished = list(getattr(exc, "reports", []))
+        _report(ir, game, plan_source, len(plan.steps), backend.describe(), finished, started, fmt,
+                interrupted={"episodes": episodes, "finished": len(finished)})
         click.echo("error: interrupted; every engine of the run was stopped", err=True)
         sys.exit(130)
+    summary = _report(ir, game, plan_source, len(plan.steps), backend.describe(), reports, started, fmt)
+    sys.exit(1 if summary["engine_errors"] else 0)
+
+
+def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports: list[Any], started: float,
+            fmt: str, interrupted: dict[str, int] | None = None) -> dict[str, Any]:
+    """Print a run's report (the finished episodes' only, after an interrupt); return its summary."""
+    from taskverse.engine.runner import summarise
+
     summary = summarise(reports, time.monotonic() - started)
     if fmt == "json":
-        emit_json({"task": ir.id, "description": ir.description, "game": game,
-                   "plan": {"source": plan_source, "steps": len(plan.steps)}, "run": backend.describe(),
-                   "summary": summary,
-                   "episodes": [r.model_dump(mode="json") for r in reports]})
-    else:
-        for report in reports:
-            click.echo(report.summary())
-            for line in report.engine_errors:
-                click.echo(f"  {line}")
-        click.echo(f"{summary['successes']}/{summary['episodes']} succeeded; {summary['wall_seconds']:.1f} s, "
-                   f"{summary['episodes_per_minute']:.0f} episodes/min", err=True)
-    sys.exit(1 if summary["engine_errors"] else 0)
+        document = {"task": ir.id, "description": ir.description, "game": game,
+                    "plan": {"source": plan_source, "steps": steps}, "run": run, "summary": summary,
+                    "episodes": [r.model_dump(mode="json") for r in reports]}
+        if interrupted is not None:
+            document["interrupted"] = interrupted
+        emit_json(document)
+        return summary
+    for report in reports:
+        click.echo(report.summary())
+        for line in report.engine_errors:
+            click.echo(f"  {line}")
+    done = "" if interrupted is None else f" of the {interrupted['finished']} finished before the interrupt"
+    click.echo(f"{summary['successes']}/{summary['episodes']} succeeded{done}; {summary['wall_seconds']:.1f} s, "
+               f"{summary['episodes_per_minute']:.0f} episodes/min", err=True)
+    return summary
 
 
 if __name__ == "__main__":  # pragma: no cover

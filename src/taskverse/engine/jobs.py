@@ -22,7 +22,7 @@ from typing import Any
 
 from taskverse.engine.harness import Plan
 from taskverse.engine.ir import TaskIR
-from taskverse.engine.runner import EpisodeReport, claimed_homes, run_episode, run_episodes
+from taskverse.engine.runner import EpisodeReport, claimed_homes, episode_budget, run_episode, run_episodes
 from taskverse.errors import TaskverseError
 from taskverse.workers import Backend, run_jobs
 
@@ -63,12 +63,13 @@ def run_engine_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, epis
     """Run ``episodes`` episodes on ``backend``; reports in episode order, the same wherever they ran.
 
     A local backend runs ``backend.workers`` episodes at a time in this process (``runner.run_episodes``); Ray
-    runs each as a task (``taskverse.workers.run_jobs``) on the cluster or a local instance.
+    runs each as a task (``taskverse.workers.run_jobs``) on the cluster or a local instance. Either way an episode
+    may take ``runner.episode_budget`` seconds: ``timeout`` and a little more for each step of the plan.
     """
     if not backend.ray:
         return run_episodes(task, ir, plan, library=library, episodes=episodes, parallel=backend.workers,
                             timeout=timeout)
-    arguments = [(task, ir, plan, k, timeout) for k in range(1, episodes + 1)]
+    arguments = [(task, ir, plan, k, episode_budget(timeout, plan)) for k in range(1, episodes + 1)]
     results = dict(run_jobs(run_engine_job, arguments, backend=backend))
     reports = []
     for i in range(episodes):

@@ -268,14 +268,30 @@ def claimed_homes(count: int) -> Iterator[list[Path | None]]:
 T = TypeVar("T")
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run of episodes, with the reports of those that had finished (in job order).
+
+    Attributes:
+        reports: The finished episodes' reports; an episode stopped by the interrupt is not among them.
+        total: How many episodes the run had.
+
+    """
+
+    def __init__(self, reports: list[EpisodeReport], total: int) -> None:
+        super().__init__(f"interrupted after {len(reports)} of {total} episodes")
+        self.reports = reports
+        self.total = total
+
+
 def _run_all(one: Callable[[T, Path | None], EpisodeReport], jobs: Sequence[T],
              parallel: int) -> list[EpisodeReport]:
     """Run ``one(job, client_home)`` for every job, ``parallel`` at a time in worker threads; results in order.
 
     The calling thread only waits, so Ctrl-C reaches it at once: every engine of the run is then ended
     (SIGKILL: the worlds are thrown away), jobs not started are dropped, the workers unwind (removing their
-    folders), and ``KeyboardInterrupt`` is raised. Further Ctrl-C presses are ignored from then on (the
-    handler stays installed in the main thread): the caller says so and exits.
+    folders), and :class:`Interrupted` (a ``KeyboardInterrupt``) is raised with the reports of the episodes that
+    had finished. Further Ctrl-C presses are ignored from then on (the handler stays installed in the main
+    thread): the caller says so and exits.
     """
     workers = max(1, min(parallel, len(jobs)))
     with claimed_homes(workers) as claimed:
@@ -314,6 +330,8 @@ def _run_in_homes(one: Callable[[T, Path | None], EpisodeReport], jobs: Sequence
             _, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
     except KeyboardInterrupt:
         interrupted.set()
+        # the episodes done before the interrupt, taken before the engines are stopped (a stopped one is not done)
+        finished = [f.result() for f in futures if f.done() and not f.cancelled() and f.exception() is None]
         try:
             for future in futures:
                 future.cancel()
@@ -321,7 +339,7 @@ def _run_in_homes(one: Callable[[T, Path | None], EpisodeReport], jobs: Sequence
             pool.shutdown(wait=True, cancel_futures=True)
         finally:
             allow_runs()
-        raise
+        raise Interrupted(finished, len(futures)) from None
     finally:
         # after an interrupt Ctrl-C stays ignored (the handler above), so the caller can finish cleanly
         if previous is not None and not interrupted.is_set():
@@ -330,33 +348,51 @@ def _run_in_homes(one: Callable[[T, Path | None], EpisodeReport], jobs: Sequence
     return [future.result() for future in futures]
 
 
+STEP_SECONDS = 0.25
+"""What an episode's time budget adds for each step of its plan (:func:`episode_budget`): a 600-step plan from
+scratch (Silk Touch: the tech tree, lapis, an enchanting table ringed by bookshelves) plays in about 65 s."""
+
+
+def episode_budget(timeout: float, plan: Plan) -> float:
+    """The seconds an episode of ``plan`` may take: ``timeout`` plus :data:`STEP_SECONDS` for each step.
+
+    A flat limit fails a long plan for time however well it plays (607 steps of ``2 * obtain.nether_gold_ore``
+    stopped at step 534 under a flat 60 s).
+
+    Example:
+        >>> episode_budget(60.0, Plan(steps=[]))
+        60.0
+
+    """
+    return timeout + STEP_SECONDS * len(plan.steps)
+
+
 def run_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episodes: int = 1, parallel: int = 1,
                  timeout: float = 60.0) -> list[EpisodeReport]:
-    """Run ``episodes`` episodes, ``parallel`` at a time; reports in episode order (see :func:`_run_all`)."""
+    """Run ``episodes`` episodes, ``parallel`` at a time; reports in episode order (see :func:`_run_all`).
+
+    Each episode may take :func:`episode_budget` seconds (``timeout`` and a little more for each step).
+    """
     if episodes < 1 or parallel < 1:
         raise TaskverseError("episodes and parallel must be at least 1")
+    budget = episode_budget(timeout, plan)
 
     def one(index: int, home: Path | None) -> EpisodeReport:
-        return run_episode(task, ir, plan, library=library, episode=index, timeout=timeout, client_home=home)
+        return run_episode(task, ir, plan, library=library, episode=index, timeout=budget, client_home=home)
 
     return _run_all(one, list(range(1, episodes + 1)), parallel)
-
-
-STEP_SECONDS = 0.25
-"""What :func:`run_jobs` adds to an episode's time budget for each step of its plan: a 600-step plan from scratch
-(Silk Touch: the tech tree, lapis, an enchanting table ringed by bookshelves) plays in about 65 s."""
 
 
 def run_jobs(jobs: list[tuple[Any, TaskIR, Plan]], *, library: Any, parallel: int = 2,
              timeout: float = 60.0) -> list[EpisodeReport]:
     """Run one episode of each (task, ir, plan), ``parallel`` at a time; reports in job order.
 
-    Each episode may take ``timeout`` seconds plus :data:`STEP_SECONDS` for each step of its plan.
+    Each episode may take :func:`episode_budget` seconds (``timeout`` and a little more for each step).
     """
 
     def one(job: tuple[Any, TaskIR, Plan], home: Path | None) -> EpisodeReport:
-        budget = timeout + STEP_SECONDS * len(job[2].steps)
-        return run_episode(job[0], job[1], job[2], library=library, timeout=budget, client_home=home)
+        return run_episode(job[0], job[1], job[2], library=library, timeout=episode_budget(timeout, job[2]),
+                           client_home=home)
 
     return _run_all(one, jobs, parallel)
 
