@@ -16,9 +16,12 @@ from taskverse.schema import AtomTask, Category, Goal, Initialization  # noqa: E
 
 __all__ = ["AtomTask", "Category", "Goal", "Initialization", "Library", "TaskverseError", "__version__", "load_library"]
 
-try:  # gymnasium.make("taskverse/SkillForgeText-v0") works after `import taskverse` (string entry points: cheap)
+try:  # gymnasium.make("taskverse/SkillForgeText-v0" or "taskverse/EngineSkills-v0") works after `import taskverse`
+    # (string entry points: cheap)
+    from taskverse.engine.registration import register_engine_envs as _register_engine_envs
     from taskverse.textenv.registry import register_envs as _register_envs
 
     _register_envs()
+    _register_engine_envs()
 except ImportError:  # pragma: no cover - gymnasium is a core dependency
     pass

@@ -1034,6 +1034,8 @@ api.is_open = is_open
 api.prepare_spot = prepare_spot
 api.generate_around = generate_around
 api.dimension_at = dimension_at
+api.biome_at = biome_at
+api.in_cave = in_cave
 
 -- What an event that can change the verdict would be about if the player stood at `feet` and did nothing:
 -- the biome, a watched node or entity in view, the node under the feet. nil when the spot is neutral.

@@ -6,6 +6,7 @@
 -- real furnace and brewing in a real brewing stand (their own node timers), punching mobs, picking up drops,
 -- eating, using items, right-clicking, moving. After the plan (or when the task is done) it writes
 -- <world>/taskverse_result.json and shuts the server down. The plan format is documented in docs/engine.md.
+-- With the server setting `taskverse_interactive`, an agent plays the same actions one at a time (agent.lua).
 
 local PLAN_FILE = "taskverse_plan.json"
 local RESULT_FILE = "taskverse_result.json"
@@ -1454,6 +1455,14 @@ local function await_ready(name, waited)
 	minetest.after(0.05, await_ready, name, waited + 0.05)
 end
 
+-- An agent acting a step at a time (agent.lua) instead of a plan written before the episode: the same actions.
+local agent
+if minetest.settings:get_bool("taskverse_interactive", false) then
+	agent = dofile(minetest.get_modpath(minetest.get_current_modname()) .. "/agent.lua")({
+		actions = actions, runtime = runtime, json = json, worldfile = worldfile,
+	})
+end
+
 local joined = false
 
 minetest.register_on_joinplayer(function(player)
@@ -1461,6 +1470,9 @@ minetest.register_on_joinplayer(function(player)
 		return
 	end
 	joined = true
+	if agent ~= nil then
+		return agent.join(player)
+	end
 	local err
 	plan, err = read_plan()
 	if plan == nil then

@@ -153,10 +153,30 @@ def _read_events(path: Path) -> list[dict[str, Any]]:
     return events
 
 
+@contextmanager
+def task_server(ir: TaskIR, *, timeout: float, workdir: Path | None = None,
+                settings: dict[str, Any] | None = None) -> Iterator[Any]:
+    """A headless server running the compiled task with the runtime and the harness (``binaries.ServerRun``).
+
+    ``settings`` are server settings besides the task's (``taskverse_interactive`` for an agent's episode).
+    """
+    from taskverse.engine.binaries import headless_server
+
+    with tempfile.TemporaryDirectory(prefix="taskverse-mod-") as tmp:
+        mod = Path(tmp) / TASK_MOD
+        mod.mkdir()
+        for name, text in render_mod(ir).items():
+            (mod / name).write_text(text, encoding="utf-8")
+        worldmods = {RUNTIME_MOD: runtime_dir(), TASK_MOD: mod, HARNESS_MOD: harness_dir()}
+        with headless_server(ir.game, worldmods=worldmods, settings={**world_settings(ir), **(settings or {})},
+                             map_meta=ir.mapgen, enable_mods=ir.mods, timeout=timeout, workdir=workdir) as run:
+            yield run
+
+
 def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int = 1, timeout: float = 60.0,
                 client_home: Path | None = None, workdir: Path | None = None) -> EpisodeReport:
     """Run one episode of a compiled task with a plan; engine failures are reported, not raised."""
-    from taskverse.engine.binaries import error_lines, headless_server
+    from taskverse.engine.binaries import error_lines
 
     started = time.monotonic()
     listening: float | None = None
@@ -164,36 +184,38 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
     engine_errors: list[str] = []
     result = status = None
     events: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="taskverse-mod-") as tmp:
-        mod = Path(tmp) / TASK_MOD
-        mod.mkdir()
-        for name, text in render_mod(ir).items():
-            (mod / name).write_text(text, encoding="utf-8")
-        worldmods = {RUNTIME_MOD: runtime_dir(), TASK_MOD: mod, HARNESS_MOD: harness_dir()}
-        with headless_server(ir.game, worldmods=worldmods, settings=world_settings(ir), map_meta=ir.mapgen,
-                             enable_mods=ir.mods, timeout=timeout, workdir=workdir) as run:
-            (run.world / PLAN_FILE).write_text(plan.to_json(), encoding="utf-8")
-            try:
-                run.wait_for("listening on")
-                listening = time.monotonic() - started
-                run.start_client("bot", home=client_home)
-                if run.wait_for_file(run.world / RESULT_FILE):
-                    run.stop(grace=0)  # the results are written; the world is thrown away unsaved
-                else:
-                    run.wait()  # exited without a result: raises with the engine's error lines
-            except TaskverseError as exc:
-                error = exc.message
-                engine_errors = error_lines(run.log(), limit=10)
-            result = _read_json(run.world / RESULT_FILE)
-            status = _read_json(run.world / STATUS_FILE) or {}
-            events = _read_events(run.world / EVENTS_FILE)
-    total = time.monotonic() - started
+    with task_server(ir, timeout=timeout, workdir=workdir) as run:
+        (run.world / PLAN_FILE).write_text(plan.to_json(), encoding="utf-8")
+        try:
+            run.wait_for("listening on")
+            listening = time.monotonic() - started
+            run.start_client("bot", home=client_home)
+            if run.wait_for_file(run.world / RESULT_FILE):
+                run.stop(grace=0)  # the results are written; the world is thrown away unsaved
+            else:
+                run.wait()  # exited without a result: raises with the engine's error lines
+        except TaskverseError as exc:
+            error = exc.message
+            engine_errors = error_lines(run.log(), limit=10)
+        result = _read_json(run.world / RESULT_FILE)
+        status = _read_json(run.world / STATUS_FILE) or {}
+        events = _read_events(run.world / EVENTS_FILE)
     if result is not None and isinstance(result.get("status"), dict):
         status = result["status"]
-    result = result or {}
-    status = status or {}
     if error is None and not result:
         error = "the harness wrote no result"
+    return episode_report(task, library, episode=episode, status=status or {}, events=events, result=result or {},
+                          listening=listening, total=time.monotonic() - started, error=error,
+                          engine_errors=engine_errors)
+
+
+def episode_report(task: Any, library: Any, *, episode: int, status: dict[str, Any], events: list[dict[str, Any]],
+                   result: dict[str, Any], listening: float | None, total: float, error: str | None,
+                   engine_errors: list[str]) -> EpisodeReport:
+    """An episode's report: the runtime's verdict, the Python evaluator's replay of its events, what was played.
+
+    ``result`` is what the harness did (``completed``, ``steps``, ``error``, ...).
+    """
     clock = status.get("clock")
     # the verdict read when the plan ended covers the events logged until then (``events``: the last one's seq);
     # one logged while the server shuts down (a find polled in its last steps) is not part of the episode

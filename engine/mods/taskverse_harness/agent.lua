@@ -1,0 +1,239 @@
+-- taskverse_harness/agent.lua: an agent acts one step at a time, through the harness's own actions.
+--
+-- Loaded by init.lua when the server setting `taskverse_interactive` is true (taskverse.engine.episode sets it).
+-- The channel is files in the world folder, which default mod security lets a mod read and write:
+--   * Python writes taskverse_act_<n>.json (one action of the plan format, n = 1, 2, ...), renamed into place
+--     whole, so the harness never reads half a file;
+--   * a globalstep looks for the next one (one io.open a server step), plays it with the same action the
+--     scripted harness plays (init.lua's `actions`), and writes taskverse_obs_<n>.json (safe_file_write:
+--     written aside and renamed) with the step's outcome and an observation of the world;
+--   * taskverse_obs_0.json is the first observation, written once the runtime has set up the start.
+-- A bad action (unknown, malformed, an action that raises) fails its step with the reason; the server goes on.
+
+local ACT = "taskverse_act_"
+local OBS = "taskverse_obs_"
+local NODE_RADIUS = 8      -- nodes counted around the player, by kind
+local REACH = 4.5          -- within this distance of the eyes a node or an entity is in reach
+local ENTITY_RADIUS = 16   -- entities and dropped items counted around the player
+local READY_TIMEOUT = 20.0
+local EYE_HEIGHT = 1.5
+local SKIP = {air = true, ignore = true}
+
+return function(h)
+	local runtime, json, actions = h.runtime, h.json, h.actions
+
+	local function round(x, places)
+		local m = 10 ^ (places or 1)
+		return math.floor(x * m + 0.5) / m
+	end
+
+	local function at(pos)
+		return {round(pos.x), round(pos.y), round(pos.z)}
+	end
+
+	-- Every node kind within NODE_RADIUS: how many, the nearest one, its distance, whether it is in reach and
+	-- in sight (the runtime's own rule, as for "find"). One read of the map (a voxel manipulator), no search.
+	local function nodes_near(feet)
+		local p1, p2 = vector.subtract(feet, NODE_RADIUS), vector.add(feet, NODE_RADIUS)
+		local vm = minetest.get_voxel_manip()
+		local e1, e2 = vm:read_from_map(p1, p2)
+		local area = VoxelArea:new({MinEdge = e1, MaxEdge = e2})
+		local data = vm:get_data()
+		local eye = {x = feet.x, y = feet.y + EYE_HEIGHT, z = feet.z}
+		local found, names = {}, {}
+		for z = p1.z, p2.z do
+			for y = p1.y, p2.y do
+				for x = p1.x, p2.x do
+					local id = data[area:index(x, y, z)]
+					local name = names[id]
+					if name == nil then
+						name = minetest.get_name_from_content_id(id)
+						names[id] = name
+					end
+					if not SKIP[name] then
+						local dx, dy, dz = x - eye.x, y - eye.y, z - eye.z
+						local d = math.sqrt(dx * dx + dy * dy + dz * dz)
+						local entry = found[name]
+						if entry == nil then
+							found[name] = {count = 1, d = d, pos = {x = x, y = y, z = z}}
+						else
+							entry.count = entry.count + 1
+							if d < entry.d then
+								entry.d, entry.pos = d, {x = x, y = y, z = z}
+							end
+						end
+					end
+				end
+			end
+		end
+		local out = {}
+		for name, entry in pairs(found) do
+			out[name] = {count = entry.count, nearest = {entry.pos.x, entry.pos.y, entry.pos.z},
+				distance = round(entry.d), reach = entry.d <= REACH, sight = runtime.sees(feet, entry.pos)}
+		end
+		return out
+	end
+
+	local function entities_near(player)
+		local pos = player:get_pos()
+		local mobs, drops = {}, {}
+		for _, obj in ipairs(minetest.get_objects_inside_radius(pos, ENTITY_RADIUS)) do
+			local entity = obj:get_luaentity()
+			if entity ~= nil then
+				local d = vector.distance(pos, obj:get_pos())
+				local name, table_of = entity.name, mobs
+				if name == "__builtin:item" then
+					name, table_of = ItemStack(entity.itemstring or ""):get_name(), drops
+				end
+				if name ~= "" then
+					local entry = table_of[name]
+					local count = table_of == drops and ItemStack(entity.itemstring):get_count() or 1
+					if entry == nil then
+						table_of[name] = {count = count, nearest = at(obj:get_pos()), distance = round(d),
+							reach = d <= REACH, hp = table_of == mobs and obj:get_hp() or nil}
+					else
+						entry.count = entry.count + count
+						if d < entry.distance then
+							entry.nearest, entry.distance, entry.reach = at(obj:get_pos()), round(d), d <= REACH
+							if table_of == mobs then
+								entry.hp = obj:get_hp()
+							end
+						end
+					end
+				end
+			end
+		end
+		return mobs, drops
+	end
+
+	local function observe(player)
+		local inventory = {}
+		for _, stack in ipairs(player:get_inventory():get_list("main")) do
+			if not stack:is_empty() then
+				inventory[stack:get_name()] = (inventory[stack:get_name()] or 0) + stack:get_count()
+			end
+		end
+		local pos = player:get_pos()
+		local feet = vector.round(pos)
+		local tod = minetest.get_timeofday()
+		local mobs, drops = entities_near(player)
+		local status = runtime.status()
+		local biome_data = minetest.get_biome_data(pos)
+		return {
+			inventory = inventory,
+			held = player:get_wielded_item():get_name(),
+			health = player:get_hp(),
+			max_health = player:get_properties().hp_max,
+			breath = player:get_breath(),
+			position = at(pos),
+			dimension = runtime.dimension_at(pos),
+			biome = runtime.biome_at(pos),
+			game_biome = biome_data and biome_data.biome and minetest.get_biome_name(biome_data.biome) or nil,
+			in_cave = runtime.in_cave(pos),
+			time_of_day = round(tod, 3),
+			daytime = tod >= 0.25 and tod < 0.75,
+			weather = "clear", -- the engine's games have no weather
+			nodes = nodes_near(feet),
+			entities = mobs,
+			drops = drops,
+			task = {satisfied = status.satisfied, failed = status.failed, outcome = status.outcome,
+				progress = status.progress, events = status.events, clock = status.clock},
+		}
+	end
+
+	local name          -- the agent's player
+	local next_step = 1 -- the number of the action looked for
+	local busy = false
+	local clock = 0.0
+
+	local function answer(index, fields)
+		local player = minetest.get_player_by_name(name)
+		local out = fields
+		out.step = index
+		local t0 = minetest.get_us_time()
+		out.observation = player ~= nil and observe(player) or nil
+		out.observe_us = minetest.get_us_time() - t0
+		if player == nil then
+			out.error = out.error or "the player left"
+		end
+		minetest.safe_file_write(h.worldfile(OBS .. index .. ".json"), json.encode(out) .. "\n")
+	end
+
+	local function play(index, text)
+		local step = minetest.parse_json(text)
+		local record = {}
+		local answered = false
+		local started = clock
+		local function done(ok, err)
+			if answered then
+				return
+			end
+			answered = true
+			local player = minetest.get_player_by_name(name)
+			if player ~= nil then
+				runtime.poll(player)
+			end
+			answer(index, {ok = ok and true or false, error = err, record = record, seconds = clock - started,
+				["do"] = type(step) == "table" and step["do"] or nil})
+			next_step = index + 1
+			busy = false
+		end
+		if type(step) ~= "table" then
+			return done(false, "the action is not a JSON object")
+		end
+		local action = actions[step["do"]]
+		if action == nil then
+			return done(false, "unknown action " .. tostring(step["do"]))
+		end
+		local player = minetest.get_player_by_name(name)
+		if player == nil then
+			return done(false, "the player left")
+		end
+		local ok, err = pcall(action, player, step, done, record)
+		if not ok then
+			done(false, "the action raised: " .. tostring(err))
+		end
+	end
+
+	minetest.register_globalstep(function(dtime)
+		clock = clock + dtime
+		if name == nil or busy then
+			return
+		end
+		local path = h.worldfile(ACT .. next_step .. ".json")
+		local handle = io.open(path, "r")
+		if handle == nil then
+			return
+		end
+		local text = handle:read("*a")
+		handle:close()
+		busy = true
+		play(next_step, text)
+	end)
+
+	local function await_ready(player_name, waited)
+		if runtime.is_ready(player_name) then
+			local player = minetest.get_player_by_name(player_name)
+			if player == nil then
+				return
+			end
+			-- the map around the start generated to the end first, so the first observation is the same every time
+			-- (a chunk generated later would still change what is around: a neighbour's trees and grass)
+			return runtime.generate_around(player:get_pos(), function()
+				name = player_name
+				answer(0, {ok = true})
+			end)
+		end
+		if waited > READY_TIMEOUT then
+			return minetest.safe_file_write(h.worldfile(OBS .. "0.json"), json.encode({step = 0, ok = false,
+				error = "the task runtime did not set up the player within " .. READY_TIMEOUT .. " s"}) .. "\n")
+		end
+		minetest.after(0.05, await_ready, player_name, waited + 0.05)
+	end
+
+	return {
+		join = function(player)
+			minetest.after(0, await_ready, player:get_player_name(), 0)
+		end,
+	}
+end

@@ -1,0 +1,80 @@
+"""Agents that act in an engine episode a step at a time, and the loop that runs one.
+
+An agent is anything with ``act(result) -> action | None`` (None: it stops): the optimal agent sends its
+scripted plan's steps one at a time (the planner's plan for the compiled task, the same one ``engine run`` plays
+whole); the random agent picks among the step's candidate actions with its own seeded generator.
+
+Example:
+    >>> with EngineEpisode("craft.stick") as episode:  # doctest: +SKIP
+    ...     report = play(episode, OptimalAgent(episode))
+    >>> report.success  # doctest: +SKIP
+    True
+
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from taskverse.engine.episode import EngineEpisode, StepResult
+from taskverse.engine.runner import EpisodeReport
+from taskverse.errors import TaskverseError
+
+
+class Agent(Protocol):
+    """Chooses the next action from a step's result (None: stop)."""
+
+    def act(self, result: StepResult) -> Any:
+        """The next action (a Step, a dict or JSON text), or None to stop."""
+
+
+class OptimalAgent:
+    """Sends the planner's scripted plan for the episode's task, one step at a time (stops when it runs out)."""
+
+    def __init__(self, episode: EngineEpisode) -> None:
+        from taskverse.engine.planner import plan_task
+
+        self.plan = plan_task(episode.task, episode.ir, episode.library)
+        self._next = 0
+
+    def act(self, result: StepResult) -> Any:
+        """The plan's next step (None after the last one)."""
+        if self._next >= len(self.plan.steps):
+            return None
+        step = self.plan.steps[self._next]
+        self._next += 1
+        return step
+
+
+class RandomAgent:
+    """Picks one of the step's candidate actions at random (its own generator, seeded)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, result: StepResult) -> Any:
+        """A candidate drawn at random (None when there is none)."""
+        return self.rng.choice(result.candidates) if result.candidates else None
+
+
+def play(episode: EngineEpisode, agent: Agent, max_steps: int = 1000) -> EpisodeReport:
+    """Reset the episode and let the agent act until the task is decided, it stops, or ``max_steps``; the report.
+
+    The server is stopped before this returns, whatever happens (an agent that raises included).
+    """
+    try:
+        result = episode.reset()
+        while not result.done and episode.steps < max_steps:
+            action = agent.act(result)
+            if action is None:
+                break
+            result = episode.step(action)
+    finally:
+        report = episode.close()
+    if report is None:  # pragma: no cover - reset() ran, so close() reports it
+        raise TaskverseError("the episode ended without a report")
+    return report
+
+
+__all__ = ["Agent", "OptimalAgent", "RandomAgent", "play"]

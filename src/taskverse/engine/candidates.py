@@ -1,0 +1,101 @@
+"""The actions that make sense after an observation of the engine, as the text environment offers candidates.
+
+Read from the observation and the game's registry alone: the items held (wield, place, eat, craft what the
+inventory's items make, cook what cooks), the nodes around (dig one in reach, go to one in sight), the mobs around
+(kill), dropped items (collect). A candidate is an action of the plan format (a dict), so an agent can send it
+back as it is; it may still fail (the wrong tool, a recipe's group the inventory fills in another way).
+
+Example:
+    >>> from taskverse.engine.episode import Observation
+    >>> from taskverse.engine.profile import load_registry
+    >>> obs = Observation(inventory={"default:wood": 2})
+    >>> {"do": "craft", "item": "default:stick"} in candidate_actions(obs, load_registry())
+    True
+
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from taskverse.engine.profile import Recipe, Registry
+
+FURNACES = ("default:furnace", "default:furnace_active", "minecraft:furnace")
+"""The furnaces the harness cooks in (its FURNACES)."""
+
+
+def _fits(name: str, wanted: str, registry: Registry) -> bool:
+    """Whether an item fills a recipe cell (a name, or ``group:a,b``: every group)."""
+    if not wanted.startswith("group:"):
+        return name == wanted
+    item = registry.items.get(name)
+    return item is not None and all(item.groups.get(group, 0) for group in wanted[6:].split(","))
+
+
+def can_craft(recipe: Recipe, inventory: dict[str, int], registry: Registry) -> bool:
+    """Whether the inventory holds a recipe's ingredients (each cell filled by a distinct item held).
+
+    Example:
+        >>> from taskverse.engine.profile import load_registry
+        >>> registry = load_registry()
+        >>> stick = next(r for r in registry.recipes if r.output == "default:stick")
+        >>> can_craft(stick, {"default:wood": 1}, registry), can_craft(stick, {}, registry)
+        (True, False)
+
+    """
+    left = dict(inventory)
+    for cell in recipe.items:
+        if not cell:
+            continue
+        options = sorted((name for name, n in left.items() if n > 0 and _fits(name, cell, registry)),
+                         key=lambda name: -left[name])
+        if not options:
+            return False
+        left[options[0]] -= 1
+    return True
+
+
+def candidate_actions(observation: Any, registry: Registry) -> list[dict[str, Any]]:
+    """The actions worth trying now, in a stable order (by kind, then by name)."""
+    inventory: dict[str, int] = dict(observation.inventory)
+    out: list[dict[str, Any]] = []
+    items = registry.items
+    for name in sorted(inventory):
+        if name != observation.held:
+            out.append({"do": "wield", "item": name})
+    for name in sorted(inventory):
+        item = items.get(name)
+        if item is not None and item.type == "node":
+            out.append({"do": "place", "item": name})
+    for name in sorted(inventory):
+        item = items.get(name)
+        if item is not None and "on_use" in item.callbacks and item.type != "tool":
+            out.append({"do": "eat", "item": name})
+    craftable = sorted({r.output for r in registry.recipes
+                        if r.method == "normal" and can_craft(r, inventory, registry)})
+    out.extend({"do": "craft", "item": name} for name in craftable)
+    furnace = any(name in inventory for name in FURNACES) or any(name in observation.nodes for name in FURNACES)
+    fuel = any(name in registry.fuels for name in inventory)
+    if furnace and fuel:
+        cookable = sorted({r.items[0] for r in registry.recipes if r.method == "cooking" and r.items
+                           and r.items[0] in inventory})
+        out.extend({"do": "cook", "item": name} for name in cookable)
+    for name, seen in sorted(observation.nodes.items()):
+        item = items.get(name)
+        if item is None or item.liquidtype not in (None, "none"):
+            continue
+        if seen.reach:
+            out.append({"do": "dig", "node": name})
+        elif seen.sight:
+            out.append({"do": "goto_node", "node": name, "radius": 8})
+    for name in sorted(observation.entities):
+        out.append({"do": "kill", "entity": name})
+    if observation.drops:
+        out.append({"do": "collect"})
+    return out
+
+
+def counts(candidates: list[dict[str, Any]]) -> dict[str, int]:
+    """How many candidates of each action (for a summary line)."""
+    return dict(Counter(c["do"] for c in candidates))

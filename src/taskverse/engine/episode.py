@@ -1,0 +1,396 @@
+"""An interactive episode: a compiled task runs in a server while an agent acts one step at a time.
+
+Each step is one action of the plan format (:class:`taskverse.engine.harness.Step`: dig, place, craft, cook, kill,
+goto_node, ...), played by the same harness Lua as a scripted plan (``engine/mods/taskverse_harness``, its
+``agent.lua`` loop), so it fails as honestly: no node in reach, no tool, a mob still alive. The answer is an
+:class:`Observation` (inventory, held item, health, position, dimension, biome, time of day, the nodes and
+entities nearby counted by kind with the nearest one, the task's progress from the runtime's own verdict), the
+step's outcome and reason, and the candidate actions that make sense now.
+
+The channel is files in the world folder, polled on both sides (default mod security lets a mod read and write
+there, nothing else): the action goes in as ``taskverse_act_<n>.json``, renamed into place whole; the harness,
+which looks for it every server step (``dedicated_server_step`` 0.01 s), answers with ``taskverse_obs_<n>.json``.
+An action that is not one (unknown fields, names the game lacks, not JSON) fails its step here, before the engine
+sees it: the step counts as invalid and the server is untouched. The server is stopped by :meth:`close`, on
+leaving a ``with`` block, when the episode is collected, and at interpreter exit: nothing is left running.
+
+Example:
+    >>> with EngineEpisode("craft.stick") as episode:  # doctest: +SKIP
+    ...     first = episode.reset()
+    ...     result = episode.step({"do": "craft", "item": "default:wood"})
+    ...     result.ok, result.observation.inventory.get("default:wood")
+
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import weakref
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from taskverse.engine.harness import Plan, Step, resolve_plan
+from taskverse.engine.runner import (
+    EVENTS_FILE,
+    STATUS_FILE,
+    EpisodeReport,
+    _read_events,
+    _read_json,
+    episode_report,
+    expression_of,
+    task_server,
+)
+from taskverse.errors import TaskverseError
+
+ACT_PREFIX = "taskverse_act_"
+OBS_PREFIX = "taskverse_obs_"
+#: Server settings of an interactive episode: the harness's agent loop, and a short server step (it looks for the
+#: next action once a step).
+INTERACTIVE_SETTINGS: dict[str, str | bool | int | float] = {"taskverse_interactive": True,
+                                                              "dedicated_server_step": 0.01}
+STEP_LIMIT = 600.0
+"""Seconds the engine may take to answer one step (a guard against a hung engine: a long walk on a busy machine
+takes seconds, not minutes). Past it the episode ends as failed and the server is stopped."""
+EPISODE_LIMIT = 24 * 3600.0
+"""Seconds a server of an interactive episode may run at all (the agent's own time counts: only a guard)."""
+MAX_ACTION_BYTES = 64_000
+
+Vector = tuple[float, float, float]
+
+
+class Nearby(BaseModel):
+    """Things of one kind around the player: how many, the nearest one, and whether it is in reach and in sight."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int
+    nearest: Vector
+    distance: float
+    reach: bool
+    sight: bool | None = None
+    hp: float | None = None
+
+
+class TaskProgress(BaseModel):
+    """The runtime's own verdict on the task so far."""
+
+    model_config = ConfigDict(frozen=True)
+
+    satisfied: bool = False
+    failed: bool = False
+    outcome: str = "pending"
+    progress: float = 0.0
+    events: int = 0
+    clock: float = 0.0
+
+
+class Observation(BaseModel):
+    """What the agent sees after a step (game names: ``default:tree``; biomes in Minecraft's words)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    inventory: dict[str, int] = Field(default_factory=dict)
+    held: str = ""
+    health: float = 0
+    max_health: float = 0
+    breath: float | None = None
+    position: Vector = (0.0, 0.0, 0.0)
+    dimension: str = "overworld"
+    biome: str | None = None
+    game_biome: str | None = None
+    in_cave: bool = False
+    time_of_day: float = 0.0
+    daytime: bool = True
+    weather: str = "clear"
+    nodes: dict[str, Nearby] = Field(default_factory=dict)
+    entities: dict[str, Nearby] = Field(default_factory=dict)
+    drops: dict[str, Nearby] = Field(default_factory=dict)
+    task: TaskProgress = Field(default_factory=TaskProgress)
+
+
+class StepResult(BaseModel):
+    """One step's answer: the outcome of the action, the observation after it, and what could be done next."""
+
+    model_config = ConfigDict(frozen=True)
+
+    step: int = Field(description="Steps taken so far, invalid ones included (0: the start).")
+    action: dict[str, Any] | None = None
+    ok: bool
+    invalid: bool = False
+    error: str | None = None
+    record: dict[str, Any] = Field(default_factory=dict)
+    game_seconds: float | None = Field(default=None, description="Game time the action took.")
+    observation: Observation
+    candidates: list[dict[str, Any]] = Field(default_factory=list)
+    done: bool = False
+
+    @property
+    def success(self) -> bool:
+        """Whether the runtime judged the task done."""
+        return self.observation.task.satisfied
+
+
+def _resolve(task: Any, library: Any) -> Any:
+    if not isinstance(task, str):
+        return task
+    from taskverse.algebra.parse import COMPOSITION_MARKS
+
+    if any(mark in task for mark in COMPOSITION_MARKS):
+        from taskverse.algebra.molecule import build_molecule
+        from taskverse.algebra.parse import parse_expression
+
+        return build_molecule(parse_expression(task), library)
+    return library.get(task)
+
+
+def parse_action(action: Any, game: str) -> Step:
+    """An agent's action (a Step, a dict or a JSON text) as a step in the game's names; TaskverseError if invalid.
+
+    Example:
+        >>> parse_action('{"do": "dig", "node": "oak_log"}', "minetest_game").node
+        'default:tree'
+
+    """
+    if isinstance(action, Step):
+        step = action
+    else:
+        if isinstance(action, bytes | str):
+            if len(action) > MAX_ACTION_BYTES:
+                raise TaskverseError(f"the action is longer than {MAX_ACTION_BYTES} characters")
+            try:
+                action = json.loads(action)
+            except json.JSONDecodeError as exc:
+                raise TaskverseError(f"the action is not JSON: {exc.msg} at character {exc.pos}") from None
+        if not isinstance(action, dict):
+            raise TaskverseError("an action is a JSON object with a 'do' field (docs/engine.md lists them)")
+        try:
+            step = Step.model_validate(action)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            message = err["msg"].removeprefix("Value error, ")
+            if err["type"] == "literal_error" and err["loc"][-1] == "do":
+                from taskverse.engine.harness import ACTION_FIELDS
+
+                message = f"unknown action {err.get('input')!r}; expected one of {', '.join(ACTION_FIELDS)}"
+            elif err["type"] == "extra_forbidden":
+                message = f"unknown field {where!r}"
+            raise TaskverseError(f"{message}" + (f" ({where})" if where and where not in message else "")) from None
+    return resolve_plan(Plan(steps=[step]), game).steps[0]
+
+
+POLL = 0.002
+"""Seconds between two looks for the harness's answer (a look is one stat: cheap; the answer takes ~10 ms)."""
+
+
+def _wait_for_file(run: Any, path: Path, limit: float) -> bool:
+    """Wait until the harness has written ``path`` (True) or the server has exited (False); raise past ``limit``."""
+    end = time.monotonic() + limit
+    while not path.exists():
+        if run.process.poll() is not None:
+            return path.exists()
+        if time.monotonic() >= end:
+            run.stop(grace=0)
+            raise TaskverseError(f"the engine did not answer within {limit:g} s")
+        time.sleep(POLL)
+    return True
+
+
+def _stop(stack: ExitStack) -> None:
+    stack.close()
+
+
+class EngineEpisode:
+    """A compiled task in a running server, played one action at a time by an agent.
+
+    Args:
+        task: An id, a description, a composition (``"craft.stick >> craft.wooden_pickaxe"``) or a task object.
+        library: A loaded library (default: the bundled one).
+        game: The engine game (``minetest_game`` or ``taskverse_mc``).
+        ir: The task's compiled form (compiled here if not given).
+        step_limit: Seconds the engine may take to answer a step (:data:`STEP_LIMIT`).
+        client_home: A client home to keep the media cache in (``runner.claimed_homes``); a fresh one if None.
+
+    Raises:
+        CompileError: when the task does not compile for the game (one line saying why).
+
+    """
+
+    def __init__(self, task: Any, *, library: Any = None, game: str = "minetest_game", ir: Any = None,
+                 step_limit: float = STEP_LIMIT, client_home: Path | None = None) -> None:
+        if library is None:
+            from taskverse.library.loader import load_library
+
+            library = load_library()
+        from taskverse.engine.compiler import compile_task
+        from taskverse.engine.profile import load_registry
+
+        self.library = library
+        self.game = game
+        self.task = _resolve(task, library)
+        self.ir = ir if ir is not None else compile_task(self.task, library, game)
+        self.registry = load_registry(game)
+        self.step_limit = step_limit
+        self.client_home = client_home
+        self.description = self.task.description
+        self.expression = expression_of(self.task)
+        self._stack: ExitStack | None = None
+        self._finalizer: Any = None
+        self._run: Any = None
+        self._sent = 0
+        self._steps = 0
+        self._invalid = 0
+        self._last: StepResult | None = None
+        self._records: list[dict[str, Any]] = []
+        self._error: str | None = None
+        self._started = 0.0
+        self._listening: float | None = None
+        self.report: EpisodeReport | None = None
+
+    # -- the episode ------------------------------------------------------------------------------------------
+
+    def reset(self) -> StepResult:
+        """Start a fresh episode (a new world, server and player); the first observation."""
+        self.close()
+        self.report = None
+        self._sent = self._steps = self._invalid = 0
+        self._records = []
+        self._error = None
+        self._started = time.monotonic()
+        stack = ExitStack()
+        self._stack = stack
+        self._finalizer = weakref.finalize(self, _stop, stack)  # collected or at exit: the server is stopped
+        try:
+            self._run = stack.enter_context(task_server(self.ir, timeout=EPISODE_LIMIT,
+                                                        settings=INTERACTIVE_SETTINGS))
+            self._run.wait_for("listening on", timeout=self.step_limit)
+            self._listening = time.monotonic() - self._started
+            self._run.start_client("bot", home=self.client_home)
+            answer = self._await(0)
+        except BaseException:
+            self.close()
+            raise
+        if not answer.get("ok"):
+            error = str(answer.get("error") or "the harness could not start the episode")
+            self.close()
+            raise TaskverseError(error)
+        self._last = self._result(answer, None)
+        return self._last
+
+    def step(self, action: Any) -> StepResult:
+        """Play one action; its outcome and the observation after it.
+
+        An invalid action (not JSON, an unknown action or field, a name the game lacks) fails the step with the
+        reason and ``invalid``; the engine does not see it. Raises TaskverseError when the episode is not running
+        (call :meth:`reset`) or the engine failed (it is then stopped; :attr:`report` says why).
+        """
+        if self._run is None or self._last is None:
+            raise TaskverseError("the episode is not running; call reset() first")
+        self._steps += 1
+        try:
+            step = parse_action(action, self.game)
+        except TaskverseError as exc:
+            self._invalid += 1
+            shown = action if isinstance(action, dict) else {"text": str(action)[:200]}
+            self._records.append({"index": self._steps, "invalid": True, "error": exc.message})
+            self._last = self._last.model_copy(update={"step": self._steps, "action": shown, "ok": False,
+                                                       "invalid": True, "error": exc.message, "record": {},
+                                                       "game_seconds": None})
+            return self._last
+        payload = step.model_dump(mode="json", exclude_none=True)
+        self._sent += 1
+        path = self._run.world / f"{ACT_PREFIX}{self._sent}.json"
+        aside = path.with_suffix(".tmp")
+        aside.write_text(json.dumps(payload), encoding="utf-8")
+        os.replace(aside, path)  # whole or not at all: the harness never reads half an action
+        answer = self._await(self._sent)
+        path.unlink(missing_ok=True)
+        self._records.append({"index": self._steps, "do": step.do, "ok": bool(answer.get("ok")),
+                              "error": answer.get("error"), **(answer.get("record") or {})})
+        self._last = self._result(answer, payload)
+        return self._last
+
+    def close(self) -> EpisodeReport | None:
+        """Stop the server (nothing is left running) and return the episode's report (None if none ran)."""
+        stack, self._stack = self._stack, None
+        if stack is None:
+            return self.report
+        run, self._run = self._run, None
+        report = None
+        try:
+            if run is not None:
+                run.stop(grace=0)  # the world is thrown away unsaved: what counts is written already
+                status = _read_json(run.world / STATUS_FILE) or {}
+                events = _read_events(run.world / EVENTS_FILE)
+                result = {"completed": False, "steps": self._records, "error": self._error}
+                report = episode_report(self.task, self.library, episode=1, status=status, events=events,
+                                        result=result, listening=self._listening,
+                                        total=time.monotonic() - self._started, error=self._error,
+                                        engine_errors=[])
+        finally:
+            if self._finalizer is not None:
+                self._finalizer.detach()
+                self._finalizer = None
+            stack.close()
+        self.report = report
+        return report
+
+    def __enter__(self) -> EngineEpisode:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def steps(self) -> int:
+        """Steps taken in this episode, invalid ones included."""
+        return self._steps
+
+    @property
+    def invalid_steps(self) -> int:
+        """Steps whose action was not one."""
+        return self._invalid
+
+    @property
+    def running(self) -> bool:
+        """Whether the episode's server is running."""
+        return self._run is not None
+
+    # -- the channel -------------------------------------------------------------------------------------------
+
+    def _await(self, index: int) -> dict[str, Any]:
+        """The harness's answer to action ``index`` (0: the start); the engine failing or hanging ends the episode."""
+        from taskverse.engine.binaries import error_lines
+
+        run = self._run
+        path = run.world / f"{OBS_PREFIX}{index}.json"
+        try:
+            if not _wait_for_file(run, path, self.step_limit):
+                run.wait()  # exited without answering: raises with the engine's error lines
+                raise TaskverseError("the engine stopped without answering")
+        except TaskverseError as exc:
+            lines = error_lines(run.log(), limit=4)
+            self._error = exc.message if index == 0 else f"step {index}: {exc.message}"
+            self.close()
+            raise TaskverseError(self._error + (f" ({' | '.join(lines)})" if lines and
+                                                lines[0] not in self._error else "")) from None
+        answer = json.loads(path.read_text(encoding="utf-8"))  # renamed into place whole by safe_file_write
+        path.unlink(missing_ok=True)
+        return answer
+
+    def _result(self, answer: dict[str, Any], action: dict[str, Any] | None) -> StepResult:
+        from taskverse.engine.candidates import candidate_actions
+
+        observation = Observation.model_validate(answer.get("observation") or {})
+        return StepResult(step=self._steps, action=action, ok=bool(answer.get("ok")), error=answer.get("error"),
+                          record=answer.get("record") or {}, game_seconds=answer.get("seconds"),
+                          observation=observation, candidates=candidate_actions(observation, self.registry),
+                          done=observation.task.satisfied or observation.task.failed)
+
+
+__all__ = ["EngineEpisode", "Nearby", "Observation", "StepResult", "TaskProgress", "parse_action"]
