@@ -77,7 +77,7 @@ def test_the_text_view_is_printable_and_names_the_candidates():
     text = observation_text(result, "craft a stick \u00e9", 2, 10)
     assert set(text) <= TEXT_CHARSET
     assert "Last action: failed: no default:tree within 8 nodes." in text
-    assert '  {"do": "dig", "node": "default:stone"}' in text
+    assert '  1. {"do": "dig", "node": "default:stone"}' in text
     assert "default:stone x4, nearest at (0,7,0) 1.5 away in reach\n" in text
 
 
@@ -233,3 +233,23 @@ def test_engine_skills_passes_gymnasiums_check_env():
     finally:
         env.close()
     assert not env.unwrapped.episode.running
+
+
+def test_engine_play_at_the_terminal_and_with_the_optimal_agent():
+    need_engine(client=True)
+    from click.testing import CliRunner
+
+    from taskverse.cli.engine import engine
+
+    # a person: an action that is not one, a number no candidate has, then the candidate that crafts the stick
+    done = CliRunner().invoke(engine, ["play", "craft.stick", "--format", "json"],
+                              input='{"do": "fly"}\n99\n{"do": "craft", "item": "stick"}\n')
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert report["success"] and report["invalid_steps"] == 2
+    assert [s["invalid"] for s in report["steps"]] == [True, True, False]
+    assert report["steps"][1]["error"].startswith("no candidate 99")
+    done = CliRunner().invoke(engine, ["play", "mine.iron_ore", "--agent", "optimal"])
+    assert done.exit_code == 0, done.output
+    assert "Progress: 1.00 (success)." in done.stdout and "> {" in done.stdout
+    assert done.stderr.startswith("solved in ") and "replay agrees" in done.stderr

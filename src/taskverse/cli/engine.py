@@ -235,6 +235,85 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
     return summary
 
 
+@engine.command("play")
+@click.argument("task")
+@click.option("--agent", type=click.Choice(["human", "optimal", "random"]), default="human", show_default=True,
+              help="Who acts: you at the terminal (a candidate's number or an action as JSON), the scripted plan a "
+                   "step at a time, or random candidates.")
+@click.option("--game", default="minetest_game", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="The random agent's seed.")
+@click.option("--max-steps", type=click.IntRange(min=1, max=100_000), default=200, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, fmt: str) -> None:
+    """Play TASK in the real engine one action at a time, seeing what each did (taskverse.engine.episode).
+
+    Each step shows the task's progress by the runtime's own verdict, health and place, the inventory, the nodes
+    and mobs around, the last action's outcome and the candidate actions. At the prompt type a candidate's number
+    or an action as JSON ({"do": "dig", "node": "oak_log"}; docs/engine.md lists them); an empty line or end of
+    input stops. A bad action fails its step with the reason. Exits 0 when the episode ran (solved or not), 1
+    when the engine failed, 130 on Ctrl-C; the server is stopped in every case.
+    """
+    import json
+
+    from taskverse.cli.app import _library, resolve_task
+    from taskverse.engine.agents import OptimalAgent, RandomAgent
+    from taskverse.engine.episode import EngineEpisode
+    from taskverse.engine.gymenv import observation_text
+
+    library = _library()
+    episode = EngineEpisode(resolve_task(task), library=library, game=game)
+    chooser: Any = None
+    if agent == "optimal":
+        chooser = OptimalAgent(episode)
+    elif agent == "random":
+        chooser = RandomAgent(seed)
+    steps: list[dict[str, Any]] = []
+    try:
+        result = episode.reset()
+        while True:
+            if fmt == "text":
+                click.echo(observation_text(result, episode.description, episode.steps, max_steps))
+            if result.done or episode.steps >= max_steps:
+                break
+            if chooser is not None:
+                action = chooser.act(result)
+                if action is None:
+                    break
+                if fmt == "text":
+                    shown = action if isinstance(action, dict) else action.model_dump(mode="json", exclude_none=True)
+                    click.echo(f"> {json.dumps(shown)}")
+            else:
+                line = click.prompt("action (number or JSON; empty stops)", default="", show_default=False,
+                                    err=True).strip()
+                if not line:
+                    break
+                action = line  # a candidate's number or JSON: the episode reads either
+            result = episode.step(action)
+            steps.append({"step": result.step, "action": result.action, "ok": result.ok, "invalid": result.invalid,
+                          "error": result.error})
+    except KeyboardInterrupt:
+        episode.close()
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        click.echo("error: interrupted; the engine was stopped", err=True)
+        sys.exit(130)
+    except click.Abort:  # end of input at the prompt
+        pass
+    finally:
+        report = episode.close()
+    if report is None:
+        sys.exit(1)
+    if fmt == "json":
+        emit_json({"task": episode.task.id, "description": episode.description, "game": game, "agent": agent,
+                   "success": report.success, "steps": steps, "invalid_steps": episode.invalid_steps,
+                   "report": report.model_dump(mode="json")})
+    else:
+        agrees = "agrees" if report.replay is not None and report.replay.agrees else "DISAGREES"
+        click.echo(f"{'solved' if report.success else 'not solved'} in {episode.steps} steps "
+                   f"({episode.invalid_steps} invalid); replay {agrees}", err=True)
+    sys.exit(1 if report.error else 0)
+
+
 if __name__ == "__main__":  # pragma: no cover
     engine()
 

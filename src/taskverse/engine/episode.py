@@ -49,10 +49,11 @@ from taskverse.errors import TaskverseError
 
 ACT_PREFIX = "taskverse_act_"
 OBS_PREFIX = "taskverse_obs_"
-#: Server settings of an interactive episode: the harness's agent loop, and a short server step (it looks for the
-#: next action once a step).
+#: Server settings of an interactive episode: the harness's agent loop, a short server step (it looks for the
+#: next action once a step), and a time of day that moves only when an action moves it (``time``), not while the
+#: agent thinks: an agent that takes a minute a step would otherwise see the sun set every few steps.
 INTERACTIVE_SETTINGS: dict[str, str | bool | int | float] = {"taskverse_interactive": True,
-                                                              "dedicated_server_step": 0.01}
+                                                              "dedicated_server_step": 0.01, "time_speed": 0}
 STEP_LIMIT = 600.0
 """Seconds the engine may take to answer one step (a guard against a hung engine: a long walk on a busy machine
 takes seconds, not minutes). Past it the episode ends as failed and the server is stopped."""
@@ -125,6 +126,7 @@ class StepResult(BaseModel):
     error: str | None = None
     record: dict[str, Any] = Field(default_factory=dict)
     game_seconds: float | None = Field(default=None, description="Game time the action took.")
+    observe_ms: float | None = Field(default=None, description="Milliseconds the harness took to observe.")
     observation: Observation
     candidates: list[dict[str, Any]] = Field(default_factory=list)
     done: bool = False
@@ -285,22 +287,23 @@ class EngineEpisode:
     def step(self, action: Any) -> StepResult:
         """Play one action; its outcome and the observation after it.
 
-        An invalid action (not JSON, an unknown action or field, a name the game lacks) fails the step with the
-        reason and ``invalid``; the engine does not see it. Raises TaskverseError when the episode is not running
-        (call :meth:`reset`) or the engine failed (it is then stopped; :attr:`report` says why).
+        ``action`` is a Step, a dict, JSON text, or the number of one of the last step's candidates (from 1). An
+        invalid action (not JSON, an unknown action or field, a name the game lacks, no such candidate) fails the
+        step with the reason and ``invalid``; the engine does not see it. Raises TaskverseError when the episode is
+        not running (call :meth:`reset`) or the engine failed (it is then stopped; :attr:`report` says why).
         """
         if self._run is None or self._last is None:
             raise TaskverseError("the episode is not running; call reset() first")
         self._steps += 1
         try:
-            step = parse_action(action, self.game)
+            step = parse_action(self._candidate(action), self.game)
         except TaskverseError as exc:
             self._invalid += 1
             shown = action if isinstance(action, dict) else {"text": str(action)[:200]}
             self._records.append({"index": self._steps, "invalid": True, "error": exc.message})
             self._last = self._last.model_copy(update={"step": self._steps, "action": shown, "ok": False,
                                                        "invalid": True, "error": exc.message, "record": {},
-                                                       "game_seconds": None})
+                                                       "game_seconds": None, "observe_ms": None})
             return self._last
         payload = step.model_dump(mode="json", exclude_none=True)
         self._sent += 1
@@ -314,6 +317,18 @@ class EngineEpisode:
                               "error": answer.get("error"), **(answer.get("record") or {})})
         self._last = self._result(answer, payload)
         return self._last
+
+    def _candidate(self, action: Any) -> Any:
+        """A candidate's number (1, ``"1"``) as that candidate of the last step; anything else as it is."""
+        if isinstance(action, bool) or not isinstance(action, int | str):
+            return action
+        text = str(action).strip()
+        if not text.isdigit():
+            return action
+        candidates = self._last.candidates if self._last is not None else []
+        if not 1 <= int(text) <= len(candidates):
+            raise TaskverseError(f"no candidate {text}: the last step listed {len(candidates)}")
+        return candidates[int(text) - 1]
 
     def close(self) -> EpisodeReport | None:
         """Stop the server (nothing is left running) and return the episode's report (None if none ran)."""
@@ -389,6 +404,8 @@ class EngineEpisode:
         observation = Observation.model_validate(answer.get("observation") or {})
         return StepResult(step=self._steps, action=action, ok=bool(answer.get("ok")), error=answer.get("error"),
                           record=answer.get("record") or {}, game_seconds=answer.get("seconds"),
+                          observe_ms=answer["observe_us"] / 1000 if isinstance(answer.get("observe_us"), int | float)
+                          else None,
                           observation=observation, candidates=candidate_actions(observation, self.registry),
                           done=observation.task.satisfied or observation.task.failed)
 

@@ -1,8 +1,9 @@
 """``taskverse/EngineSkills-v0``: a compiled task in the real engine as a gymnasium environment, a step an action.
 
-The action is one action of the plan format as JSON text (``{"do": "dig", "node": "default:tree"}``) or a dict;
-the observation is a text view of the engine's observation (the task, inventory, what is around, the last step's
-outcome and the candidate actions, each written as the JSON an agent can send back), for language models. The
+The action is one action of the plan format as JSON text (``{"do": "dig", "node": "default:tree"}``), a dict, or
+the number of one of the candidates the observation lists; the observation is a text view of the engine's
+observation (the task, inventory, what is around, the last step's outcome and the candidate actions, numbered,
+each written as the JSON an agent can send back), for language models. The
 structured observation is ``info["observation"]`` and the candidates ``info["candidates"]``. The reward is 1 when
 the runtime judges the task done (the episode terminates), 0 otherwise; an avoided thing done or a deadline
 missed terminates with 0. Each ``reset()`` starts a fresh world and server; ``close()`` stops it.
@@ -69,8 +70,8 @@ def observation_text(result: StepResult, description: str, steps: int, max_steps
     if obs.drops:
         lines.append("Items on the ground:")
         lines += [_nearby_line(name, seen) for name, seen in sorted(obs.drops.items())]
-    lines.append("Candidate actions (send one as JSON):")
-    lines += [f"  {json.dumps(c, sort_keys=True)}" for c in result.candidates]
+    lines.append("Candidate actions (send one's number, or any action as JSON):")
+    lines += [f"  {i}. {json.dumps(c, sort_keys=True)}" for i, c in enumerate(result.candidates, 1)]
     text = "\n".join(lines) + "\n"
     return "".join(ch if ch in TEXT_CHARSET else "?" for ch in text)
 

@@ -1,0 +1,136 @@
+"""Benchmark: interactive engine episodes, an agent's action a step (``taskverse.engine.episode``).
+
+Prints the step round trip without the agent (an action the harness does at once, ``wield``, and one that waits a
+server step, ``wait 0``: median and p95, and what the harness's observation costs of it), the episode start
+(reset: server, client, the start set up, the map around generated), memory per episode (server and client
+RSS), steps per second of the optimal agent in one episode and in 2 at once, and the optimal agent's success
+a step at a time over a seeded sample of compilable atoms and molecules. Needs the engine
+(scripts/install-engine.sh).
+
+    python scripts/perf/engine_steps.py [--game minetest_game] [--round-trips 200] [--atoms 50] [--molecules 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except FileNotFoundError:
+        pass
+    return 0.0
+
+
+def round_trips(library: Any, game: str, task: str, n: int) -> dict[str, Any]:
+    from taskverse.engine.episode import EngineEpisode
+
+    out: dict[str, Any] = {}
+    with EngineEpisode(task, library=library, game=game) as episode:
+        started = time.monotonic()
+        first = episode.reset()
+        out["start_s"] = time.monotonic() - started
+        run = episode._run
+        out["rss_mb"] = _rss_mb(run.process.pid) + sum(_rss_mb(c.pid) for c in run.clients)
+        held = next(iter(first.observation.inventory), "")
+        for name, action in [("wield", {"do": "wield", "item": held}), ("wait0", {"do": "wait", "seconds": 0})]:
+            times, observe = [], []
+            for _ in range(n):
+                t = time.monotonic()
+                result = episode.step(action)
+                times.append(time.monotonic() - t)
+                if result.observe_ms is not None:
+                    observe.append(result.observe_ms)
+            out[name] = {"median_ms": 1000 * statistics.median(times), "p95_ms": 1000 * _pct(times, 0.95),
+                         "observe_ms": statistics.median(observe) if observe else None}
+    return out
+
+
+def optimal(library: Any, game: str, tasks: list[tuple[Any, Any]], parallel: int) -> dict[str, Any]:
+    from taskverse.engine.agents import OptimalAgent, play
+    from taskverse.engine.episode import EngineEpisode
+    from taskverse.engine.planner import NoPlan
+    from taskverse.engine.runner import claimed_homes
+
+    def one(job: tuple[Any, Any], home: Any) -> dict[str, Any]:
+        task, ir = job
+        episode = EngineEpisode(task, library=library, game=game, ir=ir, client_home=home)
+        try:
+            agent = OptimalAgent(episode)
+        except NoPlan as exc:
+            return {"task": task.id, "planned": False, "reason": str(exc)}
+        started = time.monotonic()
+        try:
+            report = play(episode, agent, max_steps=len(agent.plan.steps) + 1)
+        except Exception as exc:  # an engine failure is a result here, not the end of the benchmark
+            return {"task": task.id, "planned": True, "success": False, "error": str(exc)}
+        seconds = time.monotonic() - started
+        listening = report.timings.listening or 0.0
+        return {"task": task.id, "planned": True, "success": report.success,
+                "agrees": report.replay is not None and report.replay.agrees, "steps": len(report.steps),
+                "seconds": seconds, "listening": listening,
+                "failed": next((s for s in report.steps if not s.get("ok")), None)}
+
+    wall = time.monotonic()
+    with claimed_homes(parallel) as homes, ThreadPoolExecutor(parallel) as pool:
+        slots = [homes[i % parallel] for i in range(len(tasks))]
+        results = list(pool.map(one, tasks, slots))
+    wall = time.monotonic() - wall
+    played = [r for r in results if r["planned"]]
+    steps = sum(r.get("steps", 0) for r in played)
+    return {"results": results, "planned": len(played), "succeeded": sum(r.get("success", False) for r in played),
+            "agrees": sum(r.get("agrees", False) for r in played), "steps": steps, "wall_s": wall,
+            "steps_per_s": steps / wall if wall > 0 else 0.0}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="minetest_game")
+    parser.add_argument("--task", default="craft.stick", help="the task of the round-trip episode")
+    parser.add_argument("--round-trips", type=int, default=200)
+    parser.add_argument("--atoms", type=int, default=50)
+    parser.add_argument("--molecules", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    from taskverse.engine.sample import sample_tasks
+    from taskverse.library.loader import load_library
+
+    library = load_library()
+    trips = round_trips(library, args.game, args.task, args.round_trips)
+    print(f"{args.game}: episode start {trips['start_s']:.2f} s; server + client {trips['rss_mb']:.0f} MB RSS")
+    for name in ("wield", "wait0"):
+        t = trips[name]
+        print(f"step round trip ({name}, {args.round_trips} steps): median {t['median_ms']:.1f} ms, p95 "
+              f"{t['p95_ms']:.1f} ms (the harness's observation: {t['observe_ms']:.1f} ms)")
+    if args.atoms + args.molecules == 0:
+        return 0
+    tasks = sample_tasks(library, args.game, args.atoms, args.molecules, args.seed)
+    for parallel in (1, 2):
+        chosen = tasks if parallel == 2 else tasks[: max(1, len(tasks) // 4)]
+        report = optimal(library, args.game, chosen, parallel)
+        print(f"optimal agent a step at a time, {parallel} at once: {report['succeeded']} of {report['planned']} "
+              f"planned tasks solved ({len(chosen)} sampled, seed {args.seed}); replay agrees in "
+              f"{report['agrees']}; {report['steps']} steps in {report['wall_s']:.1f} s = "
+              f"{report['steps_per_s']:.1f} steps/s")
+        for r in report["results"]:
+            if r["planned"] and not r.get("success"):
+                print(f"  not solved: {r['task']}: {r.get('error') or r.get('failed')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
