@@ -46,7 +46,8 @@ def test_eval_json_report_shape(tmp_path):
     assert task["id"] == "craft.stick" and task["optimal_steps"] == 4 and task["optimal_proven"] is True
     assert [e["seed"] for e in task["episodes"]] == [1, 2]
     assert {"seed", "success", "steps", "efficiency", "invalid_actions", "progress", "termination", "error",
-            "episode", "line", "seconds", "max_steps", "reward"} == set(task["episodes"][0])
+            "episode", "line", "seconds", "max_steps", "reward", "invalid_answers", "answers",
+            "invalid_answer_rate"} == set(task["episodes"][0])
     assert "eval greedy" in result.stderr  # the progress bar
 
 

@@ -117,9 +117,9 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_FILE_BYTES)
     return decode_text(read_bytes(path, what, limit), path)
 
 
-def read_json(path: str | Path, what: str = "JSON file") -> Any:
+def read_json(path: str | Path, what: str = "JSON file", limit: int = MAX_FILE_BYTES) -> Any:
     """Parse a JSON file (bounded in size; too deep a nesting is a clean error, not a RecursionError)."""
-    text = read_text(path, what)
+    text = read_text(path, what, limit)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -147,6 +147,36 @@ def read_line(stream: IO[Any], limit: int = MAX_LINE_CHARS) -> str | None:
     if isinstance(line, bytes):
         return line.decode("utf-8", errors="replace")
     return str(line)
+
+
+def read_lines(path: str | Path, line_limit: int, what: str = "file") -> Iterator[tuple[int, bytes | None]]:
+    """The lines of a regular file of any size as (byte offset, bytes without the newline), one at a time.
+
+    A line longer than ``line_limit`` bytes comes as (offset, None) and is not kept; a last line with no newline
+    (cut short) comes as it is. The path is checked as ``check_readable`` checks it (no FIFOs, no devices).
+    """
+    check_readable(path, what, limit=2**62)
+    try:
+        handle = open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb")
+    except OSError as exc:
+        raise TaskverseError(os_reason(exc), file=path) from None
+    with handle:
+        offset = 0
+        while True:
+            line = handle.readline(line_limit + 1)
+            if not line:
+                return
+            start = offset
+            offset += len(line)
+            if len(line) > line_limit and not line.endswith(b"\n"):
+                while True:  # the rest of the long line, read in pieces and dropped
+                    rest = handle.readline(1024 * 1024)
+                    offset += len(rest)
+                    if not rest or rest.endswith(b"\n"):
+                        break
+                yield start, None
+                continue
+            yield start, line.removesuffix(b"\n")
 
 
 # -- writing ----------------------------------------------------------------------------------------------------
@@ -314,6 +344,37 @@ def _same_bytes(path: Path, data: bytes) -> bool:
         return path.read_bytes() == data
     except OSError:
         return False
+
+
+def open_log(path: str | Path, fresh: bool) -> IO[bytes]:
+    """A regular file to append lines to as they come (a log a long run keeps growing, read back on resume).
+
+    Checked as every output is (never in the library's folders, never a folder, FIFO or device, even one put
+    there since the check: it is opened without blocking and its kind checked on the open file); ``fresh``
+    empties it. Whether an existing file may be taken over is the caller's check (``check_output``), made
+    before any work is done.
+    """
+    path = check_output(path, force=True)
+    _make_parent(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        raise TaskverseError(f"cannot write: {os_reason(exc)}", file=path) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise TaskverseError(f"is {_kind(info.st_mode)}; expected a regular file", file=path)
+    if hasattr(os, "O_NONBLOCK"):
+        os.set_blocking(fd, True)
+    if fresh:
+        os.ftruncate(fd, 0)
+    return open(fd, "ab")
+
+
+def same_file(first: str | Path, second: str | Path) -> bool:
+    """Whether two paths name the same file (resolved, so ``./a`` and ``a`` are the same)."""
+    return _resolve(Path(first)) == _resolve(Path(second))
 
 
 @contextlib.contextmanager

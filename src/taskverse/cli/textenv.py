@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from taskverse.cli.util import SEED
+from taskverse.cli.util import SEED, FiniteFloat
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,12 +34,17 @@ SEPARATOR = "#" * 36
 QUIT_WORDS = {"q", "quit", "exit"}
 HELP_WORDS = {"?", "h", "help"}
 PROMPT = "Input the No. or name of the action: "
+MAX_STEPS = 100_000
+"""The highest step limit (an episode of a language model at 100,000 steps is already days of requests)."""
+MAX_EPISODES = 100_000
+"""The most episodes per task."""
 
 
 @click.command("play")
 @click.argument("task")
 @click.option("--seed", type=SEED, default=None, help="Seed of the episode (chance yields with --chance sample).")
-@click.option("--max-steps", type=click.IntRange(min=1), default=100, show_default=True, help="Step limit.")
+@click.option("--max-steps", type=click.IntRange(min=1, max=MAX_STEPS), default=100, show_default=True,
+              help="Step limit.")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
               show_default=True, help="Start: naive unless the task has init(...); or always naive; or the task's.")
 @click.option("--chance", type=click.Choice(["expected", "sample"]), default="expected", show_default=True,
@@ -131,19 +136,25 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.option("--agent", metavar="random|greedy|optimal|cmd:PROGRAM|openai:MODEL",
               help="The planner: a built-in agent, an external program speaking JSON lines, or a language model "
                    "behind an OpenAI-compatible endpoint (docs/textenv.md).")
-@click.option("--episodes", type=click.IntRange(min=1), default=1, show_default=True, help="Episodes per task.")
+@click.option("--episodes", type=click.IntRange(min=1, max=MAX_EPISODES), default=1, show_default=True,
+              help="Episodes per task.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Base seed (episode seeds follow from it).")
-@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+@click.option("--max-steps", type=click.IntRange(min=1, max=MAX_STEPS), default=None,
               help="Step limit of every task [default: the limit a suite records per task, else 100].")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
               show_default=True, help="Start of each episode (see taskverse play --help).")
 @click.option("--chance", type=click.Choice(["expected", "sample"]), default="expected", show_default=True,
               help="Chance yields at their expected rate, or drawn at random.")
-@click.option("--budget", type=click.IntRange(min=1), default=None,
+@click.option("--budget", type=click.IntRange(min=1, max=10_000_000), default=None,
               help="States the optimal planner may expand to prove a plan shortest (default 1000).")
 @click.option("--view", default="all", show_default=True, metavar="all|relevant|top:K",
               help="Which candidates observations list: all, those on some way to the target, or the K the "
                    "planner ranks cheapest.")
+@click.option("--shuffle", is_flag=True,
+              help="List the candidates in an order drawn from each episode's seed, not the view's own (top:K "
+                   "ranks the planner's favourite first).")
+@click.option("--slice", "task_slice", metavar="START:STOP",
+              help="Only the tasks START to STOP-1 of the suite or task list (from 0, as in Python: 0:10, 10:, :5).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the JSON report here (and the trajectories next to it, REPORT.trajectories.jsonl).")
 @click.option("--trajectories", type=click.Path(dir_okay=False, path_type=Path),
@@ -152,33 +163,40 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
               help="Keep each step's text observation in the trajectories.")
 @click.option("--resume", is_flag=True, help="Continue the interrupted run whose report is -o (same arguments).")
 @click.option("--force", is_flag=True, help="Overwrite an existing report and its trajectories.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=click.IntRange(min=1, max=256), default=None,
               help="Episodes run in parallel in worker processes [default: one per CPU, at most 8 and a fourth "
                    "of the episodes; 1 for cmd: agents]. With --ray: a local Ray instance's CPUs.")
 @click.option("--ray", "use_ray", is_flag=True,
               help="Run the episodes on Ray: the cluster at RAY_ADDRESS (setting it is enough), else a local "
                    "instance (pip install 'taskverse[ray]').")
-@click.option("--answer-timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
-              help="Seconds to wait for each answer of a cmd: or openai: agent; longer fails the episode.")
-@click.option("--retries", type=click.IntRange(min=0), default=2, show_default=True,
-              help="Retries of a failed request to the endpoint (openai:).")
+@click.option("--answer-timeout", type=FiniteFloat(min=0.1, max=3600.0), default=30.0, show_default=True,
+              help="Seconds to wait for each answer of a cmd: or openai: agent (the whole answer, however it "
+                   "trickles in); longer wastes the step (openai:) or fails the episode (cmd:).")
+@click.option("--retries", type=click.IntRange(min=0, max=10), default=2, show_default=True,
+              help="Retries of a failed request to the endpoint (openai:), each counted in usage.")
 @click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 [default: "
                                  "OPENAI_BASE_URL, else OpenAI's].")
 @click.option("--api-key", help="The endpoint's key [default: OPENAI_API_KEY; local servers need none].")
 @click.option("--prompt", type=click.Path(dir_okay=False, path_type=Path),
               help="A prompt template file (copy the default with --show-prompt > prompt.txt and edit it).")
-@click.option("--temperature", type=click.FloatRange(min=0.0), default=0.0, show_default=True)
-@click.option("--max-tokens", type=click.IntRange(min=1), default=None, help="A cap on each answer's tokens.")
-@click.option("--show-prompt", is_flag=True, help="Print the default prompt template and exit.")
+@click.option("--temperature", type=FiniteFloat(min=0.0, max=2.0), default=0.0, show_default=True)
+@click.option("--max-tokens", type=click.IntRange(min=1, max=1_000_000), default=None,
+              help="A cap on each answer's tokens.")
+@click.option("--history", type=click.IntRange(min=0, max=10_000), default=20, show_default=True,
+              help="How many of the last actions the prompt's $history lists (openai:).")
+@click.option("--show-prompt", is_flag=True,
+              help="Print the prompt template (--prompt, else the default) and exit; with --tasks or --suite, "
+                   "the messages the first episode's first step sends, filled in.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="A progress bar on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @_friendly_lazy
 def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[str, ...], agent: str | None,
                  episodes: int, seed: int, max_steps: int | None, initialization: str, chance: str,
-                 budget: int | None, view: str, output: Path | None, trajectories: Path | None, observations: bool,
-                 resume: bool, force: bool, workers: int | None, use_ray: bool, answer_timeout: float, retries: int,
-                 base_url: str | None, api_key: str | None, prompt: Path | None, temperature: float,
-                 max_tokens: int | None, show_prompt: bool, progress: bool, fmt: str) -> None:
+                 budget: int | None, view: str, shuffle: bool, task_slice: str | None, output: Path | None,
+                 trajectories: Path | None, observations: bool, resume: bool, force: bool, workers: int | None,
+                 use_ray: bool, answer_timeout: float, retries: int, base_url: str | None, api_key: str | None,
+                 prompt: Path | None, temperature: float, max_tokens: int | None, history: int, show_prompt: bool,
+                 progress: bool, fmt: str) -> None:
     """Evaluate a planner on a suite or on tasks: success rate, steps, plan efficiency, per category.
 
     Every episode's trajectory (actions, observations, answers, reasoning, invalid actions, why it ended) goes to
@@ -206,41 +224,67 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
     from taskverse.textenv.views import parse_view
     from taskverse.workers import choose_backend
 
-    if show_prompt:
+    references = [*tasks, *more_tasks]
+    if show_prompt and suite is None and not references:
         from taskverse.textenv.llm import default_prompt_text
 
-        click.echo(default_prompt_text(), nl=False)
+        if prompt is None:
+            click.echo(default_prompt_text(), nl=False)
+        else:
+            from taskverse.fileio import read_text
+            from taskverse.textenv.llm import MAX_PROMPT_BYTES, PromptTemplate
+
+            text = read_text(prompt, "prompt template", MAX_PROMPT_BYTES)
+            PromptTemplate.parse(text, str(prompt))
+            click.echo(text, nl=False)
         return
-    if agent is None:
+    if agent is None and not show_prompt:
         raise TaskverseError("give the agent to evaluate: --agent random|greedy|optimal|cmd:PROGRAM|openai:MODEL")
-    check_agent_spec(agent)
+    if agent is not None:
+        check_agent_spec(agent)
     parse_view(view)
-    references = [*tasks, *more_tasks]
     if (suite is None) == (not references):
         raise TaskverseError("give either --suite NAME or --tasks TASK... (one of the two)")
+    if base_url is not None:
+        from taskverse.textenv.llm import check_base_url
+
+        check_base_url(base_url)
     if resume and output is None:
         raise TaskverseError("--resume needs the report to continue: -o REPORT.json")
     if resume and force:
         raise TaskverseError("--resume continues a report and --force starts it again: give one of the two")
-    if output is not None and not resume:
-        from taskverse.fileio import check_output
+    if output is not None or trajectories is not None:
+        from taskverse.fileio import check_output, same_file
 
-        for path in (output, trajectories or trajectories_path(output)):
-            check_output(path, force)  # before the episodes run, not after
-    if prompt is not None and not agent.startswith("openai:"):
+        paths = [p for p in (output, trajectories or (trajectories_path(output) if output else None)) if p]
+        if len(paths) == 2 and same_file(*paths):
+            raise TaskverseError("--trajectories cannot be the report's own file (-o); give another path",
+                                 file=paths[1])
+        for path in paths:
+            check_output(path, force or resume)  # before the episodes run, not after
+    if prompt is not None and agent is not None and not agent.startswith("openai:"):
         raise TaskverseError("--prompt is for openai:MODEL agents")
     library = shared_library()
     chosen = suite_tasks(suite, library) if suite is not None else named_tasks(
         [_task_argument(r) for r in references], library)
+    if task_slice is not None:
+        chosen = chosen[_parse_slice(task_slice)]
+        if not chosen:
+            raise TaskverseError(f"--slice {task_slice} leaves no task (there are "
+                                 f"{len(suite_tasks(suite, library)) if suite else len(references)})")
+    options = AgentOptions(answer_timeout=answer_timeout, retries=retries, base_url=base_url, api_key=api_key,
+                           prompt=None if prompt is None else str(prompt), temperature=temperature,
+                           max_tokens=max_tokens, history=history)
+    if show_prompt:
+        _show_prompt(chosen[0], options, view, shuffle, seed, initialization, max_steps, library)
+        return
+    assert agent is not None
     if workers is None and agent.startswith("cmd:"):
         workers = 1  # an external program may hold a GPU or a model: one copy unless asked for more
     backend = choose_backend(workers, use_ray, len(chosen) * episodes)
-    options = AgentOptions(answer_timeout=answer_timeout, retries=retries, base_url=base_url, api_key=api_key,
-                           prompt=None if prompt is None else str(prompt), temperature=temperature,
-                           max_tokens=max_tokens)
     settings = EvalSettings(agent=agent, max_steps=max_steps or 100, override_steps=max_steps is not None,
                             chance=chance, initialization=initialization, budget=budget or DEFAULT_BUDGET,
-                            view=view, observations=observations, options=options)
+                            view=view, shuffle=shuffle, observations=observations, options=options)
     interrupted = False
     try:
         report = evaluate(settings, chosen, episodes=episodes, seed=seed, suite=suite, progress=progress,
@@ -262,6 +306,32 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
             click.echo(line)
     if interrupted:  # pragma: no cover - the interrupt exits above
         sys.exit(130)
+
+
+def _parse_slice(text: str) -> slice:
+    """``START:STOP`` (either may be left out) as a slice; a usage error otherwise."""
+    from taskverse.errors import TaskverseError
+
+    start, colon, stop = text.partition(":")
+    parts = (start.strip(), stop.strip())
+    if not colon or not all(not p or (p.isascii() and p.isdigit() and len(p) <= 9) for p in parts):
+        raise TaskverseError(f"--slice {text[:40]!r}: expected START:STOP with whole numbers from 0 (0:10, 10:, :5)")
+    return slice(int(parts[0]) if parts[0] else None, int(parts[1]) if parts[1] else None)
+
+
+def _show_prompt(task: Any, options: Any, view: str, shuffle: bool, seed: int, initialization: str,
+                 max_steps: int | None, library: Any) -> None:
+    """Print the messages the first step of ``task``'s first episode sends (seeded as the run would be)."""
+    from taskverse.textenv.env import SkillForgeTextEnv
+    from taskverse.textenv.llm import PromptTemplate, prompt_fields
+
+    env = SkillForgeTextEnv(task=task.target.expression, view=view, shuffle=shuffle, plan_info=False,
+                            initialization=initialization,  # type: ignore[arg-type]
+                            max_steps=max_steps or task.max_steps or 100, library=library)
+    env.reset(seed=seed, options={"task": task.target})
+    for message in PromptTemplate.load(options.prompt).messages(prompt_fields(env, options.history)):
+        click.echo(f"[{message['role']}]")
+        click.echo(message["content"])
 
 
 def _task_argument(reference: str) -> Any:

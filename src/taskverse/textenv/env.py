@@ -217,6 +217,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         plan_info: Put the shortest plan length into ``info`` (planned once per target and start, cached).
         view: Which candidates the text and JSON observations list (``taskverse.textenv.views``): ``"all"``,
             ``"relevant"`` (on some way to the target) or ``"top:K"`` (the K the planner ranks cheapest).
+        shuffle: List the view's candidates in an order drawn from each episode's seed instead of the view's
+            own (the action index order, or the planner's ranking for ``top:K``).
 
     The action space is ``Discrete(n)`` over every atom except ``obtain.*`` (goals, not actions); the candidates
     are ``info["action_mask"]`` and ``action_masks()``. Choosing a non-candidate wastes the step
@@ -230,7 +232,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
     def __init__(self, task: Any = None, tasks: str | Sequence[Any] | None = None,
                  observation: ObservationMode = "text", max_steps: int = DEFAULT_MAX_STEPS,
                  initialization: InitMode = "auto", chance: str = "expected", render_mode: str | None = None,
-                 library: Any = None, plan_info: bool = True, view: str = "all") -> None:
+                 library: Any = None, plan_info: bool = True, view: str = "all", shuffle: bool = False) -> None:
         if observation not in ("text", "structured"):
             raise TaskverseError(f"observation={observation!r}: expected 'text' or 'structured'")
         if chance not in CHANCE_MODES:
@@ -244,7 +246,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self.view_kind, self.view_k = parse_view(view)
         self._args = {"view": view, "task": task, "tasks": tasks, "observation": observation, "max_steps": max_steps,
                       "initialization": initialization, "chance": chance, "render_mode": render_mode,
-                      "plan_info": plan_info, "library": library}
+                      "plan_info": plan_info, "library": library, "shuffle": bool(shuffle)}
         self._custom_library = library is not None
         self._build(library)
         self._state: State | None = None
@@ -258,6 +260,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._last_action: int | None = None
         self._ended = False
         self.view_planner: Any = None  # the top:K view's planner for this episode
+        self._order: np.ndarray | None = None  # with shuffle: each action's place in this episode's order
         self._plan_info: tuple[int | None, bool] | None = None
         self._obs_mask = np.zeros(0, dtype=np.int8)
         self._mask_view = self._obs_mask  # the state's mask seen as an array (it shares the bytes)
@@ -283,6 +286,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._sample = self.chance == "sample"
         self.render_mode = args["render_mode"]
         self.plan_info = bool(args["plan_info"])
+        self.shuffle = bool(args.get("shuffle", False))
         # a valid step's observation and info are built inline (see step) unless something else is asked for
         self._lean = self.observation_mode == "structured" and not self.plan_info and self.render_mode != "human"
         self.task_refs: list[Any] = task_list(args["tasks"], self.library) if args["tasks"] is not None else []
@@ -393,6 +397,9 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._last_action = None
         self._ended = False
         self.view_planner = None
+        if self.shuffle:  # its own generator: shuffling leaves the chance draws of the episode as they were
+            key = seed if seed is not None else int(self.np_random.integers(2**32))
+            self._order = np.random.default_rng([key, 0x5348]).permutation(self._n_actions)
         if self.render_mode == "human":
             print(self.text())
         return self._observation(), self._info()
@@ -516,10 +523,17 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         return list(self._parts()[3])
 
     def shown_candidates(self) -> list[int]:
-        """The candidates the observation lists under the env's view, in the order it numbers them."""
-        if self.view_kind == "all":
-            return self.candidates()
-        return shown_candidates(self, self.view_kind, self.view_k)
+        """The candidates the observation lists under the env's view, in the order it numbers them.
+
+        With ``shuffle`` they come in an order drawn from the episode's seed (each action keeps its place in it
+        for the whole episode), so an agent that always answers the first candidate gains nothing from the view's
+        ranking.
+        """
+        shown = self.candidates() if self.view_kind == "all" else shown_candidates(self, self.view_kind, self.view_k)
+        order = self._order
+        if self.shuffle and order is not None:
+            shown.sort(key=order.__getitem__)
+        return shown
 
     def relevant_closure(self) -> bytearray:
         """A mask of the actions on some way to the target (computed once per target)."""
@@ -571,7 +585,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if self._last_error:
             lines.append(f"Invalid action: {self._last_error}")
         lines.append("Candidate Actions:")
-        lines.append(line if self.view_kind == "all" else self._view_line())
+        lines.append(line if self.view_kind == "all" and not self.shuffle else self._view_line())
         return "\n".join(lines)
 
     def _parts(self) -> tuple[str, str, str, list[int]]:
@@ -623,7 +637,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if self._last_error:
             info["error"] = self._last_error
         if self.observation_mode == "text":
-            info["candidates"] = self.candidates() if self.view_kind == "all" else self.shown_candidates()
+            info["candidates"] = self.candidates() if self.view_kind == "all" and not self.shuffle else \
+                self.shown_candidates()
         if self.plan_info:
             if self._plan_info is None:
                 self._plan_info = shortest_plan_length(self)
@@ -704,7 +719,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
                 "counts": list(state.counts), "tries": list(state.tries), "place": state.place, "steps": self._steps,
                 "trace": list(self._trace), "light": list(self._light_trace), "actions": list(self._actions),
                 "invalid": self._last_invalid, "error": self._last_error, "last_action": self._last_action,
-                "ended": self._ended,
+                "ended": self._ended, "order": self._order,
             },
             "np_random": self._np_random,
             "np_random_seed": self._np_random_seed,
@@ -744,7 +759,9 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._last_action = None
         self._ended = False
         self.view_planner = None
+        self._order = None
         if episode is not None:
+            self._order = episode.get("order")
             self._state = self._restore_state(episode["counts"], episode["tries"])
             self._state.place = episode["place"]
             self._steps = episode["steps"]

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from taskverse.errors import TaskverseError
+from taskverse.fileio import open_log, output_file, read_lines, same_file, write_text
 from taskverse.textenv.agents import DEFAULT_BUDGET, Agent, AgentError, AgentOptions, AnswerRefused, make_agent
 from taskverse.textenv.env import (
     DEFAULT_MAX_STEPS,
@@ -68,6 +69,7 @@ class EvalSettings:
         initialization: ``auto``, ``naive`` or ``task``.
         budget: States the optimal planner may expand.
         view: The candidate view (``all``, ``relevant``, ``top:K``; ``taskverse.textenv.views``).
+        shuffle: List the view's candidates in an order drawn from each episode's seed.
         observations: Keep each step's text observation in the trajectories.
         options: Settings of external and language model agents.
 
@@ -80,6 +82,7 @@ class EvalSettings:
     initialization: str = "auto"
     budget: int = DEFAULT_BUDGET
     view: str = "all"
+    shuffle: bool = False
     observations: bool = True
     options: AgentOptions = field(default_factory=AgentOptions)
 
@@ -136,7 +139,7 @@ def _session(settings: EvalSettings) -> tuple[SkillForgeTextEnv, Agent]:
         library = _WORKER_LIBRARY[0] if _WORKER_LIBRARY else None
         env = SkillForgeTextEnv(observation="structured", max_steps=settings.max_steps, chance=settings.chance,
                                 initialization=settings.initialization, view=settings.view,  # type: ignore[arg-type]
-                                library=library)
+                                library=library, shuffle=settings.shuffle)
         agent = make_agent(settings.agent, settings.budget, settings.options)
         for old_env, old_agent in _SESSIONS.values():
             old_agent.close()
@@ -165,7 +168,9 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
     """One episode of ``agent`` on ``target``: its record, with the trajectory (``steps``).
 
     An agent that gives no usable answer (``AgentError``) ends the episode as failed with the reason
-    (``termination: agent_error``); an answer that names no candidate wastes the step.
+    (``termination: agent_error``); an answer that names no candidate, or is refused (``AnswerRefused``), wastes
+    the step and counts as an invalid answer (``invalid_answers``, and ``invalid_answer_rate`` over the answers
+    asked for); an action that names a candidate the world refuses counts only as an invalid action.
     """
     started = time.monotonic()
     options: dict[str, Any] = {"task": target}
@@ -174,7 +179,7 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
     _, info = env.reset(seed=seed, options=options)
     agent.reset(env, seed)
     done = truncated = False
-    invalid = 0
+    invalid = invalid_answers = answers = 0
     steps: list[dict[str, Any]] = []
     termination = error = None
     rules = env.rules
@@ -183,12 +188,14 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
         if observations:
             step["observation"] = env.text()
         steps.append(step)
+        answers += 1
         try:
             choice = agent.act(env)
         except AnswerRefused as exc:
             _record_thoughts(step, agent)
             _, reward, done, truncated, info = env.invalid_step(str(exc))
             invalid += 1
+            invalid_answers += 1
             step.update(action=None, invalid=True, error=str(exc), reward=reward)
             continue
         except (AgentError, TaskverseError) as exc:
@@ -210,6 +217,7 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
             except TaskverseError as exc:
                 _, reward, done, truncated, info = env.invalid_step(str(exc))
                 invalid += 1
+                invalid_answers += 1
                 step.update(action=None, invalid=True, error=str(exc), reward=reward)
                 continue
         else:
@@ -237,6 +245,9 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
         "max_steps": env.max_steps,
         "efficiency": efficiency,
         "invalid_actions": invalid,
+        "invalid_answers": invalid_answers,
+        "answers": answers,
+        "invalid_answer_rate": round(invalid_answers / answers, 4) if answers else 0.0,
         "progress": round(float(info["progress"]), 4),
         "reward": float(success),
         "optimal_steps": optimal,
@@ -252,6 +263,9 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
 
 
 def _record_thoughts(step: dict[str, Any], agent: Agent) -> None:
+    messages = getattr(agent, "messages", None)
+    if messages is not None:  # exactly what was sent (a language model's prompt)
+        step["messages"] = messages
     answer = getattr(agent, "answer", None)
     reasoning = getattr(agent, "reasoning", None)
     if answer is not None:
@@ -263,7 +277,7 @@ def _record_thoughts(step: dict[str, Any], agent: Agent) -> None:
 # -- a run ---------------------------------------------------------------------------------------------------------
 
 EPISODE_FIELDS = ("seed", "success", "termination", "error", "steps", "max_steps", "efficiency", "invalid_actions",
-                  "progress", "reward", "usage", "seconds")
+                  "invalid_answers", "answers", "invalid_answer_rate", "progress", "reward", "usage", "seconds")
 
 
 def trajectories_path(report: Path) -> Path:
@@ -281,8 +295,10 @@ def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes
     Episode ``k`` of task ``i`` is seeded ``seed + i * episodes + k`` (the environment and the agent alike), so
     a report is reproducible from its seed. ``agent_spec`` is an agent name or the full ``EvalSettings``.
     Trajectories go to ``trajectories`` (default: next to ``output``; none without either). With ``resume``,
-    the episodes already in the trajectory file are kept and only the rest run. An interrupt (Ctrl-C) stops the
-    run with a partial report (``complete: false``) written and raises ``KeyboardInterrupt``.
+    the episodes already in the trajectory file are kept (but those that ended in an agent error run again) and
+    only the rest run; the report's ``run.wall_seconds`` adds up the time of every run. An interrupt (Ctrl-C)
+    stops the run with a partial report (``complete: false``) written and raises ``KeyboardInterrupt``. Both
+    files go through the output layer (``taskverse.fileio``).
     """
     from tqdm import tqdm
 
@@ -299,17 +315,18 @@ def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes
             for i, task in enumerate(tasks) for k in range(episodes)]
     if trajectories is None and output is not None:
         trajectories = trajectories_path(output)
+    if output is not None and trajectories is not None and same_file(output, trajectories):
+        raise TaskverseError("the trajectories cannot go to the report's own file; give another --trajectories",
+                             file=trajectories)
     header = {"version": REPORT_VERSION, "agent": settings.agent, "suite": suite, "episodes_per_task": episodes,
               "seed": seed, **{k: v for k, v in settings.public().items() if k != "agent"},
               "tasks_run": [task.reference for task in tasks]}
     records: dict[tuple[int, int], dict[str, Any]] = {}
+    earlier_seconds = 0.0
     if resume:
         if output is None or trajectories is None:
             raise TaskverseError("--resume needs the report to continue (-o REPORT.json)")
-        records = _resumable(output, trajectories, header, jobs)
-    elif trajectories is not None:
-        trajectories.parent.mkdir(parents=True, exist_ok=True)
-        trajectories.write_text("")
+        records, earlier_seconds = _resumable(output, trajectories, header, jobs)
     todo = [job for job in jobs if (job.task_index, job.episode) not in records]
     check_agent = make_agent(settings.agent, settings.budget, settings.options) if todo and \
         settings.agent.startswith("openai:") else None  # a missing client or key: one message before any episode
@@ -324,10 +341,10 @@ def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes
         lines = {key: n for n, key in enumerate(records, start=1)}
     bar = tqdm(total=len(jobs), initial=len(jobs) - len(todo), desc=f"eval {settings.agent}", unit="episode",
                file=sys.stderr, disable=not progress, dynamic_ncols=True)
-    started = time.monotonic()
-    last_write = started
+    started = time.monotonic() - earlier_seconds
+    last_write = time.monotonic()
     complete = False
-    stream = trajectories.open("a", encoding="utf-8") if trajectories is not None else None
+    stream = open_log(trajectories, fresh=not resume) if trajectories is not None else None
     failures: dict[str, int] = {}
     interrupts = _Interrupts()
     try:
@@ -335,7 +352,7 @@ def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes
         for _, record in run_jobs(run_job, [(settings, job) for job in todo], backend=backend):
             key = (record["task_index"], record["episode"])
             if stream is not None:
-                stream.write(json.dumps(record) + "\n")
+                stream.write(json.dumps(record).encode("utf-8") + b"\n")
                 stream.flush()
                 lines[key] = len(lines) + 1
             record.pop("trajectory", None)
@@ -397,66 +414,92 @@ class _Interrupts:
         raise KeyboardInterrupt
 
 
+MAX_REPORT_BYTES = 256 * 1024 * 1024
+"""The largest report ``--resume`` reads (about a million episodes)."""
+MAX_TRAJECTORY_LINE_BYTES = 256 * 1024 * 1024
+"""The longest trajectory line read back (an episode of thousands of steps with its prompts); longer runs again."""
+
+
 def _resumable(output: Path, trajectories: Path, header: dict[str, Any],
-               jobs: list[EpisodeJob]) -> dict[tuple[int, int], dict[str, Any]]:
-    """The finished episodes of an earlier run of the same evaluation (its settings must match)."""
+               jobs: list[EpisodeJob]) -> tuple[dict[tuple[int, int], dict[str, Any]], float]:
+    """The finished episodes of an earlier run of the same evaluation (its settings must match), and its time.
+
+    Episodes that ended in an agent error are left out, so they run again (an endpoint that was down may be up).
+    The trajectory file is rewritten (atomically) with the episodes kept.
+    """
+    from taskverse.fileio import check_readable, read_json
+
     try:
-        old = json.loads(output.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise TaskverseError("no report to resume (run without --resume to start one)", file=output) from None
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise TaskverseError(f"cannot read the report to resume: {exc}", file=output) from None
+        check_readable(output, "report", MAX_REPORT_BYTES)
+    except TaskverseError as exc:
+        if not os.path.lexists(output):
+            raise TaskverseError("no report to resume (run without --resume to start one)", file=output) from None
+        raise exc from None
+    old = read_json(output, "report", MAX_REPORT_BYTES)
     if not isinstance(old, dict):
         raise TaskverseError("not a taskverse eval report", file=output)
     for key, value in header.items():
         if old.get(key) != value:
-            raise TaskverseError(f"the report was made with {key}={old.get(key)!r}, not {value!r}: resume with "
-                                 "the same arguments", file=output, field=key)
+            raise TaskverseError(f"the report was made with {key}={_short(old.get(key))}, not {_short(value)}: "
+                                 "resume with the same arguments", file=output, field=key)
+    run = old.get("run")
+    earlier = run.get("wall_seconds") if isinstance(run, dict) else None
+    earlier = float(earlier) if isinstance(earlier, (int, float)) and not isinstance(earlier, bool) and \
+        0 <= earlier < 1e9 else 0.0
     wanted = {(job.task_index, job.episode): job for job in jobs}
     records: dict[tuple[int, int], dict[str, Any]] = {}
-    good: list[str] = []
-    try:
-        text = trajectories.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
-    for line in text.splitlines():
-        try:
-            record = json.loads(line)
-            found = (int(record["task_index"]), int(record["episode"]))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            break  # a line cut short when the run was killed: it and what follows run again
-        job = wanted.get(found)
-        if job is None or record.get("seed") != job.seed or found in records:
-            raise TaskverseError(f"line {len(good) + 1} is not an episode of this evaluation", file=trajectories)
-        record.pop("trajectory", None)
-        records[found] = record
-        good.append(line)
-    trajectories.write_text("".join(line + "\n" for line in good), encoding="utf-8")
-    return records
+    kept: list[tuple[int, int]] = []
+    if os.path.lexists(trajectories):
+        for number, (offset, line) in enumerate(read_lines(trajectories, MAX_TRAJECTORY_LINE_BYTES,
+                                                           "trajectory file"), start=1):
+            try:
+                record = json.loads(line) if line is not None else None
+                if not isinstance(record, dict):
+                    break
+                found = (int(record["task_index"]), int(record["episode"]))
+            except (ValueError, KeyError, TypeError, RecursionError):
+                break  # a line cut short when the run was killed: it and what follows run again
+            job = wanted.get(found)
+            if job is None or record.get("seed") != job.seed or found in records:
+                raise TaskverseError(f"line {number} is not an episode of this evaluation", file=trajectories)
+            if record.get("termination") == "agent_error":
+                continue
+            record.pop("trajectory", None)
+            records[found] = record
+            kept.append((offset, len(line or b"")))
+        _copy_lines(trajectories, kept)
+    return records, earlier
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _copy_lines(path: Path, spans: list[tuple[int, int]]) -> None:
+    """Rewrite ``path`` (atomically) with the given (offset, length) spans of it, each as a line, in that order."""
+    with output_file(path, force=True) as tmp, open(path, "rb") as source, open(tmp, "wb") as target:
+        for offset, length in spans:
+            source.seek(offset)
+            target.write(source.read(length) + b"\n")
 
 
 def _sort_trajectories(path: Path) -> dict[tuple[int, int], int]:
     """Rewrite the trajectory file in task and episode order; the line of each episode."""
     entries = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for offset, line in read_lines(path, MAX_TRAJECTORY_LINE_BYTES, "trajectory file"):
+        if line is None:
+            continue
         record = json.loads(line)
-        entries.append(((int(record["task_index"]), int(record["episode"])), line))
+        entries.append(((int(record["task_index"]), int(record["episode"])), offset, len(line)))
     entries.sort(key=lambda e: e[0])
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text("".join(line + "\n" for _, line in entries), encoding="utf-8")
-    os.replace(temporary, path)
-    return {key: n for n, (key, _) in enumerate(entries, start=1)}
+    _copy_lines(path, [(offset, length) for _, offset, length in entries])
+    return {key: n for n, (key, _, _) in enumerate(entries, start=1)}
 
 
 def _write_report(path: Path, report: dict[str, Any]) -> None:
     """Write the report whole or not at all (a reader never sees half a report)."""
-    temporary = path.with_name(path.name + ".tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise TaskverseError(f"cannot write the report: {exc.strerror}", file=path) from None
+    write_text(path, json.dumps(report, indent=2) + "\n", force=True)
 
 
 def build_report(header: dict[str, Any], tasks: Sequence[EvalTask], records: dict[tuple[int, int], dict[str, Any]],
@@ -525,11 +568,19 @@ def _stats(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "plan_efficiency": round(statistics.fmean(rated), 4) if rated else 0.0,
         "plan_efficiency_successful": round(statistics.fmean(rated_successes), 4) if rated_successes else None,
         "invalid_actions": sum(r["invalid_actions"] for r in runs),
+        "invalid_answers": sum(r.get("invalid_answers", 0) for r in runs),
+        "invalid_answer_rate": _rate(runs),
         "agent_errors": sum(1 for r in runs if r.get("termination") == "agent_error"),
     }
     if usage:
         out["usage"] = usage
     return out
+
+
+def _rate(runs: list[dict[str, Any]]) -> float:
+    """Invalid answers over answers asked for, over the runs (0 when none was asked)."""
+    asked = sum(r.get("answers", 0) for r in runs)
+    return round(sum(r.get("invalid_answers", 0) for r in runs) / asked, 4) if asked else 0.0
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
@@ -540,6 +591,9 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     lines = [f"{report['agent']}: {s['successes']}/{s['episodes']} episodes succeeded "
              f"({100 * s['success_rate']:.1f}%) on {s['tasks']} task(s); mean steps {s['mean_steps']:.1f}; "
              f"plan efficiency {s['plan_efficiency']:.3f}{partial}"]
+    if s.get("invalid_answers"):
+        lines.append(f"  invalid answers: {s['invalid_answers']} ({100 * s['invalid_answer_rate']:.1f}% of the "
+                     "answers; see each step's error in the trajectories)")
     if s.get("agent_errors"):
         lines.append(f"  {s['agent_errors']} episode(s) failed because the agent gave no usable answer "
                      "(see each episode's error)")

@@ -3,33 +3,38 @@
 llama.cpp's server, vLLM, Ollama and hosted APIs all speak the chat completions protocol; the agent talks to
 them with the official ``openai`` client (``pip install 'taskverse[llm]'``). At every step it fills a prompt
 template (``PromptTemplate``, MCU Figure 5 style by default, ``prompts/figure5.txt``) with the observation,
-sends it as one request (each step stands alone: the template's ``$history`` lists the actions taken), and reads
-the action from the answer's last ``ACTION: ...`` line. The whole answer, and the endpoint's separate reasoning
-text where it gives one (``reasoning_content``), are kept as the step's reasoning; calls and tokens are counted
-per episode.
+sends it as one request (each step stands alone: the template's ``$history`` lists the last actions taken), and
+reads the action from the answer by one tolerant rule (``taskverse.textenv.answers``). The messages sent, the
+whole answer, and the endpoint's separate reasoning text where it gives one (``reasoning_content``) are kept in
+the step's record; calls, retries and tokens are counted per episode.
 
-Endpoint failures (unreachable, refused key, unknown model, no answer within the timeout after the retries)
-raise ``AgentError`` with one line saying what happened: the episode fails and the evaluation goes on.
+The endpoint is outside taskverse and is treated so (``taskverse.textenv.endpoint``): every answer is read
+through a size and time bound and checked field by field. What fails is the smallest unit it concerns: a bad or
+missing answer wastes the step; a refused key, an unknown model, or failed requests step after step end the
+episode (``AgentError``, one line saying what happened); the evaluation goes on.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import string
+import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taskverse.errors import TaskverseError
-from taskverse.textenv.options import AgentError, AgentOptions
+from taskverse.textenv.answers import answer_part, choose_action
+from taskverse.textenv.endpoint import Reply, RequestFailed, ask
+from taskverse.textenv.options import AgentError, AgentOptions, AnswerRefused
 
 if TYPE_CHECKING:
     from taskverse.textenv.env import SkillForgeTextEnv
 
 DEFAULT_PROMPT = "figure5.txt"
-ACTION_LINE = re.compile(r"^\W*action\W*[:=]\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+MAX_PROMPT_BYTES = 1024 * 1024
+"""The largest prompt template file read."""
 PLACEHOLDERS = ("task", "observation", "step", "max_steps", "inventory", "found", "candidates", "error", "history")
 
 
@@ -93,13 +98,10 @@ class PromptTemplate:
         """The template in ``path`` (default: the bundled Figure 5 template)."""
         if path is None:
             return cls.parse(default_prompt_text(), f"taskverse/textenv/prompts/{DEFAULT_PROMPT}")
+        from taskverse.fileio import read_text
+
         file = Path(path)
-        try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise TaskverseError(f"cannot read the prompt template: {getattr(exc, 'strerror', None) or exc}",
-                                 file=file) from None
-        return cls.parse(text, str(file))
+        return cls.parse(read_text(file, "prompt template", MAX_PROMPT_BYTES), str(file))
 
     def messages(self, fields: dict[str, str]) -> list[dict[str, str]]:
         """The chat messages for one step."""
@@ -110,11 +112,15 @@ class PromptTemplate:
         return out
 
 
-def prompt_fields(env: SkillForgeTextEnv) -> dict[str, str]:
-    """The placeholders' values for the environment's current step."""
+def prompt_fields(env: SkillForgeTextEnv, history: int = 20) -> dict[str, str]:
+    """The placeholders' values for the environment's current step (``$history``: the last ``history`` actions)."""
     rules = env.rules
     shown = env.shown_candidates()
-    history = [rules.descriptions[a] for a in env.action_indices]
+    done = env.action_indices
+    first = max(0, len(done) - history)
+    lines = [f"{n + 1}. {rules.descriptions[a]}" for n, a in enumerate(done[first:], start=first)]
+    if first:
+        lines.insert(0, f"({first} earlier action{'s' if first > 1 else ''} not shown)")
     inventory = env.inventory()
     return {
         "task": env.target.description,
@@ -125,12 +131,12 @@ def prompt_fields(env: SkillForgeTextEnv) -> dict[str, str]:
         "found": ", ".join(f"{name} ({kind})" for kind, name in env.found()) or "nothing",
         "candidates": "\n".join(f"{i}: {rules.descriptions[a]}" for i, a in enumerate(shown)),
         "error": env.last_error or "",
-        "history": "\n".join(f"{n + 1}. {d}" for n, d in enumerate(history)) or "none",
+        "history": "\n".join(lines) or "none",
     }
 
 
 def read_action(answer: str) -> str:
-    r"""The action named in a model's answer: its last ``ACTION: ...`` line, else the whole answer's last line.
+    r"""The part of a model's answer that names its action (``answers.answer_part``), stripped.
 
     Example:
         >>> read_action("I need planks first.\nACTION: 3")
@@ -139,17 +145,26 @@ def read_action(answer: str) -> str:
         'craft stick'
 
     """
-    matches = ACTION_LINE.findall(answer)
-    if matches:
-        choice = matches[-1]
-    else:
-        lines = [line for line in answer.strip().splitlines() if line.strip()]
-        choice = lines[-1] if lines else ""
-    return choice.strip().strip("*`'\".").strip()
+    return answer_part(answer).strip().strip("*`'\".").strip()
+
+
+MAX_FAILED_STEPS = 3
+"""Steps in a row whose request failed as an endpoint that is down fails (no answer in time, no connection, 408,
+409, 429, 5xx; after the retries) before the episode ends as an agent error. A malformed answer only wastes its
+step."""
 
 
 class OpenAIAgent:
     """A chat model behind an OpenAI-compatible endpoint, prompted once per step.
+
+    Each request is bounded in size and time (``taskverse.textenv.endpoint``) and retried ``options.retries``
+    times when trying again may help (timeouts, lost connections, 408, 409, 429, 5xx), with a backoff of 0.5 s,
+    1 s, 2 s ... (at most 8 s). A request that still fails, or an answer that is malformed or names no
+    candidate, wastes the step (an invalid answer, its reason in the trajectory); ``MAX_FAILED_STEPS`` steps in a
+    row whose requests failed that way, a refused key or an unknown model end the episode (``AgentError``).
+    Every request sent counts as a call (``usage()["calls"]``), and the retries among them as ``retries``. The
+    episode's seed goes with every request (``seed``), so episodes differ at any temperature and each can be
+    repeated.
 
     Args:
         model: The model name the endpoint knows (``gpt-4o-mini``, ``qwen2.5:7b`` for Ollama, the served name
@@ -168,87 +183,118 @@ class OpenAIAgent:
         self.name = f"openai:{model}"
         self.template = PromptTemplate.load(options.prompt)
         self.base_url = options.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        if self.base_url is not None:
+            check_base_url(self.base_url)
         # a local server takes any key; the client insists on one
-        key = options.api_key or os.environ.get("OPENAI_API_KEY") or ("unused" if self.base_url else None)
-        if key is None:
+        self._key = options.api_key or os.environ.get("OPENAI_API_KEY") or ("unused" if self.base_url else None)
+        if self._key is None:
             raise TaskverseError("openai:MODEL needs an API key: set OPENAI_API_KEY or --api-key (or give "
                                  "--base-url of a local server, which needs none)")
         self._openai = openai
-        self.client = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=options.answer_timeout,
-                                    max_retries=options.retries)
+        self.client = self._client()
         self.reasoning: str | None = None
         self.answer: str | None = None
-        self._usage = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+        self.messages: list[dict[str, str]] | None = None
+        self.seed: int | None = None
+        self._failed = 0
+        self._usage = _new_usage()
+
+    def _client(self) -> Any:
+        # no retries in the client: they are counted here; identity encoding: a compressed body is not inflated
+        return self._openai.OpenAI(api_key=self._key, base_url=self.base_url, timeout=self.options.answer_timeout,
+                                   max_retries=0, default_headers={"Accept-Encoding": "identity"})
 
     def reset(self, env: SkillForgeTextEnv, seed: int | None = None) -> None:
         """A new episode: the counts start again."""
-        self._usage = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+        self._usage = _new_usage()
         self.seed = seed
+        self._failed = 0
 
     def usage(self) -> dict[str, int]:
-        """Calls and tokens of this episode."""
+        """Calls (requests sent, retries included), retries and tokens of this episode."""
         return dict(self._usage)
 
-    def act(self, env: SkillForgeTextEnv) -> str:
-        """Ask the model; the action named in its answer."""
-        openai = self._openai
-        self.reasoning = self.answer = None
-        messages = self.template.messages(prompt_fields(env))
-        where = self.base_url or "api.openai.com"
-        request: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.options.temperature}
+    def request(self, env: SkillForgeTextEnv) -> dict[str, Any]:
+        """The request for the environment's current step (its ``messages`` are kept as ``self.messages``)."""
+        self.messages = messages = self.template.messages(prompt_fields(env, self.options.history))
+        request: dict[str, Any] = {"model": self.model, "messages": messages,
+                                   "temperature": self.options.temperature}
         if self.options.max_tokens is not None:
             request["max_tokens"] = self.options.max_tokens
-        self._usage["calls"] += 1
-        try:
-            response = self.client.chat.completions.create(**request)
-        except openai.APITimeoutError:
-            raise AgentError(f"{self.name}: no answer from {where} within {self.options.answer_timeout:g} s "
-                             f"({self.options.retries} retries)") from None
-        except openai.APIConnectionError as exc:
-            raise AgentError(f"{self.name}: cannot reach {where}: {_cause(exc)}") from None
-        except openai.AuthenticationError:
-            raise AgentError(f"{self.name}: {where} refused the API key (401); set OPENAI_API_KEY or --api-key") \
-                from None
-        except openai.NotFoundError as exc:
-            raise AgentError(f"{self.name}: {where} does not serve model {self.model!r} (404: "
-                             f"{_message(exc)})") from None
-        except openai.APIStatusError as exc:
-            raise AgentError(f"{self.name}: {where} answered {exc.status_code}: {_message(exc)}") from None
-        except openai.OpenAIError as exc:
-            raise AgentError(f"{self.name}: {type(exc).__name__}: {str(exc).splitlines()[0][:300]}") from None
-        usage = getattr(response, "usage", None)
-        if usage is not None:
-            self._usage["prompt_tokens"] += int(getattr(usage, "prompt_tokens", 0) or 0)
-            self._usage["completion_tokens"] += int(getattr(usage, "completion_tokens", 0) or 0)
-        choices = getattr(response, "choices", None) or []
-        if not choices:
-            raise AgentError(f"{self.name}: {where} answered with no choices")
-        message = choices[0].message
-        content = message.content or ""
-        thinking = getattr(message, "reasoning_content", None) or (message.model_extra or {}).get("reasoning")
+        if self.seed is not None:
+            request["seed"] = self.seed
+        return request
+
+    def act(self, env: SkillForgeTextEnv) -> int:
+        """Ask the model; the action its answer chooses (``taskverse.textenv.answers``)."""
+        self.reasoning = self.answer = None
+        reply = self._ask(self.request(env))
+        content = reply.content
         self.answer = content[:20000]
-        self.reasoning = (f"{thinking}\n\n{content}" if thinking else content)[:40000]
-        return read_action(content)
+        self.reasoning = (f"{reply.thinking}\n\n{content}" if reply.thinking else content)[:40000]
+        return choose_action(env, content)
+
+    def _ask(self, request: dict[str, Any]) -> Reply:
+        where = self.base_url or "api.openai.com"
+        retries = self.options.retries
+        failure = RequestFailed("no request was sent")
+        for attempt in range(retries + 1):
+            if attempt:
+                self._usage["retries"] += 1
+                time.sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
+            self._usage["calls"] += 1
+            try:
+                reply = ask(self.client, request, self.options.answer_timeout, where)
+            except RequestFailed as exc:
+                failure = exc
+                if exc.retry:  # perhaps given up on mid-request: its connections go, a new client comes
+                    self._renew()
+                if exc.fatal:
+                    raise AgentError(f"{self.name}: {exc.reason}") from None
+                if not exc.retry:
+                    break
+                continue
+            self._usage["prompt_tokens"] += reply.prompt_tokens
+            self._usage["completion_tokens"] += reply.completion_tokens
+            self._failed = 0
+            return reply
+        self._failed = self._failed + 1 if failure.retry else 0  # the endpoint seems down, not just odd
+        reason = f"{self.name}: {failure.reason}" + (f" ({retries} retries)" if failure.retry and retries else "")
+        if self._failed >= MAX_FAILED_STEPS:
+            raise AgentError(f"{reason}; {self._failed} steps in a row failed")
+        raise AnswerRefused(reason)
+
+    def _renew(self) -> None:
+        old, self.client = self.client, self._client()
+        try:
+            old.close()
+        except Exception:  # noqa: BLE001, S110 - closing a connection another thread still reads may fail; it is gone
+            pass
 
     def close(self) -> None:
         """Close the client's connections."""
         self.client.close()
 
 
-def _message(exc: Any) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        if isinstance(error, dict) and error.get("message"):
-            return str(error["message"])[:300]
-    return str(getattr(exc, "message", exc)).splitlines()[0][:300]
+def _new_usage() -> dict[str, int]:
+    return {"calls": 0, "retries": 0, "prompt_tokens": 0, "completion_tokens": 0}
 
 
-def _cause(exc: BaseException) -> str:
-    cause: BaseException | None = exc
-    while cause is not None and cause.__cause__ is not None:
-        cause = cause.__cause__
-    return str(cause or exc).splitlines()[0][:300] if cause is not exc else "connection error"
+def check_base_url(url: str) -> str:
+    """Raise a TaskverseError unless ``url`` is an http(s) address with a host (``--base-url``)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError as exc:
+        raise TaskverseError(f"--base-url {url[:80]!r} is not a URL ({exc}); expected e.g. "
+                             "http://127.0.0.1:8080/v1") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
+        raise TaskverseError(f"--base-url {url[:80]!r} is not an http(s) URL with a host; expected e.g. "
+                             "http://127.0.0.1:8080/v1")
+    return url
 
 
-__all__ = ["OpenAIAgent", "PromptTemplate", "default_prompt_text", "prompt_fields", "read_action"]
+__all__ = ["MAX_FAILED_STEPS", "OpenAIAgent", "PromptTemplate", "check_base_url", "default_prompt_text",
+           "prompt_fields", "read_action"]

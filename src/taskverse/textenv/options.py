@@ -33,6 +33,7 @@ class AgentOptions:
         temperature: Sampling temperature of the model.
         max_tokens: A cap on the tokens of each answer (None: the endpoint's default).
         max_answer_bytes: The longest answer line an external program may write.
+        history: How many of the last actions the prompt's ``$history`` lists (``openai:``).
 
     """
 
@@ -44,11 +45,13 @@ class AgentOptions:
     temperature: float = 0.0
     max_tokens: int | None = None
     max_answer_bytes: int = 65536
+    history: int = 20
 
     def public(self) -> dict[str, Any]:
         """The settings a report records (never the key)."""
         return {"answer_timeout": self.answer_timeout, "retries": self.retries, "base_url": self.base_url,
-                "prompt": self.prompt, "temperature": self.temperature, "max_tokens": self.max_tokens}
+                "prompt": self.prompt, "temperature": self.temperature, "max_tokens": self.max_tokens,
+                "history": self.history}
 
 
 __all__ = ["AgentError", "AgentOptions", "AnswerRefused"]

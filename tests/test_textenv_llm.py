@@ -1,0 +1,270 @@
+"""Language-model evaluation a researcher can trust: tolerant answer reading, and every endpoint failure as data.
+
+The endpoints are real HTTP servers on loopback (``llm_server``) spoken to by the official ``openai`` client.
+Nothing here measures time: timeouts are what some tests check, so they end by the timeout's own mechanism.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, cli, run_cli
+from llm_server import HOSTILE_BODIES, ODD_USAGE, HostileServer, Server
+from taskverse.errors import TaskverseError
+from taskverse.textenv.answers import answer_part, choose_action
+from taskverse.textenv.endpoint import RequestFailed, read_reply
+from taskverse.textenv.env import SkillForgeTextEnv
+from taskverse.textenv.llm import prompt_fields
+from taskverse.textenv.options import AnswerRefused
+
+MEMORY_BOUND_KB = 500 * 1024
+"""The most memory (peak resident set) one evaluation may take against a hostile endpoint or agent."""
+
+
+def _env(view: str = "top:5", **kwargs) -> SkillForgeTextEnv:
+    env = SkillForgeTextEnv(task="craft stick", plan_info=False, view=view, **kwargs)
+    env.reset(seed=0)
+    return env
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+# -- reading answers ---------------------------------------------------------------------------------------------
+
+def test_the_first_valid_number_or_name_is_the_answer():
+    env = _env()
+    shown = env.shown_candidates()
+    name = env.rules.descriptions
+    # what SmolLM2-135M answered: the index first, then an echo of the prompt
+    assert choose_action(env, "1\nActions taken so far: 0, no action.") == shown[1]
+    assert choose_action(env, "ACTION: 3") == shown[3]
+    assert choose_action(env, "**Action:** 2.") == shown[2]
+    assert choose_action(env, "I pick [4]") == shown[4]
+    # numbers no candidate has, or part of something else, are passed over
+    assert choose_action(env, "Step 10/100, 1.5 logs, x2, 99 -> 0") == shown[0]
+    # names and ids, any case, underscores or spaces; a name not shown in the view still counts
+    assert name[choose_action(env, "Let me FIND oak log now")] == "find oak_log"
+    assert name[choose_action(env, "find.oak_log")] == "find oak_log"
+    assert name[choose_action(env, "find bee")] == "find bee"
+    # a reasoning block and everything before the last ACTION: marker are reasoning
+    assert choose_action(env, "<think>0? no, 1 is better</think>\n2") == shown[2]
+    assert choose_action(env, "Maybe 0 or 1. ACTION: 4") == shown[4]
+    assert choose_action(env, "thinking 0 1 2</think> answer 3") == shown[3]
+    assert answer_part("<think>never closed ACTION: 1") == " "
+    # nothing valid: refused, saying why
+    for nothing in ("I like turtles.", "craft stick", "ACTION: 7", "<think>1</think>", ""):
+        with pytest.raises(AnswerRefused, match="names no candidate"):
+            choose_action(env, nothing)
+
+
+def test_shuffled_candidates_follow_the_episode_seed():
+    planner_order = _env().shown_candidates()
+    shuffled = _env(shuffle=True)
+    again = _env(shuffle=True)
+    assert sorted(shuffled.shown_candidates()) == sorted(planner_order)
+    assert shuffled.shown_candidates() == again.shown_candidates()  # the same seed, the same order
+    orders = set()
+    for seed in range(8):
+        shuffled.reset(seed=seed)
+        orders.add(tuple(shuffled.shown_candidates()))
+        assert shuffled.text().endswith("; ".join(f"{i}: {shuffled.rules.descriptions[a]}"
+                                                  for i, a in enumerate(shuffled.shown_candidates())))
+        assert choose_action(shuffled, "0") == shuffled.shown_candidates()[0]
+    assert len(orders) > 1
+
+
+def test_history_lists_the_last_actions_only():
+    env = _env(view="all")
+    for name in ["find oak_log", "mine oak_log", "craft oak_planks"]:
+        env.step(env.rules.lookup(name))
+    assert prompt_fields(env, history=20)["history"] == "1. find oak_log\n2. mine oak_log\n3. craft oak_planks"
+    assert prompt_fields(env, history=1)["history"] == "(2 earlier actions not shown)\n3. craft oak_planks"
+    assert prompt_fields(env, history=0)["history"] == "(3 earlier actions not shown)"
+
+
+def test_responses_are_read_field_by_field():
+    assert read_reply(json.dumps({"choices": [{"message": {"content": None}}]}).encode()).content == ""
+    thinking = read_reply(json.dumps({"choices": [{"message": {"content": "1", "reasoning_content": "hm"}}]}).encode())
+    assert thinking.thinking == "hm"
+    for kind, body in HOSTILE_BODIES.items():
+        with pytest.raises(RequestFailed):
+            read_reply(body)
+        assert kind
+    for body in ODD_USAGE.values():
+        reply = read_reply(body)
+        assert reply.content == "ACTION: 0" and reply.prompt_tokens == reply.completion_tokens == 0
+
+
+# -- the endpoint, over the wire ---------------------------------------------------------------------------------
+
+def _eval(url: str, tmp_path: Path, *extra: str, name: str = "r") -> tuple[dict, list[dict]]:
+    report = tmp_path / f"{name}.json"
+    result = cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", url, "--no-progress",
+                 "--format", "json", "-o", str(report), *extra)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    return json.loads(result.stdout), _lines(tmp_path / f"{name}.trajectories.jsonl")
+
+
+def test_a_small_model_s_chatty_answers_are_read_and_the_run_is_recorded(tmp_path):
+    server = Server(mode="chatty")
+    try:
+        report, lines = _eval(server.url, tmp_path, "--view", "relevant", "--episodes", "2", "--seed", "7",
+                              "--answer-timeout", "600")
+    finally:
+        server.close()
+    summary = report["summary"]
+    assert summary["successes"] == 2 and summary["invalid_answers"] == 0 and summary["invalid_answer_rate"] == 0.0
+    episode = report["tasks"][0]["episodes"][0]
+    assert episode["invalid_answer_rate"] == 0.0 and episode["answers"] == episode["steps"]
+    # the episode's seed goes with every request, and the trajectory keeps exactly the messages sent
+    assert [body["seed"] for body in server.bodies] == [7] * episode["steps"] + [8] * (len(server.bodies)
+                                                                                      - episode["steps"])
+    steps = lines[0]["trajectory"]
+    assert [s["messages"] for s in steps] == [b["messages"] for b in server.bodies[:len(steps)]]
+    assert steps[0]["answer"].endswith("Actions taken so far: 0, no action.")
+    assert summary["usage"]["calls"] == len(server.bodies) and summary["usage"]["retries"] == 0
+
+
+@pytest.mark.parametrize("kind", [*HOSTILE_BODIES, "status_500", "huge", "endless"])
+def test_a_malformed_answer_wastes_the_step_and_the_run_goes_on(kind, tmp_path):
+    server = HostileServer(kind)
+    try:
+        report, lines = _eval(server.url, tmp_path, "--max-steps", "2", "--retries", "0", "--answer-timeout", "600")
+    finally:
+        server.close()
+    episode = report["tasks"][0]["episodes"][0]
+    assert episode["termination"] == "step_limit" and episode["invalid_answers"] == 2
+    assert episode["invalid_answer_rate"] == 1.0 and report["summary"]["invalid_answer_rate"] == 1.0
+    step = lines[0]["trajectory"][0]
+    assert step["invalid"] and step["action"] is None and step["error"].startswith("openai:m: ")
+    assert step["messages"][-1]["role"] == "user"
+
+
+@pytest.mark.parametrize("kind", list(ODD_USAGE))
+def test_token_counts_that_are_not_numbers_are_left_out(kind, tmp_path):
+    server = HostileServer(kind)
+    try:
+        report, _ = _eval(server.url, tmp_path, "--max-steps", "2", "--answer-timeout", "600")
+    finally:
+        server.close()
+    episode = report["tasks"][0]["episodes"][0]
+    assert episode["invalid_answers"] == 0
+    assert episode["usage"] == {"calls": 2, "retries": 0, "prompt_tokens": 0, "completion_tokens": 0}
+
+
+@pytest.mark.parametrize("kind", ["drip", "drip_headers", "silent"])
+def test_a_slow_endpoint_is_timed_out_per_answer(kind, tmp_path):
+    # ends by the answer timeout itself: an endpoint that drips a byte every 0.2 s for ever never finishes
+    server = HostileServer(kind)
+    try:
+        report, lines = _eval(server.url, tmp_path, "--max-steps", "2", "--retries", "0", "--answer-timeout", "1")
+    finally:
+        server.close()
+    episode = report["tasks"][0]["episodes"][0]
+    assert episode["termination"] == "step_limit" and episode["invalid_answers"] == 2
+    assert "within 1 s" in lines[0]["trajectory"][0]["error"]
+
+
+def test_retries_are_counted_and_failures_in_a_row_end_the_episode(tmp_path):
+    server = HostileServer("status_429")
+    try:
+        report, lines = _eval(server.url, tmp_path, "--retries", "1", "--episodes", "2", "--answer-timeout", "600")
+    finally:
+        server.close()
+    episodes = report["tasks"][0]["episodes"]
+    for episode in episodes:  # three steps in a row fail: the episode ends, the next one runs
+        assert episode["termination"] == "agent_error" and "3 steps in a row" in episode["error"]
+        assert episode["usage"]["calls"] == 6 and episode["usage"]["retries"] == 3
+    assert server.requests == 12 and report["summary"]["usage"]["retries"] == 6
+    assert "(1 retries)" in lines[0]["trajectory"][0]["error"]
+
+
+def _peak_memory_kb(*args: str) -> tuple[int, subprocess.CompletedProcess[str]]:
+    """Run ``taskverse ARGS`` as the only child of a fresh interpreter; its peak resident memory and result."""
+    probe = ("import resource, subprocess, sys\n"
+             "r = subprocess.run([sys.executable, '-m', 'taskverse.cli', *sys.argv[1:]], capture_output=True, "
+             "text=True)\n"
+             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+             "sys.stderr.write(r.stderr); sys.exit(r.returncode)")
+    result = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=ROOT)
+    return int(result.stdout.split()[-1]), result
+
+
+@pytest.mark.parametrize("kind", ["huge", "endless"])
+def test_huge_answers_cost_bounded_memory(kind, tmp_path):
+    server = HostileServer(kind)
+    try:
+        peak, result = _peak_memory_kb("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url",
+                                       server.url, "--max-steps", "3", "--retries", "1", "--no-progress",
+                                       "--answer-timeout", "600", "-o", str(tmp_path / "r.json"))
+    finally:
+        server.close()
+    assert result.returncode == 0, result.stderr
+    assert peak < MEMORY_BOUND_KB, f"{peak / 1024:.0f} MB"
+    episode = json.loads((tmp_path / "r.json").read_text())["tasks"][0]["episodes"][0]
+    assert episode["invalid_answers"] == 3 and episode["usage"]["calls"] == 3  # too large: not asked again
+
+
+# -- runs: resume, slices, the prompt shown ----------------------------------------------------------------------
+
+def test_resume_runs_agent_errors_again_and_adds_up_the_time(tmp_path):
+    keyed = Server(key="right")
+    try:
+        args = ["eval", "--tasks", "craft stick", "--episodes", "2", "--agent", "openai:m", "--base-url", keyed.url,
+                "--answer-timeout", "600", "--no-progress", "--format", "json", "-o", str(tmp_path / "r.json")]
+        first = cli(*args, "--api-key", "wrong")
+        assert first.exit_code == 0, first.output
+        earlier = json.loads(first.stdout)
+        assert earlier["summary"]["agent_errors"] == 2
+        again = cli(*args, "--api-key", "right", "--resume")
+    finally:
+        keyed.close()
+    assert again.exit_code == 0, again.output
+    report = json.loads(again.stdout)
+    assert report["summary"]["successes"] == 2 and report["summary"]["agent_errors"] == 0
+    assert report["run"]["wall_seconds"] >= earlier["run"]["wall_seconds"]
+    assert [line["termination"] for line in _lines(tmp_path / "r.trajectories.jsonl")] == ["success"] * 2
+
+
+def test_a_suite_is_cut_to_a_slice_and_the_prompt_is_shown_filled(tmp_path):
+    sliced = cli("eval", "--suite", "SkillForge-Chain", "--slice", "2:4", "--agent", "greedy", "--no-progress",
+                 "--format", "json")
+    assert sliced.exit_code == 0, sliced.output
+    from taskverse.benchmarks.suites import load_suite
+
+    ids = [t.id for t in load_suite("SkillForge-Chain").tasks[2:4]]
+    assert json.loads(sliced.stdout)["tasks_run"] == ids
+    for bad in ("2", "a:b", "-1:3"):
+        result = cli("eval", "--tasks", "craft stick", "--agent", "greedy", "--slice", bad)
+        assert result.exit_code == 2 and "START:STOP" in result.stderr
+    empty = cli("eval", "--tasks", "craft stick", "--agent", "greedy", "--slice", "5:")
+    assert empty.exit_code == 2 and "leaves no task" in empty.stderr
+    shown = cli("eval", "--show-prompt", "--tasks", "craft crafting_table", "--view", "top:3", "--shuffle")
+    assert shown.exit_code == 0 and shown.stdout.startswith("[system]\n")
+    assert "Task: craft crafting_table." in shown.stdout and "$observation" not in shown.stdout
+    assert shown.stdout.count("ACTION: <number>") == 2 and "Input the No." not in shown.stdout
+
+
+def test_the_default_prompt_asks_one_thing():
+    template = run_cli("eval", "--show-prompt")
+    assert template.returncode == 0 and "$observation" in template.stdout
+    assert "Input the No." not in template.stdout
+
+
+def test_prompt_files_go_through_the_input_layer(tmp_path):
+    for path, reason in (("/dev/zero", "device"), (str(tmp_path), "directory")):
+        result = cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
+                     "--prompt", path, "--no-progress")
+        assert result.exit_code != 0 and reason in result.stderr and "Traceback" not in result.stderr
+    with pytest.raises(TaskverseError):
+        from taskverse.textenv.llm import PromptTemplate
+
+        PromptTemplate.load("/dev/zero")
