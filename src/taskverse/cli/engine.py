@@ -235,6 +235,72 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
     return summary
 
 
+@engine.command("eval")
+@click.option("--suite", "suite_name", metavar="NAME", help="A suite of benchmarks/ (or a suite file).")
+@click.option("--tasks", "task_refs", multiple=True, metavar="TASK",
+              help="A task (id, description, composition, YAML file); repeat for more.")
+@click.option("--agent", "agent_spec", required=True, metavar="optimal|random|cmd:PROGRAM",
+              help="Who acts: the scripted plan a step at a time, random candidates, or a program speaking JSON "
+                   "lines (docs/engine.md).")
+@click.option("--episodes", type=click.IntRange(min=1, max=1000), default=1, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-steps", type=click.IntRange(min=1, max=100_000), default=1000, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1, max=16), default=1, show_default=True,
+              help="Episodes at a time, each with its own server and client.")
+@click.option("--game", default="minetest_game", show_default=True)
+@click.option("--answer-timeout", type=TIMEOUT, default=30.0, show_default=True,
+              help="Seconds a cmd: agent may take to answer a step.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")
+@click.option("--force", is_flag=True, help="Replace the report file if it exists.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec: str, episodes: int, seed: int,
+                 max_steps: int, workers: int, game: str, answer_timeout: float, output: Path | None, force: bool,
+                 fmt: str) -> None:
+    """Evaluate an agent acting a step at a time in the real engine, over a suite or tasks.
+
+    Tasks that do not compile for the game are listed with the reason and not run. The report: success rate,
+    steps, invalid steps, why episodes failed, a breakdown by category, and every episode's steps. Exits 0 when the
+    evaluation ran (whatever the agent achieved), 2 on bad input, 130 on Ctrl-C (every engine is stopped; the
+    finished episodes are reported).
+    """
+    import json
+
+    from taskverse.cli.app import _library, resolve_task
+    from taskverse.engine.evaluation import check_agent, evaluate_engine, summary_lines
+    from taskverse.errors import TaskverseError
+    from taskverse.fileio import check_output, write_text
+
+    check_agent(agent_spec)
+    if bool(suite_name) == bool(task_refs):
+        raise TaskverseError("give either --suite NAME or --tasks TASK (one or more)")
+    if output is not None:
+        check_output(output, force)
+    library = _library()
+    if suite_name:
+        from taskverse.benchmarks import suites
+
+        tasks = [(item.id, suites.resolve_suite_task(item, library)) for item in suites.load_suite(suite_name).tasks]
+    else:
+        tasks = [(ref, resolve_task(ref)) for ref in task_refs]
+    try:
+        report = evaluate_engine(tasks, agent_spec, library=library, game=game, episodes=episodes, seed=seed,
+                                 max_steps=max_steps, workers=workers, answer_timeout=answer_timeout)
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        click.echo("error: interrupted; every engine of the run was stopped", err=True)
+        sys.exit(130)
+    if output is not None:
+        write_text(output, json.dumps(report, indent=1) + "\n", force)
+    if fmt == "json":
+        emit_json(report)
+    else:
+        for line in summary_lines(report):
+            click.echo(line)
+        if output is not None:
+            click.echo(f"wrote {output}", err=True)
+
+
 @engine.command("play")
 @click.argument("task")
 @click.option("--agent", type=click.Choice(["human", "optimal", "random"]), default="human", show_default=True,

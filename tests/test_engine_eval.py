@@ -1,0 +1,117 @@
+"""``taskverse engine eval``: agents a step at a time in the real engine, with the report of the text world's kind.
+
+A program in another language (POSIX sh) speaking JSON lines finishes episodes; one that crashes or never answers
+fails its episodes with the reason and the run goes on; tasks that do not compile are listed with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from engine_support import need_engine
+from taskverse.engine.evaluation import build_report, check_agent, summary_lines
+from taskverse.errors import TaskverseError
+
+
+@pytest.mark.parametrize(("spec", "reason"), [("greedy", "does not act in the engine yet"),
+                                              ("openai:gpt-4o-mini", "does not act in the engine yet"),
+                                              ("optimum", "unknown agent 'optimum'"), ("cmd:", "needs a program")])
+def test_an_agent_the_engine_does_not_run_is_one_clear_message(spec, reason):
+    with pytest.raises(TaskverseError) as caught:
+        check_agent(spec)
+    assert reason in caught.value.message
+
+
+def test_the_report_counts_successes_by_category_and_says_why_episodes_failed():
+    entries = [
+        {"name": "craft.stick", "task": "craft.stick", "category": "crafting", "compiled": True, "reason": None,
+         "episodes": [{"episode": 0, "success": True, "steps": 1, "invalid_steps": 0, "replay_agrees": True},
+                      {"episode": 1, "success": False, "steps": 3, "invalid_steps": 2, "error": None,
+                       "reason": "step limit", "replay_agrees": True}]},
+        {"name": "craft.iron_helmet", "task": "craft.iron_helmet", "category": "crafting", "compiled": False,
+         "reason": "iron_helmet (item) has no counterpart in minetest_game", "episodes": []},
+    ]
+    report = build_report(entries, agent="random", game="minetest_game", episodes=2, seed=0, max_steps=3, wall=1.0)
+    s = report["summary"]
+    assert (s["episodes"], s["successes"], s["success_rate"], s["compiled"], s["invalid_steps"]) == (2, 1, 0.5, 1, 2)
+    assert s["by_category"] == {"crafting": {"episodes": 2, "success_rate": 0.5}}
+    assert s["failures"] == {"step limit": 1}
+    lines = summary_lines(report)
+    assert "craft.iron_helmet: does not compile: iron_helmet (item) has no counterpart" in "\n".join(lines)
+
+
+def _script(path, text):
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return path
+
+
+def _eval(*args):
+    from click.testing import CliRunner
+
+    from taskverse.cli.engine import engine
+
+    return CliRunner().invoke(engine, ["eval", *args])
+
+
+def test_the_optimal_agent_over_tasks_with_a_report_file(tmp_path):
+    need_engine(client=True)
+    out = tmp_path / "report.json"
+    done = _eval("--tasks", "craft.stick", "--tasks", "craft.iron_helmet", "--tasks", "mine.stone", "--agent",
+                 "optimal", "--workers", "2", "-o", str(out), "--format", "json")
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert report == json.loads(out.read_text())
+    s = report["summary"]
+    assert (s["tasks"], s["compiled"], s["episodes"], s["successes"]) == (3, 2, 2, 2) and s["replay_agrees"]
+    helmet = report["tasks"][1]
+    assert not helmet["compiled"] and "no counterpart" in helmet["reason"]
+    first = report["tasks"][0]["episodes"][0]["trajectory"][0]["action"]
+    assert (first["do"], first["item"]) == ("craft", "default:stick")
+    again = _eval("--tasks", "craft.stick", "--agent", "optimal", "-o", str(out))
+    assert again.exit_code == 2 and "--force" in again.output
+
+
+def test_programs_in_another_language_finish_episodes_and_failing_ones_fail_only_theirs(tmp_path):
+    need_engine(client=True)
+    json_agent = _script(tmp_path / "json_agent.sh", "#!/bin/sh\nwhile read -r line; do\n"
+                         "  echo '{\"action\": {\"do\": \"craft\", \"item\": \"stick\"}, \"reasoning\": \"planks\"}'\n"
+                         "done\n")
+    number_agent = _script(tmp_path / "number_agent.sh", "#!/bin/sh\nwhile read -r line; do echo 2; done\n")
+    for agent in (json_agent, number_agent):
+        done = _eval("--tasks", "craft.stick", "--agent", f"cmd:sh {agent}", "--episodes", "2", "--format", "json")
+        assert done.exit_code == 0, done.output
+        summary = json.loads(done.stdout)["summary"]
+        assert (summary["episodes"], summary["successes"]) == (2, 2), done.stdout
+    crash = _script(tmp_path / "crash.sh", "#!/bin/sh\nexit 3\n")
+    silent = _script(tmp_path / "silent.sh", "#!/bin/sh\nexec sleep 100000\n")
+    for agent, reason in ((crash, "stopped reading its input"), (silent, "gave no answer within 2 s")):
+        done = _eval("--tasks", "craft.stick", "--tasks", "mine.stone", "--agent", f"cmd:sh {agent}",
+                     "--answer-timeout", "2", "--format", "json")
+        assert done.exit_code == 0, done.output
+        report = json.loads(done.stdout)
+        runs = [run for entry in report["tasks"] for run in entry["episodes"]]
+        assert len(runs) == 2 and not any(run["success"] for run in runs)
+        assert all(run["error"].startswith("agent: ") and reason in run["error"] for run in runs), runs
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _is_engine_of(p, tmp_path)]
+
+
+def _is_engine_of(pid: str, tmp_path) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return str(tmp_path).encode() in f.read()
+    except OSError:
+        return False
+
+
+def test_the_random_agent_runs_to_its_step_limit_honestly():
+    need_engine(client=True)
+    done = _eval("--tasks", "mine.iron_ore", "--agent", "random", "--max-steps", "5", "--seed", "3", "--format", "json")
+    assert done.exit_code == 0, done.output
+    run = json.loads(done.stdout)["tasks"][0]["episodes"][0]
+    assert run["error"] is None and run["steps"] <= 5 and len(run["trajectory"]) == run["steps"]
+    assert run["success"] or run["reason"] in ("step limit", "the agent stopped") or run["failed_steps"]
