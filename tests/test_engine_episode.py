@@ -59,7 +59,8 @@ def test_candidates_follow_the_inventory_and_what_is_around():
     for wanted in [{"do": "craft", "item": "default:stick"}, {"do": "eat", "item": "default:apple"},
                    {"do": "cook", "item": "default:iron_lump"}, {"do": "dig", "node": "default:tree"},
                    {"do": "goto_node", "node": "default:stone", "radius": 8}, {"do": "kill", "entity": "taskverse:cow"},
-                   {"do": "collect"}, {"do": "wield", "item": "default:apple"}, {"do": "place", "item": "default:wood"}]:
+                   {"do": "collect"}, {"do": "wield", "item": "default:apple"},
+                   {"do": "place", "item": "default:wood"}]:
         assert wanted in candidates
     assert {"do": "wield", "item": "default:wood"} not in candidates  # already held
     assert {"do": "craft", "item": "default:pick_wood"} not in candidates  # no sticks

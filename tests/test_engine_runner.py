@@ -71,7 +71,7 @@ def test_ctrl_c_keeps_the_reports_of_the_episodes_that_finished(monkeypatch):
     previous = signal.getsignal(signal.SIGINT)
     try:
         with pytest.raises(Interrupted) as caught:
-            runner._run_all(one, [1, 2, 3], 1)
+            runner.run_all(one, [1, 2, 3], 1)
     finally:
         signal.signal(signal.SIGINT, previous)
     assert [r.episode for r in caught.value.reports] == [1]

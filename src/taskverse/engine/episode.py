@@ -39,10 +39,10 @@ from taskverse.engine.runner import (
     EVENTS_FILE,
     STATUS_FILE,
     EpisodeReport,
-    _read_events,
-    _read_json,
     episode_report,
     expression_of,
+    read_events,
+    read_json_file,
     task_server,
 )
 from taskverse.errors import TaskverseError
@@ -340,8 +340,8 @@ class EngineEpisode:
         try:
             if run is not None:
                 run.stop(grace=0)  # the world is thrown away unsaved: what counts is written already
-                status = _read_json(run.world / STATUS_FILE) or {}
-                events = _read_events(run.world / EVENTS_FILE)
+                status = read_json_file(run.world / STATUS_FILE) or {}
+                events = read_events(run.world / EVENTS_FILE)
                 result = {"completed": False, "steps": self._records, "error": self._error}
                 report = episode_report(self.task, self.library, episode=1, status=status, events=events,
                                         result=result, listening=self._listening,

@@ -173,7 +173,7 @@ def evaluate_engine(tasks: Sequence[tuple[str, Any]], agent: str, *, library: An
     Ctrl-C ends every engine at once and raises ``runner.Interrupted`` with the finished episodes' records.
     """
     from taskverse.engine.compiler import Compiler
-    from taskverse.engine.runner import _run_all
+    from taskverse.engine.runner import run_all
 
     check_agent(agent)
     compiler = Compiler(library, game)
@@ -204,7 +204,7 @@ def evaluate_engine(tasks: Sequence[tuple[str, Any]], agent: str, *, library: An
 
     started = time.monotonic()
     try:
-        records = _run_all(one, jobs, workers)
+        records = run_all(one, jobs, workers)
     finally:
         for worker in made:
             worker.close()

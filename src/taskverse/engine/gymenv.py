@@ -98,8 +98,10 @@ class EngineSkillsEnv(gymnasium.Env[str, str]):
             raise TaskverseError(f"max_steps={max_steps}: expected at least 1")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise TaskverseError(f"render_mode={render_mode!r}: expected ansi")
-        extra = {} if step_limit is None else {"step_limit": step_limit}
-        self.episode = EngineEpisode(task, library=library, game=game, **extra)
+        from taskverse.engine.episode import STEP_LIMIT
+
+        self.episode = EngineEpisode(task, library=library, game=game,
+                                     step_limit=STEP_LIMIT if step_limit is None else step_limit)
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.observation_space = spaces.Text(max_length=MAX_TEXT, min_length=0, charset=TEXT_CHARSET)

@@ -132,14 +132,16 @@ def replay(task: Any, events: list[dict[str, Any]], library: Any,
     return evaluator_for(task, library).evaluate(expression_of(task), trace, now=now), trace
 
 
-def _read_json(path: Path) -> Any:
+def read_json_file(path: Path) -> Any:
+    """A JSON file the engine wrote, or None when it is missing or cut short."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (FileNotFoundError, json.JSONDecodeError):
         return None
 
 
-def _read_events(path: Path) -> list[dict[str, Any]]:
+def read_events(path: Path) -> list[dict[str, Any]]:
+    """The runtime's event lines (JSON, one a line), up to a line cut short by a crash."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -197,9 +199,9 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
         except TaskverseError as exc:
             error = exc.message
             engine_errors = error_lines(run.log(), limit=10)
-        result = _read_json(run.world / RESULT_FILE)
-        status = _read_json(run.world / STATUS_FILE) or {}
-        events = _read_events(run.world / EVENTS_FILE)
+        result = read_json_file(run.world / RESULT_FILE)
+        status = read_json_file(run.world / STATUS_FILE) or {}
+        events = read_events(run.world / EVENTS_FILE)
     if result is not None and isinstance(result.get("status"), dict):
         status = result["status"]
     if error is None and not result:
@@ -288,6 +290,7 @@ def claimed_homes(count: int) -> Iterator[list[Path | None]]:
 
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Interrupted(KeyboardInterrupt):
@@ -299,14 +302,13 @@ class Interrupted(KeyboardInterrupt):
 
     """
 
-    def __init__(self, reports: list[EpisodeReport], total: int) -> None:
+    def __init__(self, reports: list[Any], total: int) -> None:
         super().__init__(f"interrupted after {len(reports)} of {total} episodes")
         self.reports = reports
         self.total = total
 
 
-def _run_all(one: Callable[[T, Path | None], EpisodeReport], jobs: Sequence[T],
-             parallel: int) -> list[EpisodeReport]:
+def run_all(one: Callable[[T, Path | None], R], jobs: Sequence[T], parallel: int) -> list[R]:
     """Run ``one(job, client_home)`` for every job, ``parallel`` at a time in worker threads; results in order.
 
     The calling thread only waits, so Ctrl-C reaches it at once: every engine of the run is then ended
@@ -320,15 +322,15 @@ def _run_all(one: Callable[[T, Path | None], EpisodeReport], jobs: Sequence[T],
         return _run_in_homes(one, jobs, workers, claimed)
 
 
-def _run_in_homes(one: Callable[[T, Path | None], EpisodeReport], jobs: Sequence[T], workers: int,
-                  claimed: list[Path | None]) -> list[EpisodeReport]:
+def _run_in_homes(one: Callable[[T, Path | None], R], jobs: Sequence[T], workers: int,
+                  claimed: list[Path | None]) -> list[R]:
     from taskverse.engine.binaries import allow_runs, stop_all
 
     homes: queue.Queue[Path | None] = queue.Queue()
     for home in claimed:
         homes.put(home)
 
-    def run(job: T) -> EpisodeReport:
+    def run(job: T) -> R:
         home = homes.get()
         try:
             return one(job, home)
@@ -391,7 +393,7 @@ def episode_budget(timeout: float, plan: Plan) -> float:
 
 def run_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episodes: int = 1, parallel: int = 1,
                  timeout: float = 60.0) -> list[EpisodeReport]:
-    """Run ``episodes`` episodes, ``parallel`` at a time; reports in episode order (see :func:`_run_all`).
+    """Run ``episodes`` episodes, ``parallel`` at a time; reports in episode order (see :func:`run_all`).
 
     Each episode may take :func:`episode_budget` seconds (``timeout`` and a little more for each step).
     """
@@ -402,7 +404,7 @@ def run_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episodes: i
     def one(index: int, home: Path | None) -> EpisodeReport:
         return run_episode(task, ir, plan, library=library, episode=index, timeout=budget, client_home=home)
 
-    return _run_all(one, list(range(1, episodes + 1)), parallel)
+    return run_all(one, list(range(1, episodes + 1)), parallel)
 
 
 def run_jobs(jobs: list[tuple[Any, TaskIR, Plan]], *, library: Any, parallel: int = 2,
@@ -416,7 +418,7 @@ def run_jobs(jobs: list[tuple[Any, TaskIR, Plan]], *, library: Any, parallel: in
         return run_episode(job[0], job[1], job[2], library=library, timeout=episode_budget(timeout, job[2]),
                            client_home=home)
 
-    return _run_all(one, jobs, parallel)
+    return run_all(one, jobs, parallel)
 
 
 def summarise(reports: list[EpisodeReport], wall: float) -> dict[str, Any]:
