@@ -254,3 +254,23 @@ def test_engine_play_at_the_terminal_and_with_the_optimal_agent():
     assert done.exit_code == 0, done.output
     assert "Progress: 1.00 (success)." in done.stdout and "> {" in done.stdout
     assert done.stderr.startswith("solved in ") and "replay agrees" in done.stderr
+
+
+def test_the_optimal_agent_plans_again_from_what_it_holds_after_a_failed_step(library):
+    need_engine(client=True)
+    from taskverse.engine.agents import OptimalAgent
+
+    with EngineEpisode("craft.stick", library=library) as episode:
+        agent = OptimalAgent(episode)
+        assert [s.do for s in agent.plan.steps] == ["craft"]
+        result = episode.reset()
+        for _ in range(2):  # the planks its plan crafts from are placed away before it acts
+            result = episode.step({"do": "place", "item": "default:wood"})
+            assert result.ok
+        assert result.observation.inventory == {}
+        while not result.done:
+            action = agent.act(result)
+            assert action is not None, "the agent stopped"
+            result = episode.step(action)
+        assert result.success and agent.replanned == 1
+        assert "dig" in [s.do for s in agent.plan.steps]  # the new plan gets wood first

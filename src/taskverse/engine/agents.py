@@ -2,7 +2,8 @@
 
 An agent is anything with ``act(result) -> action | None`` (None: it stops): the optimal agent sends its
 scripted plan's steps one at a time (the planner's plan for the compiled task, the same one ``engine run`` plays
-whole); the random agent picks among the step's candidate actions with its own seeded generator.
+whole), planning again from what it holds after a step failed; the random agent picks among the step's candidate
+actions with its own seeded generator.
 
 Example:
     >>> with EngineEpisode("craft.stick") as episode:  # doctest: +SKIP
@@ -29,17 +30,49 @@ class Agent(Protocol):
         """The next action (a Step, a dict or JSON text), or None to stop."""
 
 
-class OptimalAgent:
-    """Sends the planner's scripted plan for the episode's task, one step at a time (stops when it runs out)."""
+def replan(episode: EngineEpisode, observation: Any) -> Any:
+    """The scripted plan for the episode's task from what the agent holds now (the start's other parts kept).
 
-    def __init__(self, episode: EngineEpisode) -> None:
+    Raises ``planner.NoPlan`` when there is none (an item the game's model does not know, nothing left to try).
+    """
+    from taskverse.engine.ir import StackIR
+    from taskverse.engine.planner import plan_task
+
+    inventory = [StackIR(name=name, count=count) for name, count in sorted(observation.inventory.items())]
+    init = episode.ir.init.model_copy(update={"inventory": inventory, "wield": None})  # the held stack is in it
+    return plan_task(episode.task, episode.ir.model_copy(update={"init": init}), episode.library)
+
+
+class OptimalAgent:
+    """Sends the planner's scripted plan for the episode's task, one step at a time (stops when it runs out).
+
+    After one of its steps failed in the engine, it plans again from what it holds then (at most ``replans``
+    times; it stops when there is no plan from there).
+    """
+
+    def __init__(self, episode: EngineEpisode, replans: int = 3) -> None:
         from taskverse.engine.planner import plan_task
 
+        self.episode = episode
         self.plan = plan_task(episode.task, episode.ir, episode.library)
+        self.replans_left = replans
+        self.replanned = 0
         self._next = 0
 
     def act(self, result: StepResult) -> Any:
-        """The plan's next step (None after the last one)."""
+        """The plan's next step (None after the last one, or when a failed step leaves no plan)."""
+        from taskverse.engine.planner import NoPlan
+
+        if result.step > 0 and not result.ok and not result.invalid:
+            if self.replans_left <= 0:
+                return None
+            self.replans_left -= 1
+            try:
+                self.plan = replan(self.episode, result.observation)
+            except NoPlan:
+                return None
+            self.replanned += 1
+            self._next = 0
         if self._next >= len(self.plan.steps):
             return None
         step = self.plan.steps[self._next]
@@ -77,4 +110,4 @@ def play(episode: EngineEpisode, agent: Agent, max_steps: int = 1000) -> Episode
     return report
 
 
-__all__ = ["Agent", "OptimalAgent", "RandomAgent", "play"]
+__all__ = ["Agent", "OptimalAgent", "RandomAgent", "play", "replan"]
