@@ -115,3 +115,33 @@ def test_the_random_agent_runs_to_its_step_limit_honestly():
     run = json.loads(done.stdout)["tasks"][0]["episodes"][0]
     assert run["error"] is None and run["steps"] <= 5 and len(run["trajectory"]) == run["steps"]
     assert run["success"] or run["reason"] in ("step limit", "the agent stopped") or run["failed_steps"]
+
+
+def test_ctrl_c_reports_the_episodes_that_finished(monkeypatch, tmp_path):
+    import signal
+
+    from click.testing import CliRunner
+
+    from taskverse.cli.engine import engine
+    from taskverse.engine import runner
+
+    finished = {"index": 0, "episode": 0, "task": "craft.stick", "success": True, "steps": 1, "invalid_steps": 0,
+                "error": None, "failed_steps": [], "replay_agrees": True}
+
+    def interrupted(one, jobs, parallel):
+        raise runner.Interrupted([finished], len(jobs))
+
+    monkeypatch.setattr(runner, "run_all", interrupted)
+    out = tmp_path / "report.json"
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        done = CliRunner().invoke(engine, ["eval", "--tasks", "craft.stick", "--agent", "random", "--episodes", "3",
+                                           "-o", str(out), "--format", "json"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert done.exit_code == 130, done.output
+    report = json.loads(done.stdout)
+    assert report == json.loads(out.read_text())
+    assert report["interrupted"] == {"episodes": 3, "finished": 1}
+    assert report["summary"]["episodes"] == 1 and report["summary"]["successes"] == 1
+    assert done.stderr.strip().splitlines()[-1].startswith("error: interrupted; every engine of the run was stopped")

@@ -283,13 +283,16 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
         tasks = [(item.id, suites.resolve_suite_task(item, library)) for item in suites.load_suite(suite_name).tasks]
     else:
         tasks = [(ref, resolve_task(ref)) for ref in task_refs]
+    interrupted = False
     try:
         report = evaluate_engine(tasks, agent_spec, library=library, game=game, episodes=episodes, seed=seed,
                                  max_steps=max_steps, workers=workers, answer_timeout=answer_timeout)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        click.echo("error: interrupted; every engine of the run was stopped", err=True)
-        sys.exit(130)
+        report, interrupted = getattr(exc, "report", None), True
+        if report is None:
+            click.echo("error: interrupted; every engine of the run was stopped", err=True)
+            sys.exit(130)
     if output is not None:
         write_text(output, json.dumps(report, indent=1) + "\n", force)
     if fmt == "json":
@@ -299,6 +302,10 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
             click.echo(line)
         if output is not None:
             click.echo(f"wrote {output}", err=True)
+    if interrupted:
+        click.echo("error: interrupted; every engine of the run was stopped (the report holds the episodes that "
+                   "had finished)", err=True)
+        sys.exit(130)
 
 
 @engine.command("play")

@@ -170,10 +170,10 @@ def evaluate_engine(tasks: Sequence[tuple[str, Any]], agent: str, *, library: An
                     answer_timeout: float = 30.0) -> dict[str, Any]:
     """Run ``episodes`` episodes of each (name, task) with the agent; the report (see the module docstring).
 
-    Ctrl-C ends every engine at once and raises ``runner.Interrupted`` with the finished episodes' records.
+    Ctrl-C ends every engine at once and raises :class:`EvalInterrupted` with the report of the finished episodes.
     """
     from taskverse.engine.compiler import Compiler
-    from taskverse.engine.runner import run_all
+    from taskverse.engine.runner import Interrupted, run_all
 
     check_agent(agent)
     compiler = Compiler(library, game)
@@ -203,15 +203,30 @@ def evaluate_engine(tasks: Sequence[tuple[str, Any]], agent: str, *, library: An
         return {"index": index, "episode": k, **out}
 
     started = time.monotonic()
+    interrupted: Interrupted | None = None
     try:
         records = run_all(one, jobs, workers)
+    except Interrupted as exc:
+        interrupted, records = exc, list(exc.reports)
     finally:
         for worker in made:
             worker.close()
     for record in records:
         entries[record["index"]]["episodes"].append(record)
-    return build_report(entries, agent=agent, game=game, episodes=episodes, seed=seed, max_steps=max_steps,
-                        wall=time.monotonic() - started)
+    report = build_report(entries, agent=agent, game=game, episodes=episodes, seed=seed, max_steps=max_steps,
+                          wall=time.monotonic() - started)
+    if interrupted is not None:
+        report["interrupted"] = {"episodes": len(jobs), "finished": len(records)}
+        raise EvalInterrupted(report)
+    return report
+
+
+class EvalInterrupted(KeyboardInterrupt):
+    """Ctrl-C during an evaluation: ``report`` covers the episodes that had finished (and says ``interrupted``)."""
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        super().__init__("interrupted")
+        self.report = report
 
 
 def build_report(entries: list[dict[str, Any]], *, agent: str, game: str, episodes: int, seed: int,
