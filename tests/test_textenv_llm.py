@@ -268,3 +268,100 @@ def test_prompt_files_go_through_the_input_layer(tmp_path):
         from taskverse.textenv.llm import PromptTemplate
 
         PromptTemplate.load("/dev/zero")
+
+
+# -- external programs (cmd:) ------------------------------------------------------------------------------------
+
+DEAF_AGENT = """
+import sys, time
+for _ in range(3):
+    print(0, flush=True)  # answers, but never reads what it is sent
+while True:
+    time.sleep(1)
+"""
+
+FLOOD_AGENT = """
+import sys
+line = b"1" * (1 << 20) + b"\\n"  # a megabyte a line, for ever, whatever it is asked
+while True:
+    sys.stdout.buffer.write(line)
+"""
+
+PARENT_AGENT = """
+import json, os, subprocess, sys, time
+lock, ready = sys.argv[1], sys.argv[2]
+child = ("import fcntl, sys, time\\n"
+         "f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); open(sys.argv[2], 'w').close()\\n"
+         "while True: time.sleep(1)")
+subprocess.Popen([sys.executable, "-c", child, lock, ready])  # a child of its own, that never ends by itself
+while not os.path.exists(ready):
+    time.sleep(0.01)
+for line in sys.stdin:
+    print(json.loads(line)["candidates"][0]["index"], flush=True)
+"""
+
+
+def test_an_agent_that_never_reads_fails_its_episodes_without_blocking_the_run(tmp_path):
+    # the observations (about 30 KB each with every candidate) fill the pipe it never reads; the write's own
+    # deadline (--answer-timeout) is what ends each episode
+    script = tmp_path / "deaf.py"
+    script.write_text(DEAF_AGENT)
+    result = run_cli("eval", "--tasks", "craft stick", "--episodes", "2", "--agent", f"cmd:python {script}",
+                     "--answer-timeout", "2", "--no-progress", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    episodes = json.loads(result.stdout)["tasks"][0]["episodes"]
+    assert [e["termination"] for e in episodes] == ["agent_error"] * 2
+    assert all("stopped reading its input" in e["error"] for e in episodes)
+
+
+@pytest.mark.parametrize("agent", ["yes", "flood"])
+def test_agents_that_flood_their_output_cost_bounded_memory(agent, tmp_path):
+    script = tmp_path / "flood.py"
+    script.write_text(FLOOD_AGENT)
+    spec = "cmd:yes 0" if agent == "yes" else f"cmd:python {script}"
+    # neither reads its input: once the pipe is full, the write's deadline (--answer-timeout) ends the episode
+    peak, result = _peak_memory_kb("eval", "--tasks", "craft stick", "--episodes", "2", "--agent", spec,
+                                   "--max-steps", "20", "--answer-timeout", "2", "--no-progress",
+                                   "-o", str(tmp_path / "r.json"))
+    assert result.returncode == 0, result.stderr
+    assert peak < MEMORY_BOUND_KB, f"{peak / 1024:.0f} MB"
+    lines = _lines(tmp_path / "r.trajectories.jsonl")
+    if agent == "yes":  # "0" is an answer, candidate 0, until the observations fill the pipe it never reads
+        assert all(s["action"] is not None for line in lines for s in line["trajectory"][:-1])
+    for line in lines:
+        assert line["termination"] == "agent_error"
+        assert ("longer than 65536 bytes" if agent == "flood" else "stopped reading its input") in line["error"]
+
+
+def test_an_agent_s_own_children_end_with_the_run(tmp_path):
+    import fcntl
+    import threading
+
+    from conftest import HANG_GUARD
+
+    script, lock, ready = tmp_path / "parent.py", tmp_path / "lock", tmp_path / "ready"
+    script.write_text(PARENT_AGENT)
+    result = run_cli("eval", "--tasks", "craft stick", "--agent", f"cmd:python {script} {lock} {ready}",
+                     "--answer-timeout", "600", "--max-steps", "3", "--no-progress", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert ready.exists()  # the child took the lock; it lets go only when it has ended
+    taken = threading.Event()
+
+    def take() -> None:
+        with lock.open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            taken.set()
+
+    threading.Thread(target=take, daemon=True).start()
+    assert taken.wait(HANG_GUARD), "the agent's child outlived the run"
+
+
+@pytest.mark.parametrize("spec", ['cmd:python agent.py "x"', 'cmd:python agent.py"', "cmd:'python agent.py",
+                                  'cmd:""'])
+def test_command_lines_ending_in_a_quote_are_read_or_refused_cleanly(spec, tmp_path):
+    result = cli("eval", "--tasks", "craft stick", "--agent", spec, "--no-progress", "--max-steps", "1")
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    if spec == 'cmd:python agent.py "x"':  # a fine command line: the program (which does not exist) fails
+        assert result.exit_code == 0 and "agent.py" in result.stderr
+    else:
+        assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1

@@ -23,13 +23,19 @@ Example:
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
 import queue
+import select
 import shlex
+import signal
 import subprocess
 import sys
 import threading
+import time
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -168,13 +174,40 @@ class OptimalAgent:
         """Nothing to release."""
 
 
+MAX_QUEUED_LINES = 64
+"""Answer lines an external program may write ahead of the questions; past that its output is not read (its
+pipe fills and it waits), so a program that floods its output costs no memory."""
+END_GRACE_SECONDS = 2.0
+"""How long a program may take to end by itself once its input is closed, before its process group is killed."""
+
+
+def command_of(spec: str) -> str:
+    """The command line in an agent spec's ``cmd:`` part, one pair of surrounding quotes taken off.
+
+    Example:
+        >>> command_of('cmd:"python agent.py"'), command_of('cmd:python agent.py "x"')
+        ('python agent.py', 'python agent.py "x"')
+
+    """
+    text = spec[4:].strip() if spec.startswith("cmd:") else spec.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" and text[0] not in text[1:-1]:
+        text = text[1:-1].strip()
+    return text
+
+
 def program_argv(command: str | Sequence[str]) -> list[str]:
     """The argv of a ``cmd:`` agent: ``python`` (or a ``.py`` file) runs with the interpreter running taskverse.
 
     So an example agent that imports taskverse works as documented whether or not a virtual environment is
     active: ``cmd:"python examples/agents/greedy_agent.py"`` starts ``sys.executable``.
     """
-    argv = shlex.split(command) if isinstance(command, str) else list(command)
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise TaskverseError(f"cannot read the command line of cmd:{command[:80]}: {exc}") from None
+    else:
+        argv = list(command)
     if not argv:
         raise TaskverseError("cmd: needs a program to run, e.g. cmd:\"python my_agent.py\"")
     if argv[0] in ("python", "python3"):
@@ -189,13 +222,16 @@ class ExternalAgent:
 
     The protocol is in ``docs/textenv.md``: each line sent is ``env.json_observation()`` plus ``"episode"``
     and ``"type": "observation"``; the answer is a candidate number, an action id or name, or a JSON object
-    ``{"action": ..., "reasoning": ...}``. The program runs for a whole evaluation (one per worker); its stdin is
-    closed at the end. A program that crashes, times out or writes an over-long line fails the episode and is
-    started again for the next one.
+    ``{"action": ..., "reasoning": ...}``. The program runs for a whole evaluation (one per worker) in a process
+    group of its own; at the end its stdin is closed and, after ``END_GRACE_SECONDS``, the whole group (its own
+    children too) is killed. Writes and reads are bounded in time (``timeout``) and size
+    (``max_answer_bytes``, ``MAX_QUEUED_LINES``), so a program that never reads, never answers or floods its
+    output fails the episode without blocking the run or growing its memory. A failed program is started again
+    for the next episode.
 
     Args:
         command: The command line (split like a shell would).
-        timeout: Seconds to wait for each answer.
+        timeout: Seconds to wait for each answer (and for each observation to be taken).
         max_answer_bytes: The longest answer line accepted.
 
     """
@@ -212,13 +248,18 @@ class ExternalAgent:
 
     def _start(self) -> None:
         try:
-            # its own session: Ctrl-C stops the evaluation, which then closes the program itself
+            # its own session and process group: Ctrl-C stops the evaluation, which then ends the group itself
             self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=None, start_new_session=True)
         except OSError as exc:
             raise TaskverseError(f"cannot start the agent program {self.argv[0]!r}: {exc.strerror}") from None
-        assert self.process.stdout is not None
+        assert self.process.stdout is not None and self.process.stdin is not None
+        self._stdin = self.process.stdin.fileno()
+        os.set_blocking(self._stdin, False)  # written with select and a deadline, never blocking the run
         self.reader = _LineReader(self.process.stdout, self.max_answer_bytes)
+        self.owner = os.getpid()  # a forked worker inherits this object, not the program: only its owner ends it
+        _LIVE.add(self)
+        _close_at_exit()
 
     def reset(self, env: SkillForgeTextEnv, seed: int | None = None) -> None:
         """Count the episode (the next observation carries its number)."""
@@ -230,7 +271,7 @@ class ExternalAgent:
         process = self.process
         self.reasoning = self.answer = None
         program = self.argv[0] if len(self.argv) == 1 else " ".join(self.argv[:2])
-        if not _write(process, (json.dumps(message) + "\n").encode(), self.timeout):
+        if not _write(self._stdin, (json.dumps(message) + "\n").encode(), self.timeout):
             raise AgentError(f"the agent program {program!r} stopped reading its input "
                              f"(exit code {process.poll()})")
         kind, data = self.reader.get(self.timeout)
@@ -257,56 +298,117 @@ class ExternalAgent:
         self._start()
 
     def close(self) -> None:
-        """Close the program's input and wait for it (killing it if it does not end)."""
+        """Close the program's input, give it a moment to end, then end its whole process group."""
         process = self.process
+        _LIVE.discard(self)
+        self.reader.stop()
+        with contextlib.suppress(OSError):
+            process.stdin.close()  # type: ignore[union-attr]  # no thread holds it: never blocks
+        _end_group(process, END_GRACE_SECONDS)
+        with contextlib.suppress(OSError):
+            process.stdout.close()  # type: ignore[union-attr]
+
+
+_LIVE: weakref.WeakSet[ExternalAgent] = weakref.WeakSet()
+"""External programs running in this process: ended when it exits, however it exits."""
+
+
+def _close_live() -> None:
+    for agent in list(_LIVE):
+        if agent.owner == os.getpid():
+            with contextlib.suppress(Exception):
+                agent.close()
+
+
+_EXIT_HOOKS: set[int] = set()
+
+
+def _close_at_exit() -> None:
+    """End this process's programs when it exits.
+
+    Through ``atexit``, and in a worker process (which leaves through ``os._exit``) multiprocessing's exit hook.
+    """
+    if os.getpid() in _EXIT_HOOKS:
+        return
+    _EXIT_HOOKS.add(os.getpid())
+    atexit.register(_close_live)
+    import multiprocessing.util
+
+    multiprocessing.util.Finalize(None, _close_live, exitpriority=100)
+
+
+def _end_group(process: subprocess.Popen[bytes], grace: float) -> None:
+    """Wait up to ``grace`` seconds for the program to end, then kill its process group; reap it."""
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        try:  # WNOWAIT: an ended leader stays a zombie, so its group id cannot be reused before the kill below
+            if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                break
+        except ChildProcessError:
+            break
+        time.sleep(0.02)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)  # its own children too
+    with contextlib.suppress(ChildProcessError):
+        process.wait()
+
+
+def _write(fd: int, data: bytes, timeout: float) -> bool:
+    """Write all of ``data`` to a non-blocking pipe within ``timeout``; False if closed or not taken in time."""
+    view = memoryview(data)
+    deadline = time.monotonic() + timeout
+    while view:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
         try:
-            if process.stdin is not None:
-                process.stdin.close()
-            process.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            process.kill()
-            process.wait()
-
-
-def _write(process: subprocess.Popen[bytes], data: bytes, timeout: float) -> bool:
-    """Write to the program's stdin; False if it is closed or the write does not finish in time."""
-    stdin = process.stdin
-    assert stdin is not None
-    ok: list[bool] = []
-
-    def write() -> None:
+            _, ready, _ = select.select([], [fd], [], left)
+        except (OSError, ValueError):
+            return False
+        if not ready:
+            return False
         try:
-            stdin.write(data)
-            stdin.flush()
-            ok.append(True)
-        except (BrokenPipeError, OSError, ValueError):
-            ok.append(False)
-
-    writer = threading.Thread(target=write, daemon=True)
-    writer.start()
-    writer.join(timeout)
-    return bool(ok and ok[0])
+            view = view[os.write(fd, view):]
+        except BlockingIOError:
+            continue
+        except OSError:  # a broken pipe: the program ended or closed its input
+            return False
+    return True
 
 
 class _LineReader:
-    """Reads a program's output in a thread: whole lines, bounded in length, with a timeout per line."""
+    """Reads a program's output in a thread: whole lines, bounded in length and number, with a timeout per line."""
 
     def __init__(self, stream: Any, limit: int) -> None:
         self.limit = limit
-        self.lines: queue.Queue[tuple[str, bytes | None]] = queue.Queue()
-        threading.Thread(target=self._run, args=(stream,), daemon=True).start()
+        self.lines: queue.Queue[tuple[str, bytes | None]] = queue.Queue(maxsize=MAX_QUEUED_LINES)
+        self._stopped = threading.Event()
+        threading.Thread(target=self._run, args=(stream.fileno(),), daemon=True,
+                         name="taskverse-agent-reader").start()
 
-    def _run(self, stream: Any) -> None:
+    def stop(self) -> None:
+        """Stop reading (the thread ends at its next line or the end of the output)."""
+        self._stopped.set()
+
+    def _put(self, item: tuple[str, bytes | None]) -> bool:
+        while not self._stopped.is_set():  # a full queue: wait for the run to take a line, or to stop
+            try:
+                self.lines.put(item, timeout=0.5)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _run(self, fd: int) -> None:
         buffer = b""
         skipping = False  # inside an over-long line: dropped up to its end
-        fd = stream.fileno()
         while True:
             try:
                 chunk = os.read(fd, 65536)
             except OSError:
                 chunk = b""
             if not chunk:
-                self.lines.put(("eof", None))
+                self._put(("eof", None))
                 return
             buffer += chunk
             while True:
@@ -316,13 +418,11 @@ class _LineReader:
                 line, buffer = buffer[:end], buffer[end + 1:]
                 if skipping:
                     skipping = False
-                elif len(line) > self.limit:
-                    self.lines.put(("huge", None))
-                else:
-                    self.lines.put(("line", line))
+                elif not self._put(("huge", None) if len(line) > self.limit else ("line", line)):
+                    return
             if len(buffer) > self.limit:
-                if not skipping:
-                    self.lines.put(("huge", None))
+                if not skipping and not self._put(("huge", None)):
+                    return
                 skipping, buffer = True, b""
 
     def get(self, timeout: float) -> tuple[str, bytes | None]:
@@ -355,10 +455,11 @@ def parse_answer_with_reasoning(line: str) -> tuple[str, str | None]:
 def check_agent_spec(spec: str) -> None:
     """Raise a TaskverseError (with close matches) unless ``spec`` names an agent."""
     if spec.startswith("cmd:"):
-        if not spec[4:].strip().strip('"').strip("'"):
+        command = command_of(spec)
+        if not command.strip("'\""):
             raise TaskverseError("cmd: needs a program to run, e.g. cmd:\"python my_agent.py\"")
         try:
-            shlex.split(spec[4:])
+            shlex.split(command)
         except ValueError as exc:
             raise TaskverseError(f"cannot read the command line of {spec!r}: {exc}") from None
         return
@@ -378,7 +479,7 @@ def make_agent(spec: str, budget: int = DEFAULT_BUDGET, options: AgentOptions | 
     check_agent_spec(spec)
     options = options or AgentOptions()
     if spec.startswith("cmd:"):
-        return ExternalAgent(spec[4:].strip().strip('"').strip("'") or "", timeout=options.answer_timeout,
+        return ExternalAgent(command_of(spec), timeout=options.answer_timeout,
                              max_answer_bytes=options.max_answer_bytes)
     if spec.startswith("openai:"):
         return OpenAIAgent(spec[7:].strip(), options)
