@@ -365,3 +365,71 @@ def test_command_lines_ending_in_a_quote_are_read_or_refused_cleanly(spec, tmp_p
         assert result.exit_code == 0 and "agent.py" in result.stderr
     else:
         assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+# -- what eval reads and writes, and its numbers -----------------------------------------------------------------
+
+def _one_line(result, *needles: str) -> None:
+    stderr = result.stderr if hasattr(result, "stderr") else ""
+    code = result.exit_code if hasattr(result, "exit_code") else result.returncode
+    assert code == 2, stderr
+    assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr, stderr
+    for needle in needles:
+        assert needle in stderr, stderr
+
+
+def test_trajectories_and_reports_go_through_the_output_layer(tmp_path):
+    import os
+
+    greedy = ["eval", "--tasks", "craft stick", "--agent", "greedy", "--no-progress"]
+    existing = tmp_path / "old.jsonl"
+    existing.write_text("keep me\n")
+    _one_line(cli(*greedy, "--trajectories", str(existing)), "already exists", "--force")
+    assert existing.read_text() == "keep me\n"
+    forced = cli(*greedy, "--trajectories", str(existing), "--force")
+    assert forced.exit_code == 0 and json.loads(existing.read_text().splitlines()[0])["success"]
+    for folder in ("atoms", "benchmarks"):
+        _one_line(cli(*greedy, "--trajectories", str(ROOT / folder / "x.jsonl")), f"library's own folder {folder}/")
+        _one_line(cli(*greedy, "-o", str(ROOT / folder / "r.json"), "--force"), f"library's own folder {folder}/")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    _one_line(cli(*greedy, "--trajectories", str(fifo), "--force"), "FIFO")
+    _one_line(cli(*greedy, "-o", str(fifo), "--force"), "FIFO")
+    _one_line(cli(*greedy, "-o", str(tmp_path / "r.json"), "--trajectories", str(tmp_path / "." / "r.json")),
+              "report's own file")
+    _one_line(cli(*greedy, "-o", "/dev/zero", "--resume"), "device")
+    report = tmp_path / "r.json"
+    assert cli(*greedy, "-o", str(report)).exit_code == 0
+    (tmp_path / "r.trajectories.jsonl").unlink()
+    os.mkfifo(tmp_path / "r.trajectories.jsonl")
+    _one_line(cli(*greedy, "-o", str(report), "--resume"), "FIFO")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "old.jsonl", "r.json", "r.trajectories.jsonl"]
+
+
+@pytest.mark.parametrize("args", [
+    ["plan", "1000 * (1000 * (1000 * craft stick))"],
+    ["eval", "--tasks", "1000 * (1000 * (1000 * craft stick))", "--agent", "greedy"],
+    ["engine", "run", "1000 * (1000 * (1000 * craft stick))", "--show-plan"],
+    ["plan", "1000 * amount(2304, obtain.beef)"],
+])
+def test_expressions_are_bounded_by_what_they_expand_to(args):
+    _one_line(cli(*args), "more than 10,000 atoms")
+
+
+@pytest.mark.parametrize("option, value, needle", [
+    ("--max-steps", str(10**30), "1<=x<=100000"),
+    ("--episodes", str(10**9), "1<=x<=100000"),
+    ("--answer-timeout", "nan", "not a finite number"),
+    ("--answer-timeout", "inf", "0.1<=x<=3600"),
+    ("--temperature", "nan", "not a finite number"),
+    ("--temperature", "inf", "0<=x<=2"),
+    ("--temperature", "3", "0<=x<=2"),
+    ("--retries", "1000", "0<=x<=10"),
+    ("--workers", "100000", "1<=x<=256"),
+    ("--history", "-1", "0<=x<=10000"),
+    ("--base-url", "not a url", "not an http(s) URL"),
+    ("--base-url", "http://[::1", "not a URL"),
+    ("--base-url", "ftp://host/v1", "not an http(s) URL"),
+])
+def test_every_number_and_address_is_checked_before_anything_runs(option, value, needle):
+    _one_line(cli("eval", "--tasks", "craft stick", "--agent", "openai:m", option, value), needle)

@@ -571,26 +571,38 @@ MAX_DEPTH = 32
 ``at_least`` and time bound is a level)."""
 MAX_NODES = 1000
 """Most nodes (atom references and operators) in one task expression."""
+MAX_EXPANDED = 10_000
+"""Most atoms an expression stands for with every count unrolled (``1000 * (1000 * A)`` is a million A's: a
+plan for it would not fit in memory, though the expression is three nodes)."""
 
 
 def check_shape(expr: Any) -> None:
-    """Raise a TaskverseError if an expression nests deeper than ``MAX_DEPTH`` or has more than ``MAX_NODES``.
+    """Raise a TaskverseError if an expression is too deep, too large, or stands for too many atoms.
 
-    Walks with a stack, not recursion, so it is safe on any input; everything recursive runs after it.
+    The limits: ``MAX_DEPTH`` levels, ``MAX_NODES`` nodes, ``MAX_EXPANDED`` atoms once its counts (``N * A``,
+    ``amount(N, A)``) are unrolled. Walks with a stack, not recursion, so it is safe on any input; everything
+    recursive runs after it.
     """
-    stack: list[tuple[Any, int]] = [(expr, 1)]
-    nodes = 0
+    stack: list[tuple[Any, int, int]] = [(expr, 1, 1)]
+    nodes = expanded = 0
     while stack:
-        node, depth = stack.pop()
+        node, depth, times = stack.pop()
         nodes += 1
         if depth > MAX_DEPTH:
             raise TaskverseError(f"the expression nests more than {MAX_DEPTH} levels deep", field="expression")
         if nodes > MAX_NODES:
             raise TaskverseError(f"the expression has more than {MAX_NODES} parts", field="expression")
         if isinstance(node, GROUPS):
-            stack.extend((part, depth + 1) for part in node.parts)
-        elif not isinstance(node, AtomRef):
-            stack.append((node.part, depth + 1))
+            stack.extend((part, depth + 1, times) for part in node.parts)
+        elif isinstance(node, AtomRef):
+            expanded += times
+            if expanded > MAX_EXPANDED:
+                raise TaskverseError(f"the expression stands for more than {MAX_EXPANDED:,} atoms with its counts "
+                                     f"unrolled (counts multiply: 1000 * (1000 * A) is 1,000,000 A's)",
+                                     field="expression")
+        else:
+            count = node.times if isinstance(node, Repeat) else node.count if isinstance(node, Amount) else 1
+            stack.append((node.part, depth + 1, times * count))
 
 
 def size(expr: Any) -> int:
@@ -604,8 +616,8 @@ def size(expr: Any) -> int:
 
 __all__ = [
     "AllOf", "Amount", "AnyOf", "AtLeast", "AtomRef", "Avoid", "Constrained", "Constraint", "DURATION_UNITS", "Expr",
-    "GROUPS", "InitOverrides", "Initialization", "Initialized", "MAX_AMOUNT", "MAX_DEPTH", "MAX_NODES", "MAX_TICKS",
-    "MAX_TIMES", "Repeat", "TICKS_PER_SECOND", "Then", "When", "Within", "amount", "at_least", "atoms_of",
-    "canonical", "check_shape", "content_hash", "counted_atom", "custom", "format_duration", "height_range",
-    "merge_constraints", "naive", "parse_duration", "ref", "size",
+    "GROUPS", "InitOverrides", "Initialization", "Initialized", "MAX_AMOUNT", "MAX_DEPTH", "MAX_EXPANDED",
+    "MAX_NODES", "MAX_TICKS", "MAX_TIMES", "Repeat", "TICKS_PER_SECOND", "Then", "When", "Within", "amount",
+    "at_least", "atoms_of", "canonical", "check_shape", "content_hash", "counted_atom", "custom", "format_duration",
+    "height_range", "merge_constraints", "naive", "parse_duration", "ref", "size",
 ]
