@@ -83,7 +83,7 @@ def test_the_text_view_is_printable_and_names_the_candidates():
 
 
 @pytest.mark.parametrize("module", ["taskverse.engine.episode", "taskverse.engine.candidates",
-                                    "taskverse.engine.gymenv"])
+                                    "taskverse.engine.gymenv", "taskverse.engine.evaluation"])
 def test_docstring_examples(module):
     import importlib
 

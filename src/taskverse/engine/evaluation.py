@@ -22,6 +22,7 @@ Example:
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import defaultdict
@@ -229,6 +230,27 @@ class EvalInterrupted(KeyboardInterrupt):
         self.report = report
 
 
+_NAMES = re.compile(r"'[^']*'|\S*:\S+|\d+(?:\.\d+)?")
+
+
+def failure_group(text: str) -> str:
+    """What a failure's reason says without its names and numbers, to count failures by kind.
+
+    Example:
+        >>> failure_group("no default:tree within 8 nodes")
+        'no ... within ... nodes'
+        >>> failure_group("no plan: no scripted plan for mol.x in taskverse_mc: brew.a: taskverse_mc gives nothing")
+        'no plan'
+
+    """
+    head, _, rest = text.partition(": ")
+    if head == "no plan":
+        return head
+    if head in ("agent", "engine"):
+        return f"{head}: {_NAMES.sub('...', rest)}"[:100]
+    return _NAMES.sub("...", text)[:100]
+
+
 def build_report(entries: list[dict[str, Any]], *, agent: str, game: str, episodes: int, seed: int,
                  max_steps: int, wall: float) -> dict[str, Any]:
     """The report of an evaluation from its tasks' entries (each with its episodes' records)."""
@@ -239,7 +261,7 @@ def build_report(entries: list[dict[str, Any]], *, agent: str, game: str, episod
     reasons: dict[str, int] = defaultdict(int)
     for run in runs:
         if not run["success"]:
-            reasons[str(run.get("error") or run.get("reason") or "not done")[:120]] += 1
+            reasons[failure_group(str(run.get("error") or run.get("reason") or "not done"))] += 1
 
     def rate(group: list[dict[str, Any]]) -> float:
         return sum(r["success"] for r in group) / len(group) if group else 0.0
