@@ -17,6 +17,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from conftest import HANG_GUARD
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
 from taskverse.textenv.env import resolve_target, shared_library
@@ -47,9 +48,12 @@ def greedy_answer(prompt: str) -> str:
 class Server:
     """Serve on 127.0.0.1 (an ephemeral port) until ``close``; at most ``limit`` requests."""
 
-    def __init__(self, mode: str = "greedy", key: str | None = None, limit: int = 2000) -> None:
+    def __init__(self, mode: str = "greedy", key: str | None = None, limit: int = 2000, gate: int = 0) -> None:
         self.mode, self.key, self.limit, self.requests = mode, key, limit, 0
         self.bodies: list[dict[str, Any]] = []  # every request's body, as sent
+        # with a gate of N, no answer goes out before N requests are in flight at once (then all pass)
+        self.gate = threading.Barrier(gate) if gate else None
+        self.opened = threading.Event()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -60,6 +64,9 @@ class Server:
                 server.requests += 1
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.bodies.append(body)
+                if server.gate is not None and not server.opened.is_set():
+                    server.gate.wait(HANG_GUARD)
+                    server.opened.set()
                 if server.requests > server.limit:
                     return self._send(429, {"error": {"message": "too many requests"}})
                 if server.key is not None and self.headers.get("Authorization") != f"Bearer {server.key}":

@@ -433,3 +433,41 @@ def test_expressions_are_bounded_by_what_they_expand_to(args):
 ])
 def test_every_number_and_address_is_checked_before_anything_runs(option, value, needle):
     _one_line(cli("eval", "--tasks", "craft stick", "--agent", "openai:m", option, value), needle)
+
+
+def test_concurrent_episodes_keep_requests_in_flight_and_give_the_same_report(tmp_path):
+    # the server answers nothing until four requests are in flight at once: the run ends only if they are
+    args = ("--view", "relevant", "--episodes", "4", "--answer-timeout", "1800", "--shuffle")
+    server = Server(gate=4)
+    try:
+        together, _ = _eval(server.url, tmp_path, *args, "--concurrency", "4", name="together")
+    finally:
+        server.close()
+    alone_server = Server()
+    try:
+        alone, _ = _eval(alone_server.url, tmp_path, *args, name="alone")
+    finally:
+        alone_server.close()
+    assert server.opened.is_set()
+    for report in (together, alone):
+        report.pop("run"), report.pop("trajectories"), report["agent_options"].pop("base_url")
+        for episode in report["tasks"][0]["episodes"]:
+            episode.pop("seconds"), episode.pop("line")
+    assert together == alone and together["summary"]["successes"] == 4
+    summary = together["summary"]
+    assert summary["success_se"] == 0.0 and "usage" in summary
+
+
+def test_the_summary_gives_the_standard_error_and_a_chain_of_thought_can_be_asked_for(tmp_path):
+    server = Server(mode="nonsense")
+    try:
+        report, lines = _eval(server.url, tmp_path, "--max-steps", "2", "--cot", "50", "--answer-timeout", "600")
+    finally:
+        server.close()
+    assert server.bodies[0]["max_tokens"] == 82 and "<think>" in server.bodies[0]["messages"][-1]["content"]
+    assert report["agent_options"]["cot"] == 50
+    from taskverse.textenv.evaluation import _standard_error, summary_lines
+
+    assert _standard_error(1, 4) == 0.2165 and _standard_error(0, 0) == 0.0
+    text = "\n".join(summary_lines(report))
+    assert "0/1 episodes succeeded (0.0% ± 0.0)" in text and "invalid answers: 2 (100.0%" in text

@@ -184,6 +184,12 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
               help="A cap on each answer's tokens.")
 @click.option("--history", type=click.IntRange(min=0, max=10_000), default=20, show_default=True,
               help="How many of the last actions the prompt's $history lists (openai:).")
+@click.option("--cot", type=click.IntRange(min=1, max=100_000), default=None, metavar="TOKENS",
+              help="Ask the model to think step by step in at most TOKENS tokens before answering (openai:); "
+                   "--max-tokens defaults to TOKENS + 32.")
+@click.option("--concurrency", type=click.IntRange(min=1, max=256), default=1, show_default=True,
+              help="Episodes under way at once in each worker, one thread each: with openai:, that many requests "
+                   "in flight, which a model server batches.")
 @click.option("--show-prompt", is_flag=True,
               help="Print the prompt template (--prompt, else the default) and exit; with --tasks or --suite, "
                    "the messages the first episode's first step sends, filled in.")
@@ -195,8 +201,8 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                  budget: int | None, view: str, shuffle: bool, task_slice: str | None, output: Path | None,
                  trajectories: Path | None, observations: bool, resume: bool, force: bool, workers: int | None,
                  use_ray: bool, answer_timeout: float, retries: int, base_url: str | None, api_key: str | None,
-                 prompt: Path | None, temperature: float, max_tokens: int | None, history: int, show_prompt: bool,
-                 progress: bool, fmt: str) -> None:
+                 prompt: Path | None, temperature: float, max_tokens: int | None, history: int, cot: int | None,
+                 concurrency: int, show_prompt: bool, progress: bool, fmt: str) -> None:
     """Evaluate a planner on a suite or on tasks: success rate, steps, plan efficiency, per category.
 
     Every episode's trajectory (actions, observations, answers, reasoning, invalid actions, why it ended) goes to
@@ -274,7 +280,7 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                                  f"{len(suite_tasks(suite, library)) if suite else len(references)})")
     options = AgentOptions(answer_timeout=answer_timeout, retries=retries, base_url=base_url, api_key=api_key,
                            prompt=None if prompt is None else str(prompt), temperature=temperature,
-                           max_tokens=max_tokens, history=history)
+                           max_tokens=max_tokens, history=history, cot=cot)
     if show_prompt:
         _show_prompt(chosen[0], options, view, shuffle, seed, initialization, max_steps, library)
         return
@@ -284,7 +290,8 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
     backend = choose_backend(workers, use_ray, len(chosen) * episodes)
     settings = EvalSettings(agent=agent, max_steps=max_steps or 100, override_steps=max_steps is not None,
                             chance=chance, initialization=initialization, budget=budget or DEFAULT_BUDGET,
-                            view=view, shuffle=shuffle, observations=observations, options=options)
+                            view=view, shuffle=shuffle, observations=observations, options=options,
+                            concurrency=concurrency)
     interrupted = False
     try:
         report = evaluate(settings, chosen, episodes=episodes, seed=seed, suite=suite, progress=progress,
@@ -329,7 +336,12 @@ def _show_prompt(task: Any, options: Any, view: str, shuffle: bool, seed: int, i
                             initialization=initialization,  # type: ignore[arg-type]
                             max_steps=max_steps or task.max_steps or 100, library=library)
     env.reset(seed=seed, options={"task": task.target})
-    for message in PromptTemplate.load(options.prompt).messages(prompt_fields(env, options.history)):
+    from taskverse.textenv.llm import COT_INSTRUCTION
+
+    messages = PromptTemplate.load(options.prompt).messages(prompt_fields(env, options.history))
+    if options.cot is not None:
+        messages[-1]["content"] += "\n\n" + COT_INSTRUCTION.format(tokens=options.cot)
+    for message in messages:
         click.echo(f"[{message['role']}]")
         click.echo(message["content"])
 

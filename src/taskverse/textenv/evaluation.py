@@ -15,6 +15,7 @@ ones. ``docs/textenv.md`` describes every field.
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import statistics
@@ -22,7 +23,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,8 @@ class EvalSettings:
         shuffle: List the view's candidates in an order drawn from each episode's seed.
         observations: Keep each step's text observation in the trajectories.
         options: Settings of external and language model agents.
+        concurrency: Episodes under way at once in each worker, one thread each (for agents that wait on a
+            server: that many requests in flight). Not part of the report's settings: it changes no result.
 
     """
 
@@ -85,10 +88,11 @@ class EvalSettings:
     shuffle: bool = False
     observations: bool = True
     options: AgentOptions = field(default_factory=AgentOptions)
+    concurrency: int = 1
 
     def public(self) -> dict[str, Any]:
         """The settings a report records (a resumed run must match them)."""
-        out = {k: v for k, v in asdict(self).items() if k != "options"}
+        out = {k: v for k, v in asdict(self).items() if k not in ("options", "concurrency")}
         if self.agent.startswith(("cmd:", "openai:")):
             out["agent_options"] = self.options.public()
         return out
@@ -128,12 +132,28 @@ def named_tasks(references: Sequence[str], library: Any) -> list[EvalTask]:
 # -- one episode (runs in a worker) -----------------------------------------------------------------------------
 
 _SESSIONS: dict[EvalSettings, tuple[SkillForgeTextEnv, Agent]] = {}
+_THREAD = threading.local()
+_THREAD_SESSIONS: list[dict[EvalSettings, tuple[SkillForgeTextEnv, Agent]]] = []
+"""The sessions of the threads that run episodes side by side (``--concurrency``), to close at the end."""
+_STOP = threading.Event()
+"""Set when a run stops early: episodes running in threads end at their next step, their records dropped."""
 _WORKER_LIBRARY: list[Any] = []
 """A library given to ``evaluate`` (forked local workers inherit it; others load the bundled one)."""
 
 
+def _sessions() -> dict[EvalSettings, tuple[SkillForgeTextEnv, Agent]]:
+    if threading.current_thread() is threading.main_thread():
+        return _SESSIONS
+    sessions = getattr(_THREAD, "sessions", None)
+    if sessions is None:
+        sessions = _THREAD.sessions = {}
+        _THREAD_SESSIONS.append(sessions)
+    return sessions
+
+
 def _session(settings: EvalSettings) -> tuple[SkillForgeTextEnv, Agent]:
-    """The worker's environment and agent for these settings (made once per worker process)."""
+    """The worker's environment and agent for these settings (made once per worker process, or thread)."""
+    _SESSIONS = _sessions()  # noqa: N806 - this thread's own
     session = _SESSIONS.get(settings)
     if session is None:
         library = _WORKER_LIBRARY[0] if _WORKER_LIBRARY else None
@@ -150,10 +170,65 @@ def _session(settings: EvalSettings) -> tuple[SkillForgeTextEnv, Agent]:
 
 
 def close_sessions() -> None:
-    """Close the agents this process holds (external programs, clients)."""
-    for _, agent in _SESSIONS.values():
-        agent.close()
-    _SESSIONS.clear()
+    """Close the agents this process holds (external programs, clients), its threads' too."""
+    for sessions in [_SESSIONS, *_THREAD_SESSIONS]:
+        for _, agent in list(sessions.values()):
+            agent.close()
+        sessions.clear()
+    _THREAD_SESSIONS.clear()
+
+
+class _Stopped(Exception):
+    """The run stopped while this episode was under way in a thread."""
+
+
+def run_batch(settings: EvalSettings, jobs: list[EpisodeJob]) -> list[dict[str, Any]]:
+    """Run episodes side by side, one thread each (``--concurrency``); their records in the order they ended."""
+    return [record for _, record in _threaded(settings, jobs, len(jobs))]
+
+
+def _threaded(settings: EvalSettings, jobs: Sequence[EpisodeJob], threads: int) -> Iterator[tuple[int, Any]]:
+    """(index, record) of episodes run in ``threads`` threads, as they end (at most ``threads`` under way).
+
+    Agents that wait on a server (``openai:``) keep ``threads`` requests in flight, which a model server batches.
+    """
+    from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+    pool = ThreadPoolExecutor(max_workers=max(1, min(threads, len(jobs))), thread_name_prefix="taskverse-episode")
+    pending: dict[Future[dict[str, Any]], int] = {}
+    queue = iter(enumerate(jobs))
+    try:
+        for i, job in queue:
+            pending[pool.submit(run_job, settings, job)] = i
+            if len(pending) >= threads:
+                break
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                index = pending.pop(future)
+                yield index, future.result()
+                following = next(queue, None)
+                if following is not None:
+                    pending[pool.submit(run_job, settings, following[1])] = following[0]
+    finally:
+        _STOP.set()  # episodes under way end at their next step (a normal end has none left)
+        pool.shutdown(wait=True, cancel_futures=True)
+        _STOP.clear()
+
+
+def _episodes(settings: EvalSettings, jobs: list[EpisodeJob], backend: Backend) -> Iterator[dict[str, Any]]:
+    """The records of ``jobs`` as they end, run on ``backend`` and, with ``settings.concurrency``, in threads."""
+    threads = settings.concurrency
+    if threads <= 1:
+        for _, record in run_jobs(run_job, [(settings, job) for job in jobs], backend=backend):
+            yield record
+    elif not backend.ray and backend.workers <= 1:
+        for _, record in _threaded(settings, jobs, threads):
+            yield record
+    else:  # each worker takes a batch and runs it in threads
+        batches = [jobs[i:i + threads] for i in range(0, len(jobs), threads)]
+        for _, records in run_jobs(run_batch, [(settings, batch) for batch in batches], backend=backend):
+            yield from records
 
 
 def run_job(settings: EvalSettings, job: EpisodeJob) -> dict[str, Any]:
@@ -184,6 +259,8 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
     termination = error = None
     rules = env.rules
     while not (done or truncated):
+        if _STOP.is_set() and threading.current_thread() is not threading.main_thread():
+            raise _Stopped
         step: dict[str, Any] = {"step": env.steps}
         if observations:
             step["observation"] = env.text()
@@ -349,7 +426,7 @@ def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes
     interrupts = _Interrupts()
     try:
         interrupts.install()
-        for _, record in run_jobs(run_job, [(settings, job) for job in todo], backend=backend):
+        for record in _episodes(settings, todo, backend):
             key = (record["task_index"], record["episode"])
             if stream is not None:
                 stream.write(json.dumps(record).encode("utf-8") + b"\n")
@@ -563,6 +640,7 @@ def _stats(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "episodes": len(runs),
         "successes": len(successes),
         "success_rate": round(len(successes) / len(runs), 4) if runs else 0.0,
+        "success_se": _standard_error(len(successes), len(runs)),
         "mean_steps": round(statistics.fmean(r["steps"] for r in runs), 3) if runs else 0.0,
         "mean_steps_successful": round(statistics.fmean(r["steps"] for r in successes), 3) if successes else None,
         "plan_efficiency": round(statistics.fmean(rated), 4) if rated else 0.0,
@@ -577,6 +655,14 @@ def _stats(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _standard_error(successes: int, n: int) -> float:
+    """The standard error of a success rate over ``n`` episodes, sqrt(p (1 - p) / n) (0 for none)."""
+    if n == 0:
+        return 0.0
+    p = successes / n
+    return round(math.sqrt(p * (1 - p) / n), 4)
+
+
 def _rate(runs: list[dict[str, Any]]) -> float:
     """Invalid answers over answers asked for, over the runs (0 when none was asked)."""
     asked = sum(r.get("answers", 0) for r in runs)
@@ -589,8 +675,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     partial = "" if report.get("complete", True) else \
         f" (partial: {report['episodes_done']}/{report['episodes_total']} episodes ran)"
     lines = [f"{report['agent']}: {s['successes']}/{s['episodes']} episodes succeeded "
-             f"({100 * s['success_rate']:.1f}%) on {s['tasks']} task(s); mean steps {s['mean_steps']:.1f}; "
-             f"plan efficiency {s['plan_efficiency']:.3f}{partial}"]
+             f"({100 * s['success_rate']:.1f}% ± {100 * s.get('success_se', 0.0):.1f}) on {s['tasks']} task(s); "
+             f"mean steps {s['mean_steps']:.1f}; plan efficiency {s['plan_efficiency']:.3f}{partial}"]
     if s.get("invalid_answers"):
         lines.append(f"  invalid answers: {s['invalid_answers']} ({100 * s['invalid_answer_rate']:.1f}% of the "
                      "answers; see each step's error in the trajectories)")
@@ -600,7 +686,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     if s.get("usage"):
         lines.append("  usage: " + ", ".join(f"{k} {v}" for k, v in s["usage"].items()))
     for category, c in report["by_category"].items():
-        lines.append(f"  {category:<13} {c['successes']:>4}/{c['episodes']:<4} success {100 * c['success_rate']:5.1f}%"
+        lines.append(f"  {category:<13} {c['successes']:>4}/{c['episodes']:<4} success {100 * c['success_rate']:5.1f}% "
+                     f"± {100 * c.get('success_se', 0.0):4.1f}"
                      f"  steps {c['mean_steps']:6.1f}  efficiency {c['plan_efficiency']:.3f}")
     return lines
 

@@ -148,6 +148,12 @@ def read_action(answer: str) -> str:
     return answer_part(answer).strip().strip("*`'\".").strip()
 
 
+COT_INSTRUCTION = ("First think step by step, in at most {tokens} tokens, inside <think> and </think>; then "
+                   'answer with a line "ACTION: <number>".')
+"""What ``--cot N`` adds to the end of the last message (the thinking is kept as the step's reasoning)."""
+COT_ANSWER_TOKENS = 32
+"""Tokens left for the answer after the chain of thought, when ``--max-tokens`` is not given."""
+
 MAX_FAILED_STEPS = 3
 """Steps in a row whose request failed as an endpoint that is down fails (no answer in time, no connection, 408,
 409, 429, 5xx; after the retries) before the episode ends as an agent error. A malformed answer only wastes its
@@ -216,11 +222,16 @@ class OpenAIAgent:
 
     def request(self, env: SkillForgeTextEnv) -> dict[str, Any]:
         """The request for the environment's current step (its ``messages`` are kept as ``self.messages``)."""
-        self.messages = messages = self.template.messages(prompt_fields(env, self.options.history))
-        request: dict[str, Any] = {"model": self.model, "messages": messages,
-                                   "temperature": self.options.temperature}
-        if self.options.max_tokens is not None:
-            request["max_tokens"] = self.options.max_tokens
+        options = self.options
+        messages = self.template.messages(prompt_fields(env, options.history))
+        if options.cot is not None:
+            messages[-1]["content"] += "\n\n" + COT_INSTRUCTION.format(tokens=options.cot)
+        self.messages = messages
+        request: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": options.temperature}
+        max_tokens = options.max_tokens if options.max_tokens is not None or options.cot is None else \
+            options.cot + COT_ANSWER_TOKENS
+        if max_tokens is not None:
+            request["max_tokens"] = max_tokens
         if self.seed is not None:
             request["seed"] = self.seed
         return request

@@ -34,6 +34,8 @@ class AgentOptions:
         max_tokens: A cap on the tokens of each answer (None: the endpoint's default).
         max_answer_bytes: The longest answer line an external program may write.
         history: How many of the last actions the prompt's ``$history`` lists (``openai:``).
+        cot: Ask for a chain of thought of at most this many tokens before the answer (``openai:``; None: no
+            request to think). ``max_tokens`` defaults to it plus ``COT_ANSWER_TOKENS``.
 
     """
 
@@ -46,12 +48,13 @@ class AgentOptions:
     max_tokens: int | None = None
     max_answer_bytes: int = 65536
     history: int = 20
+    cot: int | None = None
 
     def public(self) -> dict[str, Any]:
         """The settings a report records (never the key)."""
         return {"answer_timeout": self.answer_timeout, "retries": self.retries, "base_url": self.base_url,
                 "prompt": self.prompt, "temperature": self.temperature, "max_tokens": self.max_tokens,
-                "history": self.history}
+                "history": self.history, "cot": self.cot}
 
 
 __all__ = ["AgentError", "AgentOptions", "AnswerRefused"]
