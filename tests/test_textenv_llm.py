@@ -471,3 +471,24 @@ def test_the_summary_gives_the_standard_error_and_a_chain_of_thought_can_be_aske
     assert _standard_error(1, 4) == 0.2165 and _standard_error(0, 0) == 0.0
     text = "\n".join(summary_lines(report))
     assert "0/1 episodes succeeded (0.0% ± 0.0)" in text and "invalid answers: 2 (100.0%" in text
+
+
+def test_few_shot_examples_come_from_recorded_solved_episodes(tmp_path):
+    solved = cli("eval", "--tasks", "craft stick", "hunt sheep", "--agent", "greedy", "--no-progress",
+                 "-o", str(tmp_path / "greedy.json"))
+    assert solved.exit_code == 0, solved.output
+    server = Server()
+    try:
+        _eval(server.url, tmp_path, "--max-steps", "1", "--answer-timeout", "600", "--few-shot",
+              str(tmp_path / "greedy.trajectories.jsonl"))
+    finally:
+        server.close()
+    system = server.bodies[0]["messages"][0]
+    assert system["role"] == "system" and "Examples of solved episodes:\nTask: craft stick. Actions, in order: " \
+        "find " in system["content"] and "Task: hunt sheep." in system["content"]
+    empty = tmp_path / "none.jsonl"
+    empty.write_text(json.dumps({"success": False, "actions": []}) + "\n")
+    _one_line(cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
+                  "--few-shot", str(empty), "--no-progress"), "no successful episode")
+    _one_line(cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
+                  "--few-shot", "/dev/zero", "--no-progress"), "device")

@@ -187,6 +187,9 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.option("--cot", type=click.IntRange(min=1, max=100_000), default=None, metavar="TOKENS",
               help="Ask the model to think step by step in at most TOKENS tokens before answering (openai:); "
                    "--max-tokens defaults to TOKENS + 32.")
+@click.option("--few-shot", type=click.Path(dir_okay=False, path_type=Path),
+              help="A trajectory file (REPORT.trajectories.jsonl) whose first solved episodes (up to 8) go into the "
+                   "system message as worked examples (openai:).")
 @click.option("--concurrency", type=click.IntRange(min=1, max=256), default=1, show_default=True,
               help="Episodes under way at once in each worker, one thread each: with openai:, that many requests "
                    "in flight, which a model server batches.")
@@ -202,7 +205,7 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                  trajectories: Path | None, observations: bool, resume: bool, force: bool, workers: int | None,
                  use_ray: bool, answer_timeout: float, retries: int, base_url: str | None, api_key: str | None,
                  prompt: Path | None, temperature: float, max_tokens: int | None, history: int, cot: int | None,
-                 concurrency: int, show_prompt: bool, progress: bool, fmt: str) -> None:
+                 few_shot: Path | None, concurrency: int, show_prompt: bool, progress: bool, fmt: str) -> None:
     """Evaluate a planner on a suite or on tasks: success rate, steps, plan efficiency, per category.
 
     Every episode's trajectory (actions, observations, answers, reasoning, invalid actions, why it ended) goes to
@@ -280,7 +283,8 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                                  f"{len(suite_tasks(suite, library)) if suite else len(references)})")
     options = AgentOptions(answer_timeout=answer_timeout, retries=retries, base_url=base_url, api_key=api_key,
                            prompt=None if prompt is None else str(prompt), temperature=temperature,
-                           max_tokens=max_tokens, history=history, cot=cot)
+                           max_tokens=max_tokens, history=history, cot=cot,
+                           few_shot=None if few_shot is None else str(few_shot))
     if show_prompt:
         _show_prompt(chosen[0], options, view, shuffle, seed, initialization, max_steps, library)
         return
@@ -341,6 +345,14 @@ def _show_prompt(task: Any, options: Any, view: str, shuffle: bool, seed: int, i
     messages = PromptTemplate.load(options.prompt).messages(prompt_fields(env, options.history))
     if options.cot is not None:
         messages[-1]["content"] += "\n\n" + COT_INSTRUCTION.format(tokens=options.cot)
+    if options.few_shot is not None:
+        from taskverse.textenv.llm import few_shot_text
+
+        examples = few_shot_text(options.few_shot)
+        if messages[0]["role"] == "system":
+            messages[0]["content"] += "\n\n" + examples
+        else:
+            messages.insert(0, {"role": "system", "content": examples})
     for message in messages:
         click.echo(f"[{message['role']}]")
         click.echo(message["content"])

@@ -188,6 +188,7 @@ class OpenAIAgent:
         self.model = model
         self.name = f"openai:{model}"
         self.template = PromptTemplate.load(options.prompt)
+        self.examples = few_shot_text(options.few_shot) if options.few_shot else ""
         self.base_url = options.base_url or os.environ.get("OPENAI_BASE_URL") or None
         if self.base_url is not None:
             check_base_url(self.base_url)
@@ -226,6 +227,11 @@ class OpenAIAgent:
         messages = self.template.messages(prompt_fields(env, options.history))
         if options.cot is not None:
             messages[-1]["content"] += "\n\n" + COT_INSTRUCTION.format(tokens=options.cot)
+        if self.examples:
+            if messages[0]["role"] == "system":
+                messages[0]["content"] += "\n\n" + self.examples
+            else:
+                messages.insert(0, {"role": "system", "content": self.examples})
         self.messages = messages
         request: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": options.temperature}
         max_tokens = options.max_tokens if options.max_tokens is not None or options.cot is None else \
@@ -285,6 +291,60 @@ class OpenAIAgent:
     def close(self) -> None:
         """Close the client's connections."""
         self.client.close()
+
+
+MAX_EXAMPLES = 8
+"""Solved episodes ``--few-shot`` puts in the prompt, at most."""
+MAX_EXAMPLE_ACTIONS = 200
+"""Actions of one example episode, at most (a longer one is left out)."""
+
+
+def few_shot_text(path: str | Path, examples: int = MAX_EXAMPLES) -> str:
+    r"""Solved episodes of a trajectory file (``eval`` writes them) as worked examples for the system message.
+
+    The first ``examples`` successful episodes, each as its task and the actions that solved it, in order.
+    Raises a TaskverseError naming the file when it cannot be read or holds no successful episode.
+
+    Example:
+        >>> import json, tempfile
+        >>> line = {"task": "craft.stick", "success": True, "actions": ["find.oak_log", "mine.oak_log"],
+        ...         "trajectory": [{"observation": "Task: craft stick.\nStep: 0/10"}]}
+        >>> with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        ...     _ = f.write(json.dumps(line) + "\n")
+        >>> print(few_shot_text(f.name))
+        Examples of solved episodes:
+        Task: craft stick. Actions, in order: find oak_log; mine oak_log (2 steps).
+
+    """
+    import json
+
+    from taskverse.fileio import read_lines
+
+    out = []
+    for number, (_, line) in enumerate(read_lines(path, 16 * 1024 * 1024, "trajectory file"), start=1):
+        if len(out) >= examples:
+            break
+        try:
+            record = json.loads(line) if line is not None else None
+        except (ValueError, RecursionError):
+            raise TaskverseError("not a trajectory line (JSON)", file=path, line=number) from None
+        if not isinstance(record, dict):
+            raise TaskverseError("not a trajectory line (a JSON object)", file=path, line=number)
+        actions = record.get("actions")
+        if record.get("success") is not True or not isinstance(actions, list) or \
+                not 0 < len(actions) <= MAX_EXAMPLE_ACTIONS or not all(isinstance(a, str) for a in actions):
+            continue
+        task = f"Task: {str(record.get('task'))[:200]}."
+        steps = record.get("trajectory")
+        if isinstance(steps, list) and steps and isinstance(steps[0], dict) and \
+                isinstance(steps[0].get("observation"), str):
+            task = steps[0]["observation"].split("\n", 1)[0][:300]
+        names = "; ".join(a.replace(".", " ", 1)[:100] for a in actions)
+        out.append(f"{task} Actions, in order: {names} ({len(actions)} steps).")
+    if not out:
+        raise TaskverseError("no successful episode to show as an example (taskverse eval -o REPORT.json writes "
+                             "REPORT.trajectories.jsonl)", file=path)
+    return "Examples of solved episodes:\n" + "\n".join(out)
 
 
 def _new_usage() -> dict[str, int]:

@@ -36,6 +36,7 @@ class AgentOptions:
         history: How many of the last actions the prompt's ``$history`` lists (``openai:``).
         cot: Ask for a chain of thought of at most this many tokens before the answer (``openai:``; None: no
             request to think). ``max_tokens`` defaults to it plus ``COT_ANSWER_TOKENS``.
+        few_shot: A trajectory file whose solved episodes go into the system message as worked examples.
 
     """
 
@@ -49,12 +50,13 @@ class AgentOptions:
     max_answer_bytes: int = 65536
     history: int = 20
     cot: int | None = None
+    few_shot: str | None = None
 
     def public(self) -> dict[str, Any]:
         """The settings a report records (never the key)."""
         return {"answer_timeout": self.answer_timeout, "retries": self.retries, "base_url": self.base_url,
                 "prompt": self.prompt, "temperature": self.temperature, "max_tokens": self.max_tokens,
-                "history": self.history, "cot": self.cot}
+                "history": self.history, "cot": self.cot, "few_shot": self.few_shot}
 
 
 __all__ = ["AgentError", "AgentOptions", "AnswerRefused"]
