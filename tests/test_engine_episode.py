@@ -83,7 +83,8 @@ def test_the_text_view_is_printable_and_names_the_candidates():
 
 
 @pytest.mark.parametrize("module", ["taskverse.engine.episode", "taskverse.engine.candidates",
-                                    "taskverse.engine.gymenv", "taskverse.engine.evaluation"])
+                                    "taskverse.engine.gymenv", "taskverse.engine.evaluation",
+                                    "taskverse.engine.llm"])
 def test_docstring_examples(module):
     import importlib
 

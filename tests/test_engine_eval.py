@@ -18,7 +18,7 @@ from taskverse.errors import TaskverseError
 
 
 @pytest.mark.parametrize(("spec", "reason"), [("greedy", "does not act in the engine yet"),
-                                              ("openai:gpt-4o-mini", "does not act in the engine yet"),
+                                              ("openai:", "needs a model name"),
                                               ("optimum", "unknown agent 'optimum'"), ("cmd:", "needs a program")])
 def test_an_agent_the_engine_does_not_run_is_one_clear_message(spec, reason):
     with pytest.raises(TaskverseError) as caught:
@@ -145,3 +145,70 @@ def test_ctrl_c_reports_the_episodes_that_finished(monkeypatch, tmp_path):
     assert report["interrupted"] == {"episodes": 3, "finished": 1}
     assert report["summary"]["episodes"] == 1 and report["summary"]["successes"] == 1
     assert done.stderr.strip().splitlines()[-1].startswith("error: interrupted; every engine of the run was stopped")
+
+
+class _ModelServer:
+    """An OpenAI-compatible chat completions endpoint on loopback that answers like a small model: a line of
+    reasoning, then the number of the first candidate that crafts (else 1) — or, in ``broken`` mode, HTTP 500."""
+
+    def __init__(self, broken: bool = False) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.prompts: list[str] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                prompt = body["messages"][-1]["content"]
+                outer.prompts.append(prompt)
+                if broken:
+                    self.send_response(500)
+                    self.end_headers()
+                    return
+                numbers = [line.split(".")[0].strip() for line in prompt.splitlines()
+                           if line.startswith("  ") and '"do": "craft"' in line]
+                content = f"Crafting is the way.\nACTION: {numbers[0] if numbers else 1}"
+                data = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
+                                   "choices": [{"index": 0, "finish_reason": "stop",
+                                                "message": {"role": "assistant", "content": content}}],
+                                   "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data.encode())
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_a_language_model_behind_a_loopback_endpoint_finishes_episodes(monkeypatch, broken):
+    need_engine(client=True)
+    pytest.importorskip("openai")
+    server = _ModelServer(broken)
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    try:
+        done = _eval("--tasks", "craft.stick", "--agent", "openai:tiny-model", "--episodes", "2", "--format", "json")
+    finally:
+        server.close()
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    runs = report["tasks"][0]["episodes"]
+    if broken:
+        assert not any(r["success"] for r in runs)
+        assert all(r["error"].startswith("agent: the endpoint failed") for r in runs), runs
+    else:
+        assert [r["success"] for r in runs] == [True, True] and runs[0]["steps"] == 1
+        assert server.prompts[0].startswith("Task: craft stick.") and "Candidate actions" in server.prompts[0]

@@ -239,9 +239,9 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
 @click.option("--suite", "suite_name", metavar="NAME", help="A suite of benchmarks/ (or a suite file).")
 @click.option("--tasks", "task_refs", multiple=True, metavar="TASK",
               help="A task (id, description, composition, YAML file); repeat for more.")
-@click.option("--agent", "agent_spec", required=True, metavar="optimal|random|cmd:PROGRAM",
-              help="Who acts: the scripted plan a step at a time, random candidates, or a program speaking JSON "
-                   "lines (docs/engine.md).")
+@click.option("--agent", "agent_spec", required=True, metavar="optimal|random|cmd:PROGRAM|openai:MODEL",
+              help="Who acts: the scripted plan a step at a time, random candidates, a program speaking JSON "
+                   "lines, or a language model at OPENAI_BASE_URL (docs/engine.md).")
 @click.option("--episodes", type=click.IntRange(min=1, max=1000), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-steps", type=click.IntRange(min=1, max=100_000), default=1000, show_default=True)
@@ -249,7 +249,7 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
               help="Episodes at a time, each with its own server and client.")
 @click.option("--game", default="minetest_game", show_default=True)
 @click.option("--answer-timeout", type=TIMEOUT, default=30.0, show_default=True,
-              help="Seconds a cmd: agent may take to answer a step.")
+              help="Seconds a cmd: or openai: agent may take to answer a step.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")
 @click.option("--force", is_flag=True, help="Replace the report file if it exists.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)

@@ -6,7 +6,8 @@ report with the compiler's reason and count as not run. The report gives the suc
 the failed steps' reasons and a breakdown by category; ``trajectories`` holds each episode's steps.
 
 Agents: ``optimal`` (the scripted plan a step at a time), ``random`` (candidates drawn with a seeded generator),
-and ``cmd:PROGRAM``, a program in any language speaking JSON lines: it reads one observation per line on stdin
+``openai:MODEL`` (a language model behind an OpenAI-compatible endpoint, ``taskverse.engine.llm``), and
+``cmd:PROGRAM``, a program in any language speaking JSON lines: it reads one observation per line on stdin
 (``{"type": "observation", "episode", "task", "description", "step", "max_steps", "observation", "candidates",
 "last", "text"}``) and answers one line: a candidate's number, an action as JSON (``{"do": "dig", "node":
 "oak_log"}``), or ``{"action": <either>, "reasoning": "..."}``. A program that crashes, hangs past the answer
@@ -44,12 +45,17 @@ def check_agent(spec: str) -> None:
         if not spec[4:].strip().strip('"').strip("'"):
             raise TaskverseError("cmd: needs a program to run, e.g. cmd:\"python my_agent.py\"")
         return
-    if spec in ("greedy",) or spec.startswith("openai:"):
-        raise TaskverseError(f"agent {spec!r} does not act in the engine yet; use optimal, random or cmd:PROGRAM")
+    if spec.startswith("openai:"):
+        if not spec[7:].strip():
+            raise TaskverseError("openai: needs a model name, e.g. openai:gpt-4o-mini or openai:qwen2.5:7b")
+        return
+    if spec == "greedy":
+        raise TaskverseError(f"agent {spec!r} does not act in the engine yet; use optimal, random, cmd:PROGRAM or "
+                             "openai:MODEL")
     if spec not in AGENTS:
         from taskverse.errors import close_matches
 
-        raise TaskverseError(f"unknown agent {spec!r}; expected optimal, random or cmd:PROGRAM",
+        raise TaskverseError(f"unknown agent {spec!r}; expected optimal, random, cmd:PROGRAM or openai:MODEL",
                              suggestions=close_matches(spec, AGENTS))
 
 
@@ -96,6 +102,10 @@ class _Worker:
             from taskverse.textenv.agents import ExternalAgent
 
             self.external = ExternalAgent(spec[4:].strip().strip('"').strip("'"), timeout=answer_timeout)
+        elif spec.startswith("openai:"):
+            from taskverse.engine.llm import EngineLLMAgent
+
+            self.external = EngineLLMAgent(spec[7:].strip(), timeout=answer_timeout)
 
     def close(self) -> None:
         if self.external is not None:
