@@ -387,8 +387,30 @@ def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, fm
     sys.exit(1 if report.error else 0)
 
 
+@click.command("gap")
+@click.argument("text_report", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("engine_report", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def gap_command(text_report: Path, engine_report: Path, fmt: str) -> None:
+    """Where an agent that succeeds in the text world fails in the engine, per task and category, and why.
+
+    TEXT_REPORT is `taskverse eval ... -o FILE`'s report, ENGINE_REPORT `taskverse engine eval ... -o FILE`'s, of
+    the same tasks. Each task is: both, text only (the gap, with the engine's failure reason), engine only,
+    neither, not compiled (with the compiler's reason), or text world only (not in the engine report).
+    """
+    from taskverse.engine.gap import gap_lines, gap_report, load_report
+
+    report = gap_report(load_report(text_report, "text"), load_report(engine_report, "engine"))
+    if fmt == "json":
+        emit_json(report)
+        return
+    for line in gap_lines(report):
+        click.echo(line)
+
+
 if __name__ == "__main__":  # pragma: no cover
     engine()
 
 
-COMMANDS = [engine]
+COMMANDS = [engine, gap_command]
