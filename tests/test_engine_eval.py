@@ -17,8 +17,7 @@ from taskverse.engine.evaluation import build_report, check_agent, summary_lines
 from taskverse.errors import TaskverseError
 
 
-@pytest.mark.parametrize(("spec", "reason"), [("greedy", "does not act in the engine yet"),
-                                              ("openai:", "needs a model name"),
+@pytest.mark.parametrize(("spec", "reason"), [("openai:", "needs a model name"),
                                               ("optimum", "unknown agent 'optimum'"), ("cmd:", "needs a program")])
 def test_an_agent_the_engine_does_not_run_is_one_clear_message(spec, reason):
     with pytest.raises(TaskverseError) as caught:
@@ -106,6 +105,14 @@ def _is_engine_of(pid: str, tmp_path) -> bool:
             return str(tmp_path).encode() in f.read()
     except OSError:
         return False
+
+
+def test_the_greedy_agent_plays_the_planners_first_plan():
+    need_engine(client=True)
+    done = _eval("--tasks", "craft.wooden_pickaxe", "--tasks", "mine.iron_ore", "--agent", "greedy", "--format", "json")
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)["summary"]
+    assert (summary["episodes"], summary["successes"]) == (2, 2) and summary["replay_agrees"]
 
 
 def test_the_random_agent_runs_to_its_step_limit_honestly():

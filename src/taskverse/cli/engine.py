@@ -239,8 +239,9 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
 @click.option("--suite", "suite_name", metavar="NAME", help="A suite of benchmarks/ (or a suite file).")
 @click.option("--tasks", "task_refs", multiple=True, metavar="TASK",
               help="A task (id, description, composition, YAML file); repeat for more.")
-@click.option("--agent", "agent_spec", required=True, metavar="optimal|random|cmd:PROGRAM|openai:MODEL",
-              help="Who acts: the scripted plan a step at a time, random candidates, a program speaking JSON "
+@click.option("--agent", "agent_spec", required=True, metavar="optimal|greedy|random|cmd:PROGRAM|openai:MODEL",
+              help="Who acts: the scripted plan a step at a time (greedy: the planner's first plan), random "
+                   "candidates, a program speaking JSON "
                    "lines, or a language model at OPENAI_BASE_URL (docs/engine.md).")
 @click.option("--episodes", type=click.IntRange(min=1, max=1000), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -310,9 +311,10 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
 
 @engine.command("play")
 @click.argument("task")
-@click.option("--agent", type=click.Choice(["human", "optimal", "random"]), default="human", show_default=True,
+@click.option("--agent", type=click.Choice(["human", "optimal", "greedy", "random"]), default="human",
+              show_default=True,
               help="Who acts: you at the terminal (a candidate's number or an action as JSON), the scripted plan a "
-                   "step at a time, or random candidates.")
+                   "step at a time (greedy: the planner's first plan), or random candidates.")
 @click.option("--game", default="minetest_game", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="The random agent's seed.")
 @click.option("--max-steps", type=click.IntRange(min=1, max=100_000), default=200, show_default=True)
@@ -330,7 +332,7 @@ def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, fm
     import json
 
     from taskverse.cli.app import _library, resolve_task
-    from taskverse.engine.agents import OptimalAgent, RandomAgent
+    from taskverse.engine.agents import GreedyAgent, OptimalAgent, RandomAgent
     from taskverse.engine.episode import EngineEpisode
     from taskverse.engine.gymenv import observation_text
 
@@ -339,6 +341,8 @@ def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, fm
     chooser: Any = None
     if agent == "optimal":
         chooser = OptimalAgent(episode)
+    elif agent == "greedy":
+        chooser = GreedyAgent(episode)
     elif agent == "random":
         chooser = RandomAgent(seed)
     steps: list[dict[str, Any]] = []

@@ -2,7 +2,8 @@
 
 An agent is anything with ``act(result) -> action | None`` (None: it stops): the optimal agent sends its
 scripted plan's steps one at a time (the planner's plan for the compiled task, the same one ``engine run`` plays
-whole), planning again from what it holds after a step failed; the random agent picks among the step's candidate
+whole), planning again from what it holds after a step failed; the greedy agent does the same with the planner's
+first, greedy plan (not searched for a shorter one); the random agent picks among the step's candidate
 actions with its own seeded generator.
 
 Example:
@@ -30,31 +31,37 @@ class Agent(Protocol):
         """The next action (a Step, a dict or JSON text), or None to stop."""
 
 
-def replan(episode: EngineEpisode, observation: Any) -> Any:
+def replan(episode: EngineEpisode, observation: Any, budget: int | None = None) -> Any:
     """The scripted plan for the episode's task from what the agent holds now (the start's other parts kept).
 
     Raises ``planner.NoPlan`` when there is none (an item the game's model does not know, nothing left to try).
     """
     from taskverse.engine.ir import StackIR
-    from taskverse.engine.planner import plan_task
 
     inventory = [StackIR(name=name, count=count) for name, count in sorted(observation.inventory.items())]
     init = episode.ir.init.model_copy(update={"inventory": inventory, "wield": None})  # the held stack is in it
-    return plan_task(episode.task, episode.ir.model_copy(update={"init": init}), episode.library)
+    return _plan(episode, episode.ir.model_copy(update={"init": init}), budget)
+
+
+def _plan(episode: EngineEpisode, ir: Any, budget: int | None) -> Any:
+    from taskverse.engine.planner import DEFAULT_BUDGET, scripted_plan
+
+    return scripted_plan(episode.task, ir, episode.library, DEFAULT_BUDGET if budget is None else budget).plan
 
 
 class OptimalAgent:
     """Sends the planner's scripted plan for the episode's task, one step at a time (stops when it runs out).
 
     After one of its steps failed in the engine, it plans again from what it holds then (at most ``replans``
-    times; it stops when there is no plan from there).
+    times; it stops when there is no plan from there). ``budget``: the states the planner may expand looking for
+    a shorter plan than its first, greedy one (``planner.DEFAULT_BUDGET``; 0 keeps the first).
     """
 
-    def __init__(self, episode: EngineEpisode, replans: int = 3) -> None:
-        from taskverse.engine.planner import plan_task
+    budget: int | None = None
 
+    def __init__(self, episode: EngineEpisode, replans: int = 3) -> None:
         self.episode = episode
-        self.plan = plan_task(episode.task, episode.ir, episode.library)
+        self.plan = _plan(episode, episode.ir, self.budget)
         self.replans_left = replans
         self.replanned = 0
         self._next = 0
@@ -68,7 +75,7 @@ class OptimalAgent:
                 return None
             self.replans_left -= 1
             try:
-                self.plan = replan(self.episode, result.observation)
+                self.plan = replan(self.episode, result.observation, self.budget)
             except NoPlan:
                 return None
             self.replanned += 1
@@ -78,6 +85,15 @@ class OptimalAgent:
         step = self.plan.steps[self._next]
         self._next += 1
         return step
+
+
+class GreedyAgent(OptimalAgent):
+    """The planner's first plan, greedy and not searched for a shorter one, a step at a time.
+
+    It replans as the optimal agent does (from what it holds after a failed step).
+    """
+
+    budget = 0
 
 
 class RandomAgent:
@@ -110,4 +126,4 @@ def play(episode: EngineEpisode, agent: Agent, max_steps: int = 1000) -> Episode
     return report
 
 
-__all__ = ["Agent", "OptimalAgent", "RandomAgent", "play", "replan"]
+__all__ = ["Agent", "GreedyAgent", "OptimalAgent", "RandomAgent", "play", "replan"]

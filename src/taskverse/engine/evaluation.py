@@ -5,7 +5,8 @@ runtime decides the task, the agent stops, or the step limit. Tasks that do not 
 report with the compiler's reason and count as not run. The report gives the success rate, steps, invalid steps,
 the failed steps' reasons and a breakdown by category; ``trajectories`` holds each episode's steps.
 
-Agents: ``optimal`` (the scripted plan a step at a time), ``random`` (candidates drawn with a seeded generator),
+Agents: ``optimal`` (the scripted plan a step at a time), ``greedy`` (the planner's first plan, not searched for a
+shorter one; both replan after a failed step), ``random`` (candidates drawn with a seeded generator),
 ``openai:MODEL`` (a language model behind an OpenAI-compatible endpoint, ``taskverse.engine.llm``), and
 ``cmd:PROGRAM``, a program in any language speaking JSON lines: it reads one observation per line on stdin
 (``{"type": "observation", "episode", "task", "description", "step", "max_steps", "observation", "candidates",
@@ -31,11 +32,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from taskverse.engine.agents import OptimalAgent, RandomAgent
+from taskverse.engine.agents import GreedyAgent, OptimalAgent, RandomAgent
 from taskverse.engine.episode import EngineEpisode, StepResult
 from taskverse.errors import TaskverseError
 
-AGENTS = ("optimal", "random")
+AGENTS = ("optimal", "greedy", "random")
 DEFAULT_MAX_STEPS = 1000
 
 
@@ -49,13 +50,10 @@ def check_agent(spec: str) -> None:
         if not spec[7:].strip():
             raise TaskverseError("openai: needs a model name, e.g. openai:gpt-4o-mini or openai:qwen2.5:7b")
         return
-    if spec == "greedy":
-        raise TaskverseError(f"agent {spec!r} does not act in the engine yet; use optimal, random, cmd:PROGRAM or "
-                             "openai:MODEL")
     if spec not in AGENTS:
         from taskverse.errors import close_matches
 
-        raise TaskverseError(f"unknown agent {spec!r}; expected optimal, random, cmd:PROGRAM or openai:MODEL",
+        raise TaskverseError(f"unknown agent {spec!r}; expected optimal, greedy, random, cmd:PROGRAM or openai:MODEL",
                              suggestions=close_matches(spec, AGENTS))
 
 
@@ -126,6 +124,8 @@ def run_engine_episode(task: Any, ir: Any, worker: _Worker, *, library: Any, gam
     try:
         if worker.spec == "optimal":
             agent = OptimalAgent(episode)
+        elif worker.spec == "greedy":
+            agent = GreedyAgent(episode)
         elif worker.spec == "random":
             agent = RandomAgent(seed)
         else:
