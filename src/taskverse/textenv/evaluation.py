@@ -183,8 +183,30 @@ class _Stopped(Exception):
 
 
 def run_batch(settings: EvalSettings, jobs: list[EpisodeJob]) -> list[dict[str, Any]]:
-    """Run episodes side by side, one thread each (``--concurrency``); their records in the order they ended."""
-    return [record for _, record in _threaded(settings, jobs, len(jobs))]
+    """Run a batch of episodes in a worker; their records in the order they ended.
+
+    One after the other, or ``settings.concurrency`` side by side in threads. The worker keeps its sessions (the
+    library, the agent) from one batch to the next.
+    """
+    if settings.concurrency <= 1:
+        return [run_job(settings, job) for job in jobs]
+    return [record for _, record in _threaded(settings, jobs, settings.concurrency)]
+
+
+_POOLS: dict[int, Any] = {}
+"""This process's episode threads, kept from one batch to the next (each thread keeps its session)."""
+
+
+def _pool(threads: int) -> Any:
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = _POOLS.get(threads)
+    if pool is None:
+        for old in _POOLS.values():
+            old.shutdown(wait=True)
+        _POOLS.clear()
+        pool = _POOLS[threads] = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="taskverse-episode")
+    return pool
 
 
 def _threaded(settings: EvalSettings, jobs: Sequence[EpisodeJob], threads: int) -> Iterator[tuple[int, Any]]:
@@ -192,9 +214,9 @@ def _threaded(settings: EvalSettings, jobs: Sequence[EpisodeJob], threads: int) 
 
     Agents that wait on a server (``openai:``) keep ``threads`` requests in flight, which a model server batches.
     """
-    from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-    pool = ThreadPoolExecutor(max_workers=max(1, min(threads, len(jobs))), thread_name_prefix="taskverse-episode")
+    pool = _pool(threads)
     pending: dict[Future[dict[str, Any]], int] = {}
     queue = iter(enumerate(jobs))
     try:
@@ -211,24 +233,46 @@ def _threaded(settings: EvalSettings, jobs: Sequence[EpisodeJob], threads: int) 
                 if following is not None:
                     pending[pool.submit(run_job, settings, following[1])] = following[0]
     finally:
-        _STOP.set()  # episodes under way end at their next step (a normal end has none left)
-        pool.shutdown(wait=True, cancel_futures=True)
-        _STOP.clear()
+        if pending:  # stopped early: the episodes under way end at their next step, their records dropped
+            _STOP.set()
+            for future in pending:
+                future.cancel()
+            wait(pending)
+            _STOP.clear()
 
 
 def _episodes(settings: EvalSettings, jobs: list[EpisodeJob], backend: Backend) -> Iterator[dict[str, Any]]:
-    """The records of ``jobs`` as they end, run on ``backend`` and, with ``settings.concurrency``, in threads."""
+    """The records of ``jobs`` as they end, run on ``backend`` and, with ``settings.concurrency``, in threads.
+
+    Ray workers take batches of episodes (``ray_batch``), so a task's fixed cost is paid per batch, not per
+    episode; local workers take one episode at a time (or ``concurrency`` of them), as they cost next to nothing
+    to hand out.
+    """
     threads = settings.concurrency
-    if threads <= 1:
-        for _, record in run_jobs(run_job, [(settings, job) for job in jobs], backend=backend):
-            yield record
-    elif not backend.ray and backend.workers <= 1:
+    size = ray_batch(len(jobs), backend.workers) * max(1, threads) if backend.ray else threads
+    if not backend.ray and backend.workers <= 1 and threads > 1:
         for _, record in _threaded(settings, jobs, threads):
             yield record
-    else:  # each worker takes a batch and runs it in threads
-        batches = [jobs[i:i + threads] for i in range(0, len(jobs), threads)]
+    elif size <= 1:
+        for _, record in run_jobs(run_job, [(settings, job) for job in jobs], backend=backend):
+            yield record
+    else:
+        batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
         for _, records in run_jobs(run_batch, [(settings, batch) for batch in batches], backend=backend):
             yield from records
+
+
+def ray_batch(jobs: int, workers: int) -> int:
+    """Episodes per Ray task: enough that a task's overhead vanishes, at most 64.
+
+    Few enough that every worker has about eight batches, so a partial report still grows as the run goes.
+
+    Example:
+        >>> ray_batch(1000, 2), ray_batch(10, 2), ray_batch(100_000, 8)
+        (62, 1, 64)
+
+    """
+    return max(1, min(64, jobs // (8 * max(1, workers))))
 
 
 def run_job(settings: EvalSettings, job: EpisodeJob) -> dict[str, Any]:
