@@ -22,7 +22,7 @@ HARDER = [  # (dimension, harder task, easier task); "naive X" is naive(X)
     ("operational_effort", "combat.zombie", "place.dirt"),
     *[(dim, a, b) for dim in ("intricacy", "creativity") for a, b in [
         ("build.house", "build.pillar"), ("build.nether_portal", "craft.stick")]],
-    ("novelty", "use.enchant_diamond_sword", "eat.apple"),  # the library's "enchant diamond_sword"
+    ("novelty", "enchant.diamond_sword", "eat.apple"),  # the library's "enchant diamond_sword"
 ]
 
 
@@ -54,10 +54,10 @@ def test_every_dimension_has_tasks_in_every_fifth(library):
 
 
 def test_the_library_has_the_enchanting_atom():
-    """``enchant diamond_sword`` is ``use.enchant_diamond_sword`` (a use of the enchanting table)."""
+    """``enchant diamond_sword`` (MCU's phrasing) is ``enchant.diamond_sword``: lapis, the table and its bookshelves."""
     from taskverse import load_library
 
-    assert load_library().get("enchant diamond_sword").id == "use.enchant_diamond_sword"
+    assert load_library().get("enchant diamond_sword").id == "enchant.diamond_sword"
 
 
 @given(st.floats(min_value=0, max_value=1e6), st.floats(min_value=0, max_value=1e6),

@@ -177,7 +177,7 @@ def _kept(task: AtomTask, way: int = 0) -> dict[str, bool]:
 @pytest.mark.parametrize(("task_id", "kept", "spent"), [
     ("enter.nether", [], []),  # first way: through a portal already built
     ("build.nether_portal", ["flint_and_steel"], ["obsidian"]),
-    ("use.enchant_diamond_sword", ["enchanting_table", "diamond_sword"], ["lapis_lazuli"]),
+    ("enchant.diamond_sword", ["enchanting_table", "bookshelf"], ["lapis_lazuli", "diamond_sword"]),
     ("use.brew_potion", ["brewing_stand"], ["blaze_powder", "glass_bottle", "nether_wart"]),
     ("navigate.sail_ocean", ["oak_boat"], []),
     ("navigate.cross_river", ["oak_boat"], []),

@@ -498,7 +498,7 @@ def test_a_station_is_read_as_the_thing(reader):
     assert reader.read("place an enchanting table").root == Step("place.enchanting_table")
     with pytest.raises(PhraseError) as error:  # what uses the table is named
         reader.read("use an enchanting table")
-    assert "use.enchant_diamond_sword" in error.value.suggestions
+    assert error.value.suggestions and all(s.startswith("enchant.") for s in error.value.suggestions)
     with pytest.raises(PhraseError, match="'brewing' says how to reach the goal"):  # a gerund of its own still is
         reader.read("obtain a potion of swiftness by brewing")
 

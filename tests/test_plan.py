@@ -74,7 +74,9 @@ def test_the_cheapest_plan_by_cost_matches_a_uniform_cost_search(mini, costs, ta
 
 def test_plan_by_time_is_never_slower_than_plan_by_steps(library):
     by_steps = plan_task("naive(craft wooden_pickaxe)", library, "steps")
-    by_time = plan_task("naive(craft wooden_pickaxe)", library, "time")
+    # Proving the plan by game time fastest expands more states: any wood burns in a furnace the universe holds,
+    # so no one kind of log is a landmark of its heuristic.
+    by_time = plan_task("naive(craft wooden_pickaxe)", library, "time", budget=20_000)
     assert by_steps.proven and by_time.proven
     assert by_time.total_frames <= by_steps.total_frames
     assert by_steps.steps <= by_time.steps

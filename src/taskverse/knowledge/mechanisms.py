@@ -456,6 +456,45 @@ class Buckets(_Table):
     fills: list[Fill] = Field(min_length=1)
 
 
+class Returned(_Table):
+    """An item whose container comes back when it is used up (``returns``), with the row's source."""
+
+    item: str
+    returns: str
+    source: str
+
+
+class Containers(_Table):
+    """``containers.yaml``: the containers the game gives back.
+
+    Used up in a recipe, a fuel slot or a brewing stand (``remainders``), or eaten (``eaten``).
+    """
+
+    source: str
+    remainders: list[Returned] = Field(min_length=1)
+    eaten: list[Returned] = Field(min_length=1)
+
+    def remainder(self, item: str) -> str | None:
+        """The container ``item`` leaves where it is used up (a crafting grid, a furnace's fuel, a brewing stand)."""
+        return next((r.returns for r in self.remainders if r.item == item), None)
+
+    def after_eating(self, item: str) -> str | None:
+        """The container eating ``item`` gives back."""
+        return next((r.returns for r in self.eaten if r.item == item), None)
+
+
+class OuterEnd(_Table):
+    """``outer_end.yaml``: what lies beyond the end gateway the dragon's death opens, by kind of found thing."""
+
+    source: str
+    gateway: str
+    beyond: dict[Literal["biome", "structure", "block", "entity"], list[str]]
+
+    def needs_gateway(self, kind: str, name: str) -> bool:
+        """Whether finding ``name`` (a ``kind``) takes the way through the end gateway."""
+        return name in self.beyond.get(kind, [])  # type: ignore[call-overload]
+
+
 class Drink(_Table):
     """A drink that is not a potion, and the container drinking it gives back."""
 
@@ -672,6 +711,8 @@ class Mechanisms:
     brewing: Brewing
     breeding: Breeding
     buckets: Buckets
+    containers: Containers
+    outer_end: OuterEnd
     honey: Honey
     breaking: Breaking
 
@@ -721,6 +762,8 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "brewing": ("brewing.yaml", Brewing),
     "breeding": ("breeding.yaml", Breeding),
     "buckets": ("buckets.yaml", Buckets),
+    "containers": ("containers.yaml", Containers),
+    "outer_end": ("outer_end.yaml", OuterEnd),
     "honey": ("honey.yaml", Honey),
     "breaking": ("breaking.yaml", Breaking),
 }
@@ -814,6 +857,10 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     out += [("breeding.yaml", f.at, f.kind) for f in breed.fills]
     out += [("buckets.yaml", n, "item") for f in mech.buckets.fills for n in (f.item, f.container)]
     out += [("buckets.yaml", f.at, f.kind) for f in mech.buckets.fills]
+    out += [("containers.yaml", n, "item") for r in (*mech.containers.remainders, *mech.containers.eaten)
+            for n in (r.item, r.returns)]
+    out += [("outer_end.yaml", mech.outer_end.gateway, "block")]
+    out += [("outer_end.yaml", n, kind) for kind, names in mech.outer_end.beyond.items() for n in names]
     honey = mech.honey
     out += [("honey.yaml", b, "block") for b in (*honey.blocks, honey.natural)]
     out += [("honey.yaml", n, "item") for h in honey.harvests for n in (h.tool, h.gives)]

@@ -684,11 +684,15 @@ class PhraseReader:
                            suggestions=near[:3])
 
     def tasks_naming(self, verbs: tuple[str, ...], name: str) -> list[str]:
-        """The atoms of ``verbs`` whose goal is done to or with ``name`` (an enchanting table: a use atom)."""
+        """The atoms of ``verbs`` (by verb or by success event) whose goal is done to or with ``name``.
+
+        An enchanting table: the enchant atoms, whose success is a use of the table.
+        """
         out = []
         for task_id, data in self._atoms.items():
             goal = (data.get("metrics") or {}).get("success") or {}
-            if data.get("verb") in verbs and name in (goal.get("target"), goal.get("using")):
+            if (data.get("verb") in verbs or goal.get("event") in verbs) and name in (goal.get("target"),
+                                                                                     goal.get("using")):
                 out.append(task_id)
         return sorted(out)
 

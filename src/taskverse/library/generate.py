@@ -44,17 +44,30 @@ def _crafts(kn: Knowledge) -> list[Draft]:
         if result not in kn.items:
             continue
         needs_ways = []
+        outcomes = []
         for way in ways:
             needs = [_need(ing.items, ing.count) for ing in way.ingredients]
+            outcomes.append([{"name": result, "count": way.count}, *_remainders(kn, needs)])
             if way.needs_table:
                 needs.append(_need(["crafting_table"], kept=True))
             needs_ways.append(needs)
-        outcomes = [[{"name": result, "count": w.count}] for w in ways]
         draft = _draft("craft", result, "craft", needs_ways, outcomes[0])
-        if len({w.count for w in ways}) > 1:
+        if any(o != outcomes[0] for o in outcomes):
             draft.outcomes = outcomes
         drafts.append(draft)
     return drafts
+
+
+def _remainders(kn: Knowledge, needs: list[Need]) -> list[dict[str, Any]]:
+    """The containers the used-up needs leave (three buckets after a cake: ``containers.yaml``), in name order."""
+    table = kn.mechanisms.containers if kn.mechanisms is not None else None
+    left: dict[str, int] = {}
+    for n in needs:
+        kinds = {table.remainder(m) for m in n.any_of} if table is not None else {None}
+        back = kinds.pop() if len(kinds) == 1 else None
+        if back is not None:  # every member leaves the same container
+            left[back] = left.get(back, 0) + n.count
+    return [{"name": name, "count": count} if count > 1 else {"name": name} for name, count in sorted(left.items())]
 
 
 def _drops(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -126,8 +139,9 @@ def _shears(kn: Knowledge) -> list[Draft]:
     for block, items in sorted(kn.shears.items()):
         needs = [_need([block], kind=ResourceKind.BLOCK), _need(["shears"], kept=True)]
         init = {"nearby_blocks": {block: 1}, "main_hand": "shears"}
-        draft = _draft("shear", block, "mine", [needs], [{"name": i} for i in items], category=Category.MINING,
-                       initialization=init)
+        counted = {i: items.count(i) for i in items}  # two grass from a tall grass
+        yields = [{"name": i, "count": n} if n > 1 else {"name": i} for i, n in counted.items()]
+        draft = _draft("shear", block, "mine", [needs], yields, category=Category.MINING, initialization=init)
         draft.data["metrics"] = _goal("mine", block, using="shears")
         drafts.append(draft)
     return drafts
@@ -194,6 +208,7 @@ def _finds(kn: Knowledge) -> list[Draft]:
     names: dict[str, int] = defaultdict(int)
     for name, _, _ in found:
         names[name] += 1
+    outer = kn.mechanisms.outer_end if kn.mechanisms is not None else None
     drafts = []
     for name, kind, dimension in sorted(found, key=lambda f: (f[0], f[1].value)):
         target_id = name if names[name] == 1 else f"{kind.value}.{name}"
@@ -202,6 +217,8 @@ def _finds(kn: Knowledge) -> list[Draft]:
         structure = kn.structures.get(name) if kind == ResourceKind.STRUCTURE else None
         if structure is not None and structure.located_with:  # eyes of ender lead to a stronghold
             needs = [*needs, _need([structure.located_with])]
+        if outer is not None and outer.needs_gateway(kind.value, name):  # past the gateway the dragon opens
+            needs = [*needs, _need([outer.gateway], kind=ResourceKind.BLOCK, kept=True)]
         draft = _draft("find", target_id, "find", [needs],
                        [{"kind": kind.value, "name": name}], description=f"find {name}", initialization=init)
         draft.data["metrics"] = _goal("find", name)
@@ -227,7 +244,14 @@ def _structure_block_finds(kn: Knowledge) -> list[Draft]:
 
 
 def _eats(kn: Knowledge) -> list[Draft]:
-    return [_draft("eat", food, "eat", [[_need([food])]], []) for food in sorted(kn.foods) if food in kn.items]
+    """``eat.<food>``, giving back the bowl or bottle it came in (``containers.yaml``)."""
+    table = kn.mechanisms.containers if kn.mechanisms is not None else None
+    drafts = []
+    for food in sorted(kn.foods):
+        if food in kn.items:
+            back = table.after_eating(food) if table is not None else None
+            drafts.append(_draft("eat", food, "eat", [[_need([food])]], [{"name": back}] if back else []))
+    return drafts
 
 
 def _places(kn: Knowledge) -> list[Draft]:
@@ -310,10 +334,13 @@ def _player_order(draft: Draft, rank: dict[str, float]) -> None:
     (1 stick), an iron block (9 ingots) before nine nuggets (1).
     """
     outcomes = draft.outcomes or [draft.data["yields"]] * len(draft.ways)
+    target = draft.data["id"].partition(".")[2]
 
     def key(i: int) -> tuple[bool, float, float, int, int]:
         worst, spent = _way_rank(draft.ways[i], rank)
-        given = sum(y.get("count", 1) for y in outcomes[i])
+        # what the way makes of the atom's own item (a container given back beside it is no more of it)
+        given = (sum(y.get("count", 1) for y in outcomes[i] if y.get("name") == target)
+                 or sum(y.get("count", 1) for y in outcomes[i]))
         return (worst == INF, -given, worst, spent, i)
 
     order = sorted(range(len(draft.ways)), key=key)

@@ -356,12 +356,18 @@ def brews(kn: Knowledge) -> list[Draft]:
     for c in table.containers:
         for p in table.potions:
             recipes.setdefault(table.name(p.id, c.result), []).append((table.name(p.id, c.base), c.ingredient))
+    containers = _mech(kn).containers
     drafts = []
     for potion, mixes in sorted(recipes.items()):
         ways = [_merged([need([base]), need([ingredient]), need([table.fuel]), need([table.station], kept=True)])
                 for base, ingredient in mixes]
-        made = draft("brew", potion, "obtain", ways, [{"name": potion}, {"name": table.fuel, "chance": refuel}],
-                     description=f"brew {potion}")
+        given: list[dict[str, Any]] = [{"name": potion}, {"name": table.fuel, "chance": refuel}]
+        # an ingredient's container stays in the stand (dragon's breath leaves its bottle: containers.yaml)
+        outcomes = [[*given, *([{"name": back}] if (back := containers.remainder(ingredient)) else [])]
+                    for _, ingredient in mixes]
+        made = draft("brew", potion, "obtain", ways, outcomes[0], description=f"brew {potion}")
+        if any(o != outcomes[0] for o in outcomes):
+            made.outcomes = outcomes
         drafts.append(made)
     return drafts
 

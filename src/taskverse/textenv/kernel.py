@@ -69,6 +69,7 @@ class Tables:
     where_biome: np.ndarray
     wear_counter: np.ndarray  # per resource: its wear counter, or -1
     durability: np.ndarray
+    fuel_back: np.ndarray  # per resource: the container it leaves when it burns, or -1
     fan_start: np.ndarray  # per resource: itself and its groups, with what one unit counts for
     fan_virtual: np.ndarray
     fan_weight: np.ndarray
@@ -122,7 +123,7 @@ def _compile(rules: Rules) -> Tables:
                     members["weight"].append(need.weights[i] if need.weights is not None else 1)
                     members["spare"].append(m in spare)
                 member_start.append(len(members["member"]))
-                deltas += min(len(need.members), need.count) + 2
+                deltas += min(len(need.members), need.count) * (2 if need.weights is not None else 1) + 2
             need_start.append(len(needs["count"]))
             outs = rules.way_outputs[a][w]
             for out in outs:
@@ -152,6 +153,9 @@ def _compile(rules: Rules) -> Tables:
     for tool, (counter, most) in rules.wear_of.items():
         wear_counter[tool] = counter
         durability[tool] = most
+    fuel_back = np.full(n, -1, dtype=i32)
+    for fuel, back in rules.fuel_back.items():
+        fuel_back[fuel] = back
     fan_start, fan_virtual, fan_weight = [0], [], []
     for r in range(n):
         for v, weight in ((r, 1), *rules.groups_of[r]):
@@ -177,6 +181,7 @@ def _compile(rules: Rules) -> Tables:
         way_find=np.array(way_find, np.bool_), can_move=np.array(list(rules.can_move), np.bool_),
         kind=np.array([kinds.index(kind) for kind, _ in rules.resources], np.int8),
         where_dimension=where_dimension, where_biome=where_biome, wear_counter=wear_counter, durability=durability,
+        fuel_back=fuel_back,
         fan_start=np.array(fan_start, i32), fan_virtual=np.array(fan_virtual, i32),
         fan_weight=np.array(fan_weight, i64), threshold_start=np.array(threshold_start, i32),
         threshold=np.array(threshold, i64), threshold_way=np.array(threshold_way, i32),
@@ -242,7 +247,8 @@ def step_batch(actions: np.ndarray, active: np.ndarray, sampled: np.ndarray, amo
                output_count: np.ndarray, output_most: np.ndarray, output_slot: np.ndarray,
                output_expected: np.ndarray, way_find: np.ndarray, can_move: np.ndarray, kind: np.ndarray,
                where_dimension: np.ndarray, where_biome: np.ndarray, wear_counter: np.ndarray,
-               durability: np.ndarray, fan_start: np.ndarray, fan_virtual: np.ndarray, fan_weight: np.ndarray,
+               durability: np.ndarray, fuel_back: np.ndarray, fan_start: np.ndarray, fan_virtual: np.ndarray,
+               fan_weight: np.ndarray,
                threshold_start: np.ndarray, threshold: np.ndarray, threshold_way: np.ndarray,
                way_action: np.ndarray, max_deltas: int, max_needs: int,
                max_outputs: int, max_uncertain: int) -> None:
@@ -315,6 +321,13 @@ def step_batch(actions: np.ndarray, active: np.ndarray, sampled: np.ndarray, amo
                             delta_resource[nd] = heat
                             delta_value[nd] = burnt - need_count[k]
                             nd += 1
+                        end_nd = nd
+                        for d in range(start_nd, end_nd):  # a burnt lava bucket leaves its bucket
+                            r = delta_resource[d]
+                            if r != heat and fuel_back[r] >= 0:
+                                delta_resource[nd] = fuel_back[r]
+                                delta_value[nd] = -delta_value[d]
+                                nd += 1
                     else:  # one unit at a time: not made here first, cheapest, most held, first in order
                         size = 0
                         for i in range(lo, hi):

@@ -169,15 +169,18 @@ class Rules:
         extra_items: Further item names to give an inventory slot (items no atom mentions).
         fuel_ticks: Burn ticks of each fuel item (200 smelt one item), for fuel needs.
         durability: Durability of each item that wears, for kept needs.
+        fuel_remainders: The container a fuel leaves in the fuel slot when it burns (a lava bucket's bucket).
 
     """
 
     def __init__(self, tasks: Iterable[AtomTask], tags: Mapping[str, Sequence[str]] | None = None,
                  places: Mapping[Resource, tuple[str | None, str | None]] | None = None,
                  extra_items: Iterable[str] = (), fuel_ticks: Mapping[str, int] | None = None,
-                 durability: Mapping[str, int] | None = None) -> None:
+                 durability: Mapping[str, int] | None = None,
+                 fuel_remainders: Mapping[str, str] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
         self.fuel_ticks = dict(fuel_ticks or {})
+        self.fuel_remainders = dict(fuel_remainders or {})
         self.durability = dict(durability or {})
         self.tags = {k: frozenset(v) for k, v in (tags or {}).items()}
         self.atom_ids: list[str] = [t.id for t in tasks]
@@ -222,7 +225,8 @@ class Rules:
     def from_knowledge(cls, tasks: Iterable[AtomTask], kn: Any, extra_items: Iterable[str] = ()) -> Rules:
         """The rules of some atoms, with the game facts they read (tags, places, fuels, durability) from ``kn``."""
         return cls(tasks, kn.tags, places_from_knowledge(kn), extra_items=extra_items,
-                   fuel_ticks=fuel_ticks_from_knowledge(kn), durability=durability_from_knowledge(kn))
+                   fuel_ticks=fuel_ticks_from_knowledge(kn), durability=durability_from_knowledge(kn),
+                   fuel_remainders=fuel_remainders_from_knowledge(kn))
 
     def _compile_resources(self, tasks: list[AtomTask], extra_items: Iterable[str]) -> None:
         seen: set[Resource] = {("item", name) for name in extra_items}
@@ -246,6 +250,11 @@ class Rules:
                                   if kind == "item" and (name == HEAT or name.startswith(WEAR_PREFIX)))
         """Items the state tracks that are not things held: furnace heat, wear."""
         self.heat = self.index.get(("item", HEAT), -1)
+        self.fuel_back: dict[int, int] = {
+            self.index[("item", fuel)]: self.index[("item", back)]
+            for fuel, back in sorted(self.fuel_remainders.items())
+            if ("item", fuel) in self.index and ("item", back) in self.index}
+        """Fuel -> the container it leaves when it burns (resource indices)."""
 
     def _compile_actions(self, action_tasks: list[AtomTask]) -> None:
         index = self.index
@@ -610,6 +619,10 @@ class Rules:
                     left = sum(weight[r] * k for r, k in taken) - need.count
                     if left > 0:
                         deltas.append((self.heat, left))
+                    for r, k in taken:  # a burnt lava bucket leaves its bucket (in the fuel slot: no event)
+                        back = self.fuel_back.get(r)
+                        if back is not None:
+                            deltas.append((back, k))
             elif need.presence:
                 used.append(next(m for m in need.members if get(m)))
             else:
@@ -1188,6 +1201,14 @@ def _best_outputs(outcomes: list[tuple[Output, ...]]) -> tuple[Output, ...]:
 def fuel_ticks_from_knowledge(kn: Any) -> dict[str, int]:
     """Burn ticks of every fuel (``fuels.yaml`` gives smelts per item; a smelt is 200 ticks)."""
     return {f.item: round(f.smelts * TICKS_PER_SMELT) for f in kn.fuels}
+
+
+def fuel_remainders_from_knowledge(kn: Any) -> dict[str, str]:
+    """The container each fuel leaves when it burns (``containers.yaml``: a lava bucket leaves its bucket)."""
+    table = kn.mechanisms.containers if getattr(kn, "mechanisms", None) is not None else None
+    if table is None:
+        return {}
+    return {f.item: back for f in kn.fuels if (back := table.remainder(f.item)) is not None}
 
 
 def durability_from_knowledge(kn: Any) -> dict[str, int]:

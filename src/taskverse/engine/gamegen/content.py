@@ -232,7 +232,9 @@ def drop_table(name: str, block: dict[str, Any], shears: list[str] | None,
     # a silk/no-silk pair) and nothing else.
     silked = [{"items": [mc(d["item"])], "tools": list(silk_tools)} for d in silk_lines] if silk_tools else []
     plain = not_prefixed(silk_prefix()) if silked else None
-    shear_lines = [{"items": [mc(item)], "tools": [mc("shears")]} for item in shears or []]
+    counted = {item: (shears or []).count(item) for item in shears or []}  # two grass from a tall grass
+    shear_lines = [{"items": [mc(item) + (f" {n}" if n > 1 else "")], "tools": [mc("shears")]}
+                   for item, n in counted.items()]
     if not lines and not shear_lines and not silked:
         return ""
     if not shear_lines and len(lines) == 1 and lines[0]["item"] == name and lines[0]["chance"] >= 0.999 \
@@ -320,6 +322,7 @@ def items(kn: Any) -> list[dict[str, Any]]:
     placements = {p.item: mc(p.block) for p in kn.placements}
     foods = {name: float(food.get("food_points", 1)) for name, food in kn.foods.items()}
     drinks = _drinks(kn)
+    containers = kn.mechanisms.containers if kn.mechanisms is not None else None
     out = []
     for name in sorted(set(kn.items) - set(kn.blocks)):
         item = kn.items[name]
@@ -335,6 +338,9 @@ def items(kn: Any) -> list[dict[str, Any]]:
             entry["type"] = "craft"
         if name in foods:
             entry["food"] = foods[name]
+            back = containers.after_eating(name) if containers is not None else None
+            if back is not None:  # a stew's bowl (containers.yaml)
+                entry["returns"] = mc(back)
         if name in drinks:
             entry["food"], entry["returns"] = 0.0, drinks[name]
         if name in placements:
@@ -415,7 +421,8 @@ def brewing(kn: Any) -> dict[str, Any]:
     ``recipes``: base potion -> ingredient -> result (the table's mixes; each container mix for every potion),
     with ``minecraft:potion`` brewing as the water bottle does (see the module docstring); ``fills``: a container ->
     the block it is filled at and the item it becomes (the fills at a block; the dragon's breath is left out);
-    the stand, its fuel, ``brews_per_fuel``, ``seconds`` a brew and ``bottles`` it holds. Empty without the table.
+    the stand, its fuel, ``brews_per_fuel``, ``seconds`` a brew and ``bottles`` it holds; ``leaves``: an ingredient ->
+    the container it leaves in the stand (dragon's breath its bottle: ``containers.yaml``). Empty without the table.
     """
     table = kn.mechanisms.brewing if kn.mechanisms is not None else None
     if table is None or table.station not in kn.blocks or table.fuel not in kn.items:
@@ -433,9 +440,13 @@ def brewing(kn: Any) -> dict[str, Any]:
     for c in table.containers:
         for p in table.potions:
             add(table.name(p.id, c.base), c.ingredient, table.name(p.id, c.result))
+    containers = kn.mechanisms.containers
+    ingredients = sorted({i for r in recipes.values() for i in r})
+    leaves = {i: mc(back) for i in ingredients if (back := containers.remainder(i.partition(":")[2]))}
     return {"stand": mc(table.station), "fuel": mc(table.fuel), "brews_per_fuel": table.brews_per_fuel,
             "seconds": BREW_SECONDS, "bottles": BREW_BOTTLES,
-            "recipes": {base: dict(sorted(r.items())) for base, r in sorted(recipes.items())}}
+            "recipes": {base: dict(sorted(r.items())) for base, r in sorted(recipes.items())},
+            "leaves": leaves}
 
 
 def fills(kn: Any) -> dict[str, dict[str, dict[str, Any]]]:
@@ -574,14 +585,23 @@ def hand(kn: Any) -> dict[str, Any]:
 def crafts(kn: Any) -> list[dict[str, Any]]:
     """Recipes with their counts (shaped and shapeless), smelting (10 s) and fuels (10 s an item smelted)."""
     out: list[dict[str, Any]] = []
+    containers = kn.mechanisms.containers if kn.mechanisms is not None else None
+
+    def left(cells: list[str]) -> dict[str, Any]:
+        """The engine's ``replacements``: a pair per used-up cell that leaves its container (a cake's buckets)."""
+        pairs = [[mc(c), mc(back)] for c in cells if c and containers is not None
+                 and (back := containers.remainder(c)) is not None]
+        return {"replacements": pairs} if pairs else {}
+
     for result in sorted(kn.raw_recipes):
         for variant in kn.raw_recipes[result]:
             output = mc(result) + (f" {variant['count']}" if int(variant.get("count", 1)) > 1 else "")
             if "shape" in variant:
                 rows = [[mc(c) if c else "" for c in row] for row in variant["shape"]]
-                out.append({"output": output, "recipe": rows})
+                out.append({"output": output, "recipe": rows, **left([c for row in variant["shape"] for c in row])})
             else:
-                out.append({"type": "shapeless", "output": output, "recipe": [mc(c) for c in variant["ingredients"]]})
+                out.append({"type": "shapeless", "output": output, "recipe": [mc(c) for c in variant["ingredients"]],
+                            **left(variant["ingredients"])})
     for special in kn.mechanisms.special_recipes.recipes if kn.mechanisms is not None else []:
         # the recipes Minecraft defines in code (special_recipes.yaml: a shulker box dyed), shapeless, one per
         # choice of its ingredients (a tag's or a list's members)
@@ -597,7 +617,8 @@ def crafts(kn: Any) -> list[dict[str, Any]]:
         out.append({"type": "cooking", "output": mc(recipe.output) + (f" {recipe.count}" if recipe.count > 1 else ""),
                     "recipe": mc(recipe.input), "cooktime": COOK_SECONDS})
     for fuel in sorted(kn.fuels, key=lambda f: f.item):
-        out.append({"type": "fuel", "recipe": mc(fuel.item), "burntime": round(fuel.smelts * COOK_SECONDS, 2)})
+        out.append({"type": "fuel", "recipe": mc(fuel.item), "burntime": round(fuel.smelts * COOK_SECONDS, 2),
+                    **left([fuel.item])})
     return out
 
 

@@ -58,7 +58,14 @@ return function(brewing, tile)
 						inv:set_stack("bottles", index, ItemStack(result))
 					end
 				end
+				local used = ingredient:get_name()
 				ingredient:take_item()
+				local leaves = (brewing.leaves or {})[used]
+				if leaves ~= nil and ingredient:is_empty() then -- dragon's breath leaves its bottle in the stand
+					ingredient = ItemStack(leaves)
+				elseif leaves ~= nil then
+					minetest.add_item(pos, ItemStack(leaves))
+				end
 				inv:set_stack("ingredient", 1, ingredient)
 				progress = 0
 			end
