@@ -1,4 +1,4 @@
-"""Commands for other tools' formats: ``import`` (MineStudio / MCU task configs) and ``export --to minestudio``."""
+"""Commands for other tools' formats: ``import``, ``export`` (MineStudio configs, MCU criteria), ``rate-video``."""
 
 from __future__ import annotations
 
@@ -132,19 +132,24 @@ def _words(extra: dict[str, Any]) -> str:
 @click.command("export")
 @click.argument("tasks", nargs=-1)
 @click.option("--suite", help="Export every task of a suite (SkillForge, ...).")
-@click.option("--to", "target", type=click.Choice(["minestudio"]), required=True,
-              help="The format to write (mcu-criteria: to come).")
+@click.option("--to", "target", type=click.Choice(["minestudio", "mcu-criteria"]), required=True,
+              help="minestudio: task configs (YAML); mcu-criteria: MCU rating criteria (text).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="The folder to write into.")
 @force_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
 def export(tasks: tuple[str, ...], suite: str | None, target: str, output: Path, force: bool, fmt: str) -> None:
-    """Write tasks (TASK... or --suite NAME) as MineStudio task configs, one YAML file per task in DIR.
+    """Write tasks (TASK... or --suite NAME) as MineStudio task configs or MCU criteria files, one per task in DIR.
 
-    Each file has custom_init_commands (Minecraft 1.20 commands setting up the task's start), text (its
+    --to minestudio: each file has custom_init_commands (Minecraft 1.20 commands setting up the task's start), text (its
     description) and a taskverse block with its id and its expression as data (the success condition), which
     `taskverse import` reads back. A task no command can set up (a start in a structure) is reported with the
     reason and the run goes on; exits 1 if any task was left out.
+
+    --to mcu-criteria: DIR/<task id>.txt in MCU's six sections (task progress, action control, error
+    recognition and correction, creative attempts, task completion efficiency, material selection and usage),
+    built from the task's plan from its start, the materials and tools its steps need and its constraints; the
+    same task always gives the same file.
     """
     from taskverse.cli.app import _library, resolve_task
     from taskverse.fileio import check_output, write_text
@@ -162,6 +167,9 @@ def export(tasks: tuple[str, ...], suite: str | None, target: str, output: Path,
         chosen = [resolve_suite_task(item, library) for item in load_suite(suite).tasks]
     else:
         chosen = [resolve_task(reference) for reference in tasks]
+    if target == "mcu-criteria":
+        _export_criteria(chosen, library, output, force, fmt)
+        return
     names = _names(library)
     written, skipped = [], []
     for task in chosen:
@@ -180,6 +188,21 @@ def export(tasks: tuple[str, ...], suite: str | None, target: str, output: Path,
         click.echo(f"wrote {len(written)} MineStudio configs to {output}; {len(skipped)} tasks left out")
     if skipped:
         sys.exit(1)
+
+
+def _export_criteria(chosen: list[Any], library: Any, output: Path, force: bool, fmt: str) -> None:
+    from taskverse.fileio import write_text
+    from taskverse.interop.criteria import criteria_for, file_name
+
+    written = []
+    for task in chosen:
+        path = output / file_name(task.id)
+        write_text(path, criteria_for(task, library).render(), force=force)
+        written.append({"id": task.id, "file": str(path)})
+    if fmt == "json":
+        emit_json({"written": written, "skipped": [], "to": "mcu-criteria"})
+    else:
+        click.echo(f"wrote {len(written)} MCU criteria files to {output}")
 
 
 COMMANDS = [import_, export]
