@@ -64,3 +64,20 @@ def test_mcus_enchant_diamond_sword_is_the_enchanting_tables_atom(library):
     assert task.id == "enchant.diamond_sword" and "use.enchant_diamond_sword" not in library.by_id
     needs = {m: n for n in ways_of(task)[0] for m in n.any_of}
     assert needs["lapis_lazuli"].count == 3 and needs["bookshelf"].count == 15 and not needs["diamond_sword"].kept
+
+
+@pytest.mark.parametrize("rare", ["ravager", "phantom", "trader_llama", "wandering_trader", "skeleton_horse",
+                                  "evoker"])
+def test_mobs_that_come_only_with_structures_events_or_time_take_longer_to_find_than_a_cow(library, rare):
+    from taskverse.difficulty.timemodel import ActionModel
+
+    model = ActionModel(library.knowledge)
+    cow = model.action(library.get("find.cow")).frames
+    assert model.action(library.get(f"find.{rare}")).frames > 10 * cow
+
+
+def test_leather_for_a_book_comes_from_a_cow(library):
+    from taskverse.textenv.plans import plan_task
+
+    actions = plan_task("naive(craft enchanting_table)", library).actions
+    assert "hunt.cow" in actions and "combat.trader_llama" not in actions

@@ -347,7 +347,10 @@ class ActionModel:
         biomes of its dimension is about ``BIOME_SPAN * (sqrt(N / k) - 1)`` blocks further (a share ``k / N`` of the
         land puts the nearest patch at a distance growing as ``1 / sqrt(share)``). A structure is as far as its
         placement puts it (``structure_distance``); an underground block needs a descent to the middle of its
-        height range through caves and a search there. A biome's share is that of the biomes of its category.
+        height range through caves and a search there. A biome's share is that of the biomes of its category. A mob
+        that only a structure holds is as far as its structures (``Mob.found_via``: a woodland mansion's evokers;
+        a raid's ravager, past an outpost and a village), and one that comes at its own pace adds the expected wait
+        (``Mob.appears_after``: a phantom after three sleepless days, a wandering trader every few days).
         """
         target = task.goal.target
         kn = self.kn
@@ -370,7 +373,11 @@ class ActionModel:
             return frames
         if target in kn.mobs:
             mob = kn.mobs[target]
-            return self._walk_to(mob.biomes, mob.dimensions[0] if mob.dimensions else "overworld")
+            if mob.found_via:  # only where its structures are (an evoker's mansion; a raid's outpost, then a village)
+                walk = sum(self.structure_distance(s) for s in mob.found_via) * WALK_FRAMES_PER_BLOCK
+                return FIND_LOOK_AROUND + walk + mob.appears_after
+            frames = self._walk_to(mob.biomes, mob.dimensions[0] if mob.dimensions else "overworld")
+            return frames + mob.appears_after  # and when it comes (a wandering trader every few days)
         return FIND_LOOK_AROUND + FIND_COMMON_WALK * WALK_FRAMES_PER_BLOCK
 
     def structure_distance(self, name: str) -> float:
@@ -405,7 +412,9 @@ class ActionModel:
     def route_blocks(self, task: AtomTask) -> float:
         """Blocks the agent moves to find or reach its target (0 for an action done where it stands)."""
         if task.goal.event == Event.FIND:
-            return max(0.0, self.find_frames(task) - FIND_LOOK_AROUND) / WALK_FRAMES_PER_BLOCK
+            mob = self.kn.mobs.get(task.goal.target)
+            waited = mob.appears_after if mob is not None else 0  # time it takes to appear is no walk
+            return max(0.0, self.find_frames(task) - FIND_LOOK_AROUND - waited) / WALK_FRAMES_PER_BLOCK
         if task.goal.event == Event.REACH:
             return self._reach_distance(task)[1]
         return 0.0

@@ -100,6 +100,10 @@ class Mob(_Curated):
     extra_drops: list[Drop] = Field(default_factory=list)
     leaves: list[str] = Field(default_factory=list)
     """Blocks its death places in the world (the ender dragon's egg on the exit portal)."""
+    found_via: list[str] = Field(default_factory=list)
+    """Structures a player reaches before one appears (an evoker's woodland mansion; a raid's outpost and village)."""
+    appears_after: int = Field(default=0, ge=0)
+    """Expected game ticks a player waits there before one appears (a phantom: three days without sleep)."""
     source: str | None = None
 
 
@@ -469,6 +473,7 @@ def _check_names(kn: Knowledge, curated: Path) -> None:
     checks += [("placements.yaml", b, "block") for p in kn.placements
                for b in [p.block, *p.grows, *([p.placed_on] if p.placed_on else [])]]
     checks += [("mobs.yaml", b, "block") for m in kn.mobs.values() for b in m.leaves]
+    checks += [("mobs.yaml", s, "structure") for m in kn.mobs.values() for s in m.found_via]
     if kn.mechanisms is not None:
         checks += names_used(kn.mechanisms)
     for file, name, kind in checks:
