@@ -4,7 +4,7 @@ It answers like a model would, from the prompt text alone: it reads the Figure 5
 found things, numbered candidates) and answers the greedy rule's choice as "ACTION: <number>" after a line of
 reasoning. Modes: ``greedy``, ``nonsense`` (answers prose naming no action), ``chatty`` (the greedy choice's
 number first, then an echo of the prompt with other numbers, as small models answer), and a required key (401
-otherwise).
+otherwise). ``answer`` (a function of the request body) answers instead of the mode, e.g. as a vision rater.
 ``HostileServer`` misbehaves the ways real endpoints do.
 """
 
@@ -14,6 +14,7 @@ import ast
 import json
 import re
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -48,8 +49,9 @@ def greedy_answer(prompt: str) -> str:
 class Server:
     """Serve on 127.0.0.1 (an ephemeral port) until ``close``; at most ``limit`` requests."""
 
-    def __init__(self, mode: str = "greedy", key: str | None = None, limit: int = 2000, gate: int = 0) -> None:
-        self.mode, self.key, self.limit, self.requests = mode, key, limit, 0
+    def __init__(self, mode: str = "greedy", key: str | None = None, limit: int = 2000, gate: int = 0,
+                 answer: Callable[[dict[str, Any]], str] | None = None) -> None:
+        self.mode, self.key, self.limit, self.requests, self.answer = mode, key, limit, 0, answer
         self.bodies: list[dict[str, Any]] = []  # every request's body, as sent
         # with a gate of N, no answer goes out before N requests are in flight at once (then all pass)
         self.gate = threading.Barrier(gate) if gate else None
@@ -74,7 +76,9 @@ class Server:
                 if not self.path.endswith("/chat/completions"):
                     return self._send(404, {"error": {"message": "no such route"}})
                 prompt = body["messages"][-1]["content"]
-                if server.mode == "greedy":
+                if server.answer is not None:
+                    content = server.answer(body)
+                elif server.mode == "greedy":
                     content = greedy_answer(prompt)
                 elif server.mode == "chatty":
                     content = greedy_answer(prompt).rsplit("ACTION: ", 1)[1] + "\nActions taken so far: 0, no action."

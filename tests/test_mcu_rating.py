@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 
 from conftest import cli, one_clean_line
@@ -83,3 +85,133 @@ def test_export_writes_one_file_a_task_and_never_overwrites(tmp_path):
     forced = cli("export", "craft.iron_sword", "--to", "mcu-criteria", "-o", str(out), "--force")
     assert forced.exit_code == 0 and "**Task Progress" in (out / "craft.iron_sword.txt").read_text()
     one_clean_line(cli("export", "craft.iron_sword", "--to", "mcu-criteria", "-o", "atoms/x"), "library's own folder")
+
+
+# --- rate-video -------------------------------------------------------------------------------------------------
+
+def _png(shade: int) -> bytes:
+    """A 4x4 grey PNG, written by hand (no imaging library needed)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + bytes([shade]) * 4 for _ in range(4))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def _frames(folder, count: int = 30):
+    folder.mkdir()
+    for i in range(count):  # frame_2 sorts before frame_10
+        (folder / f"frame_{i}.png").write_bytes(_png(i * 8))
+    return folder
+
+
+def _json_rating(body) -> str:
+    images = [part for part in body["messages"][-1]["content"] if part["type"] == "image_url"]
+    scores = {name: {"score": 5 + i % 3, "evidence": [f"saw {len(images)} frames"]}
+              for i, name in enumerate(SECTION_NAMES)}
+    return "Here is my rating.\n```json\n" + json.dumps(scores) + "\n```"
+
+
+def _rate(server, frames, out, *extra):
+    return cli("rate-video", str(frames), "--task", "craft.iron_sword", "--model", "openai:vision-test",
+               "--base-url", server.url, "-o", str(out), *extra)
+
+
+def test_rate_video_sends_the_frames_and_criteria_and_writes_six_scores(tmp_path):
+    from llm_server import Server
+
+    frames = _frames(tmp_path / "frames")
+    server = Server(answer=_json_rating)
+    try:
+        result = _rate(server, frames, tmp_path / "rating.json", "--frames", "5")
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
+    rating = json.loads((tmp_path / "rating.json").read_text())
+    assert list(rating["scores"]) == list(MCU_SECTIONS) and rating["complete"] and rating["read_as"] == "json"
+    assert rating["scores"]["Task Progress"] == 5 and rating["evidence"]["Action Control"] == ["saw 5 frames"]
+    assert rating["frames"] == {"total": 30, "sent": [f"frame_{i}.png" for i in (0, 7, 14, 22, 29)]}
+    (body,) = server.bodies
+    assert body["model"] == "vision-test"
+    text, *images = body["messages"][-1]["content"]
+    assert "craft iron_sword" in text["text"] and "**Task Progress" in text["text"]
+    sent = [base64.b64decode(part["image_url"]["url"].removeprefix("data:image/png;base64,")) for part in images]
+    assert sent == [_png(i * 8) for i in (0, 7, 14, 22, 29)]
+
+
+def test_an_answer_in_mcu_s_own_layout_is_read_too(tmp_path):
+    from llm_server import Server
+
+    layout = "\n\n".join(f"{name}:\n- the agent did something\nScore: {i}" for i, name in enumerate(SECTION_NAMES))
+    server = Server(answer=lambda body: layout)
+    try:
+        result = _rate(server, _frames(tmp_path / "frames", 3), tmp_path / "rating.json", "--format", "json")
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
+    rating = json.loads(result.stdout)
+    assert rating["read_as"] == "text" and list(rating["scores"].values()) == [0, 1, 2, 3, 4, 5]
+    assert rating["evidence"]["Creative Attempts"] == ["the agent did something"]
+
+
+def test_an_unusable_answer_is_reported_in_the_json_not_a_crash(tmp_path):
+    from llm_server import HostileServer, Server
+
+    frames = _frames(tmp_path / "frames", 3)
+    server = Server(mode="nonsense")
+    try:
+        result = _rate(server, frames, tmp_path / "turtles.json")
+    finally:
+        server.close()
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    rating = json.loads((tmp_path / "turtles.json").read_text())
+    assert not rating["complete"] and rating["answer"] == "I like turtles."
+    assert "no scores found" in rating["problems"][0] and "Traceback" not in result.stderr
+    half = {name: (15 if i % 2 else 7) for i, name in enumerate(SECTION_NAMES)}  # out of range: missing
+    server = Server(answer=lambda body: json.dumps(half))
+    try:
+        _rate(server, frames, tmp_path / "half.json")
+    finally:
+        server.close()
+    rating = json.loads((tmp_path / "half.json").read_text())
+    assert rating["scores"]["Task Progress"] == 7 and rating["scores"]["Action Control"] is None
+    assert "Action Control" in rating["problems"][0]
+    hostile = HostileServer("not_json")
+    try:
+        result = _rate(hostile, frames, tmp_path / "broken.json", "--retries", "0")
+    finally:
+        hostile.close()
+    assert result.exit_code == 1
+    rating = json.loads((tmp_path / "broken.json").read_text())
+    assert "not JSON" in rating["error"] and rating["answer"] is None
+
+
+def test_read_scores_is_bounded_and_tolerant():
+    from taskverse.interop.rating import MAX_ANSWER_CHARS, read_scores
+
+    nested = read_scores('{"scores": {"task progress": {"score": "8/10"}, "Action-Control": 3.5}}')
+    assert nested.scores["Task Progress"] == 8 and nested.scores["Action Control"] == 3.5
+    assert read_scores("{" * 100_000).read_as == "nothing"
+    assert read_scores('{"a":' * 50_000).read_as == "nothing"
+    long = read_scores("x" * (MAX_ANSWER_CHARS + 10) + '{"Task Progress": 9}')
+    assert long.scores["Task Progress"] is None and "only the first" in long.problems[0]
+    assert read_scores(" " * 100_000 + ":").read_as == "nothing"
+
+
+def test_bad_frames_and_videos_without_ffmpeg_are_one_clean_line(tmp_path, monkeypatch):
+    (tmp_path / "fake").mkdir()
+    (tmp_path / "fake" / "frame.png").write_text("not an image")
+    base = ("--task", "craft.iron_sword", "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1")
+    one_clean_line(cli("rate-video", str(tmp_path / "fake"), *base), "frame.png", "not a PNG or JPEG")
+    (tmp_path / "empty").mkdir()
+    one_clean_line(cli("rate-video", str(tmp_path / "empty"), *base), "no .png")
+    video = tmp_path / "episode.mp4"
+    video.write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    one_clean_line(cli("rate-video", str(video), *base), "episode.mp4", "needs ffmpeg")
+    one_clean_line(cli("rate-video", str(video), "--task", "craft.iron_sword", "--model", "gpt-4o"), "openai:MODEL")

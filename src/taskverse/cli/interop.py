@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from taskverse.cli.util import emit_json, error_line, force_option, friendly
+from taskverse.cli.util import FiniteFloat, emit_json, error_line, force_option, friendly
 from taskverse.errors import TaskverseError
 
 MAX_CONFIGS = 10_000
@@ -205,4 +206,78 @@ def _export_criteria(chosen: list[Any], library: Any, output: Path, force: bool,
         click.echo(f"wrote {len(written)} MCU criteria files to {output}")
 
 
-COMMANDS = [import_, export]
+@click.command("rate-video")
+@click.argument("source", metavar="VIDEO_OR_FRAMES", type=click.Path(path_type=Path))
+@click.option("--task", "task_ref", required=True, help="The task the episode attempts (id, description, file or "
+                                                        "composition): its criteria are built as export writes them.")
+@click.option("--criteria", "criteria_file", type=click.Path(path_type=Path),
+              help="A criteria file to rate against instead (one of MCU's, or one edited by hand).")
+@click.option("--model", required=True, metavar="openai:MODEL", help="The vision model, e.g. openai:gpt-4o.")
+@click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 [default: "
+                                 "OPENAI_BASE_URL, else OpenAI's].")
+@click.option("--api-key", help="The endpoint's key [default: OPENAI_API_KEY; local servers need none].")
+@click.option("--frames", "count", type=click.IntRange(min=1, max=64), default=16, show_default=True,
+              help="Frames sent, spread evenly over the episode (first and last included).")
+@click.option("--answer-timeout", type=FiniteFloat(min=0.1, max=3600.0), default=120.0, show_default=True,
+              help="Seconds to wait for the whole answer.")
+@click.option("--retries", type=click.IntRange(min=0, max=10), default=2, show_default=True,
+              help="Retries of a request that timed out, lost its connection or got a 429/5xx.")
+@click.option("--max-tokens", type=click.IntRange(min=16, max=100_000), default=2000, show_default=True)
+@click.option("--temperature", type=FiniteFloat(min=0.0, max=2.0), default=0.0, show_default=True)
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the rating as JSON to this file.")
+@force_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@friendly
+def rate_video(source: Path, task_ref: str, criteria_file: Path | None, model: str, base_url: str | None,
+               api_key: str | None, count: int, answer_timeout: float, retries: int, max_tokens: int,
+               temperature: float, output: Path | None, force: bool, fmt: str) -> None:
+    """Rate an episode (a folder of PNG/JPEG frames, or a video file) as MCU does, with a vision model.
+
+    \b
+    Sends --frames frames spread over the episode, with the task's MCU criteria (as `export --to
+    mcu-criteria` writes them), to an OpenAI-compatible vision endpoint, and asks for six scores from 0 to
+    10 with evidence: task progress, action control, error recognition and correction, creative attempts,
+    task completion efficiency, material selection and usage. A video file needs ffmpeg on PATH. An answer
+    that is not usable (no JSON, scores missing or out of range) or a failed request is reported in the
+    result; the exit status is then 1.
+
+    \b
+    taskverse rate-video frames/ --task craft.iron_sword --model openai:Qwen/Qwen2.5-VL-7B-Instruct \\
+        --base-url http://127.0.0.1:8000/v1 -o rating.json
+    """  # noqa: D301
+    from taskverse.cli.app import _library, resolve_task
+    from taskverse.fileio import check_output, read_text, write_text
+    from taskverse.interop.criteria import criteria_for
+    from taskverse.interop.frames import sample_frames
+    from taskverse.interop.rating import Endpoint, rate
+    from taskverse.textenv.llm import check_base_url
+
+    if not model.startswith("openai:") or len(model) == len("openai:"):
+        raise TaskverseError(f"--model {model[:80]!r}: expected openai:MODEL (e.g. openai:gpt-4o)")
+    if base_url is not None:
+        check_base_url(base_url)
+    if output is not None:
+        check_output(output, force)
+    task = resolve_task(task_ref)
+    library = _library()
+    criteria = read_text(criteria_file, "criteria file", 256 * 1024) if criteria_file else \
+        criteria_for(task, library).render()
+    frames, total = sample_frames(source, count)
+    endpoint = Endpoint(model[len("openai:"):], base_url, api_key, answer_timeout, retries, max_tokens, temperature)
+    result = {"source": str(source), **rate(task, criteria, frames, total, endpoint)}
+    if output is not None:
+        write_text(output, json.dumps(result, indent=2) + "\n", force=force)
+    if fmt == "json":
+        emit_json(result)
+    else:
+        for name, score in result["scores"].items():
+            evidence = "; ".join(result["evidence"][name])
+            click.echo(f"{name:<34} {'-' if score is None else score:>4}  {evidence[:200]}")
+    for problem in [result["error"], *result["problems"]]:
+        if problem:
+            click.echo(_one_line(f"warning: rate-video: {problem}"), err=True)
+    if not result["complete"]:
+        sys.exit(1)
+
+
+COMMANDS = [import_, export, rate_video]
