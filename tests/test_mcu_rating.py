@@ -79,8 +79,9 @@ def test_export_writes_one_file_a_task_and_never_overwrites(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["combat.zombie.txt", "craft.iron_sword.txt"]
     assert file_name("craft.iron_sword") == "craft.iron_sword.txt"
     (out / "craft.iron_sword.txt").write_text("edited by hand\n")
-    again = cli("export", "craft.iron_sword", "--to", "mcu-criteria", "-o", str(out))
+    again = cli("export", "mine.iron_ore", "craft.iron_sword", "--to", "mcu-criteria", "-o", str(out))
     one_clean_line(again, "already exists", "--force")
+    assert not (out / "mine.iron_ore.txt").exists()  # nothing is written when any file would be refused
     assert (out / "craft.iron_sword.txt").read_text() == "edited by hand\n"
     forced = cli("export", "craft.iron_sword", "--to", "mcu-criteria", "-o", str(out), "--force")
     assert forced.exit_code == 0 and "**Task Progress" in (out / "craft.iron_sword.txt").read_text()
@@ -215,3 +216,48 @@ def test_bad_frames_and_videos_without_ffmpeg_are_one_clean_line(tmp_path, monke
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     one_clean_line(cli("rate-video", str(video), *base), "episode.mp4", "needs ffmpeg")
     one_clean_line(cli("rate-video", str(video), "--task", "craft.iron_sword", "--model", "gpt-4o"), "openai:MODEL")
+
+
+def test_a_video_is_cut_by_ffmpeg_when_it_is_installed(tmp_path, monkeypatch):
+    """ffmpeg is not a dependency: stand-ins with its command line check what rate-video asks of it."""
+    import sys
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "ffprobe").write_text(f"#!{sys.executable}\nprint('12.5')\n")
+    (bin_dir / "ffmpeg").write_text(
+        f"#!{sys.executable}\nimport sys, base64\nargs = sys.argv[1:]\n"
+        "count = int(args[args.index('-frames:v') + 1])\nassert args[args.index('-vf') + 1].startswith('fps=')\n"
+        f"png = base64.b64decode({base64.b64encode(_png(200)).decode()!r})\n"
+        "for i in range(1, count + 1):\n    open(args[-1] % i, 'wb').write(png)\n")
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    video = tmp_path / "episode.mp4"
+    video.write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    from llm_server import Server
+
+    server = Server(answer=_json_rating)
+    try:
+        result = _rate(server, video, tmp_path / "rating.json", "--frames", "4")
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
+    rating = json.loads((tmp_path / "rating.json").read_text())
+    assert rating["frames"]["sent"] == [f"episode.mp4@{i}" for i in range(4)]
+    assert rating["evidence"]["Task Progress"] == ["saw 4 frames"]
+
+
+def test_an_mcu_criteria_file_can_be_given_instead(tmp_path):
+    from llm_server import Server
+
+    criteria = tmp_path / "craft_bell.txt"
+    criteria.write_text("**Task Progress: key steps**\n - whether the agent crafts the bell\n")
+    server = Server(answer=_json_rating)
+    try:
+        result = _rate(server, _frames(tmp_path / "frames", 2), tmp_path / "r.json", "--criteria", str(criteria))
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
+    assert "crafts the bell" in server.bodies[0]["messages"][-1]["content"][0]["text"]
+    assert json.loads((tmp_path / "r.json").read_text())["criteria"] == criteria.read_text()

@@ -150,7 +150,7 @@ def export(tasks: tuple[str, ...], suite: str | None, target: str, output: Path,
     --to mcu-criteria: DIR/<task id>.txt in MCU's six sections (task progress, action control, error
     recognition and correction, creative attempts, task completion efficiency, material selection and usage),
     built from the task's plan from its start, the materials and tools its steps need and its constraints; the
-    same task always gives the same file.
+    same task always gives the same file. `taskverse rate-video` rates an episode against it.
     """
     from taskverse.cli.app import _library, resolve_task
     from taskverse.fileio import check_output, write_text
@@ -192,12 +192,12 @@ def export(tasks: tuple[str, ...], suite: str | None, target: str, output: Path,
 
 
 def _export_criteria(chosen: list[Any], library: Any, output: Path, force: bool, fmt: str) -> None:
-    from taskverse.fileio import write_text
+    from taskverse.fileio import check_output, write_text
     from taskverse.interop.criteria import criteria_for, file_name
 
+    paths = [check_output(output / file_name(task.id), force) for task in chosen]  # all refused before any work
     written = []
-    for task in chosen:
-        path = output / file_name(task.id)
+    for task, path in zip(chosen, paths, strict=True):
         write_text(path, criteria_for(task, library).render(), force=force)
         written.append({"id": task.id, "file": str(path)})
     if fmt == "json":
