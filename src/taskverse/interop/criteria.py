@@ -148,7 +148,8 @@ def criteria_for(task: Any, library: Any) -> Criteria:
         for need in way:
             if need.kind != "item":
                 if one_step:
-                    preparation.append(f"finds the {_names(need.any_of[:3]).replace(' and ', ' or ')}"
+                    verb = "finds" if need.kind in ("block", "entity") else "reaches"
+                    preparation.append(f"{verb} the {_names(need.any_of[:3]).replace(' and ', ' or ')}"
                                        + (f" ({need.count})" if need.count > 1 else ""))
                 continue
             if one_step:
