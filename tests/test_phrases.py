@@ -550,3 +550,17 @@ def test_minedojos_old_names_and_unobtainable_things(library):
     assert rows["find material and craft to obtain nether brick"]["expression"] == "naive(craft.nether_bricks)"
     for text, name in (("obtain monster egg", "infested_stone"), ("obtain chorus plant", "chorus_plant")):
         assert rows[text]["status"] == "impossible" and f"{name}: not obtainable in survival" in rows[text]["reason"]
+
+
+def test_a_kind_of_things_is_any_of_them(reader):
+    from taskverse.language.reading import Counted, Joined
+
+    door = reader.read("place a door").root
+    assert isinstance(door, Joined) and door.op == "any"
+    assert {Step("place.oak_door"), Step("place.iron_door"), Step("place.warped_door")} <= set(door.parts)
+    assert all(isinstance(p, Step) and p.task.endswith("_door") for p in door.parts)
+    two = reader.read("craft 2 doors").root
+    assert isinstance(two, Counted) and two.count == 2 and isinstance(two.part, Joined)
+    dyes = reader.read("obtain dye").root
+    assert isinstance(dyes, Joined) and Step("obtain.red_dye") in dyes.parts
+    assert reader.read("craft a bed").root == Step("craft.white_bed")  # a paper's own meaning wins (aliases.yaml)

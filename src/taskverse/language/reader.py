@@ -72,6 +72,9 @@ from taskverse.language.vocabulary import (
     tool_set,
 )
 
+MAX_KIND = 64
+"""The most things a kind ("door", "wool") stands for in one reading (an any of their atoms)."""
+
 # --- the reader ---------------------------------------------------------------------------------------------------
 
 def _without_partner(words: list[str]) -> list[str]:
@@ -315,7 +318,15 @@ class PhraseReader:
                 return node, (verb, " ".join(rest))
         task = self.task_for(verb, tuple(rest))
         if task is None:
-            return None
+            named = self.known(tuple(rest), ("item", "block", "entity", "biome", "structure"))
+            kinds = self.any_kind(verb, tuple(rest)) if named is None else []  # "craft a log": oak_log, not a kind
+            if not kinds:
+                return None
+            # "place a door": any door the library places (a kind of things, no one of them named)
+            node = Joined("any", tuple(Step(t) for t in kinds))
+            if count is not None and count > 1:
+                node = Counted(node, count, "times")
+            return node, (verb, *([str(count)] if count is not None else []), " ".join(rest))
         if count == 2 and task.split(".")[0] in PAIR_VERBS:
             count = None  # "breed two cows": the pair bred, not two breedings
         node = Step(task)
@@ -339,6 +350,24 @@ class PhraseReader:
                                             unread=[word])
             return None
         return int(word)
+
+    def any_kind(self, verb: str, thing: tuple[str, ...]) -> list[str]:
+        """The atoms of a verb for any thing of a kind the name stands for (``door``: every ``*_door``).
+
+        A kind is an item tag of the game (``beds``, ``wool``, ``logs``) or the last word several items share
+        (``door``, ``banner``, ``dye``); at most ``MAX_KIND`` of them. Empty when the name is no kind or fewer than
+        two of its things have an atom for the verb.
+        """
+        name = "_".join(thing)
+        forms = [name, *([name[:-1]] if name.endswith("s") else []), *([name[:-2]] if name.endswith("es") else [])]
+        for form in forms:
+            members = list(self.kn.tags.get(form) or self.kn.tags.get(f"{form}s") or [])
+            if not members:
+                members = [item for item in self.kn.items if item.endswith(f"_{form}")]
+            tasks = list(dict.fromkeys(t for m in sorted(members) if (t := self.task_for(verb, (m,))) is not None))
+            if 2 <= len(tasks) <= MAX_KIND:
+                return tasks
+        return []
 
     def task_for(self, verb: str, thing: tuple[str, ...]) -> str | None:
         """The atom a verb and a thing mean, trying the verb's library verbs and each reading of the name."""
