@@ -16,8 +16,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,24 +104,37 @@ def _local_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...
     context = multiprocessing.get_context(method)
     pool = ProcessPoolExecutor(max_workers=min(workers, len(arguments)), mp_context=context,
                                initializer=_ignore_interrupts)
+    try:
+        yield from windowed(pool, function, arguments, 2 * workers)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def windowed(pool: Executor, function: Callable[..., Any], arguments: Iterable[tuple[Any, ...]], window: int,
+             stop: Callable[[list[Future[Any]]], None] | None = None) -> Iterator[tuple[int, Any]]:
+    """(index, result) of ``function(*args)`` for each of ``arguments`` on ``pool``, as they end.
+
+    At most ``window`` jobs are submitted at a time, so an interrupt leaves few started jobs to throw away; when
+    the caller stops early (an interrupt, an error), ``stop`` gets the jobs still under way.
+    """
     pending: dict[Future[Any], int] = {}
     queue = iter(enumerate(arguments))
     try:
-        # a bounded window of submitted jobs: an interrupt leaves few started jobs to throw away
         for i, args in queue:
             pending[pool.submit(function, *args)] = i
-            if len(pending) >= 2 * workers:
+            if len(pending) >= window:
                 break
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 index = pending.pop(future)
                 yield index, future.result()
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending[pool.submit(function, *nxt[1])] = nxt[0]
+                following = next(queue, None)
+                if following is not None:
+                    pending[pool.submit(function, *following[1])] = following[0]
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pending and stop is not None:
+            stop(list(pending))
 
 
 def _ray_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]],

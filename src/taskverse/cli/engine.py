@@ -285,6 +285,7 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
     else:
         tasks = [(ref, resolve_task(ref)) for ref in task_refs]
     interrupted = False
+    report: dict[str, Any] | None
     try:
         report = evaluate_engine(tasks, agent_spec, library=library, game=game, episodes=episodes, seed=seed,
                                  max_steps=max_steps, workers=workers, answer_timeout=answer_timeout)

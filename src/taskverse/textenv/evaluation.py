@@ -214,31 +214,19 @@ def _threaded(settings: EvalSettings, jobs: Sequence[EpisodeJob], threads: int) 
 
     Agents that wait on a server (``openai:``) keep ``threads`` requests in flight, which a model server batches.
     """
-    from concurrent.futures import FIRST_COMPLETED, Future, wait
+    from concurrent.futures import Future, wait
 
-    pool = _pool(threads)
-    pending: dict[Future[dict[str, Any]], int] = {}
-    queue = iter(enumerate(jobs))
-    try:
-        for i, job in queue:
-            pending[pool.submit(run_job, settings, job)] = i
-            if len(pending) >= threads:
-                break
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                index = pending.pop(future)
-                yield index, future.result()
-                following = next(queue, None)
-                if following is not None:
-                    pending[pool.submit(run_job, settings, following[1])] = following[0]
-    finally:
-        if pending:  # stopped early: the episodes under way end at their next step, their records dropped
-            _STOP.set()
-            for future in pending:
-                future.cancel()
-            wait(pending)
-            _STOP.clear()
+    from taskverse.workers import windowed
+
+    def stop(pending: list[Future[Any]]) -> None:
+        """Stopped early: the episodes under way end at their next step, their records dropped."""
+        _STOP.set()
+        for future in pending:
+            future.cancel()
+        wait(pending)
+        _STOP.clear()
+
+    yield from windowed(_pool(threads), run_job, ((settings, job) for job in jobs), threads, stop)
 
 
 def _episodes(settings: EvalSettings, jobs: list[EpisodeJob], backend: Backend) -> Iterator[dict[str, Any]]:

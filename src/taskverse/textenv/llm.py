@@ -320,7 +320,7 @@ def few_shot_text(path: str | Path, examples: int = MAX_EXAMPLES) -> str:
 
     from taskverse.fileio import read_lines
 
-    out = []
+    out: list[str] = []
     for number, (_, line) in enumerate(read_lines(path, 16 * 1024 * 1024, "trajectory file"), start=1):
         if len(out) >= examples:
             break
