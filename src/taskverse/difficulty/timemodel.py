@@ -352,6 +352,11 @@ class ActionModel:
         a raid's ravager, past an outpost and a village), and one that comes at its own pace adds the expected wait
         (``Mob.appears_after``: a phantom after three sleepless days, a wandering trader every few days).
         """
+        mob = self.kn.mobs.get(task.goal.target)
+        return self._find_walk(task) + (mob.appears_after if mob is not None else 0)
+
+    def _find_walk(self, task: AtomTask) -> float:
+        """``find_frames`` without the wait for the target to appear: looking around and walking there."""
         target = task.goal.target
         kn = self.kn
         if target in kn.structures:
@@ -375,9 +380,8 @@ class ActionModel:
             mob = kn.mobs[target]
             if mob.found_via:  # only where its structures are (an evoker's mansion; a raid's outpost, then a village)
                 walk = sum(self.structure_distance(s) for s in mob.found_via) * WALK_FRAMES_PER_BLOCK
-                return FIND_LOOK_AROUND + walk + mob.appears_after
-            frames = self._walk_to(mob.biomes, mob.dimensions[0] if mob.dimensions else "overworld")
-            return frames + mob.appears_after  # and when it comes (a wandering trader every few days)
+                return FIND_LOOK_AROUND + walk
+            return self._walk_to(mob.biomes, mob.dimensions[0] if mob.dimensions else "overworld")
         return FIND_LOOK_AROUND + FIND_COMMON_WALK * WALK_FRAMES_PER_BLOCK
 
     def structure_distance(self, name: str) -> float:
@@ -412,9 +416,7 @@ class ActionModel:
     def route_blocks(self, task: AtomTask) -> float:
         """Blocks the agent moves to find or reach its target (0 for an action done where it stands)."""
         if task.goal.event == Event.FIND:
-            mob = self.kn.mobs.get(task.goal.target)
-            waited = mob.appears_after if mob is not None else 0  # time it takes to appear is no walk
-            return max(0.0, self.find_frames(task) - FIND_LOOK_AROUND - waited) / WALK_FRAMES_PER_BLOCK
+            return max(0.0, self._find_walk(task) - FIND_LOOK_AROUND) / WALK_FRAMES_PER_BLOCK
         if task.goal.event == Event.REACH:
             return self._reach_distance(task)[1]
         return 0.0

@@ -325,6 +325,11 @@ class Knowledge:
         reason = self.never_generated.get(name)
         return f"the 1.20 world never generates {name}: {reason}" if reason is not None else None
 
+    def sheared(self, block: str) -> dict[str, int]:
+        """What shears collect from a block, by item with its count (two grass from a tall grass)."""
+        items = self.shears.get(block, [])
+        return {item: items.count(item) for item in items}
+
     def why_not_broken(self, name: str) -> str | None:
         """Why no survival player breaks ``name`` (bedrock, water, air), or None if one can (``breaking.yaml``)."""
         block = self.blocks.get(name)

@@ -136,11 +136,10 @@ def _mines(kn: Knowledge) -> list[Draft]:
 def _shears(kn: Knowledge) -> list[Draft]:
     """Blocks whose own item only shears collect (leaves)."""
     drafts = []
-    for block, items in sorted(kn.shears.items()):
+    for block in sorted(kn.shears):
         needs = [_need([block], kind=ResourceKind.BLOCK), _need(["shears"], kept=True)]
         init = {"nearby_blocks": {block: 1}, "main_hand": "shears"}
-        counted = {i: items.count(i) for i in items}  # two grass from a tall grass
-        yields = [{"name": i, "count": n} if n > 1 else {"name": i} for i, n in counted.items()]
+        yields = [{"name": i, "count": n} if n > 1 else {"name": i} for i, n in kn.sheared(block).items()]
         draft = _draft("shear", block, "mine", [needs], yields, category=Category.MINING, initialization=init)
         draft.data["metrics"] = _goal("mine", block, using="shears")
         drafts.append(draft)

@@ -215,7 +215,7 @@ def silk_prefix() -> str:
     return mc("silk_touch_")
 
 
-def drop_table(name: str, block: dict[str, Any], shears: list[str] | None,
+def drop_table(name: str, block: dict[str, Any], shears: dict[str, int] | None,
                silk_tools: list[str] | None = None) -> dict[str, Any] | str | None:
     """The engine's drop definition of a block: None drops itself, ``""`` nothing, else a drop table.
 
@@ -232,9 +232,8 @@ def drop_table(name: str, block: dict[str, Any], shears: list[str] | None,
     # a silk/no-silk pair) and nothing else.
     silked = [{"items": [mc(d["item"])], "tools": list(silk_tools)} for d in silk_lines] if silk_tools else []
     plain = not_prefixed(silk_prefix()) if silked else None
-    counted = {item: (shears or []).count(item) for item in shears or []}  # two grass from a tall grass
     shear_lines = [{"items": [mc(item) + (f" {n}" if n > 1 else "")], "tools": [mc("shears")]}
-                   for item, n in counted.items()]
+                   for item, n in (shears or {}).items()]
     if not lines and not shear_lines and not silked:
         return ""
     if not shear_lines and len(lines) == 1 and lines[0]["item"] == name and lines[0]["chance"] >= 0.999 \
@@ -283,7 +282,7 @@ def nodes(kn: Any) -> list[dict[str, Any]]:
             "drawtype": _drawtype(name, block, crops), "groups": node_groups(name, block, levels),
             "stack": int(item.get("stack", 64)),
         }
-        drop = drop_table(name, block, kn.shears.get(name), silk)
+        drop = drop_table(name, block, kn.sheared(name), silk)
         if drop is not None:
             entry["drop"] = drop
         if name not in kn.items:
@@ -429,9 +428,11 @@ def brewing(kn: Any) -> dict[str, Any]:
         return {}
     water = table.name("water")
     recipes: dict[str, dict[str, str]] = {}
+    ingredients: set[str] = set()
 
     def add(base: str, ingredient: str, result: str) -> None:
         if ingredient in kn.items:
+            ingredients.add(ingredient)
             for name in (base, *(["potion"] if base == water and "potion" in kn.items else [])):
                 recipes.setdefault(mc(name), {}).setdefault(mc(ingredient), mc(result))
 
@@ -441,8 +442,7 @@ def brewing(kn: Any) -> dict[str, Any]:
         for p in table.potions:
             add(table.name(p.id, c.base), c.ingredient, table.name(p.id, c.result))
     containers = kn.mechanisms.containers
-    ingredients = sorted({i for r in recipes.values() for i in r})
-    leaves = {i: mc(back) for i in ingredients if (back := containers.remainder(i.partition(":")[2]))}
+    leaves = {mc(i): mc(back) for i in sorted(ingredients) if (back := containers.remainder(i))}
     return {"stand": mc(table.station), "fuel": mc(table.fuel), "brews_per_fuel": table.brews_per_fuel,
             "seconds": BREW_SECONDS, "bottles": BREW_BOTTLES,
             "recipes": {base: dict(sorted(r.items())) for base, r in sorted(recipes.items())},
