@@ -466,3 +466,11 @@ def test_a_ray_address_where_nothing_listens_is_one_clean_line_at_once(monkeypat
     monkeypatch.setattr(ray, "init", init)
     one_clean_line(cli(*args), "cannot reach the Ray cluster at 127.0.0.1:1 (RAY_ADDRESS)")
     assert calls == []
+
+
+def test_a_long_error_keeps_what_is_wrong_at_its_end():
+    from taskverse.cli.util import MAX_ERROR_CHARS, error_line
+
+    line = error_line("x" * 5000 + ": a count runs up to 1000")
+    assert line.endswith("a count runs up to 1000") and line.startswith("error: xxx") and "…" in line
+    assert len(line) == len("error: ") + MAX_ERROR_CHARS

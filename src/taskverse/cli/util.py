@@ -37,10 +37,15 @@ MAX_ERROR_CHARS = 1000
 
 
 def error_line(problem: object) -> str:
-    """``error: ...`` on one line of at most ``MAX_ERROR_CHARS`` characters (long input is cut, not echoed whole)."""
+    """``error: ...`` on one line of at most ``MAX_ERROR_CHARS`` characters (long input is cut, not echoed whole).
+
+    The middle goes: a message names what it is about first and says what is wrong last (a long expression, then
+    "a count runs up to 1000"), so both ends stay.
+    """
     text = " ".join(str(problem).split())
     if len(text) > MAX_ERROR_CHARS:
-        text = text[:MAX_ERROR_CHARS - 1] + "…"
+        head = (MAX_ERROR_CHARS - 1) // 2
+        text = text[:head] + "…" + text[len(text) - (MAX_ERROR_CHARS - 1 - head):]
     return f"error: {text}"
 
 
