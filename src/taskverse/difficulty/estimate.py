@@ -29,16 +29,6 @@ from taskverse.world.rules import CostModel, Need, Rules, initialization_resourc
 INF = math.inf
 
 
-def _timemodel_digest() -> str:
-    """A hash of the time model's code: the frames the cost fixpoint is priced in depend on it."""
-    import hashlib
-    from pathlib import Path
-
-    from taskverse.difficulty import timemodel
-
-    return hashlib.sha256(Path(str(timemodel.__file__)).read_bytes()).hexdigest()[:16]
-
-
 @dataclass(frozen=True)
 class Part:
     """A piece of a plan: its frames, its synthetic actions' pattern counts and the atoms it does."""
@@ -81,9 +71,10 @@ class PlanModel:
         library = self.library
         if getattr(library, "_textworld_rules", None) is not None or not getattr(library, "digest", ""):
             return self._build()
-        from taskverse.library.loader import _cached, _code_digest
+        from taskverse.library.loader import _cached
+        from taskverse.memo import code_digest
 
-        key = f"plans-{library.digest}-{_code_digest()}-{_timemodel_digest()}"
+        key = f"plans-{library.digest}-{code_digest()}"
         model: tuple[Rules, CostModel, list[float]] = _cached(key, self._build)
         library._textworld_rules = model[0]  # the one model, for whoever asks next (Rules.for_library)
         return model

@@ -21,6 +21,7 @@ from taskverse import __version__
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.fileio import read_text
 from taskverse.knowledge.facts import Knowledge, load_knowledge, prime_knowledge
+from taskverse.memo import code_digest
 from taskverse.paths import atoms_dir, knowledge_dir
 from taskverse.schema import AtomTask, Event, Name, ResourceKind, TaskFile
 from taskverse.text import loosen, normalize
@@ -320,7 +321,7 @@ class Library:
     def world(self) -> World:
         """The world-wide dependency graph, alternatives pruned by cost (built once, cached on disk)."""
         if self._world is None:
-            key = f"world-{self.digest}-{_code_digest()}"  # the graph's rules are code: a change rebuilds it
+            key = f"world-{self.digest}-{code_digest()}"  # the graph's rules are code: a change rebuilds it
             self._world = _cached(key, self._build_world) if self.digest else self._build_world()
         return self._world
 
@@ -370,28 +371,6 @@ class Library:
             suggestions=[*id_guesses, *(self.by_description[g] for g in guesses
                                         if self.by_description[g] not in id_guesses)][:3],
         )
-
-
-def _code_digest() -> str:
-    """A hash of the modules that decide what the world graph holds (graph rules and the model's costs)."""
-    import hashlib
-
-    from taskverse.world import costs, graph, rules
-
-    sha = hashlib.sha256()
-    for module in (graph, rules, costs):
-        sha.update(Path(str(module.__file__)).read_bytes())
-    return sha.hexdigest()[:16]
-
-
-def _knowledge_code_digest() -> str:
-    """A hash of the modules that read the game knowledge (the facts, the mechanism tables)."""
-    from taskverse.knowledge import enchanting, facts, mechanisms
-
-    sha = hashlib.sha256()
-    for module in (facts, mechanisms, enchanting):
-        sha.update(Path(str(module.__file__)).read_bytes())
-    return sha.hexdigest()[:16]
 
 
 def _cached(name: str, build: Any) -> Any:
@@ -504,7 +483,8 @@ def load_library(root: Path | None = None, use_cache: bool = True) -> Library:
             raise errors[0]
         return LibraryIndex.from_located(located), kn
 
-    # The knowledge is read by code too: a change to how facts are read rebuilds the cache.
-    index, kn = _cached(f"library-{digest}-{_knowledge_code_digest()}", build)
+    # The knowledge is read by code too: a change to any module rebuilds the cache (a partial digest of the modules
+    # thought to matter once let an entry built by other code be read back as current).
+    index, kn = _cached(f"library-{digest}-{code_digest()}", build)
     prime_knowledge(kn)
     return Library(index=index, knowledge=kn, digest=digest)
