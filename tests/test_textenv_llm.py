@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, cli, run_cli
-from llm_server import HOSTILE_BODIES, ODD_USAGE, HostileServer, Server
+from llm_server import HOSTILE_BODIES, ODD_USAGE, HostileServer, Server, greedy_answer
 from taskverse.errors import TaskverseError
 from taskverse.textenv.answers import answer_part, choose_action
 from taskverse.textenv.endpoint import RequestFailed, read_reply
@@ -492,3 +492,45 @@ def test_few_shot_examples_come_from_recorded_solved_episodes(tmp_path):
                   "--few-shot", str(empty), "--no-progress"), "no successful episode")
     _one_line(cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
                   "--few-shot", "/dev/zero", "--no-progress"), "device")
+
+
+def test_history_as_chat_messages_keeps_the_last_exchanges_within_a_budget(tmp_path):
+    server = Server()
+    try:
+        report, lines = _eval(server.url, tmp_path, "--view", "relevant", "--answer-timeout", "600",
+                              "--history", "2", "--history-mode", "messages", "--cot", "20", name="messages")
+    finally:
+        server.close()
+    assert report["summary"]["successes"] == 1 and report["agent_options"]["history_mode"] == "messages"
+    bodies = [body["messages"] for body in server.bodies]
+    assert len(bodies) >= 4
+    users = [messages[-1]["content"] for messages in bodies]
+    answers = [greedy_answer(user) for user in users]  # what the server answered each step
+    for step, messages in enumerate(bodies):
+        assert [m["role"] for m in messages] == ["system"] + ["user", "assistant"] * min(step, 2) + ["user"]
+        earlier = messages[1:-1]
+        shown = range(max(0, step - 2), step)  # the last two exchanges, exactly as they went
+        assert [m["content"] for m in earlier[0::2]] == [users[i] for i in shown]
+        assert [m["content"] for m in earlier[1::2]] == [answers[i] for i in shown]
+    # the trajectory keeps exactly what was sent, the earlier exchanges included
+    assert [s["messages"] for s in lines[0]["trajectory"]] == bodies
+    # a budget of characters smaller than one exchange: every request stands alone again
+    tight = Server()
+    try:
+        _eval(tight.url, tmp_path, "--view", "relevant", "--answer-timeout", "600", "--history-mode", "messages",
+              "--history-chars", "100", name="tight")
+    finally:
+        tight.close()
+    assert all(len(body["messages"]) == 2 for body in tight.bodies)
+
+
+def test_a_long_episode_s_conversation_stays_within_its_budget():
+    from taskverse.textenv.history import MAX_ANSWER_CHARS, Conversation
+
+    conversation = Conversation(turns=10_000, chars=5000)
+    for step in range(3000):
+        conversation.add("observation " * 40 + str(step), "<think>" + "x" * 10_000 + "</think>ACTION: 1" + "!" * 5000)
+        assert sum(len(m["content"]) for m in conversation.messages()) <= 5000
+    kept = conversation.messages()
+    assert kept[-2]["content"].endswith("2999") and len(kept[-1]["content"]) == MAX_ANSWER_CHARS
+    assert kept[-1]["content"].startswith("ACTION: 1") and conversation.dropped + len(kept) // 2 == 3000

@@ -183,7 +183,15 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.option("--max-tokens", type=click.IntRange(min=1, max=1_000_000), default=None,
               help="A cap on each answer's tokens.")
 @click.option("--history", type=click.IntRange(min=0, max=10_000), default=20, show_default=True,
-              help="How many of the last actions the prompt's $history lists (openai:).")
+              help="How many of the last actions the prompt's $history lists (openai:); with --history-mode "
+                   "messages also how many earlier exchanges each request carries.")
+@click.option("--history-mode", type=click.Choice(["text", "messages"]), default="text", show_default=True,
+              help="text: each request stands alone, $history lists the last actions; messages: the last "
+                   "--history exchanges (the user message sent, the model's answer) come first as alternating "
+                   "user/assistant chat messages, as BALROG keeps them (openai:).")
+@click.option("--history-chars", type=click.IntRange(min=0, max=10_000_000), default=16_000, show_default=True,
+              help="With --history-mode messages: the most characters of earlier exchanges a request carries "
+                   "(the oldest leave first), so a long episode cannot overflow the model's context.")
 @click.option("--cot", type=click.IntRange(min=1, max=100_000), default=None, metavar="TOKENS",
               help="Ask the model to think step by step in at most TOKENS tokens before answering (openai:); "
                    "--max-tokens defaults to TOKENS + 32.")
@@ -204,7 +212,8 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                  budget: int | None, view: str, shuffle: bool, task_slice: str | None, output: Path | None,
                  trajectories: Path | None, observations: bool, resume: bool, force: bool, workers: int | None,
                  use_ray: bool, answer_timeout: float, retries: int, base_url: str | None, api_key: str | None,
-                 prompt: Path | None, temperature: float, max_tokens: int | None, history: int, cot: int | None,
+                 prompt: Path | None, temperature: float, max_tokens: int | None, history: int,
+                 history_mode: str, history_chars: int, cot: int | None,
                  few_shot: Path | None, concurrency: int, show_prompt: bool, progress: bool, fmt: str) -> None:
     """Evaluate a planner on a suite or on tasks: success rate, steps, plan efficiency, per category.
 
@@ -283,7 +292,8 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                                  f"{len(suite_tasks(suite, library)) if suite else len(references)})")
     options = AgentOptions(answer_timeout=answer_timeout, retries=retries, base_url=base_url, api_key=api_key,
                            prompt=None if prompt is None else str(prompt), temperature=temperature,
-                           max_tokens=max_tokens, history=history, cot=cot,
+                           max_tokens=max_tokens, history=history, history_mode=history_mode,
+                           history_chars=history_chars, cot=cot,
                            few_shot=None if few_shot is None else str(few_shot))
     if show_prompt:
         _show_prompt(chosen[0], options, view, shuffle, seed, initialization, max_steps, library)
@@ -334,25 +344,15 @@ def _show_prompt(task: Any, options: Any, view: str, shuffle: bool, seed: int, i
                  max_steps: int | None, library: Any) -> None:
     """Print the messages the first step of ``task``'s first episode sends (seeded as the run would be)."""
     from taskverse.textenv.env import SkillForgeTextEnv
-    from taskverse.textenv.llm import PromptTemplate, prompt_fields
+    from taskverse.textenv.llm import PromptTemplate, few_shot_text, prompt_fields, step_messages
 
     env = SkillForgeTextEnv(task=task.target.expression, view=view, shuffle=shuffle, plan_info=False,
                             initialization=initialization,  # type: ignore[arg-type]
                             max_steps=max_steps or task.max_steps or 100, library=library)
     env.reset(seed=seed, options={"task": task.target})
-    from taskverse.textenv.llm import COT_INSTRUCTION
-
-    messages = PromptTemplate.load(options.prompt).messages(prompt_fields(env, options.history))
-    if options.cot is not None:
-        messages[-1]["content"] += "\n\n" + COT_INSTRUCTION.format(tokens=options.cot)
-    if options.few_shot is not None:
-        from taskverse.textenv.llm import few_shot_text
-
-        examples = few_shot_text(options.few_shot)
-        if messages[0]["role"] == "system":
-            messages[0]["content"] += "\n\n" + examples
-        else:
-            messages.insert(0, {"role": "system", "content": examples})
+    examples = few_shot_text(options.few_shot) if options.few_shot is not None else ""
+    messages = step_messages(PromptTemplate.load(options.prompt), prompt_fields(env, options.history), options,
+                             examples)
     for message in messages:
         click.echo(f"[{message['role']}]")
         click.echo(message["content"])

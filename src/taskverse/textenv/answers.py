@@ -62,6 +62,19 @@ def answer_part(answer: str) -> str:
     return text
 
 
+def without_reasoning(answer: str) -> str:
+    r"""The answer with its reasoning blocks left out (rule 1 of the module), its ``ACTION:`` line kept.
+
+    Example:
+        >>> without_reasoning("<think>maybe 3</think>ACTION: 4")
+        'ACTION: 4'
+
+    """
+    text = _BLOCK.sub("", answer)
+    closings = list(_CLOSING.finditer(text))
+    return text[closings[-1].end():] if closings else text
+
+
 def _normal(name: str) -> str:
     return " ".join(name.casefold().replace("_", " ").split())
 
@@ -102,4 +115,4 @@ def choose_action(env: SkillForgeTextEnv, answer: str) -> int:
                         f"action's name): {quoted!r}" if shown else "the answer names no candidate")
 
 
-__all__ = ["MAX_SCANNED_CHARS", "answer_part", "choose_action"]
+__all__ = ["MAX_SCANNED_CHARS", "answer_part", "choose_action", "without_reasoning"]

@@ -3,7 +3,8 @@
 llama.cpp's server, vLLM, Ollama and hosted APIs all speak the chat completions protocol; the agent talks to
 them with the official ``openai`` client (``pip install 'taskverse[llm]'``). At every step it fills a prompt
 template (``PromptTemplate``, MCU Figure 5 style by default, ``prompts/figure5.txt``) with the observation,
-sends it as one request (each step stands alone: the template's ``$history`` lists the last actions taken), and
+sends it as one request (each step stands alone: the template's ``$history`` lists the last actions taken; or, in
+``messages`` mode, the last exchanges come before it as chat messages, ``taskverse.textenv.history``), and
 reads the action from the answer by one tolerant rule (``taskverse.textenv.answers``). The messages sent, the
 whole answer, and the endpoint's separate reasoning text where it gives one (``reasoning_content``) are kept in
 the step's record; calls, retries and tokens are counted per episode.
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from taskverse.errors import TaskverseError
 from taskverse.textenv.answers import answer_part, choose_action
 from taskverse.textenv.endpoint import Reply, RequestFailed, ask
+from taskverse.textenv.history import Conversation
 from taskverse.textenv.options import AgentError, AgentOptions, AnswerRefused
 
 if TYPE_CHECKING:
@@ -154,6 +156,21 @@ COT_INSTRUCTION = ("First think step by step, in at most {tokens} tokens, inside
 COT_ANSWER_TOKENS = 32
 """Tokens left for the answer after the chain of thought, when ``--max-tokens`` is not given."""
 
+
+def step_messages(template: PromptTemplate, fields: dict[str, str], options: AgentOptions,
+                  examples: str = "") -> list[dict[str, str]]:
+    """The step's messages without earlier exchanges: the template filled, the CoT request, the examples."""
+    messages = template.messages(fields)
+    if options.cot is not None:
+        messages[-1]["content"] += "\n\n" + COT_INSTRUCTION.format(tokens=options.cot)
+    if examples:
+        if messages[0]["role"] == "system":
+            messages[0]["content"] += "\n\n" + examples
+        else:
+            messages.insert(0, {"role": "system", "content": examples})
+    return messages
+
+
 MAX_FAILED_STEPS = 3
 """Steps in a row whose request failed as an endpoint that is down fails (no answer in time, no connection, 408,
 409, 429, 5xx; after the retries) before the episode ends as an agent error. A malformed answer only wastes its
@@ -203,6 +220,8 @@ class OpenAIAgent:
         self.answer: str | None = None
         self.messages: list[dict[str, str]] | None = None
         self.seed: int | None = None
+        self.conversation = Conversation(options.history, options.history_chars) \
+            if options.history_mode == "messages" else None
         self._failed = 0
         self._usage = _new_usage()
 
@@ -216,6 +235,8 @@ class OpenAIAgent:
         self._usage = _new_usage()
         self.seed = seed
         self._failed = 0
+        if self.conversation is not None:
+            self.conversation.clear()
 
     def usage(self) -> dict[str, int]:
         """Calls (requests sent, retries included), retries and tokens of this episode."""
@@ -224,14 +245,9 @@ class OpenAIAgent:
     def request(self, env: SkillForgeTextEnv) -> dict[str, Any]:
         """The request for the environment's current step (its ``messages`` are kept as ``self.messages``)."""
         options = self.options
-        messages = self.template.messages(prompt_fields(env, options.history))
-        if options.cot is not None:
-            messages[-1]["content"] += "\n\n" + COT_INSTRUCTION.format(tokens=options.cot)
-        if self.examples:
-            if messages[0]["role"] == "system":
-                messages[0]["content"] += "\n\n" + self.examples
-            else:
-                messages.insert(0, {"role": "system", "content": self.examples})
+        messages = step_messages(self.template, prompt_fields(env, options.history), options, self.examples)
+        if self.conversation is not None:
+            messages[-1:-1] = self.conversation.messages()
         self.messages = messages
         request: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": options.temperature}
         max_tokens = options.max_tokens if options.max_tokens is not None or options.cot is None else \
@@ -247,6 +263,8 @@ class OpenAIAgent:
         self.reasoning = self.answer = None
         reply = self._ask(self.request(env))
         content = reply.content
+        if self.conversation is not None and self.messages:
+            self.conversation.add(self.messages[-1]["content"], content)
         self.answer = content[:20000]
         self.reasoning = (f"{reply.thinking}\n\n{content}" if reply.thinking else content)[:40000]
         return choose_action(env, content)
@@ -368,4 +386,4 @@ def check_base_url(url: str) -> str:
 
 
 __all__ = ["MAX_FAILED_STEPS", "OpenAIAgent", "PromptTemplate", "check_base_url", "default_prompt_text",
-           "prompt_fields", "read_action"]
+           "prompt_fields", "read_action", "step_messages"]

@@ -33,7 +33,11 @@ class AgentOptions:
         temperature: Sampling temperature of the model.
         max_tokens: A cap on the tokens of each answer (None: the endpoint's default).
         max_answer_bytes: The longest answer line an external program may write.
-        history: How many of the last actions the prompt's ``$history`` lists (``openai:``).
+        history: How many of the last actions the prompt's ``$history`` lists (``openai:``); in ``messages``
+            mode also how many earlier exchanges the request carries as chat messages.
+        history_mode: ``text`` (each request stands alone, ``$history`` lists the last actions) or ``messages``
+            (the last exchanges come as ``user`` / ``assistant`` messages too; ``taskverse.textenv.history``).
+        history_chars: The most characters of earlier exchanges a request carries in ``messages`` mode.
         cot: Ask for a chain of thought of at most this many tokens before the answer (``openai:``; None: no
             request to think). ``max_tokens`` defaults to it plus ``COT_ANSWER_TOKENS``.
         few_shot: A trajectory file whose solved episodes go into the system message as worked examples.
@@ -49,14 +53,19 @@ class AgentOptions:
     max_tokens: int | None = None
     max_answer_bytes: int = 65536
     history: int = 20
+    history_mode: str = "text"
+    history_chars: int = 16_000
     cot: int | None = None
     few_shot: str | None = None
 
     def public(self) -> dict[str, Any]:
         """The settings a report records (never the key)."""
-        return {"answer_timeout": self.answer_timeout, "retries": self.retries, "base_url": self.base_url,
-                "prompt": self.prompt, "temperature": self.temperature, "max_tokens": self.max_tokens,
-                "history": self.history, "cot": self.cot, "few_shot": self.few_shot}
+        out = {"answer_timeout": self.answer_timeout, "retries": self.retries, "base_url": self.base_url,
+               "prompt": self.prompt, "temperature": self.temperature, "max_tokens": self.max_tokens,
+               "history": self.history, "cot": self.cot, "few_shot": self.few_shot}
+        if self.history_mode != "text":  # only then: reports made before the mode existed still resume
+            out |= {"history_mode": self.history_mode, "history_chars": self.history_chars}
+        return out
 
 
 __all__ = ["AgentError", "AgentOptions", "AnswerRefused"]
