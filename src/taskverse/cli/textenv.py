@@ -153,6 +153,9 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.option("--shuffle", is_flag=True,
               help="List the candidates in an order drawn from each episode's seed, not the view's own (top:K "
                    "ranks the planner's favourite first).")
+@click.option("--impossible", type=click.IntRange(min=0, max=1000), default=0, show_default=True, metavar="N",
+              help="Mix in N tasks the world model proves out of reach (drawn with --seed) and offer the agent a "
+                   "'give up' candidate; the report scores saying impossible by precision, recall and F1.")
 @click.option("--slice", "task_slice", metavar="START:STOP",
               help="Only the tasks START to STOP-1 of the suite or task list (from 0, as in Python: 0:10, 10:, :5).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
@@ -209,7 +212,8 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @_friendly_lazy
 def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[str, ...], agent: str | None,
                  episodes: int, seed: int, max_steps: int | None, initialization: str, chance: str,
-                 budget: int | None, view: str, shuffle: bool, task_slice: str | None, output: Path | None,
+                 budget: int | None, view: str, shuffle: bool, impossible: int, task_slice: str | None,
+                 output: Path | None,
                  trajectories: Path | None, observations: bool, resume: bool, force: bool, workers: int | None,
                  use_ray: bool, answer_timeout: float, retries: int, base_url: str | None, api_key: str | None,
                  prompt: Path | None, temperature: float, max_tokens: int | None, history: int,
@@ -294,7 +298,13 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                            prompt=None if prompt is None else str(prompt), temperature=temperature,
                            max_tokens=max_tokens, history=history, history_mode=history_mode,
                            history_chars=history_chars, cot=cot,
-                           few_shot=None if few_shot is None else str(few_shot))
+                           few_shot=None if few_shot is None else str(few_shot), give_up=impossible > 0)
+    if impossible:
+        from taskverse.textenv.evaluation import EvalTask
+        from taskverse.textenv.impossible import impossible_tasks
+
+        chosen = chosen + [EvalTask(t.reference, t.target, t.max_steps, impossible=t.reason)
+                           for t in impossible_tasks(library, impossible, seed, chosen, initialization)]
     if show_prompt:
         _show_prompt(chosen[0], options, view, shuffle, seed, initialization, max_steps, library)
         return
@@ -305,7 +315,7 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
     settings = EvalSettings(agent=agent, max_steps=max_steps or 100, override_steps=max_steps is not None,
                             chance=chance, initialization=initialization, budget=budget or DEFAULT_BUDGET,
                             view=view, shuffle=shuffle, observations=observations, options=options,
-                            concurrency=concurrency)
+                            concurrency=concurrency, give_up=impossible > 0)
     interrupted = False
     try:
         report = evaluate(settings, chosen, episodes=episodes, seed=seed, suite=suite, progress=progress,
@@ -351,8 +361,8 @@ def _show_prompt(task: Any, options: Any, view: str, shuffle: bool, seed: int, i
                             max_steps=max_steps or task.max_steps or 100, library=library)
     env.reset(seed=seed, options={"task": task.target})
     examples = few_shot_text(options.few_shot) if options.few_shot is not None else ""
-    messages = step_messages(PromptTemplate.load(options.prompt), prompt_fields(env, options.history), options,
-                             examples)
+    messages = step_messages(PromptTemplate.load(options.prompt),
+                             prompt_fields(env, options.history, options.give_up), options, examples)
     for message in messages:
         click.echo(f"[{message['role']}]")
         click.echo(message["content"])

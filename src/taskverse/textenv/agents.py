@@ -233,11 +233,14 @@ class ExternalAgent:
         command: The command line (split like a shell would).
         timeout: Seconds to wait for each answer (and for each observation to be taken).
         max_answer_bytes: The longest answer line accepted.
+        give_up: Offer the give-up as one more candidate (``taskverse.textenv.impossible``).
 
     """
 
-    def __init__(self, command: str | Sequence[str], timeout: float = 30.0, max_answer_bytes: int = 65536) -> None:
+    def __init__(self, command: str | Sequence[str], timeout: float = 30.0, max_answer_bytes: int = 65536,
+                 give_up: bool = False) -> None:
         self.argv = program_argv(command)
+        self.give_up = give_up
         self.name = "cmd:" + (command if isinstance(command, str) else " ".join(command))
         self.timeout = timeout
         self.max_answer_bytes = max_answer_bytes
@@ -268,6 +271,11 @@ class ExternalAgent:
     def act(self, env: SkillForgeTextEnv) -> str:
         """Send the observation, read the answer (text naming an action)."""
         message = {"type": "observation", "episode": self.episode, **env.json_observation()}
+        if self.give_up:
+            from taskverse.textenv.impossible import offered_candidates, offered_text
+
+            message["text"] = offered_text(message["text"], len(message["candidates"]))
+            message["candidates"] = offered_candidates(message["candidates"])
         process = self.process
         self.reasoning = self.answer = None
         program = self.argv[0] if len(self.argv) == 1 else " ".join(self.argv[:2])
@@ -480,7 +488,7 @@ def make_agent(spec: str, budget: int = DEFAULT_BUDGET, options: AgentOptions | 
     options = options or AgentOptions()
     if spec.startswith("cmd:"):
         return ExternalAgent(command_of(spec), timeout=options.answer_timeout,
-                             max_answer_bytes=options.max_answer_bytes)
+                             max_answer_bytes=options.max_answer_bytes, give_up=options.give_up)
     if spec.startswith("openai:"):
         return OpenAIAgent(spec[7:].strip(), options)
     if spec == "random":

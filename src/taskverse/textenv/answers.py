@@ -87,12 +87,14 @@ def _pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"{_NUMBER}|(?<![\w.])(?P<name>{name_part})(?![\w]|\.\w)", re.IGNORECASE)
 
 
-def choose_action(env: SkillForgeTextEnv, answer: str) -> int:
+def choose_action(env: SkillForgeTextEnv, answer: str, give_up: bool = False) -> int:
     """The action an answer chooses, by the module's rule; raises ``AnswerRefused`` saying why when none.
 
     Args:
         env: The environment at the step answered (its shown candidates give the numbers).
         answer: The model's answer text.
+        give_up: The give-up is offered, as the number after the shown candidates' and by the names ``give up``
+            and ``impossible``: choosing it returns ``impossible.GIVE_UP``.
 
     """
     text = answer_part(answer)[:MAX_SCANNED_CHARS]
@@ -102,12 +104,20 @@ def choose_action(env: SkillForgeTextEnv, answer: str) -> int:
     for a in env.candidates():
         by_name[_normal(rules.descriptions[a])] = a
         by_name[_normal(rules.actions[a])] = a
+    if give_up:
+        from taskverse.textenv.impossible import GIVE_UP, GIVE_UP_WORDS
+
+        by_name.update(dict.fromkeys(GIVE_UP_WORDS, GIVE_UP))
     pattern = _pattern(tuple(sorted(by_name, key=lambda n: (-len(n), n))))
     for match in pattern.finditer(text):
         number = match.group("number")
         if number is not None:
             if int(number) < len(shown):
                 return shown[int(number)]
+            if give_up and int(number) == len(shown):
+                from taskverse.textenv.impossible import GIVE_UP
+
+                return GIVE_UP
             continue
         return by_name[_normal(match.group("name"))]
     quoted = " ".join(text.split())[:120]

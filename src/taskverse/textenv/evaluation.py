@@ -24,7 +24,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,22 +39,36 @@ from taskverse.textenv.env import (
     resolve_target,
     shared_library,
 )
+from taskverse.textenv.impossible import (
+    GIVE_UP,
+    GIVE_UP_ID,
+    Resigning,
+    impossible_scores,
+    names_give_up,
+    offered_text,
+)
 from taskverse.workers import Backend, run_jobs
 
 REPORT_VERSION = 2
-TERMINATIONS = ("success", "step_limit", "agent_error")
-"""Why an episode ended: the target was done, the step limit was reached, or the agent gave no usable answer."""
+TERMINATIONS = ("success", "step_limit", "agent_error", "gave_up")
+"""Why an episode ended: the target was done, the step limit was reached, the agent gave no usable answer, or it
+said the task is impossible (``taskverse.textenv.impossible``)."""
 REPORT_EVERY = 10.0
 """Seconds between rewrites of the partial report during a run (the trajectory file grows with every episode)."""
 
 
 @dataclass(frozen=True)
 class EvalTask:
-    """A task to evaluate: how the user named it, what it resolved to, and its own step limit (suites record one)."""
+    """A task to evaluate: how the user named it, what it resolved to, its own step limit (suites record one).
+
+    ``impossible`` is the world model's proof that the task's start cannot reach it (generated impossible tasks,
+    ``taskverse.textenv.impossible``), None for a task to be done.
+    """
 
     reference: str
     target: Target
     max_steps: int | None = None
+    impossible: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,8 @@ class EvalSettings:
         options: Settings of external and language model agents.
         concurrency: Episodes under way at once in each worker, one thread each (for agents that wait on a
             server: that many requests in flight). Not part of the report's settings: it changes no result.
+        give_up: Offer the give-up as one more candidate (``taskverse.textenv.impossible``); the built-in planners
+            take it where the world model proves the target out of reach.
 
     """
 
@@ -89,10 +105,13 @@ class EvalSettings:
     observations: bool = True
     options: AgentOptions = field(default_factory=AgentOptions)
     concurrency: int = 1
+    give_up: bool = False
 
     def public(self) -> dict[str, Any]:
         """The settings a report records (a resumed run must match them)."""
         out = {k: v for k, v in asdict(self).items() if k not in ("options", "concurrency")}
+        if not self.give_up:  # reports made before the option existed still resume
+            del out["give_up"]
         if self.agent.startswith(("cmd:", "openai:")):
             out["agent_options"] = self.options.public()
         return out
@@ -107,6 +126,7 @@ class EpisodeJob:
     seed: int
     target: Target
     max_steps: int
+    impossible: bool = False
 
 
 def suite_tasks(name: str, library: Any) -> list[EvalTask]:
@@ -160,7 +180,9 @@ def _session(settings: EvalSettings) -> tuple[SkillForgeTextEnv, Agent]:
         env = SkillForgeTextEnv(observation="structured", max_steps=settings.max_steps, chance=settings.chance,
                                 initialization=settings.initialization, view=settings.view,  # type: ignore[arg-type]
                                 library=library, shuffle=settings.shuffle)
-        agent = make_agent(settings.agent, settings.budget, settings.options)
+        agent = make_agent(settings.agent, settings.budget, replace(settings.options, give_up=settings.give_up))
+        if settings.give_up and settings.agent in ("random", "greedy", "optimal"):
+            agent = Resigning(agent)
         for old_env, old_agent in _SESSIONS.values():
             old_agent.close()
             old_env.close()
@@ -266,18 +288,23 @@ def ray_batch(jobs: int, workers: int) -> int:
 def run_job(settings: EvalSettings, job: EpisodeJob) -> dict[str, Any]:
     """Run one episode; its record (the trajectory line): summary figures and every step."""
     env, agent = _session(settings)
-    return run_episode(env, agent, job.target, job.seed, max_steps=job.max_steps,
-                       observations=settings.observations) | {"task_index": job.task_index, "episode": job.episode}
+    record = run_episode(env, agent, job.target, job.seed, max_steps=job.max_steps,
+                         observations=settings.observations, give_up=settings.give_up)
+    if settings.give_up:
+        record["impossible"] = job.impossible
+    return record | {"task_index": job.task_index, "episode": job.episode}
 
 
 def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int, max_steps: int | None = None,
-                observations: bool = True) -> dict[str, Any]:
+                observations: bool = True, give_up: bool = False) -> dict[str, Any]:
     """One episode of ``agent`` on ``target``: its record, with the trajectory (``steps``).
 
     An agent that gives no usable answer (``AgentError``) ends the episode as failed with the reason
     (``termination: agent_error``); an answer that names no candidate, or is refused (``AnswerRefused``), wastes
     the step and counts as an invalid answer (``invalid_answers``, and ``invalid_answer_rate`` over the answers
-    asked for); an action that names a candidate the world refuses counts only as an invalid action.
+    asked for); an action that names a candidate the world refuses counts only as an invalid action. With
+    ``give_up`` the observations offer the give-up (``taskverse.textenv.impossible``), and an agent that takes it
+    ends the episode (``termination: gave_up``, ``gave_up``), unsuccessful.
     """
     started = time.monotonic()
     options: dict[str, Any] = {"task": target}
@@ -289,13 +316,14 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
     invalid = invalid_answers = answers = 0
     steps: list[dict[str, Any]] = []
     termination = error = None
+    gave_up = False
     rules = env.rules
     while not (done or truncated):
         if _STOP.is_set() and threading.current_thread() is not threading.main_thread():
             raise _Stopped
         step: dict[str, Any] = {"step": env.steps}
         if observations:
-            step["observation"] = env.text()
+            step["observation"] = offered_text(env.text(), len(env.shown_candidates())) if give_up else env.text()
         steps.append(step)
         answers += 1
         try:
@@ -319,6 +347,13 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
                     error += f"; restarting the agent failed: {again}"
             break
         _record_thoughts(step, agent)
+        if give_up and (choice == GIVE_UP or isinstance(choice, str) and
+                        names_give_up(choice, len(env.shown_candidates()))):
+            if isinstance(choice, str):
+                step.setdefault("answer", choice[:2000])
+            step.update(action=GIVE_UP_ID, invalid=False, reward=0.0)
+            termination, gave_up = "gave_up", True
+            break
         if isinstance(choice, str):
             step.setdefault("answer", choice[:2000])
             try:
@@ -363,6 +398,8 @@ def run_episode(env: SkillForgeTextEnv, agent: Agent, target: Target, seed: int,
         "optimal_proven": info.get("optimal_proven"),
         "actions": env.trajectory,
     }
+    if give_up:
+        record["gave_up"] = gave_up
     usage = getattr(agent, "usage", None)
     if usage is not None:
         record["usage"] = usage()
@@ -386,7 +423,8 @@ def _record_thoughts(step: dict[str, Any], agent: Agent) -> None:
 # -- a run ---------------------------------------------------------------------------------------------------------
 
 EPISODE_FIELDS = ("seed", "success", "termination", "error", "steps", "max_steps", "efficiency", "invalid_actions",
-                  "invalid_answers", "answers", "invalid_answer_rate", "progress", "reward", "usage", "seconds")
+                  "invalid_answers", "answers", "invalid_answer_rate", "progress", "reward", "usage", "seconds",
+                  "impossible", "gave_up")
 
 
 def trajectories_path(report: Path) -> Path:
@@ -420,8 +458,11 @@ def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes
         chance=chance, initialization=initialization, budget=budget)
     backend = backend or Backend()
     jobs = [EpisodeJob(i, k, seed + i * episodes + k, task.target,
-                       task.max_steps if task.max_steps and not settings.override_steps else settings.max_steps)
+                       task.max_steps if task.max_steps and not settings.override_steps else settings.max_steps,
+                       task.impossible is not None)
             for i, task in enumerate(tasks) for k in range(episodes)]
+    if any(task.impossible for task in tasks) and not settings.give_up:
+        raise TaskverseError("impossible tasks need the give-up offered (EvalSettings.give_up)")
     if trajectories is None and output is not None:
         trajectories = trajectories_path(output)
     if output is not None and trajectories is not None and same_file(output, trajectories):
@@ -635,27 +676,32 @@ def build_report(header: dict[str, Any], tasks: Sequence[EvalTask], records: dic
             "id": target.id,
             "description": target.description,
             "category": target.category,
+            **({"impossible": task.impossible} if task.impossible is not None else {}),
             "max_steps": first["max_steps"] if first else None,
             "optimal_steps": first["optimal_steps"] if first else None,
             "optimal_proven": first["optimal_proven"] if first else None,
             **_stats(runs),
             "episodes": runs,
         })
-    all_runs = [run for record in task_records for run in record["episodes"]]
+    # success is over the tasks to be done; the impossible ones are scored apart, by F1
+    possible = [record for record in task_records if "impossible" not in record]
+    all_runs = [run for record in possible for run in record["episodes"]]
     by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for record in task_records:
+    for record in possible:
         by_category[record["category"]].extend(record["episodes"])
     total = len(tasks) * episodes
     return {
         **header,
         "complete": complete,
-        "episodes_done": len(all_runs),
+        "episodes_done": sum(len(record["episodes"]) for record in task_records),
         "episodes_total": total,
         "run": {**backend.describe(), "wall_seconds": round(seconds, 3)},
         "trajectories": None if trajectories is None else str(trajectories),
-        "summary": {"tasks": len(tasks), **_stats(all_runs)},
-        "by_category": {category: {"tasks": sum(1 for r in task_records if r["category"] == category), **_stats(runs)}
+        "summary": {"tasks": len(possible), **_stats(all_runs)},
+        "by_category": {category: {"tasks": sum(1 for r in possible if r["category"] == category), **_stats(runs)}
                         for category, runs in sorted(by_category.items())},
+        **({"impossible": {"tasks": len(task_records) - len(possible), **impossible_scores(
+            [run for record in task_records for run in record["episodes"]])}} if header.get("give_up") else {}),
         "tasks": task_records,
     }
 
@@ -717,6 +763,11 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                      "(see each episode's error)")
     if s.get("usage"):
         lines.append("  usage: " + ", ".join(f"{k} {v}" for k, v in s["usage"].items()))
+    f1 = report.get("impossible")
+    if f1 is not None:
+        lines.append(f"  impossible tasks: {f1['tasks']} ({f1['episodes']} episodes); said impossible "
+                     f"{f1['said_impossible']} times ({f1['true_positives']} rightly); precision "
+                     f"{f1['precision']:.3f}, recall {f1['recall']:.3f}, F1 {f1['f1']:.3f}")
     for category, c in report["by_category"].items():
         lines.append(f"  {category:<13} {c['successes']:>4}/{c['episodes']:<4} success {100 * c['success_rate']:5.1f}% "
                      f"± {100 * c.get('success_se', 0.0):4.1f}"

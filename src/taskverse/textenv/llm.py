@@ -114,8 +114,12 @@ class PromptTemplate:
         return out
 
 
-def prompt_fields(env: SkillForgeTextEnv, history: int = 20) -> dict[str, str]:
-    """The placeholders' values for the environment's current step (``$history``: the last ``history`` actions)."""
+def prompt_fields(env: SkillForgeTextEnv, history: int = 20, give_up: bool = False) -> dict[str, str]:
+    """The placeholders' values for the environment's current step (``$history``: the last ``history`` actions).
+
+    With ``give_up`` the observation and the candidates list the give-up after the view's candidates
+    (``taskverse.textenv.impossible``).
+    """
     rules = env.rules
     shown = env.shown_candidates()
     done = env.action_indices
@@ -124,14 +128,21 @@ def prompt_fields(env: SkillForgeTextEnv, history: int = 20) -> dict[str, str]:
     if first:
         lines.insert(0, f"({first} earlier action{'s' if first > 1 else ''} not shown)")
     inventory = env.inventory()
+    observation = env.text()
+    candidates = [f"{i}: {rules.descriptions[a]}" for i, a in enumerate(shown)]
+    if give_up:
+        from taskverse.textenv.impossible import GIVE_UP_NAME, offered_text
+
+        observation = offered_text(observation, len(shown))
+        candidates.append(f"{len(shown)}: {GIVE_UP_NAME}")
     return {
         "task": env.target.description,
-        "observation": env.text(),
+        "observation": observation,
         "step": str(env.steps),
         "max_steps": str(env.max_steps),
         "inventory": ", ".join(f"{name}: {count}" for name, count in inventory.items()) or "nothing",
         "found": ", ".join(f"{name} ({kind})" for kind, name in env.found()) or "nothing",
-        "candidates": "\n".join(f"{i}: {rules.descriptions[a]}" for i, a in enumerate(shown)),
+        "candidates": "\n".join(candidates),
         "error": env.last_error or "",
         "history": "\n".join(lines) or "none",
     }
@@ -245,7 +256,8 @@ class OpenAIAgent:
     def request(self, env: SkillForgeTextEnv) -> dict[str, Any]:
         """The request for the environment's current step (its ``messages`` are kept as ``self.messages``)."""
         options = self.options
-        messages = step_messages(self.template, prompt_fields(env, options.history), options, self.examples)
+        messages = step_messages(self.template, prompt_fields(env, options.history, options.give_up), options,
+                                 self.examples)
         if self.conversation is not None:
             messages[-1:-1] = self.conversation.messages()
         self.messages = messages
@@ -267,7 +279,7 @@ class OpenAIAgent:
             self.conversation.add(self.messages[-1]["content"], content)
         self.answer = content[:20000]
         self.reasoning = (f"{reply.thinking}\n\n{content}" if reply.thinking else content)[:40000]
-        return choose_action(env, content)
+        return choose_action(env, content, give_up=self.options.give_up)
 
     def _ask(self, request: dict[str, Any]) -> Reply:
         where = self.base_url or "api.openai.com"

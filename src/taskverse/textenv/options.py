@@ -41,6 +41,8 @@ class AgentOptions:
         cot: Ask for a chain of thought of at most this many tokens before the answer (``openai:``; None: no
             request to think). ``max_tokens`` defaults to it plus ``COT_ANSWER_TOKENS``.
         few_shot: A trajectory file whose solved episodes go into the system message as worked examples.
+        give_up: Offer the give-up as one more candidate (``taskverse.textenv.impossible``; the run's setting,
+            recorded with it, not here).
 
     """
 
@@ -57,6 +59,7 @@ class AgentOptions:
     history_chars: int = 16_000
     cot: int | None = None
     few_shot: str | None = None
+    give_up: bool = False
 
     def public(self) -> dict[str, Any]:
         """The settings a report records (never the key)."""

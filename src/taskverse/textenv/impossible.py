@@ -1,0 +1,199 @@
+"""Impossible tasks: targets the world model proves out of reach, the give-up answer, and its F1 score.
+
+An agent that plans well also knows when there is no plan (Plancraft scores this by F1). ``impossible_tasks``
+draws targets that the episode's start cannot reach, each with the world model's proof
+(``world.search.infeasibility``: a reachability fixpoint from the start that never uses anything up, so what it
+leaves out can never be had): the atoms no survival player can do (placing a spawner, mining an infested block),
+alone or after a task of the run (``craft stick >> place spawner``, where the first part is done and the second
+cannot be). A candidate whose proof fails is never used: nothing is called impossible on a guess.
+
+When a run offers the give-up (``taskverse eval --impossible N``), every observation lists one more candidate
+after the view's, ``N: give up``; answering it (its number, ``give up``, ``give_up`` or ``impossible``) ends the
+episode as ``gave_up``. ``impossible_scores`` compares "said impossible" with "is impossible" over episodes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from taskverse.algebra.tracker import GoalTracker
+from taskverse.errors import TaskverseError
+from taskverse.world.search import holdings, infeasibility
+
+GIVE_UP = -1
+"""The action index ``act`` returns to give up (no atom has it)."""
+GIVE_UP_ID = "give_up"
+GIVE_UP_NAME = "give up"
+GIVE_UP_WORDS = ("give up", "impossible")
+"""Names an answer may give the give-up by (any case, ``_`` for a space)."""
+MAX_IMPOSSIBLE = 1000
+"""The most impossible tasks one run mixes in."""
+
+
+@dataclass(frozen=True)
+class ImpossibleTask:
+    """A generated impossible target: how the report names it, the target, and the world model's proof."""
+
+    reference: str
+    target: Any
+    reason: str
+    max_steps: int | None = None
+
+
+def proof(env: Any, target: Any) -> str | None:
+    """Why ``target`` cannot be done from the start ``env`` gives it (resetting ``env``), or None without a proof."""
+    env.reset(seed=0, options={"task": target})
+    tracker = GoalTracker(env.expression, env.evaluator, env.context)
+    return infeasibility(env.rules, tracker, holdings(env.rules, env.state))
+
+
+def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any] = (),
+                     initialization: str = "auto") -> list[ImpossibleTask]:
+    """``count`` distinct targets proven impossible from the start an evaluation gives them, drawn with ``seed``.
+
+    Half (rounded down) are an atom no survival player can do after one of the ``possible`` tasks (each an
+    ``EvalTask``: its target and step limit), the rest such atoms alone. Raises a TaskverseError when the world
+    model proves fewer than ``count``.
+    """
+    from taskverse.textenv.env import SkillForgeTextEnv, resolve_target
+
+    if not 0 <= count <= MAX_IMPOSSIBLE:
+        raise TaskverseError(f"--impossible {count}: expected 0 to {MAX_IMPOSSIBLE}")
+    if count == 0:
+        return []
+    rng = random.Random(seed)
+    env = SkillForgeTextEnv(observation="structured", plan_info=False, library=library,
+                            initialization=initialization)  # type: ignore[arg-type]
+    world = library.world
+    out_of_reach = sorted(t.id for t in library.tasks if world.task_rank(t.id) == float("inf"))
+    atoms: list[ImpossibleTask] = []
+    for atom in out_of_reach:
+        target = resolve_target(atom, library)
+        reason = proof(env, target)
+        if reason is not None:
+            atoms.append(ImpossibleTask(target.description, target, reason))
+    rng.shuffle(atoms)
+    firsts = [task for task in possible if task.target.id not in out_of_reach]
+    chosen: list[ImpossibleTask] = []
+    composed = count // 2 if firsts else 0
+    seen: set[str] = set()
+    for _ in range(8 * composed):  # a composition the molecule builder refuses is passed over
+        if len(chosen) >= composed:
+            break
+        first, last = rng.choice(firsts), rng.choice(atoms)
+        try:
+            target = resolve_target(first.target.expression >> last.target.expression, library)
+        except TaskverseError:
+            continue
+        reason = proof(env, target) if target.id not in seen else None
+        if reason is not None:
+            seen.add(target.id)
+            chosen.append(ImpossibleTask(f"{first.reference} >> {last.reference}", target, reason,
+                                         first.max_steps))
+    for task in atoms:
+        if len(chosen) >= count:
+            break
+        if task.target.id not in seen:
+            seen.add(task.target.id)
+            chosen.append(task)
+    if len(chosen) < count:
+        raise TaskverseError(f"--impossible {count}: the world model proves only {len(chosen)} distinct targets "
+                             f"out of reach for this run (give at most {len(chosen)})")
+    return chosen
+
+
+def offered_text(text: str, shown: int) -> str:
+    """The Figure 5 text with the give-up listed as candidate number ``shown`` (after the view's candidates)."""
+    head, sep, line = text.rpartition("Candidate Actions:\n")
+    extra = f"{shown}: {GIVE_UP_NAME}"
+    return f"{head}{sep}{line}; {extra}" if line else f"{head}{sep}{extra}"
+
+
+def offered_candidates(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The JSON observation's candidates with the give-up after them."""
+    return [*candidates, {"index": len(candidates), "id": GIVE_UP_ID, "name": GIVE_UP_NAME}]
+
+
+def names_give_up(answer: str, shown: int) -> bool:
+    """Whether a whole answer (an external program's line) is the give-up: its number, name or id.
+
+    Example:
+        >>> names_give_up("12", 12), names_give_up("Give_Up", 3), names_give_up("12: give up", 12)
+        (True, True, True)
+        >>> names_give_up("3", 12)
+        False
+
+    """
+    text = " ".join(answer.strip().casefold().replace("_", " ").split())
+    head, colon, name = text.partition(":")
+    if colon and head.strip().isdigit():
+        text = name.strip()
+    return text == str(shown) or text in GIVE_UP_WORDS
+
+
+def impossible_scores(episodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Precision, recall and F1 of "said impossible" (``gave_up``) against "is impossible" over episodes.
+
+    Precision is 0 when the agent never gave up, recall 0 when no episode was impossible.
+
+    Example:
+        >>> runs = [{"impossible": True, "gave_up": True}, {"impossible": True, "gave_up": False},
+        ...         {"impossible": False, "gave_up": True}, {"impossible": False, "gave_up": False}]
+        >>> impossible_scores(runs)["f1"]
+        0.5
+
+    """
+    tp = sum(1 for e in episodes if e.get("impossible") and e.get("gave_up"))
+    fp = sum(1 for e in episodes if not e.get("impossible") and e.get("gave_up"))
+    fn = sum(1 for e in episodes if e.get("impossible") and not e.get("gave_up"))
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"episodes": sum(1 for e in episodes if e.get("impossible")), "said_impossible": tp + fp,
+            "true_positives": tp, "false_positives": fp, "false_negatives": fn,
+            "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}
+
+
+class Resigning:
+    """A built-in agent that answers the give-up where the world model proves the target out of reach.
+
+    The planners (greedy, optimal) give up at the first step when ``infeasibility`` proves the target
+    unreachable from the episode's start (the proof comes before any search, so no budget is spent on it); the
+    random agent picks the give-up as one more candidate, uniformly, from its own seeded generator.
+    """
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.proven = False
+        self._rng = random.Random(0)
+
+    def reset(self, env: Any, seed: int | None = None) -> None:
+        """Prove the target out of reach, or start the agent's episode."""
+        self._rng = random.Random(seed)
+        if self.name != "random":
+            tracker = GoalTracker(env.expression, env.evaluator, env.context)
+            self.proven = infeasibility(env.rules, tracker, holdings(env.rules, env.state)) is not None
+            if self.proven:
+                return
+        self.agent.reset(env, seed)
+
+    def act(self, env: Any) -> int | str:
+        """The give-up, or the agent's own choice."""
+        if self.proven:
+            return GIVE_UP
+        if self.name == "random" and self._rng.randrange(len(env.candidates()) + 1) == 0:
+            return GIVE_UP
+        choice: int | str = self.agent.act(env)
+        return choice
+
+    def close(self) -> None:
+        """Close the agent."""
+        self.agent.close()
+
+
+__all__ = ["GIVE_UP", "GIVE_UP_ID", "GIVE_UP_NAME", "ImpossibleTask", "Resigning", "impossible_scores",
+           "impossible_tasks", "names_give_up", "offered_candidates", "offered_text", "proof"]
