@@ -7,7 +7,9 @@ episode (its wall time minus the 2-worker local run's, per episode; and against 
 start-up (starting Ray, loading the library in its workers) and after it (Ray started and its workers warmed by a
 first small run, as a long evaluation sees it). The episodes are craft targets from an empty inventory (the first
 100 reachable craft atoms, 10 episodes each), no observations kept, the trajectory file written as in a real
-run. Ray workers take the episodes in batches (``evaluation.ray_batch``).
+run. On Ray the episodes go in batches (``evaluation.ray_batch``) to a pool of actors, one per CPU, each of which
+loaded the library once when it started (``evaluation.prepare_worker``); with Ray started by the script, the
+warm-up's pool serves the timed run.
 
     python scripts/perf/eval.py [--episodes-per-task 10] [--tasks 100]
 """

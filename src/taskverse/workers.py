@@ -5,6 +5,11 @@ arguments. ``run_jobs`` runs them and yields ``(index, result)`` pairs as they f
 caller can record each at once and keep what it has when the run is interrupted. The same function and
 arguments give the same results wherever they run: only the order of completion differs.
 
+On Ray the jobs go to a pool of actors, one per CPU, each a process that runs ``setup`` once (loading the
+library, say) and then job after job: a job costs one actor call, not a task's scheduling and a fresh worker's
+imports. When Ray was started by someone else (a long-lived driver, a script that calls ``ray.init``), the pool
+stays up for the next run with the same ``setup`` and size, so only the first run pays for starting it.
+
 Example:
     >>> sorted(run_jobs(pow, [(2, 3), (3, 2)], workers=1))
     [(0, 8), (1, 9)]
@@ -69,7 +74,7 @@ def choose_backend(workers: int | None, ray: bool, jobs: int) -> Backend:
 
 
 def run_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]], workers: int = 1,
-             backend: Backend | None = None) -> Iterator[tuple[int, Any]]:
+             backend: Backend | None = None, setup: Callable[[], Any] | None = None) -> Iterator[tuple[int, Any]]:
     """Apply ``function`` to each tuple of ``arguments``; yield ``(index, result)`` as each job finishes.
 
     Args:
@@ -77,6 +82,8 @@ def run_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]],
         arguments: One tuple of positional arguments per job.
         workers: Local worker processes when no ``backend`` is given.
         backend: Where to run (see ``Backend``).
+        setup: A module-level function each Ray actor runs once when it starts (local workers are forked from
+            this process and have what it loaded).
 
     A job that raises ends the run with that exception (callers catch what they can recover from inside the
     job). Closing the iterator early (or an interrupt) cancels the jobs not yet started.
@@ -84,7 +91,7 @@ def run_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]],
     """
     backend = backend or Backend(workers=workers)
     if backend.ray:
-        yield from _ray_jobs(function, arguments, backend)
+        yield from _ray_jobs(function, arguments, backend, setup)
     elif backend.workers <= 1 or len(arguments) <= 1:
         for i, args in enumerate(arguments):
             yield i, function(*args)
@@ -137,8 +144,8 @@ def windowed(pool: Executor, function: Callable[..., Any], arguments: Iterable[t
             stop(list(pending))
 
 
-def _ray_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]],
-              backend: Backend) -> Iterator[tuple[int, Any]]:
+def _ray_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]], backend: Backend,
+              setup: Callable[[], Any] | None) -> Iterator[tuple[int, Any]]:
     try:
         import ray
     except ImportError:
@@ -155,28 +162,76 @@ def _ray_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]]
         except (ConnectionError, RuntimeError, ValueError) as exc:
             where = backend.address or "a local instance"
             raise TaskverseError(f"cannot start Ray on {where}: {str(exc).splitlines()[0]}") from None
-    remote = ray.remote(max_retries=0)(function)
-    refs: dict[Any, int] = {}
+    size = max(1, int(ray.cluster_resources().get("CPU", backend.workers)))
+    actors = _actor_pool(ray, size, setup)
+    refs: dict[Any, tuple[int, Any]] = {}
+    finished = False
     try:
         queue = iter(enumerate(arguments))
-        window = max(2, 2 * int(ray.cluster_resources().get("CPU", backend.workers)))
-        for i, args in queue:
-            refs[remote.remote(*args)] = i
-            if len(refs) >= window:
+        # two calls queued per actor: the next job is there when one ends
+        for actor in actors * 2:
+            following = next(queue, None)
+            if following is None:
                 break
+            refs[actor.call.remote(function, following[1])] = (following[0], actor)
         while refs:
             done, _ = ray.wait(list(refs), num_returns=1)
             for ref in done:
-                index = refs.pop(ref)
+                index, actor = refs.pop(ref)
                 yield index, ray.get(ref)
-                nxt = next(queue, None)
-                if nxt is not None:
-                    refs[remote.remote(*nxt[1])] = nxt[0]
+                following = next(queue, None)
+                if following is not None:
+                    refs[actor.call.remote(function, following[1])] = (following[0], actor)
+        finished = True
     finally:
-        for ref in refs:
-            ray.cancel(ref, force=True)
+        if not finished:  # stopped early: the calls under way cannot be cancelled, their actors go
+            _ACTOR_POOLS.pop((size, setup), None)
+            for actor in actors:
+                ray.kill(actor)
         if started_here:
+            _ACTOR_POOLS.clear()
             ray.shutdown()
+
+
+class _Actor:
+    """A Ray actor that runs ``setup`` once, then any job it is given (``ray.remote`` makes it one)."""
+
+    def __init__(self, setup: Callable[[], Any] | None) -> None:
+        _ignore_interrupts()
+        if setup is not None:
+            setup()
+
+    def call(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """Run one job."""
+        return function(*args)
+
+
+_ACTOR_POOLS: dict[tuple[int, Callable[[], Any] | None], list[Any]] = {}
+"""The actor pools of this driver, by size and setup, while the Ray instance they live on is up."""
+
+
+def _actor_pool(ray: Any, size: int, setup: Callable[[], Any] | None) -> list[Any]:
+    """``size`` actors that ran ``setup``: this driver's pool from an earlier run, or new ones."""
+    key = (size, setup)
+    pool = _ACTOR_POOLS.get(key)
+    if pool is not None and all(_alive(ray, actor) for actor in pool):
+        return pool
+    for stale in _ACTOR_POOLS.values():  # another size or setup, or a Ray that was restarted: not reused
+        for actor in stale:
+            ray.kill(actor)
+    _ACTOR_POOLS.clear()
+    remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(_Actor)
+    pool = _ACTOR_POOLS[key] = [remote.remote(setup) for _ in range(size)]
+    return pool
+
+
+def _alive(ray: Any, actor: Any) -> bool:
+    """Whether an actor of an earlier run still answers (Ray may have been shut down and started again since)."""
+    try:
+        ray.get(actor.call.remote(int, ()), timeout=60)
+    except Exception:  # noqa: BLE001 - any failure means: make a new one
+        return False
+    return True
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:

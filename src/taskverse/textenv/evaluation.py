@@ -254,9 +254,9 @@ def _threaded(settings: EvalSettings, jobs: Sequence[EpisodeJob], threads: int) 
 def _episodes(settings: EvalSettings, jobs: list[EpisodeJob], backend: Backend) -> Iterator[dict[str, Any]]:
     """The records of ``jobs`` as they end, run on ``backend`` and, with ``settings.concurrency``, in threads.
 
-    Ray workers take batches of episodes (``ray_batch``), so a task's fixed cost is paid per batch, not per
-    episode; local workers take one episode at a time (or ``concurrency`` of them), as they cost next to nothing
-    to hand out.
+    Ray workers (a pool of actors that loaded the library once, ``prepare_worker``) take batches of episodes
+    (``ray_batch``), so a call's fixed cost is paid per batch, not per episode; local workers take one episode at
+    a time (or ``concurrency`` of them), as they cost next to nothing to hand out.
     """
     threads = settings.concurrency
     size = ray_batch(len(jobs), backend.workers) * max(1, threads) if backend.ray else threads
@@ -264,12 +264,21 @@ def _episodes(settings: EvalSettings, jobs: list[EpisodeJob], backend: Backend) 
         for _, record in _threaded(settings, jobs, threads):
             yield record
     elif size <= 1:
-        for _, record in run_jobs(run_job, [(settings, job) for job in jobs], backend=backend):
+        for _, record in run_jobs(run_job, [(settings, job) for job in jobs], backend=backend,
+                                  setup=prepare_worker):
             yield record
     else:
         batches = [jobs[i:i + size] for i in range(0, len(jobs), size)]
-        for _, records in run_jobs(run_batch, [(settings, batch) for batch in batches], backend=backend):
+        for _, records in run_jobs(run_batch, [(settings, batch) for batch in batches], backend=backend,
+                                   setup=prepare_worker):
             yield from records
+
+
+def prepare_worker() -> None:
+    """What a Ray actor does once when it starts: load the library and compile its rules (both kept)."""
+    from taskverse.world.rules import Rules
+
+    Rules.for_library(shared_library())
 
 
 def ray_batch(jobs: int, workers: int) -> int:

@@ -1,0 +1,55 @@
+"""Ray's actor pool: each actor sets up once, the pool serves run after run, an early stop leaves no stale actor.
+
+Ray is in the ``dev`` extra that ``make test`` installs, so these run in CI; without Ray they are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from taskverse import workers
+from taskverse.workers import Backend, run_jobs
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture()
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        workers._ACTOR_POOLS.clear()
+        ray.shutdown()
+
+
+def _pids(setup=os.getpid, jobs: int = 12) -> set[int]:
+    return {pid for _, pid in run_jobs(os.getpid, [()] * jobs, backend=Backend(workers=2, ray=True), setup=setup)}
+
+
+def test_jobs_run_in_a_pool_of_actors_kept_from_one_run_to_the_next(local_ray):
+    first = _pids()
+    assert len(first) == 2 and os.getpid() not in first  # one actor per CPU, both used
+    assert _pids() == first  # the same processes: set up once, not again for the second run
+    assert len(workers._ACTOR_POOLS) == 1
+    other = _pids(setup=os.getppid)  # another setup: a new pool, the old one ended
+    assert not other & first and len(workers._ACTOR_POOLS) == 1
+    # results come back for every job, each in its place, whatever order the actors finish in
+    assert sorted(run_jobs(pow, [(2, k) for k in range(20)], backend=Backend(workers=2, ray=True))) == \
+        [(k, 2 ** k) for k in range(20)]
+
+
+def test_a_run_stopped_early_ends_its_actors_and_the_next_run_starts_afresh(local_ray):
+    jobs = run_jobs(os.getpid, [()] * 50, backend=Backend(workers=2, ray=True), setup=os.getpid)
+    next(jobs)
+    jobs.close()  # as an interrupt does
+    assert not workers._ACTOR_POOLS
+    assert len(_pids()) == 2
+
+
+def test_a_run_that_starts_ray_itself_shuts_it_down():
+    assert not ray.is_initialized()
+    assert sorted(run_jobs(pow, [(3, 2), (2, 3)], backend=Backend(workers=1, ray=True))) == [(0, 9), (1, 8)]
+    assert not ray.is_initialized() and not workers._ACTOR_POOLS
