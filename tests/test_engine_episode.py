@@ -78,13 +78,13 @@ def test_the_text_view_is_printable_and_names_the_candidates():
     text = observation_text(result, "craft a stick \u00e9", 2, 10)
     assert set(text) <= TEXT_CHARSET
     assert "Last action: failed: no default:tree within 8 nodes." in text
-    assert '  1. {"do": "dig", "node": "default:stone"}' in text
+    assert '  0. dig default:stone {"do": "dig", "node": "default:stone"}' in text
     assert "default:stone x4, nearest at (0,7,0) 1.5 away in reach\n" in text
 
 
 @pytest.mark.parametrize("module", ["taskverse.engine.episode", "taskverse.engine.candidates",
                                     "taskverse.engine.gymenv", "taskverse.engine.evaluation",
-                                    "taskverse.engine.llm"])
+                                    "taskverse.engine.adapter"])
 def test_docstring_examples(module):
     import importlib
 
@@ -109,11 +109,11 @@ OPTIMAL = ["craft.stick", "craft.wooden_pickaxe", "mine.iron_ore", "smelt.iron_i
 @pytest.mark.parametrize("task_id", OPTIMAL)
 def test_the_optimal_agent_solves_an_atom_a_step_at_a_time(library, task_id):
     need_engine(client=True)
-    from taskverse.engine.agents import OptimalAgent, play
+    from taskverse.engine.agents import play
+    from taskverse.textenv.agents import make_agent
 
     episode = EngineEpisode(task_id, library=library)
-    agent = OptimalAgent(episode)
-    report = play(episode, agent)
+    report = play(episode, make_agent("optimal"))
     assert report.success and report.replay is not None and report.replay.agrees, report.summary()
     assert report.error is None and all(step["ok"] for step in report.steps), report.steps
     assert not episode.running
@@ -123,11 +123,12 @@ def test_the_optimal_agent_solves_a_molecule_in_the_generated_game(library):
     need_engine(client=True)
     from taskverse.algebra.expr import ref
     from taskverse.algebra.molecule import build_molecule
-    from taskverse.engine.agents import OptimalAgent, play
+    from taskverse.engine.agents import play
+    from taskverse.textenv.agents import make_agent
 
     task = build_molecule(ref("craft.stick") >> ref("mine.stone"), library)
     episode = EngineEpisode(task, library=library, game="taskverse_mc")
-    report = play(episode, OptimalAgent(episode))
+    report = play(episode, make_agent("optimal"))
     assert report.success and report.replay is not None and report.replay.agrees, report.summary()
 
 
@@ -250,7 +251,7 @@ def test_engine_play_at_the_terminal_and_with_the_optimal_agent():
     report = json.loads(done.stdout)
     assert report["success"] and report["invalid_steps"] == 2
     assert [s["invalid"] for s in report["steps"]] == [True, True, False]
-    assert report["steps"][1]["error"].startswith("no candidate 99")
+    assert report["steps"][1]["error"].startswith("no candidate number 99")
     done = CliRunner().invoke(engine, ["play", "mine.iron_ore", "--agent", "optimal"])
     assert done.exit_code == 0, done.output
     assert "Progress: 1.00 (success)." in done.stdout and "> {" in done.stdout
@@ -259,19 +260,22 @@ def test_engine_play_at_the_terminal_and_with_the_optimal_agent():
 
 def test_the_optimal_agent_plans_again_from_what_it_holds_after_a_failed_step(library):
     need_engine(client=True)
-    from taskverse.engine.agents import OptimalAgent
+    from taskverse.engine.adapter import EngineWorld
+    from taskverse.textenv.agents import make_agent
 
     with EngineEpisode("craft.stick", library=library) as episode:
-        agent = OptimalAgent(episode)
-        assert [s.do for s in agent.plan.steps] == ["craft"]
-        result = episode.reset()
+        world = EngineWorld(episode)
+        agent = make_agent("optimal")  # the text world's agent, acting through the adapter
+        world.begin(0)
+        agent.reset(world, 0)
+        course = agent.course
+        assert [s.do for s in course.plan.steps] == ["craft"]
+        result = world.reset(0)
         for _ in range(2):  # the planks its plan crafts from are placed away before it acts
-            result = episode.step({"do": "place", "item": "default:wood"})
+            result = world.play(world.rules.add({"do": "place", "item": "default:wood"}))
             assert result.ok
         assert result.observation.inventory == {}
         while not result.done:
-            action = agent.act(result)
-            assert action is not None, "the agent stopped"
-            result = episode.step(action)
-        assert result.success and agent.replanned == 1
-        assert "dig" in [s.do for s in agent.plan.steps]  # the new plan gets wood first
+            result = world.turn(agent)
+        assert result.success and course.replanned == 1
+        assert "dig" in [s.do for s in course.plan.steps]  # the new plan gets wood first

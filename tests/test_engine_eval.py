@@ -80,8 +80,10 @@ def test_programs_in_another_language_finish_episodes_and_failing_ones_fail_only
     json_agent = _script(tmp_path / "json_agent.sh", "#!/bin/sh\nwhile read -r line; do\n"
                          "  echo '{\"action\": {\"do\": \"craft\", \"item\": \"stick\"}, \"reasoning\": \"planks\"}'\n"
                          "done\n")
-    number_agent = _script(tmp_path / "number_agent.sh", "#!/bin/sh\nwhile read -r line; do echo 2; done\n")
-    for agent in (json_agent, number_agent):
+    number_agent = _script(tmp_path / "number_agent.sh", "#!/bin/sh\nwhile read -r line; do echo 1; done\n")
+    words_agent = _script(tmp_path / "words_agent.sh",
+                          "#!/bin/sh\nwhile read -r line; do echo 'craft default:stick'; done\n")
+    for agent in (json_agent, number_agent, words_agent):
         done = _eval("--tasks", "craft.stick", "--agent", f"cmd:sh {agent}", "--episodes", "2", "--format", "json")
         assert done.exit_code == 0, done.output
         summary = json.loads(done.stdout)["summary"]
@@ -124,21 +126,39 @@ def test_the_random_agent_runs_to_its_step_limit_honestly():
     assert run["success"] or run["reason"] in ("step limit", "the agent stopped") or run["failed_steps"]
 
 
+def _fake_episodes(monkeypatch, stop_after=None, errors=()):
+    """Episodes that finish at once without an engine (``errors``: (task, episode) that end in an agent error);
+    the run is interrupted after ``stop_after`` of them. The calls made are returned, as (task, episode)."""
+    from taskverse.engine import evaluation, runner
+
+    calls = []
+
+    def episode(job, agent, settings, *, library, client_home=None):
+        calls.append((job.index, job.episode))
+        error = "agent: it crashed" if (job.index, job.episode) in errors else None
+        return {"index": job.index, "episode": job.episode, "task": job.task.id, "seed": job.seed,
+                "success": error is None, "steps": 1, "invalid_steps": 0, "error": error, "failed_steps": [],
+                "replay_agrees": True, "trajectory": [], "seconds": 0.5}
+
+    def run_all(one, jobs, parallel):
+        for n, job in enumerate(jobs):
+            if stop_after is not None and n == stop_after:
+                raise runner.Interrupted([], len(jobs))
+            one(job, None)
+
+    monkeypatch.setattr(evaluation, "run_engine_episode", episode)
+    monkeypatch.setattr(runner, "run_all", run_all)
+    return calls
+
+
 def test_ctrl_c_reports_the_episodes_that_finished(monkeypatch, tmp_path):
     import signal
 
     from click.testing import CliRunner
 
     from taskverse.cli.engine import engine
-    from taskverse.engine import runner
 
-    finished = {"index": 0, "episode": 0, "task": "craft.stick", "success": True, "steps": 1, "invalid_steps": 0,
-                "error": None, "failed_steps": [], "replay_agrees": True}
-
-    def interrupted(one, jobs, parallel):
-        raise runner.Interrupted([finished], len(jobs))
-
-    monkeypatch.setattr(runner, "run_all", interrupted)
+    _fake_episodes(monkeypatch, stop_after=1)
     out = tmp_path / "report.json"
     previous = signal.getsignal(signal.SIGINT)
     try:
@@ -152,6 +172,45 @@ def test_ctrl_c_reports_the_episodes_that_finished(monkeypatch, tmp_path):
     assert report["interrupted"] == {"episodes": 3, "finished": 1}
     assert report["summary"]["episodes"] == 1 and report["summary"]["successes"] == 1
     assert done.stderr.strip().splitlines()[-1].startswith("error: interrupted; every engine of the run was stopped")
+
+
+def test_resume_keeps_finished_episodes_runs_agent_errors_again_and_keeps_the_wall_time(monkeypatch, tmp_path):
+    import signal
+
+    from click.testing import CliRunner
+
+    from taskverse.cli.engine import engine
+
+    out = tmp_path / "report.json"
+    args = ["eval", "--tasks", "craft.stick", "--tasks", "craft.iron_helmet", "--tasks", "mine.stone", "--agent",
+            "random", "--episodes", "2", "-o", str(out), "--format", "json"]
+    calls = _fake_episodes(monkeypatch, stop_after=3, errors={(0, 1)})
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        first = CliRunner().invoke(engine, args)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert first.exit_code == 130, first.output
+    assert calls == [(0, 0), (0, 1), (2, 0)]
+    partial = json.loads(out.read_text())
+    assert not partial["complete"] and partial["summary"]["episodes"] == 3
+    lines = (tmp_path / "report.trajectories.jsonl").read_text().splitlines()
+    assert len(lines) == 3
+    wall = partial["run"]["wall_seconds"]
+    again = CliRunner().invoke(engine, [*args, "--seed", "1", "--resume"])
+    assert again.exit_code == 2 and "seed" in again.output  # not the same evaluation
+    calls = _fake_episodes(monkeypatch)
+    done = CliRunner().invoke(engine, [*args, "--resume"])
+    assert done.exit_code == 0, done.output
+    assert calls == [(0, 1), (2, 1)]  # the agent error again, and the episode never run
+    report = json.loads(done.stdout)
+    assert report == json.loads(out.read_text()) and report["complete"]
+    s = report["summary"]
+    assert (s["episodes"], s["successes"], s["agent_errors"]) == (4, 4, 0)
+    assert report["run"]["wall_seconds"] >= wall
+    lines = (tmp_path / "report.trajectories.jsonl").read_text().splitlines()
+    assert sorted((json.loads(line)["index"], json.loads(line)["episode"]) for line in lines) == \
+        [(0, 0), (0, 1), (2, 0), (2, 1)]
 
 
 class _ModelServer:
@@ -215,7 +274,8 @@ def test_a_language_model_behind_a_loopback_endpoint_finishes_episodes(monkeypat
     runs = report["tasks"][0]["episodes"]
     if broken:
         assert not any(r["success"] for r in runs)
-        assert all(r["error"].startswith("agent: the endpoint failed") for r in runs), runs
+        assert all(r["error"].startswith("agent: openai:tiny-model: ") for r in runs), runs
+        assert all(r["invalid_steps"] == 2 for r in runs), runs  # two wasted steps, then the third ends it
     else:
         assert [r["success"] for r in runs] == [True, True] and runs[0]["steps"] == 1
         assert server.prompts[0].startswith("Task: craft stick.") and "Candidate actions" in server.prompts[0]

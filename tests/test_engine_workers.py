@@ -37,3 +37,27 @@ def test_engine_episodes_on_a_local_ray_instance_report_as_a_local_run():
     assert [e["episode"] for e in there["episodes"]] == [1, 2]
     assert there["summary"]["successes"] == 2 and there["summary"]["replay_agrees"] is True
     assert _untimed(there) == _untimed(here)
+
+
+def _without_clock(value: Any) -> Any:
+    """An engine eval report without what depends on the clock or the backend (seconds, wall time, run)."""
+    if isinstance(value, list):
+        return [_without_clock(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _without_clock(v) for k, v in value.items() if k not in ("run", "seconds", "wall_seconds")}
+    return value
+
+
+def test_engine_eval_on_a_local_ray_instance_reports_as_a_local_run():
+    need_engine(client=True)
+    pytest.importorskip("ray")
+    args = ("eval", "--tasks", "craft.stick", "--tasks", "mine.stone", "--agent", "optimal", "--workers", "2",
+            "--format", "json")
+    local = run_engine_cli(*args)
+    on_ray = run_engine_cli(*args, "--ray")
+    assert local.returncode == 0, local.stderr
+    assert on_ray.returncode == 0 and "Traceback" not in on_ray.stderr, on_ray.stderr
+    here, there = json.loads(local.stdout), json.loads(on_ray.stdout)
+    assert here["run"]["backend"] == "local" and there["run"]["backend"] == "ray"
+    assert there["summary"]["successes"] == 2 and there["summary"]["replay_agrees"] is True
+    assert _without_clock(there) == _without_clock(here)

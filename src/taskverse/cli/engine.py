@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from taskverse.cli.util import FiniteFloat, emit_json, friendly
+from taskverse.errors import TaskverseError
 
 TIMEOUT = FiniteFloat(min=0, min_open=True, max=3600)
 
@@ -240,43 +241,100 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
 @click.option("--tasks", "task_refs", multiple=True, metavar="TASK",
               help="A task (id, description, composition, YAML file); repeat for more.")
 @click.option("--agent", "agent_spec", required=True, metavar="optimal|greedy|random|cmd:PROGRAM|openai:MODEL",
-              help="Who acts: the scripted plan a step at a time (greedy: the planner's first plan), random "
-                   "candidates, a program speaking JSON "
-                   "lines, or a language model at OPENAI_BASE_URL (docs/engine.md).")
+              help="The text world's agents (taskverse eval --agent): the planner's plan a step at a time (greedy: "
+                   "its first plan), random candidates, a program speaking JSON lines, or a language model at an "
+                   "OpenAI-compatible endpoint (docs/engine.md).")
 @click.option("--episodes", type=click.IntRange(min=1, max=1000), default=1, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed (episode seeds follow from it).")
 @click.option("--max-steps", type=click.IntRange(min=1, max=100_000), default=1000, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1, max=16), default=1, show_default=True,
-              help="Episodes at a time, each with its own server and client.")
+              help="Episodes at a time, each with its own server and client. With --ray: a local Ray instance's "
+                   "CPUs.")
+@click.option("--ray", "use_ray", is_flag=True,
+              help="Run the episodes as Ray tasks: on the cluster at RAY_ADDRESS (setting it is enough; every node "
+                   "needs taskverse and the engine), else on a local instance (pip install 'taskverse[ray]').")
 @click.option("--game", default="minetest_game", show_default=True)
+@click.option("--budget", type=click.IntRange(min=0, max=10_000_000), default=1000, show_default=True,
+              help="States the optimal agent's planner may expand looking for a shorter plan.")
+@click.option("--shuffle", is_flag=True, help="List the candidates in an order drawn from each episode's seed.")
 @click.option("--answer-timeout", type=TIMEOUT, default=30.0, show_default=True,
               help="Seconds a cmd: or openai: agent may take to answer a step.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report here.")
-@click.option("--force", is_flag=True, help="Replace the report file if it exists.")
+@click.option("--retries", type=click.IntRange(min=0, max=10), default=2, show_default=True,
+              help="Retries of a failed request to the endpoint (openai:).")
+@click.option("--base-url", help="OpenAI-compatible endpoint [default: OPENAI_BASE_URL, else OpenAI's].")
+@click.option("--api-key", help="The endpoint's key [default: OPENAI_API_KEY; local servers need none].")
+@click.option("--prompt", type=click.Path(dir_okay=False, path_type=Path),
+              help="A prompt template file (openai:; taskverse eval --show-prompt prints the default).")
+@click.option("--temperature", type=FiniteFloat(min=0.0, max=2.0), default=0.0, show_default=True)
+@click.option("--max-tokens", type=click.IntRange(min=1, max=1_000_000), default=None,
+              help="A cap on each answer's tokens (openai:).")
+@click.option("--history", type=click.IntRange(min=0, max=10_000), default=20, show_default=True,
+              help="How many of the last actions the prompt's $history lists (openai:); with --history-mode "
+                   "messages also how many earlier exchanges each request carries.")
+@click.option("--history-mode", type=click.Choice(["text", "messages"]), default="text", show_default=True,
+              help="openai:: each request stands alone (text), or carries the last exchanges as chat messages.")
+@click.option("--history-chars", type=click.IntRange(min=0, max=10_000_000), default=16_000, show_default=True,
+              help="With --history-mode messages: the most characters of earlier exchanges a request carries.")
+@click.option("--cot", type=click.IntRange(min=1, max=100_000), default=None, metavar="TOKENS",
+              help="Ask the model to think in at most TOKENS tokens before answering (openai:).")
+@click.option("--few-shot", type=click.Path(dir_okay=False, path_type=Path),
+              help="A trajectory file whose first solved episodes go into the system message (openai:).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report here (rewritten as the run goes) and the trajectories next to it "
+                   "(REPORT.trajectories.jsonl).")
+@click.option("--resume", is_flag=True, help="Continue the interrupted run whose report is -o (same arguments).")
+@click.option("--force", is_flag=True, help="Replace the report and its trajectories if they exist.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
 def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec: str, episodes: int, seed: int,
-                 max_steps: int, workers: int, game: str, answer_timeout: float, output: Path | None, force: bool,
-                 fmt: str) -> None:
+                 max_steps: int, workers: int, use_ray: bool, game: str, budget: int, shuffle: bool,
+                 answer_timeout: float, retries: int, base_url: str | None, api_key: str | None,
+                 prompt: Path | None, temperature: float, max_tokens: int | None, history: int, history_mode: str,
+                 history_chars: int, cot: int | None, few_shot: Path | None, output: Path | None, resume: bool,
+                 force: bool, fmt: str) -> None:
     """Evaluate an agent acting a step at a time in the real engine, over a suite or tasks.
 
-    Tasks that do not compile for the game are listed with the reason and not run. The report: success rate,
-    steps, invalid steps, why episodes failed, a breakdown by category, and every episode's steps. Exits 0 when the
-    evaluation ran (whatever the agent achieved), 2 on bad input, 130 on Ctrl-C (every engine is stopped; the
+    The agents are the text world's, built from the same --agent spec and options, acting through one adapter
+    (an observation and numbered candidate actions in, an action out). Tasks that do not compile for the game are
+    listed with the reason and not run. The report: success rate, steps, invalid steps, why episodes failed, a
+    breakdown by category, and every episode's steps. With -o each finished episode is kept at once: Ctrl-C or a
+    killed run leaves a report --resume continues (episodes that ended in an agent error run again). Exits 0 when
+    the evaluation ran (whatever the agent achieved), 2 on bad input, 130 on Ctrl-C (every engine is stopped; the
     finished episodes are reported).
     """
     import json
 
     from taskverse.cli.app import _library, resolve_task
-    from taskverse.engine.evaluation import check_agent, evaluate_engine, summary_lines
+    from taskverse.engine.evaluation import (
+        EngineSettings,
+        check_agent,
+        evaluate_engine,
+        summary_lines,
+        trajectories_path,
+    )
     from taskverse.errors import TaskverseError
-    from taskverse.fileio import check_output, write_text
+    from taskverse.fileio import check_output, same_file, write_text
+    from taskverse.textenv.options import AgentOptions
+    from taskverse.workers import choose_backend
 
     check_agent(agent_spec)
     if bool(suite_name) == bool(task_refs):
         raise TaskverseError("give either --suite NAME or --tasks TASK (one or more)")
+    if resume and output is None:
+        raise TaskverseError("--resume needs the report to continue: -o REPORT.json")
+    if resume and force:
+        raise TaskverseError("--resume continues a report and --force starts it again: give one of the two")
+    if base_url is not None:
+        from taskverse.textenv.llm import check_base_url
+
+        check_base_url(base_url)
+    if prompt is not None and not agent_spec.startswith("openai:"):
+        raise TaskverseError("--prompt is for openai:MODEL agents")
     if output is not None:
-        check_output(output, force)
+        if same_file(output, trajectories_path(output)):  # pragma: no cover - a report named *.trajectories.jsonl
+            raise TaskverseError("the report cannot be its own trajectory file", file=output)
+        for path in (output, trajectories_path(output)):
+            check_output(path, force or resume)  # before the episodes run, not after
     library = _library()
     if suite_name:
         from taskverse.benchmarks import suites
@@ -284,90 +342,106 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
         tasks = [(item.id, suites.resolve_suite_task(item, library)) for item in suites.load_suite(suite_name).tasks]
     else:
         tasks = [(ref, resolve_task(ref)) for ref in task_refs]
+    options = AgentOptions(answer_timeout=answer_timeout, retries=retries, base_url=base_url, api_key=api_key,
+                           prompt=None if prompt is None else str(prompt), temperature=temperature,
+                           max_tokens=max_tokens, history=history, history_mode=history_mode,
+                           history_chars=history_chars, cot=cot, few_shot=None if few_shot is None else str(few_shot))
+    settings = EngineSettings(agent_spec, game=game, max_steps=max_steps, budget=budget, shuffle=shuffle,
+                              options=options)
+    backend = choose_backend(workers, use_ray, len(tasks) * episodes)
     interrupted = False
     report: dict[str, Any] | None
     try:
-        report = evaluate_engine(tasks, agent_spec, library=library, game=game, episodes=episodes, seed=seed,
-                                 max_steps=max_steps, workers=workers, answer_timeout=answer_timeout)
+        report = evaluate_engine(tasks, settings, library=library, episodes=episodes, seed=seed, backend=backend,
+                                 output=output, resume=resume)
     except KeyboardInterrupt as exc:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         report, interrupted = getattr(exc, "report", None), True
         if report is None:
             click.echo("error: interrupted; every engine of the run was stopped", err=True)
             sys.exit(130)
-    if output is not None:
-        write_text(output, json.dumps(report, indent=1) + "\n", force)
+    if output is not None and not interrupted:
+        write_text(output, json.dumps(report, indent=1) + "\n", True)
     if fmt == "json":
         emit_json(report)
     else:
         for line in summary_lines(report):
             click.echo(line)
         if output is not None:
-            click.echo(f"wrote {output}", err=True)
+            click.echo(f"wrote {output} and {trajectories_path(output)}", err=True)
     if interrupted:
+        where = f"; continue with --resume -o {output}" if output is not None else ""
         click.echo("error: interrupted; every engine of the run was stopped (the report holds the episodes that "
-                   "had finished)", err=True)
+                   f"had finished{where})", err=True)
         sys.exit(130)
 
 
 @engine.command("play")
 @click.argument("task")
-@click.option("--agent", type=click.Choice(["human", "optimal", "greedy", "random"]), default="human",
-              show_default=True,
-              help="Who acts: you at the terminal (a candidate's number or an action as JSON), the scripted plan a "
-                   "step at a time (greedy: the planner's first plan), or random candidates.")
+@click.option("--agent", default="human", show_default=True,
+              metavar="human|optimal|greedy|random|cmd:PROGRAM|openai:MODEL",
+              help="Who acts: you at the terminal (a candidate's number, its words, or an action as JSON), or one of "
+                   "the text world's agents (taskverse eval --agent).")
 @click.option("--game", default="minetest_game", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="The random agent's seed.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The episode's seed (random agent, --shuffle).")
 @click.option("--max-steps", type=click.IntRange(min=1, max=100_000), default=200, show_default=True)
+@click.option("--shuffle", is_flag=True, help="List the candidates in an order drawn from the seed.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
-def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, fmt: str) -> None:
+def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, shuffle: bool, fmt: str) -> None:
     """Play TASK in the real engine one action at a time, seeing what each did (taskverse.engine.episode).
 
     Each step shows the task's progress by the runtime's own verdict, health and place, the inventory, the nodes
-    and mobs around, the last action's outcome and the candidate actions. At the prompt type a candidate's number
-    or an action as JSON ({"do": "dig", "node": "oak_log"}; docs/engine.md lists them); an empty line or end of
-    input stops. A bad action fails its step with the reason. Exits 0 when the episode ran (solved or not), 1
-    when the engine failed, 130 on Ctrl-C; the server is stopped in every case.
+    and mobs around, the last action's outcome and the candidate actions, numbered from 0 as in `taskverse play`.
+    At the prompt type a candidate's number, its words, or an action as JSON ({"do": "dig", "node": "oak_log"};
+    docs/engine.md lists them); an empty line or end of input stops. A bad action fails its step with the reason.
+    Exits 0 when the episode ran (solved or not), 1 when the engine failed, 130 on Ctrl-C; the server is stopped
+    in every case.
     """
     import json
 
     from taskverse.cli.app import _library, resolve_task
-    from taskverse.engine.agents import GreedyAgent, OptimalAgent, RandomAgent
+    from taskverse.engine.adapter import EngineWorld
+    from taskverse.engine.agents import AgentStopped
     from taskverse.engine.episode import EngineEpisode
-    from taskverse.engine.gymenv import observation_text
+    from taskverse.engine.evaluation import check_agent
+    from taskverse.textenv.agents import make_agent
 
+    if agent != "human":
+        check_agent(agent)
     library = _library()
     episode = EngineEpisode(resolve_task(task), library=library, game=game)
-    chooser: Any = None
-    if agent == "optimal":
-        chooser = OptimalAgent(episode)
-    elif agent == "greedy":
-        chooser = GreedyAgent(episode)
-    elif agent == "random":
-        chooser = RandomAgent(seed)
+    world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle)
+    chooser: Any = None if agent == "human" else make_agent(agent)
     steps: list[dict[str, Any]] = []
+    world.begin(seed)
     try:
-        result = episode.reset()
+        if chooser is not None:
+            chooser.reset(world, seed)
+        result = world.reset(seed)
         while True:
             if fmt == "text":
-                click.echo(observation_text(result, episode.description, episode.steps, max_steps))
+                click.echo(world.text())
             if result.done or episode.steps >= max_steps:
                 break
             if chooser is not None:
-                action = chooser.act(result)
-                if action is None:
+                try:
+                    result = world.turn(chooser)
+                except AgentStopped:
                     break
-                if fmt == "text":
-                    shown = action if isinstance(action, dict) else action.model_dump(mode="json", exclude_none=True)
-                    click.echo(f"> {json.dumps(shown)}")
+                if fmt == "text" and result.action is not None:
+                    click.echo(f"> {json.dumps(result.action)}")
             else:
-                line = click.prompt("action (number or JSON; empty stops)", default="", show_default=False,
+                line = click.prompt("action (number, words or JSON; empty stops)", default="", show_default=False,
                                     err=True).strip()
                 if not line:
                     break
-                action = line  # a candidate's number or JSON: the episode reads either
-            result = episode.step(action)
+                try:
+                    index = world.resolve(line)
+                except TaskverseError as exc:
+                    result = world.refuse(exc.message, line)
+                else:
+                    result = world.play(index)
             steps.append({"step": result.step, "action": result.action, "ok": result.ok, "invalid": result.invalid,
                           "error": result.error})
     except KeyboardInterrupt:
@@ -379,6 +453,8 @@ def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, fm
         pass
     finally:
         report = episode.close()
+        if chooser is not None:
+            chooser.close()
     if report is None:
         sys.exit(1)
     if fmt == "json":

@@ -1,14 +1,18 @@
-"""Agents that act in an engine episode a step at a time, and the loop that runs one.
+"""The planner agents' course in the engine, and the loop that plays any agent a step at a time.
 
-An agent is anything with ``act(result) -> action | None`` (None: it stops): the optimal agent sends its
-scripted plan's steps one at a time (the planner's plan for the compiled task, the same one ``engine run`` plays
-whole), planning again from what it holds after a step failed; the greedy agent does the same with the planner's
-first, greedy plan (not searched for a shorter one); the random agent picks among the step's candidate
-actions with its own seeded generator.
+The agents are the text world's (``taskverse.textenv.agents.make_agent``), acting through
+:class:`taskverse.engine.adapter.EngineWorld`. The planner agents (``optimal``, ``greedy``) plan with the one
+planner over the game's own model instead of the library's (``EngineWorld.plan_course``): a :class:`PlanCourse`
+sends the planner's scripted plan for the compiled task (the plan ``engine run`` plays whole) one step at a time
+and, after one of its steps failed in the engine, plans again from what the player holds then (at most
+``replans`` times). ``optimal`` lets the planner look for a shorter plan than its first (``budget`` states);
+``greedy`` keeps the first, greedy one (budget 0). When the course has no step left it stops the episode
+(:class:`AgentStopped`).
 
 Example:
+    >>> from taskverse.textenv.agents import make_agent
     >>> with EngineEpisode("craft.stick") as episode:  # doctest: +SKIP
-    ...     report = play(episode, OptimalAgent(episode))
+    ...     report = play(episode, make_agent("optimal"))
     >>> report.success  # doctest: +SKIP
     True
 
@@ -16,19 +20,15 @@ Example:
 
 from __future__ import annotations
 
-import random
-from typing import Any, Protocol
+from typing import Any
 
-from taskverse.engine.episode import EngineEpisode, StepResult
+from taskverse.engine.episode import EngineEpisode
 from taskverse.engine.runner import EpisodeReport
 from taskverse.errors import TaskverseError
 
 
-class Agent(Protocol):
-    """Chooses the next action from a step's result (None: stop)."""
-
-    def act(self, result: StepResult) -> Any:
-        """The next action (a Step, a dict or JSON text), or None to stop."""
+class AgentStopped(TaskverseError):
+    """The agent has nothing more to do (a planner agent's course ran out): the episode ends here."""
 
 
 def replan(episode: EngineEpisode, observation: Any, budget: int | None = None) -> Any:
@@ -49,76 +49,68 @@ def _plan(episode: EngineEpisode, ir: Any, budget: int | None) -> Any:
     return scripted_plan(episode.task, ir, episode.library, DEFAULT_BUDGET if budget is None else budget).plan
 
 
-class OptimalAgent:
-    """Sends the planner's scripted plan for the episode's task, one step at a time (stops when it runs out).
+class PlanCourse:
+    """The planner's scripted plan for an engine world's task, a step at a time, replanned after a failed step.
 
-    After one of its steps failed in the engine, it plans again from what it holds then (at most ``replans``
-    times; it stops when there is no plan from there). ``budget``: the states the planner may expand looking for
-    a shorter plan than its first, greedy one (``planner.DEFAULT_BUDGET``; 0 keeps the first).
+    Args:
+        world: The ``EngineWorld`` the agent acts in.
+        budget: States the planner may expand looking for a shorter plan than its first (0: the first).
+        replans: Times it plans again after a failed step before it stops.
+
+    Raises ``planner.NoPlan`` when the game's model has no plan from the task's start.
+
     """
 
-    budget: int | None = None
-
-    def __init__(self, episode: EngineEpisode, replans: int = 3) -> None:
-        self.episode = episode
-        self.plan = _plan(episode, episode.ir, self.budget)
+    def __init__(self, world: Any, budget: int | None = None, replans: int = 3) -> None:
+        self.world = world
+        self.budget = budget
+        self.plan = _plan(world.episode, world.episode.ir, budget)
         self.replans_left = replans
         self.replanned = 0
         self._next = 0
 
-    def act(self, result: StepResult) -> Any:
-        """The plan's next step (None after the last one, or when a failed step leaves no plan)."""
+    def act(self, world: Any) -> int:
+        """The number (in ``world.rules``) of the plan's next step; ``AgentStopped`` when there is none."""
         from taskverse.engine.planner import NoPlan
 
-        if result.step > 0 and not result.ok and not result.invalid:
+        result = world.result
+        if result is not None and result.step > 0 and not result.ok and not result.invalid:
             if self.replans_left <= 0:
-                return None
+                raise AgentStopped(f"a step of the plan failed and it was planned again {self.replanned} times")
             self.replans_left -= 1
             try:
-                self.plan = replan(self.episode, result.observation, self.budget)
-            except NoPlan:
-                return None
+                self.plan = replan(world.episode, result.observation, self.budget)
+            except NoPlan as exc:
+                raise AgentStopped(f"a step of the plan failed and there is no plan from there: {exc.message}") \
+                    from None
             self.replanned += 1
             self._next = 0
         if self._next >= len(self.plan.steps):
-            return None
+            raise AgentStopped("the plan has no step left")
         step = self.plan.steps[self._next]
         self._next += 1
-        return step
+        return int(world.rules.add(step.model_dump(mode="json", exclude_none=True, exclude={"note"})))
 
 
-class GreedyAgent(OptimalAgent):
-    """The planner's first plan, greedy and not searched for a shorter one, a step at a time.
+def play(episode: EngineEpisode, agent: Any, max_steps: int = 1000, seed: int = 0,
+         shuffle: bool = False) -> EpisodeReport:
+    """Reset the episode and let a text-world agent act until the task is decided, it stops, or ``max_steps``.
 
-    It replans as the optimal agent does (from what it holds after a failed step).
+    The server is stopped before this returns, whatever happens (an agent that raises included); the agent's
+    ``AgentError`` propagates after that.
     """
+    from taskverse.engine.adapter import EngineWorld
 
-    budget = 0
-
-
-class RandomAgent:
-    """Picks one of the step's candidate actions at random (its own generator, seeded)."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def act(self, result: StepResult) -> Any:
-        """A candidate drawn at random (None when there is none)."""
-        return self.rng.choice(result.candidates) if result.candidates else None
-
-
-def play(episode: EngineEpisode, agent: Agent, max_steps: int = 1000) -> EpisodeReport:
-    """Reset the episode and let the agent act until the task is decided, it stops, or ``max_steps``; the report.
-
-    The server is stopped before this returns, whatever happens (an agent that raises included).
-    """
+    world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle)
+    world.begin(seed)
+    agent.reset(world, seed)  # before the server starts (a planner with no plan raises NoPlan here)
     try:
-        result = episode.reset()
+        result = world.reset(seed)
         while not result.done and episode.steps < max_steps:
-            action = agent.act(result)
-            if action is None:
+            try:
+                result = world.turn(agent)
+            except AgentStopped:
                 break
-            result = episode.step(action)
     finally:
         report = episode.close()
     if report is None:  # pragma: no cover - reset() ran, so close() reports it
@@ -126,4 +118,4 @@ def play(episode: EngineEpisode, agent: Agent, max_steps: int = 1000) -> Episode
     return report
 
 
-__all__ = ["Agent", "GreedyAgent", "OptimalAgent", "RandomAgent", "play", "replan"]
+__all__ = ["AgentStopped", "PlanCourse", "play", "replan"]

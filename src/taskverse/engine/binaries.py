@@ -294,6 +294,11 @@ def allow_runs() -> None:
     _STOPPING.clear()
 
 
+def stopping() -> bool:
+    """Whether :func:`stop_all` has ended this process's engines (an episode ending now was cut short by it)."""
+    return _STOPPING.is_set()
+
+
 class ServerRun:
     """A running headless server in its own temporary folder; made by :func:`headless_server`.
 

@@ -96,6 +96,32 @@ def candidate_actions(observation: Any, registry: Registry) -> list[dict[str, An
     return out
 
 
+MAIN_FIELDS = ("item", "node", "entity", "biomes")
+"""The field an action is about, named right after its verb in its words (``describe``)."""
+
+
+def describe(action: dict[str, Any]) -> str:
+    """An action in words, as the text world names its actions: the verb, what it is about, then the rest.
+
+    Example:
+        >>> describe({"do": "goto_node", "node": "default:tree", "radius": 8})
+        'goto_node default:tree radius 8'
+        >>> describe({"do": "collect"})
+        'collect'
+
+    """
+    words = [str(action.get("do", "?"))]
+    main = next((key for key in MAIN_FIELDS if key in action), None)
+    if main is not None:
+        value = action[main]
+        words.append(" ".join(map(str, value)) if isinstance(value, list) else str(value))
+    for key in sorted(action):
+        if key not in ("do", main):
+            value = action[key]
+            words.append(f"{key} {' '.join(map(str, value)) if isinstance(value, list) else value}")
+    return " ".join(words)
+
+
 def counts(candidates: list[dict[str, Any]]) -> dict[str, int]:
     """How many candidates of each action (for a summary line)."""
     return dict(Counter(c["do"] for c in candidates))

@@ -287,24 +287,19 @@ class EngineEpisode:
     def step(self, action: Any) -> StepResult:
         """Play one action; its outcome and the observation after it.
 
-        ``action`` is a Step, a dict, JSON text, or the number of one of the last step's candidates (from 1). An
-        invalid action (not JSON, an unknown action or field, a name the game lacks, no such candidate) fails the
-        step with the reason and ``invalid``; the engine does not see it. Raises TaskverseError when the episode is
-        not running (call :meth:`reset`) or the engine failed (it is then stopped; :attr:`report` says why).
+        ``action`` is a Step, a dict, JSON text, or the number of one of the last step's candidates (from 0, as
+        the text world numbers them). An invalid action (not JSON, an unknown action or field, a name the game
+        lacks, no such candidate) fails the step with the reason and ``invalid``; the engine does not see it.
+        Raises TaskverseError when the episode is not running (call :meth:`reset`) or the engine failed (it is then
+        stopped; :attr:`report` says why).
         """
         if self._run is None or self._last is None:
             raise TaskverseError("the episode is not running; call reset() first")
-        self._steps += 1
         try:
             step = parse_action(self._candidate(action), self.game)
         except TaskverseError as exc:
-            self._invalid += 1
-            shown = action if isinstance(action, dict) else {"text": str(action)[:200]}
-            self._records.append({"index": self._steps, "invalid": True, "error": exc.message})
-            self._last = self._last.model_copy(update={"step": self._steps, "action": shown, "ok": False,
-                                                       "invalid": True, "error": exc.message, "record": {},
-                                                       "game_seconds": None, "observe_ms": None})
-            return self._last
+            return self.refuse(exc.message, action)
+        self._steps += 1
         payload = step.model_dump(mode="json", exclude_none=True)
         self._sent += 1
         path = self._run.world / f"{ACT_PREFIX}{self._sent}.json"
@@ -318,17 +313,36 @@ class EngineEpisode:
         self._last = self._result(answer, payload)
         return self._last
 
+    def refuse(self, reason: str, action: Any = None) -> StepResult:
+        """Waste a step on something that is not an action (``reason`` says why): the engine does not see it.
+
+        The step counts as invalid and the observation stays as it was; an agent's answer that names no action is
+        refused so.
+        """
+        if self._run is None or self._last is None:
+            raise TaskverseError("the episode is not running; call reset() first")
+        self._steps += 1
+        self._invalid += 1
+        shown = action if isinstance(action, dict) else None if action is None else {"text": str(action)[:200]}
+        self._records.append({"index": self._steps, "invalid": True, "error": reason})
+        self._last = self._last.model_copy(update={"step": self._steps, "action": shown, "ok": False,
+                                                   "invalid": True, "error": reason, "record": {},
+                                                   "game_seconds": None, "observe_ms": None})
+        return self._last
+
     def _candidate(self, action: Any) -> Any:
-        """A candidate's number (1, ``"1"``) as that candidate of the last step; anything else as it is."""
+        """A candidate's number (0, ``"0"``) as that candidate of the last step; anything else as it is."""
         if isinstance(action, bool) or not isinstance(action, int | str):
             return action
         text = str(action).strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             return action
         candidates = self._last.candidates if self._last is not None else []
-        if not 1 <= int(text) <= len(candidates):
-            raise TaskverseError(f"no candidate {text}: the last step listed {len(candidates)}")
-        return candidates[int(text) - 1]
+        if len(text) > 9 or int(text) >= len(candidates):
+            raise TaskverseError(f"no candidate {text[:12]} (the last step listed {len(candidates)}: "
+                                 f"0..{len(candidates) - 1})" if candidates else
+                                 f"no candidate {text[:12]}: the last step listed none")
+        return candidates[int(text)]
 
     def close(self) -> EpisodeReport | None:
         """Stop the server (nothing is left running) and return the episode's report (None if none ran)."""

@@ -1,21 +1,21 @@
-"""``taskverse engine eval``: agents acting a step at a time in the real engine, over a suite or a list of tasks.
+"""``taskverse engine eval``: the text world's agents acting a step at a time in the real engine.
 
-Each episode is an :class:`~taskverse.engine.episode.EngineEpisode` of a compiled task; the agent acts until the
-runtime decides the task, the agent stops, or the step limit. Tasks that do not compile for the game are in the
-report with the compiler's reason and count as not run. The report gives the success rate, steps, invalid steps,
-the failed steps' reasons and a breakdown by category; ``trajectories`` holds each episode's steps.
+Each episode is an :class:`~taskverse.engine.episode.EngineEpisode` of a compiled task; the agent, built as
+``taskverse eval`` builds it (``taskverse.textenv.agents.make_agent``: ``optimal``, ``greedy``, ``random``,
+``cmd:PROGRAM``, ``openai:MODEL``, with the text world's options), acts through one adapter
+(``taskverse.engine.adapter.EngineWorld``) until the runtime decides the task, the agent stops, or the step
+limit. Tasks that do not compile for the game are in the report with the compiler's reason and count as not run.
+The report gives the success rate, steps, invalid steps, the failed steps' reasons and a breakdown by category;
+each episode's ``trajectory`` holds its steps (action, outcome, progress, and the agent's answer and reasoning).
 
-Agents: ``optimal`` (the scripted plan a step at a time), ``greedy`` (the planner's first plan, not searched for a
-shorter one; both replan after a failed step), ``random`` (candidates drawn with a seeded generator),
-``openai:MODEL`` (a language model behind an OpenAI-compatible endpoint, ``taskverse.engine.llm``), and
-``cmd:PROGRAM``, a program in any language speaking JSON lines: it reads one observation per line on stdin
-(``{"type": "observation", "episode", "task", "description", "step", "max_steps", "observation", "candidates",
-"last", "text"}``) and answers one line: a candidate's number, an action as JSON (``{"do": "dig", "node":
-"oak_log"}``), or ``{"action": <either>, "reasoning": "..."}``. A program that crashes, hangs past the answer
-timeout or writes an over-long line fails the episode with the reason; it is started again for the next.
+With a report file (``output``) every finished episode is also appended at once to its trajectory file
+(``REPORT.trajectories.jsonl``, as the text world's), and the report is rewritten as the run goes, so a run that
+is interrupted or killed leaves what it finished: ``resume`` keeps those episodes (but runs again the ones that
+ended in an agent error), runs the rest and adds the earlier run's wall time. Episodes run in threads of this
+process (``workers`` at a time, each with its own server and client) or as Ray tasks (``taskverse.workers``).
 
 Example:
-    >>> report = evaluate_engine(["craft.stick"], "optimal", library=load_library())  # doctest: +SKIP
+    >>> report = evaluate_engine([("craft.stick", task)], EngineSettings("optimal"), library=lib)  # doctest: +SKIP
     >>> report["summary"]["success_rate"]  # doctest: +SKIP
     1.0
 
@@ -24,137 +24,141 @@ Example:
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from taskverse.engine.agents import GreedyAgent, OptimalAgent, RandomAgent
-from taskverse.engine.episode import EngineEpisode, StepResult
+from taskverse.engine.episode import EngineEpisode
 from taskverse.errors import TaskverseError
+from taskverse.textenv.options import AgentOptions
+from taskverse.workers import Backend
 
-AGENTS = ("optimal", "greedy", "random")
 DEFAULT_MAX_STEPS = 1000
+DEFAULT_BUDGET = 1000
+"""States the optimal agent's planner may expand looking for a shorter plan (``engine.planner.DEFAULT_BUDGET``)."""
+REPORT_EVERY = 10.0
+"""Seconds between rewrites of the partial report during a run (the trajectory file grows with every episode)."""
+MAX_REPORT_BYTES = 256 * 1024 * 1024
+"""The largest report ``resume`` reads."""
+MAX_TRAJECTORY_LINE_BYTES = 256 * 1024 * 1024
+"""The longest trajectory line read back; a longer one (cut short, or not ours) runs again."""
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """What every episode of an engine evaluation shares (a resumed run must have the same).
+
+    Attributes:
+        agent: ``optimal``, ``greedy``, ``random``, ``cmd:PROGRAM`` or ``openai:MODEL``.
+        game: The engine game.
+        max_steps: The step limit of every episode.
+        budget: States the optimal agent's planner may expand.
+        shuffle: List the candidates in an order drawn from each episode's seed.
+        options: Settings of ``cmd:`` and ``openai:`` agents (``textenv.options.AgentOptions``).
+
+    """
+
+    agent: str
+    game: str = "minetest_game"
+    max_steps: int = DEFAULT_MAX_STEPS
+    budget: int = DEFAULT_BUDGET
+    shuffle: bool = False
+    options: AgentOptions = field(default_factory=AgentOptions)
+
+    def public(self) -> dict[str, Any]:
+        """The settings a report records (never a key)."""
+        out: dict[str, Any] = {"max_steps": self.max_steps, "budget": self.budget, "shuffle": self.shuffle}
+        if self.agent.startswith(("cmd:", "openai:")):
+            out["agent_options"] = self.options.public()
+        return out
+
+
+@dataclass(frozen=True)
+class EngineJob:
+    """One episode to run: which task (its index in the run), which episode of it, its seed, the compiled task."""
+
+    index: int
+    episode: int
+    seed: int
+    task: Any
+    ir: Any
 
 
 def check_agent(spec: str) -> None:
-    """Raise a TaskverseError (with close matches) unless ``spec`` names an agent the engine runs."""
-    if spec.startswith("cmd:"):
-        if not spec[4:].strip().strip('"').strip("'"):
-            raise TaskverseError("cmd: needs a program to run, e.g. cmd:\"python my_agent.py\"")
-        return
-    if spec.startswith("openai:"):
-        if not spec[7:].strip():
-            raise TaskverseError("openai: needs a model name, e.g. openai:gpt-4o-mini or openai:qwen2.5:7b")
-        return
-    if spec not in AGENTS:
-        from taskverse.errors import close_matches
+    """Raise a TaskverseError (with close matches) unless ``spec`` names an agent (the text world's check)."""
+    from taskverse.textenv.agents import check_agent_spec
 
-        raise TaskverseError(f"unknown agent {spec!r}; expected optimal, greedy, random, cmd:PROGRAM or openai:MODEL",
-                             suggestions=close_matches(spec, AGENTS))
+    check_agent_spec(spec)
 
 
-class _View:
-    """What a ``cmd:`` agent is sent: the text world's ``json_observation()``, for the engine."""
+def trajectories_path(report: Path) -> Path:
+    """Where a report's trajectories go: ``report.json`` -> ``report.trajectories.jsonl`` (as the text world's)."""
+    from taskverse.textenv.evaluation import trajectories_path as text_path
 
-    def __init__(self, episode: EngineEpisode, result: StepResult, max_steps: int) -> None:
-        self.episode, self.result, self.max_steps = episode, result, max_steps
-
-    def json_observation(self) -> dict[str, Any]:
-        from taskverse.engine.gymenv import observation_text
-
-        result = self.result
-        return {"task": self.episode.task.id, "description": self.episode.description, "step": self.episode.steps,
-                "max_steps": self.max_steps, "observation": result.observation.model_dump(mode="json"),
-                "candidates": result.candidates,
-                "last": None if result.step == 0 else {"action": result.action, "ok": result.ok,
-                                                        "invalid": result.invalid, "error": result.error},
-                "text": observation_text(result, self.episode.description, self.episode.steps, self.max_steps)}
+    return text_path(report)
 
 
-def _answer(agent: Any, text: str) -> Any:
-    """A ``cmd:`` agent's action: ``{"action": {...}}`` keeps its object (the text world's reader makes it text)."""
-    raw = (agent.answer or "").strip()
-    if raw.startswith("{"):
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            return text
-        if isinstance(data, dict) and isinstance(data.get("action"), dict | int):
-            return data["action"]
-        if isinstance(data, dict) and "action" not in data:
-            return data  # the action itself
-    return text
+# -- one episode -------------------------------------------------------------------------------------------------------
+
+def _thoughts(step: dict[str, Any], agent: Any) -> None:
+    """What the agent said besides its action: the messages sent, its answer, its reasoning."""
+    for name in ("messages", "answer", "reasoning"):
+        value = getattr(agent, name, None)
+        if value:
+            step[name] = value
 
 
-class _Worker:
-    """One thread's agent (a ``cmd:`` program runs for the whole evaluation, one per worker)."""
+def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, library: Any,
+                       client_home: Path | None = None) -> dict[str, Any]:
+    """One episode of ``job`` with the agent: a record of it (never raises for the agent's or the engine's failures).
 
-    def __init__(self, spec: str, answer_timeout: float) -> None:
-        self.spec = spec
-        self.external: Any = None
-        if spec.startswith("cmd:"):
-            from taskverse.textenv.agents import ExternalAgent
-
-            self.external = ExternalAgent(spec[4:].strip().strip('"').strip("'"), timeout=answer_timeout)
-        elif spec.startswith("openai:"):
-            from taskverse.engine.llm import EngineLLMAgent
-
-            self.external = EngineLLMAgent(spec[7:].strip(), timeout=answer_timeout)
-
-    def close(self) -> None:
-        if self.external is not None:
-            self.external.close()
-
-
-def run_engine_episode(task: Any, ir: Any, worker: _Worker, *, library: Any, game: str, seed: int,
-                       max_steps: int, client_home: Path | None = None) -> dict[str, Any]:
-    """One episode of ``task`` with the worker's agent: a record of it (never raises for the agent's failures)."""
+    The agent is reset before the server starts, so a planner agent with no plan for the task costs no engine.
+    """
+    from taskverse.engine.adapter import EngineWorld
+    from taskverse.engine.agents import AgentStopped
     from taskverse.engine.planner import NoPlan
-    from taskverse.textenv.options import AgentError, AnswerRefused
+    from taskverse.textenv.options import AgentError
 
-    episode = EngineEpisode(task, library=library, game=game, ir=ir, client_home=client_home)
+    episode = EngineEpisode(job.task, library=library, game=settings.game, ir=job.ir, client_home=client_home)
+    world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle)
     started = time.monotonic()
-    record: dict[str, Any] = {"task": task.id, "seed": seed, "success": False, "steps": 0, "invalid_steps": 0,
-                              "error": None, "failed_steps": []}
-    agent: Any
+    record: dict[str, Any] = {"index": job.index, "episode": job.episode, "task": job.task.id, "seed": job.seed,
+                              "success": False, "steps": 0, "invalid_steps": 0, "error": None, "failed_steps": []}
+    world.begin(job.seed)
     try:
-        if worker.spec == "optimal":
-            agent = OptimalAgent(episode)
-        elif worker.spec == "greedy":
-            agent = GreedyAgent(episode)
-        elif worker.spec == "random":
-            agent = RandomAgent(seed)
-        else:
-            agent = worker.external
-            agent.reset(None, seed)
+        agent.reset(world, job.seed)
     except NoPlan as exc:
-        record["error"] = f"no plan: {exc.message}"
+        record.update(error=f"no plan: {exc.message}", seconds=time.monotonic() - started, trajectory=[])
         return record
     trajectory: list[dict[str, Any]] = []
+    stopped = False
     try:
-        result = episode.reset()
-        while not result.done and episode.steps < max_steps:
-            if worker.external is not None:
-                try:
-                    text = agent.act(_View(episode, result, max_steps))
-                except AnswerRefused as exc:
-                    text = f"refused: {exc.message}"
-                action = _answer(agent, text)
-            else:
-                action = agent.act(result)
-                if action is None:
-                    break
-            result = episode.step(action)
+        result = world.reset(job.seed)
+        while not result.done and episode.steps < settings.max_steps:
+            step: dict[str, Any] = {}
+            try:
+                result = world.turn(agent)
+            finally:
+                _thoughts(step, agent)
             trajectory.append({"step": result.step, "action": result.action, "ok": result.ok,
                                "invalid": result.invalid, "error": result.error,
-                               "progress": result.observation.task.progress})
+                               "progress": result.observation.task.progress, **step})
+    except AgentStopped:
+        stopped = True
     except AgentError as exc:
         record["error"] = f"agent: {exc.message}"
-        agent.recover()
+        recover = getattr(agent, "recover", None)
+        if recover is not None:
+            try:
+                recover()
+            except TaskverseError as again:
+                record["error"] += f"; restarting the agent failed: {again.message}"
     except TaskverseError as exc:
         record["error"] = f"engine: {exc.message}"
     finally:
@@ -162,74 +166,62 @@ def run_engine_episode(task: Any, ir: Any, worker: _Worker, *, library: Any, gam
     record.update(success=bool(report and report.success), steps=episode.steps, invalid_steps=episode.invalid_steps,
                   progress=report.progress if report else 0.0,
                   replay_agrees=bool(report and report.replay and report.replay.agrees),
-                  failed_steps=[{"step": s["step"], "error": s["error"]} for s in trajectory
-                                if not s["ok"]][:20],
+                  failed_steps=[{"step": s["step"], "error": s["error"]} for s in trajectory if not s["ok"]][:20],
                   seconds=time.monotonic() - started, trajectory=trajectory)
+    usage = getattr(agent, "usage", None)
+    if usage is not None:
+        record["usage"] = usage()
     if record["error"] is None and not record["success"]:
         reason = trajectory[-1]["error"] if trajectory and not trajectory[-1]["ok"] else None
-        record["reason"] = reason or ("step limit" if episode.steps >= max_steps else "the agent stopped")
+        record["reason"] = reason or ("step limit" if episode.steps >= settings.max_steps else
+                                      "the agent stopped" if stopped or not trajectory else "not done")
     return record
 
+
+# -- agents, one per thread (local) or per process (Ray) ---------------------------------------------------------------
+
+_LOCAL = threading.local()
+_MADE: list[Any] = []
+_MADE_LOCK = threading.Lock()
+
+
+def _agent(settings: EngineSettings) -> Any:
+    """The agent of this thread for the settings (a ``cmd:`` program runs for the whole evaluation, one per thread)."""
+    from taskverse.textenv.agents import make_agent
+
+    made = getattr(_LOCAL, "agents", None)
+    if made is None:
+        made = _LOCAL.agents = {}
+    agent = made.get(settings)
+    if agent is None:
+        agent = made[settings] = make_agent(settings.agent, settings.budget, settings.options)
+        with _MADE_LOCK:
+            _MADE.append(agent)
+    return agent
+
+
+def close_agents() -> None:
+    """Close every agent this process made (external programs, clients)."""
+    with _MADE_LOCK:
+        made, _MADE[:] = list(_MADE), []
+    for agent in made:
+        agent.close()
+    _LOCAL.agents = {}
+
+
+def run_engine_eval_job(settings: EngineSettings, job: EngineJob) -> dict[str, Any]:
+    """One episode wherever a worker is (a Ray task): the worker's agent, library and a client home of its own."""
+    from taskverse.engine.jobs import _worker_library, claimed_home
+
+    with claimed_home() as home:
+        return run_engine_episode(job, _agent(settings), settings, library=_worker_library(), client_home=home)
+
+
+# -- a run -------------------------------------------------------------------------------------------------------------
 
 def _category(task: Any) -> str:
     category = getattr(task, "category", None)
     return str(getattr(category, "value", category) or getattr(task, "kind", "molecule"))
-
-
-def evaluate_engine(tasks: Sequence[tuple[str, Any]], agent: str, *, library: Any, game: str = "minetest_game",
-                    episodes: int = 1, seed: int = 0, max_steps: int = DEFAULT_MAX_STEPS, workers: int = 1,
-                    answer_timeout: float = 30.0) -> dict[str, Any]:
-    """Run ``episodes`` episodes of each (name, task) with the agent; the report (see the module docstring).
-
-    Ctrl-C ends every engine at once and raises :class:`EvalInterrupted` with the report of the finished episodes.
-    """
-    from taskverse.engine.compiler import Compiler
-    from taskverse.engine.runner import Interrupted, run_all
-
-    check_agent(agent)
-    compiler = Compiler(library, game)
-    entries: list[dict[str, Any]] = []
-    jobs: list[tuple[int, int, Any, Any]] = []
-    for index, (name, task) in enumerate(tasks):
-        problems = compiler.problems(task)
-        entry = {"name": name, "task": task.id, "category": _category(task), "compiled": not problems,
-                 "reason": "; ".join(p.detail for p in problems[:3]) if problems else None, "episodes": []}
-        entries.append(entry)
-        if not problems:
-            ir = compiler.compile(task)
-            jobs += [(index, k, task, ir) for k in range(episodes)]
-    local = threading.local()
-    made: list[_Worker] = []
-    lock = threading.Lock()
-
-    def one(job: tuple[int, int, Any, Any], home: Path | None) -> Any:
-        index, k, task, ir = job
-        worker = getattr(local, "worker", None)
-        if worker is None:
-            worker = local.worker = _Worker(agent, answer_timeout)
-            with lock:
-                made.append(worker)
-        out = run_engine_episode(task, ir, worker, library=library, game=game, seed=seed + k, max_steps=max_steps,
-                                 client_home=home)
-        return {"index": index, "episode": k, **out}
-
-    started = time.monotonic()
-    interrupted: Interrupted | None = None
-    try:
-        records = run_all(one, jobs, workers)
-    except Interrupted as exc:
-        interrupted, records = exc, list(exc.reports)
-    finally:
-        for worker in made:
-            worker.close()
-    for record in records:
-        entries[record["index"]]["episodes"].append(record)
-    report = build_report(entries, agent=agent, game=game, episodes=episodes, seed=seed, max_steps=max_steps,
-                          wall=time.monotonic() - started)
-    if interrupted is not None:
-        report["interrupted"] = {"episodes": len(jobs), "finished": len(records)}
-        raise EvalInterrupted(report)
-    return report
 
 
 class EvalInterrupted(KeyboardInterrupt):
@@ -239,6 +231,193 @@ class EvalInterrupted(KeyboardInterrupt):
         super().__init__("interrupted")
         self.report = report
 
+
+def evaluate_engine(tasks: Sequence[tuple[str, Any]], settings: EngineSettings | str, *, library: Any,
+                    episodes: int = 1, seed: int = 0, backend: Backend | None = None, output: Path | None = None,
+                    resume: bool = False) -> dict[str, Any]:
+    """Run ``episodes`` episodes of each (name, task) with the agent; the report (see the module docstring).
+
+    Episode ``k`` of task ``i`` is seeded ``seed + i * episodes + k``, as in the text world. With ``output`` the
+    report is written there (and rewritten as the run goes) and the trajectories next to it; ``resume`` continues
+    the run that report belongs to. Ctrl-C ends every engine at once and raises :class:`EvalInterrupted` with the
+    report of the finished episodes (written to ``output`` too).
+    """
+    from taskverse.engine.compiler import Compiler
+    from taskverse.fileio import open_log
+
+    if isinstance(settings, str):
+        settings = EngineSettings(settings)
+    check_agent(settings.agent)
+    backend = backend or Backend()
+    if resume and output is None:
+        raise TaskverseError("--resume needs the report to continue: -o REPORT.json")
+    compiler = Compiler(library, settings.game)
+    entries: list[dict[str, Any]] = []
+    jobs: list[EngineJob] = []
+    for index, (name, task) in enumerate(tasks):
+        problems = compiler.problems(task)
+        entries.append({"name": name, "task": task.id, "category": _category(task), "compiled": not problems,
+                        "reason": "; ".join(p.detail for p in problems[:3]) if problems else None, "episodes": []})
+        if not problems:
+            ir = compiler.compile(task)
+            jobs += [EngineJob(index, k, seed + index * episodes + k, task, ir) for k in range(episodes)]
+    header = {"agent": settings.agent, "game": settings.game,
+              "settings": {"episodes": episodes, "seed": seed, **settings.public()},
+              "tasks_run": [name for name, _ in tasks]}
+    trajectories = trajectories_path(output) if output is not None else None
+    records: dict[tuple[int, int], dict[str, Any]] = {}
+    earlier = 0.0
+    if resume:
+        assert output is not None and trajectories is not None
+        records, earlier = _resumable(output, trajectories, header, jobs)
+    todo = [job for job in jobs if (job.index, job.episode) not in records]
+    if todo and settings.agent.startswith("openai:"):  # a missing client or key: one message before any episode
+        from taskverse.textenv.agents import make_agent
+
+        make_agent(settings.agent, settings.budget, settings.options).close()
+    started = time.monotonic() - earlier
+    stream = open_log(trajectories, fresh=not resume) if trajectories is not None else None
+    lock = threading.Lock()
+    last_write = [time.monotonic()]
+
+    def report_now(interrupted: dict[str, int] | None = None) -> dict[str, Any]:
+        return _report(entries, header, records, backend, time.monotonic() - started, len(jobs), interrupted)
+
+    def finished(record: dict[str, Any]) -> None:
+        with lock:
+            if stream is not None:
+                stream.write(json.dumps(record).encode("utf-8") + b"\n")
+                stream.flush()
+            records[(record["index"], record["episode"])] = record
+            if output is not None and time.monotonic() - last_write[0] > REPORT_EVERY:
+                _write_report(output, report_now())
+                last_write[0] = time.monotonic()
+
+    if output is not None:
+        _write_report(output, report_now())  # a run killed before its first episode ends still resumes
+    try:
+        _run(settings, todo, backend, library, finished)
+    except KeyboardInterrupt:
+        report = report_now({"episodes": len(jobs), "finished": len(records)})
+        if output is not None:
+            _write_report(output, report)
+        raise EvalInterrupted(report) from None
+    finally:
+        if stream is not None:
+            stream.close()
+    report = report_now()
+    if output is not None:
+        _write_report(output, report)
+    return report
+
+
+def _run(settings: EngineSettings, jobs: list[EngineJob], backend: Backend, library: Any,
+         finished: Any) -> None:
+    """Run the jobs on the backend, handing each record to ``finished`` as its episode ends."""
+    if not jobs:
+        return
+    if backend.ray:
+        from taskverse.workers import run_jobs
+
+        for _, record in run_jobs(run_engine_eval_job, [(settings, job) for job in jobs], backend=backend):
+            finished(record)
+        return
+    from taskverse.engine.binaries import stopping
+    from taskverse.engine.runner import run_all
+
+    def one(job: EngineJob, home: Path | None) -> None:
+        record = run_engine_episode(job, _agent(settings), settings, library=library, client_home=home)
+        if not stopping():  # not an episode Ctrl-C cut short: that one runs again on --resume
+            finished(record)
+
+    try:
+        run_all(one, jobs, backend.workers)
+    finally:
+        close_agents()
+
+
+def _report(entries: list[dict[str, Any]], header: dict[str, Any], records: dict[tuple[int, int], dict[str, Any]],
+            backend: Backend, wall: float, total: int, interrupted: dict[str, int] | None) -> dict[str, Any]:
+    """The report over the episodes finished so far, each task's in episode order."""
+    filled = [{**entry, "episodes": [records[key] for key in sorted(records) if key[0] == i]}
+              for i, entry in enumerate(entries)]
+    report = build_report(filled, agent=header["agent"], game=header["game"],
+                          episodes=header["settings"]["episodes"], seed=header["settings"]["seed"],
+                          max_steps=header["settings"]["max_steps"], wall=wall)
+    report["settings"] = header["settings"]
+    report["tasks_run"] = header["tasks_run"]
+    report["run"] = {**backend.describe(), "wall_seconds": round(wall, 3)}
+    report["complete"] = len(records) == total
+    if interrupted is not None:
+        report["interrupted"] = interrupted
+    return report
+
+
+def _write_report(path: Path, report: dict[str, Any]) -> None:
+    """Write the report whole or not at all (a reader never sees half a report)."""
+    from taskverse.fileio import write_text
+
+    write_text(path, json.dumps(report, indent=1) + "\n", force=True)
+
+
+def _resumable(output: Path, trajectories: Path, header: dict[str, Any],
+               jobs: list[EngineJob]) -> tuple[dict[tuple[int, int], dict[str, Any]], float]:
+    """The finished episodes of an earlier run of the same evaluation (its settings must match), and its time.
+
+    Episodes that ended in an agent error are left out, so they run again (a program or an endpoint that failed
+    may work now). The trajectory file is rewritten (atomically) with the episodes kept.
+    """
+    from taskverse.fileio import check_readable, output_file, read_json, read_lines
+
+    try:
+        check_readable(output, "report", MAX_REPORT_BYTES)
+    except TaskverseError:
+        if not os.path.lexists(output):
+            raise TaskverseError("no report to resume (run without --resume to start one)", file=output) from None
+        raise
+    old = read_json(output, "report", MAX_REPORT_BYTES)
+    if not isinstance(old, dict) or "game" not in old:
+        raise TaskverseError("not a taskverse engine eval report", file=output)
+    for key, value in header.items():
+        if old.get(key) != value:
+            raise TaskverseError(f"the report was made with {key}={_short(old.get(key))}, not {_short(value)}: "
+                                 "resume with the same arguments", file=output, field=key)
+    run = old.get("run")
+    wall = run.get("wall_seconds") if isinstance(run, dict) else None
+    earlier = float(wall) if isinstance(wall, int | float) and not isinstance(wall, bool) and 0 <= wall < 1e9 else 0.0
+    wanted = {(job.index, job.episode): job.seed for job in jobs}
+    records: dict[tuple[int, int], dict[str, Any]] = {}
+    kept: list[tuple[int, int]] = []
+    if os.path.lexists(trajectories):
+        for number, (offset, line) in enumerate(read_lines(trajectories, MAX_TRAJECTORY_LINE_BYTES,
+                                                           "trajectory file"), start=1):
+            try:
+                record = json.loads(line) if line is not None else None
+                if not isinstance(record, dict):
+                    break
+                found = (int(record["index"]), int(record["episode"]))
+            except (ValueError, KeyError, TypeError, RecursionError):
+                break  # a line cut short when the run was killed: it and what follows run again
+            if found not in wanted or record.get("seed") != wanted[found] or found in records:
+                raise TaskverseError(f"line {number} is not an episode of this evaluation", file=trajectories)
+            if str(record.get("error") or "").startswith("agent: "):
+                continue
+            records[found] = record
+            kept.append((offset, len(line or b"")))
+        with output_file(trajectories, force=True) as tmp, open(trajectories, "rb") as source, \
+                open(tmp, "wb") as target:
+            for offset, length in kept:
+                source.seek(offset)
+                target.write(source.read(length) + b"\n")
+    return records, earlier
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# -- the report --------------------------------------------------------------------------------------------------------
 
 _NAMES = re.compile(r"'[^']*'|\S*:\S+|\d+(?:\.\d+)?")
 
@@ -276,28 +455,34 @@ def build_report(entries: list[dict[str, Any]], *, agent: str, game: str, episod
     def rate(group: list[dict[str, Any]]) -> float:
         return sum(r["success"] for r in group) / len(group) if group else 0.0
 
-    return {
-        "agent": agent, "game": game, "settings": {"episodes": episodes, "seed": seed, "max_steps": max_steps},
-        "summary": {
-            "tasks": len(entries), "compiled": sum(e["compiled"] for e in entries), "episodes": len(runs),
-            "successes": sum(r["success"] for r in runs), "success_rate": rate(runs),
-            "invalid_steps": sum(r["invalid_steps"] for r in runs), "steps": sum(r["steps"] for r in runs),
-            "replay_agrees": all(r.get("replay_agrees", True) for r in runs if r.get("steps")),
-            "wall_seconds": wall,
-            "by_category": {c: {"episodes": len(g), "success_rate": rate(g)} for c, g in sorted(by_category.items())
-                            if g},
-            "failures": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
-        },
-        "tasks": entries,
+    usage: dict[str, int] = {}
+    for run in runs:
+        for name, value in (run.get("usage") or {}).items():
+            usage[name] = usage.get(name, 0) + int(value)
+    summary: dict[str, Any] = {
+        "tasks": len(entries), "compiled": sum(e["compiled"] for e in entries), "episodes": len(runs),
+        "successes": sum(r["success"] for r in runs), "success_rate": rate(runs),
+        "invalid_steps": sum(r["invalid_steps"] for r in runs), "steps": sum(r["steps"] for r in runs),
+        "replay_agrees": all(r.get("replay_agrees", True) for r in runs if r.get("steps")),
+        "agent_errors": sum(1 for r in runs if str(r.get("error") or "").startswith("agent: ")),
+        "wall_seconds": wall,
+        "by_category": {c: {"episodes": len(g), "success_rate": rate(g)} for c, g in sorted(by_category.items())
+                        if g},
+        "failures": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
     }
+    if usage:
+        summary["usage"] = usage
+    return {"agent": agent, "game": game, "settings": {"episodes": episodes, "seed": seed, "max_steps": max_steps},
+            "summary": summary, "tasks": entries}
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
     """The report as a few lines of text."""
     s = report["summary"]
+    partial = "" if report.get("complete", True) else " (partial: the run did not finish; --resume continues it)"
     lines = [f"{report['agent']} in {report['game']}: {s['successes']}/{s['episodes']} episodes solved "
              f"({100 * s['success_rate']:.0f}%) over {s['compiled']} of {s['tasks']} tasks that compile; "
-             f"{s['steps']} steps ({s['invalid_steps']} invalid); {s['wall_seconds']:.0f} s"]
+             f"{s['steps']} steps ({s['invalid_steps']} invalid); {s['wall_seconds']:.0f} s{partial}"]
     for entry in report["tasks"]:
         if not entry["compiled"]:
             lines.append(f"  {entry['name']}: does not compile: {entry['reason']}")
@@ -307,4 +492,10 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
             lines.append(f"  {entry['name']} #{run['episode'] + 1}: {verdict} in {run['steps']} steps")
     lines += [f"  {category}: {100 * c['success_rate']:.0f}% of {c['episodes']}"
               for category, c in s["by_category"].items()]
+    if s.get("usage"):
+        lines.append("  usage: " + ", ".join(f"{k} {v}" for k, v in s["usage"].items()))
     return lines
+
+
+__all__ = ["EngineJob", "EngineSettings", "EvalInterrupted", "build_report", "check_agent", "evaluate_engine",
+           "failure_group", "run_engine_episode", "summary_lines", "trajectories_path"]

@@ -1,7 +1,7 @@
 """``taskverse/EngineSkills-v0``: a compiled task in the real engine as a gymnasium environment, a step an action.
 
 The action is one action of the plan format as JSON text (``{"do": "dig", "node": "default:tree"}``), a dict, or
-the number of one of the candidates the observation lists; the observation is a text view of the engine's
+the number of one of the candidates the observation lists (from 0); the observation is a text view of the engine's
 observation (the task, inventory, what is around, the last step's outcome and the candidate actions, numbered,
 each written as the JSON an agent can send back), for language models. The
 structured observation is ``info["observation"]`` and the candidates ``info["candidates"]``. The reward is 1 when
@@ -25,6 +25,7 @@ from typing import Any
 import gymnasium
 from gymnasium import spaces
 
+from taskverse.engine.candidates import describe
 from taskverse.engine.episode import EngineEpisode, StepResult
 
 TEXT_CHARSET = frozenset(string.printable)
@@ -39,8 +40,12 @@ def _nearby_line(name: str, seen: Any) -> str:
     return f"  {name} x{seen.count}, nearest at ({where}) {seen.distance:g} away{marks}"
 
 
-def observation_text(result: StepResult, description: str, steps: int, max_steps: int) -> str:
+def observation_text(result: StepResult, description: str, steps: int, max_steps: int,
+                     candidates: list[dict[str, Any]] | None = None) -> str:
     """The text view of a step's result (printable ASCII; times and positions rounded, so a start reads the same).
+
+    The candidates (the result's, or ``candidates`` in the order shown) are numbered from 0, as the text world
+    numbers its own, each in words and as the JSON an agent can send back.
 
     Example:
         >>> from taskverse.engine.episode import Observation
@@ -71,7 +76,8 @@ def observation_text(result: StepResult, description: str, steps: int, max_steps
         lines.append("Items on the ground:")
         lines += [_nearby_line(name, seen) for name, seen in sorted(obs.drops.items())]
     lines.append("Candidate actions (send one's number, or any action as JSON):")
-    lines += [f"  {i}. {json.dumps(c, sort_keys=True)}" for i, c in enumerate(result.candidates, 1)]
+    lines += [f"  {i}. {describe(c)} {json.dumps(c, sort_keys=True)}"
+              for i, c in enumerate(result.candidates if candidates is None else candidates)]
     text = "\n".join(lines) + "\n"
     return "".join(ch if ch in TEXT_CHARSET else "?" for ch in text)
 

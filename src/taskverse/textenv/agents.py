@@ -89,22 +89,41 @@ class RandomAgent:
         """Nothing to release."""
 
 
+def own_course(env: Any, budget: int) -> Any:
+    """A world that plans for itself gives the planner agents their course (``plan_course``), else None.
+
+    The engine does (``taskverse.engine.adapter.EngineWorld``): its agents follow the one planner's plan over the
+    game's own model, not the library's, and plan again after a step failed there.
+    """
+    maker = getattr(env, "plan_course", None)
+    return None if maker is None else maker(budget)
+
+
 class GreedyAgent:
-    """Works down from the target to the first thing it can do now (``world.search.greedy_choice``)."""
+    """Works down from the target to the first thing it can do now (``world.search.greedy_choice``).
+
+    In a world that plans for itself (the engine): the planner's first, greedy plan, a step at a time.
+    """
 
     name = "greedy"
 
     def __init__(self) -> None:
         self.planner: Planner | None = None
         self.fallback = RandomAgent()
+        self.course: Any = None
 
     def reset(self, env: SkillForgeTextEnv, seed: int | None = None) -> None:
         """Build the planner's view of the target."""
+        self.course = own_course(env, 0)
+        if self.course is not None:
+            return
         self.planner = planner_for(env)
         self.fallback.reset(env, seed)
 
     def act(self, env: SkillForgeTextEnv) -> int:
         """The greedy choice (a random candidate when the greedy rule finds nothing to do)."""
+        if self.course is not None:
+            return int(self.course.act(env))
         if self.planner is None:  # built on first use (the optimal agent's fallback), as reset builds it
             self.planner = planner_for(env, from_start=True)
         tracker = self.planner.tracker
@@ -118,6 +137,8 @@ class GreedyAgent:
 
 class OptimalAgent:
     """Follows a shortest plan (``Planner.best_plan``), replanning whenever the world did something else.
+
+    In a world that plans for itself (the engine), the plan is its own (``own_course``).
 
     Args:
         budget: States the search may expand to prove a plan shortest (see ``DEFAULT_BUDGET``).
@@ -133,9 +154,13 @@ class OptimalAgent:
         self.proven = True
         self.stuck = False
         self.fallback = GreedyAgent()
+        self.course: Any = None
 
     def reset(self, env: SkillForgeTextEnv, seed: int | None = None) -> None:
         """Plan from the episode's start (the greedy fallback builds its view only if it is ever asked)."""
+        self.course = own_course(env, self.budget)
+        if self.course is not None:
+            return
         self.fallback = GreedyAgent()
         self.fallback.fallback.reset(env, seed)
         self._replan(env, from_start=True)
@@ -153,6 +178,8 @@ class OptimalAgent:
 
     def act(self, env: SkillForgeTextEnv) -> int:
         """The next action of the plan (replanning first if the state is not the one the plan expects)."""
+        if self.course is not None:
+            return int(self.course.act(env))
         if self.stuck:
             return self.fallback.act(env)
         now = view(self._planner, env)
