@@ -5,7 +5,7 @@
 --   * Python writes taskverse_act_<n>.json (one action of the plan format, n = 1, 2, ...), renamed into place
 --     whole, so the harness never reads half a file;
 --   * a globalstep looks for the next one (one io.open a server step), plays it with the same action the
---     scripted harness plays (init.lua's `actions`), and writes taskverse_obs_<n>.json (safe_file_write:
+--     scripted harness plays (init.lua's `perform`), and writes taskverse_obs_<n>.json (safe_file_write:
 --     written aside and renamed) with the step's outcome and an observation of the world;
 --   * taskverse_obs_0.json is the first observation, written once the runtime has set up the start.
 -- A bad action (unknown, malformed, an action that raises) fails its step with the reason; the server goes on.
@@ -20,7 +20,7 @@ local EYE_HEIGHT = 1.5
 local SKIP = {air = true, ignore = true}
 
 return function(h)
-	local runtime, json, actions = h.runtime, h.json, h.actions
+	local runtime, json, perform = h.runtime, h.json, h.perform
 
 	local function round(x, places)
 		local m = 10 ^ (places or 1)
@@ -29,6 +29,20 @@ return function(h)
 
 	local function at(pos)
 		return {round(pos.x), round(pos.y), round(pos.z)}
+	end
+
+	-- Count one thing (`count` of them) of kind `name` into `kinds`, keeping the nearest: its distance `d` and
+	-- `nearest`, what the caller reads it back from (a node's index in the map read, an entity's object).
+	local function tally(kinds, name, count, d, nearest)
+		local entry = kinds[name]
+		if entry == nil then
+			kinds[name] = {count = count, d = d, nearest = nearest}
+		else
+			entry.count = entry.count + count
+			if d < entry.d then
+				entry.d, entry.nearest = d, nearest
+			end
+		end
 	end
 
 	-- Every node kind within NODE_RADIUS: how many, the nearest one, its distance, whether it is in reach and
@@ -44,7 +58,8 @@ return function(h)
 		for z = p1.z, p2.z do
 			for y = p1.y, p2.y do
 				for x = p1.x, p2.x do
-					local id = data[area:index(x, y, z)]
+					local i = area:index(x, y, z)
+					local id = data[i]
 					local name = names[id]
 					if name == nil then
 						name = minetest.get_name_from_content_id(id)
@@ -52,28 +67,21 @@ return function(h)
 					end
 					if not SKIP[name] then
 						local dx, dy, dz = x - eye.x, y - eye.y, z - eye.z
-						local d = math.sqrt(dx * dx + dy * dy + dz * dz)
-						local entry = found[name]
-						if entry == nil then
-							found[name] = {count = 1, d = d, pos = {x = x, y = y, z = z}}
-						else
-							entry.count = entry.count + 1
-							if d < entry.d then
-								entry.d, entry.pos = d, {x = x, y = y, z = z}
-							end
-						end
+						tally(found, name, 1, math.sqrt(dx * dx + dy * dy + dz * dz), i)
 					end
 				end
 			end
 		end
 		local out = {}
 		for name, entry in pairs(found) do
-			out[name] = {count = entry.count, nearest = {entry.pos.x, entry.pos.y, entry.pos.z},
-				distance = round(entry.d), reach = entry.d <= REACH, sight = runtime.sees(feet, entry.pos)}
+			local pos = area:position(entry.nearest)
+			out[name] = {count = entry.count, nearest = {pos.x, pos.y, pos.z}, distance = round(entry.d),
+				reach = entry.d <= REACH, sight = runtime.sees(feet, pos)}
 		end
 		return out
 	end
 
+	-- Mobs and dropped items within ENTITY_RADIUS by kind (items by the item they are, counted by the stack).
 	local function entities_near(player)
 		local pos = player:get_pos()
 		local mobs, drops = {}, {}
@@ -81,29 +89,25 @@ return function(h)
 			local entity = obj:get_luaentity()
 			if entity ~= nil then
 				local d = vector.distance(pos, obj:get_pos())
-				local name, table_of = entity.name, mobs
-				if name == "__builtin:item" then
-					name, table_of = ItemStack(entity.itemstring or ""):get_name(), drops
-				end
-				if name ~= "" then
-					local entry = table_of[name]
-					local count = table_of == drops and ItemStack(entity.itemstring):get_count() or 1
-					if entry == nil then
-						table_of[name] = {count = count, nearest = at(obj:get_pos()), distance = round(d),
-							reach = d <= REACH, hp = table_of == mobs and obj:get_hp() or nil}
-					else
-						entry.count = entry.count + count
-						if d < entry.distance then
-							entry.nearest, entry.distance, entry.reach = at(obj:get_pos()), round(d), d <= REACH
-							if table_of == mobs then
-								entry.hp = obj:get_hp()
-							end
-						end
+				if entity.name == "__builtin:item" then
+					local stack = ItemStack(entity.itemstring or "")
+					if not stack:is_empty() then
+						tally(drops, stack:get_name(), stack:get_count(), d, obj)
 					end
+				elseif entity.name ~= "" then
+					tally(mobs, entity.name, 1, d, obj)
 				end
 			end
 		end
-		return mobs, drops
+		local function seen(kinds, with_hp)
+			local out = {}
+			for name, entry in pairs(kinds) do
+				out[name] = {count = entry.count, nearest = at(entry.nearest:get_pos()), distance = round(entry.d),
+					reach = entry.d <= REACH, hp = with_hp and entry.nearest:get_hp() or nil}
+			end
+			return out
+		end
+		return seen(mobs, true), seen(drops, false)
 	end
 
 	local function observe(player)
@@ -181,18 +185,11 @@ return function(h)
 		if type(step) ~= "table" then
 			return done(false, "the action is not a JSON object")
 		end
-		local action = actions[step["do"]]
-		if action == nil then
-			return done(false, "unknown action " .. tostring(step["do"]))
-		end
 		local player = minetest.get_player_by_name(name)
 		if player == nil then
 			return done(false, "the player left")
 		end
-		local ok, err = pcall(action, player, step, done, record)
-		if not ok then
-			done(false, "the action raised: " .. tostring(err))
-		end
+		perform(player, step, done, record)
 	end
 
 	minetest.register_globalstep(function(dtime)

@@ -1408,6 +1408,19 @@ end
 -- Running the plan
 -------------------------------------------------------------------------------------------------------------
 
+-- Play one step of the plan format as the player; `done(ok, err)` is called once it is over. An unknown action, or
+-- one that raises, fails its step with the reason: a scripted plan and an agent's step alike (agent.lua).
+local function perform(player, step, done, record)
+	local action = actions[step["do"]]
+	if action == nil then
+		return done(false, "unknown action " .. tostring(step["do"]))
+	end
+	local ok, err = pcall(action, player, step, done, record)
+	if not ok then
+		done(false, "the action raised: " .. tostring(err))
+	end
+end
+
 local function run_step(name, index)
 	local player = minetest.get_player_by_name(name)
 	if player == nil then
@@ -1421,7 +1434,6 @@ local function run_step(name, index)
 		return minetest.after(plan.settle or 0.2, finish)
 	end
 	local step = plan.steps[index]
-	local action = actions[step["do"]]
 	local record = {index = index, ["do"] = step["do"], time = clock - started}
 	result.steps[index] = record
 	local function done(ok, err)
@@ -1434,13 +1446,7 @@ local function run_step(name, index)
 		end
 		minetest.after(0, run_step, name, index + 1)
 	end
-	if action == nil then
-		return done(false, "unknown action " .. tostring(step["do"]))
-	end
-	local ok, err = pcall(action, player, step, done, record)
-	if not ok then
-		done(false, "the action raised: " .. tostring(err))
-	end
+	perform(player, step, done, record)
 end
 
 local function await_ready(name, waited)
@@ -1459,7 +1465,7 @@ end
 local agent
 if minetest.settings:get_bool("taskverse_interactive", false) then
 	agent = dofile(minetest.get_modpath(minetest.get_current_modname()) .. "/agent.lua")({
-		actions = actions, runtime = runtime, json = json, worldfile = worldfile,
+		perform = perform, runtime = runtime, json = json, worldfile = worldfile,
 	})
 end
 
