@@ -282,7 +282,7 @@ def prepare_worker() -> None:
 
 
 def ray_batch(jobs: int, workers: int) -> int:
-    """Episodes per Ray task: enough that a task's overhead vanishes, at most 64.
+    """Episodes per call to a Ray actor: enough that a call's overhead vanishes, at most 64.
 
     Few enough that every worker has about eight batches, so a partial report still grows as the run goes.
 

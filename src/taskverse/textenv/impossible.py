@@ -76,7 +76,8 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
         if reason is not None:
             atoms.append(ImpossibleTask(target.description, target, reason))
     rng.shuffle(atoms)
-    firsts = [task for task in possible if task.target.id not in out_of_reach]
+    unreachable = set(out_of_reach)
+    firsts = [task for task in possible if task.target.id not in unreachable]
     chosen: list[ImpossibleTask] = []
     composed = count // 2 if firsts else 0
     seen: set[str] = set()
