@@ -19,6 +19,7 @@ from taskverse.textenv.answers import choose_action
 from taskverse.textenv.env import SkillForgeTextEnv, resolve_target, shared_library
 from taskverse.textenv.evaluation import named_tasks
 from taskverse.textenv.impossible import GIVE_UP, impossible_tasks, offered_text, proof
+from taskverse.textenv.llm import GIVE_UP_INSTRUCTION
 from taskverse.textenv.options import AnswerRefused
 from taskverse.textenv.planning import planner_for
 from taskverse.world.search import possible_actions
@@ -122,3 +123,5 @@ def test_a_language_model_is_offered_the_give_up_over_the_wire(tmp_path):
     assert [line["termination"] for line in gave_up] == ["gave_up", "gave_up"]
     assert all(line["trajectory"][-1]["action"] == "give_up" and "give up" in
                line["trajectory"][-1]["messages"][-1]["content"] for line in gave_up)
+    # and the model is told what the give-up is for
+    assert all(body["messages"][-1]["content"].endswith(GIVE_UP_INSTRUCTION) for body in server.bodies)

@@ -166,12 +166,20 @@ COT_INSTRUCTION = ("First think step by step, in at most {tokens} tokens, inside
 """What ``--cot N`` adds to the end of the last message (the thinking is kept as the step's reasoning)."""
 COT_ANSWER_TOKENS = 32
 """Tokens left for the answer after the chain of thought, when ``--max-tokens`` is not given."""
+GIVE_UP_INSTRUCTION = 'If the task cannot be done at all, answer with the number of the candidate "give up".'
+"""What a run that offers the give-up (``--impossible``) adds to the end of the last message."""
 
 
 def step_messages(template: PromptTemplate, fields: dict[str, str], options: AgentOptions,
                   examples: str = "") -> list[dict[str, str]]:
-    """The step's messages without earlier exchanges: the template filled, the CoT request, the examples."""
+    """The step's messages without earlier exchanges.
+
+    The template filled, then the requests to give up where the task cannot be done (when offered) and to think
+    first (``--cot``) at the end of the last message, and the examples in the system message.
+    """
     messages = template.messages(fields)
+    if options.give_up:
+        messages[-1]["content"] += "\n\n" + GIVE_UP_INSTRUCTION
     if options.cot is not None:
         messages[-1]["content"] += "\n\n" + COT_INSTRUCTION.format(tokens=options.cot)
     if examples:
