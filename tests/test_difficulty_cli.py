@@ -3,7 +3,7 @@ import os
 import subprocess
 import sys
 
-from conftest import ROOT, cli_json, run_cli
+from conftest import ROOT, cli, cli_json, in_process_json
 from taskverse.schema import DIFFICULTY_DIMENSIONS
 
 
@@ -23,31 +23,31 @@ def cli_in(folder, *args):
 
 
 def test_difficulty_json_by_id_description_and_expression():
-    by_id = cli_json("difficulty", "craft.iron_sword")
-    assert by_id == cli_json("difficulty", "craft an iron_sword")
+    by_id = cli_json("difficulty", "craft.iron_sword")  # the installed command, as a user runs it
+    assert by_id == in_process_json("difficulty", "craft an iron_sword")
     assert list(by_id["scores"]) == list(DIFFICULTY_DIMENSIONS) and by_id["calibrated"] is True
     for score in by_id["scores"].values():
         assert 0 <= score["calibrated"] <= 5 and score["source"]
-    molecule = cli_json("difficulty", "naive(craft iron_sword) & (hunt sheep | combat spider @ when=night)")
+    molecule = in_process_json("difficulty", "naive(craft iron_sword) & (hunt sheep | combat spider @ when=night)")
     assert molecule["kind"] == "molecule" and molecule["id"].startswith("mol.")
     assert molecule["scores"]["planning_complexity"]["raw"] > by_id["scores"]["planning_complexity"]["raw"]
 
 
 def test_difficulty_raw_and_table_output():
-    raw = cli_json("difficulty", "mine dirt", "--raw")
+    raw = in_process_json("difficulty", "mine dirt", "--raw")
     assert raw["calibrated"] is False and "calibrated" not in raw["scores"]["novelty"]
-    text = run_cli("difficulty", "mine dirt")
-    assert text.returncode == 0 and "planning_complexity" in text.stdout and "dependency graph" in text.stdout
+    text = cli("difficulty", "mine dirt")
+    assert text.exit_code == 0 and "planning_complexity" in text.stdout and "dependency graph" in text.stdout
 
 
 def test_bad_task_is_one_clean_line():
-    result = run_cli("difficulty", "craft iron_swrod", "--format", "json")
-    assert result.returncode == 2 and result.stdout == ""
+    result = cli("difficulty", "craft iron_swrod", "--format", "json")
+    assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "craft.iron_sword" in result.stderr
 
 
 def test_show_includes_calibrated_scores():
-    shown = cli_json("show", "hunt sheep")
+    shown = in_process_json("show", "hunt sheep")
     assert set(shown["difficulty"]) == set(DIFFICULTY_DIMENSIONS)
     assert all(s["calibrated"] is not None for s in shown["difficulty"].values())
 
@@ -70,13 +70,13 @@ def test_calibrate_writes_the_table_and_staleness_is_reported(tmp_path):
 
 
 def test_missing_table_needs_raw(tmp_path):
-    result = run_in(tmp_path, "difficulty", "mine dirt")
-    assert result.returncode == 2 and "taskverse calibrate" in result.stderr
-    assert run_in(tmp_path, "difficulty", "mine dirt", "--raw").returncode == 0
+    result = cli_in(tmp_path, "difficulty", "mine dirt")
+    assert result.exit_code == 2 and "taskverse calibrate" in result.stderr
+    assert cli_in(tmp_path, "difficulty", "mine dirt", "--raw").exit_code == 0
 
 
 def test_schemas_of_the_user_formats():
-    ratings = cli_json("schema", "ratings")
-    trajectory = cli_json("schema", "trajectory")
+    ratings = in_process_json("schema", "ratings")
+    trajectory = in_process_json("schema", "trajectory")
     assert ratings["additionalProperties"] is False and "ratings" in ratings["properties"]
     assert trajectory["additionalProperties"] is False and "actions" in trajectory["properties"]
