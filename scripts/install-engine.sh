@@ -11,10 +11,11 @@ set -eu
 OPTIONAL=""
 [ "${1:-}" = "--optional" ] && OPTIONAL=1
 
-PACKAGES="minetest-server minetest minetest-mod-mobs-redo luajit lua-check"
+PACKAGES="minetest-server minetest minetest-mod-mobs-redo luajit lua-check xvfb"
 # One file per package that proves it is installed (the server binary first: it is what the brief keys on).
+# xvfb: the virtual screen the client renders first-person frames on (--screenshots).
 NEEDED="/usr/lib/minetest/minetestserver /usr/games/minetest /usr/share/games/minetest/mods/mobs_redo/init.lua
-/usr/bin/luajit /usr/bin/luacheck"
+/usr/bin/luajit /usr/bin/luacheck /usr/bin/Xvfb"
 
 missing=""
 for path in $NEEDED; do

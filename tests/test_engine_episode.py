@@ -84,7 +84,7 @@ def test_the_text_view_is_printable_and_names_the_candidates():
 
 @pytest.mark.parametrize("module", ["taskverse.engine.episode", "taskverse.engine.candidates",
                                     "taskverse.engine.gymenv", "taskverse.engine.evaluation",
-                                    "taskverse.engine.adapter"])
+                                    "taskverse.engine.adapter", "taskverse.engine.frames"])
 def test_docstring_examples(module):
     import importlib
 
@@ -279,3 +279,27 @@ def test_the_optimal_agent_plans_again_from_what_it_holds_after_a_failed_step(li
             result = world.turn(agent)
         assert result.success and course.replanned == 1
         assert "dig" in [s.do for s in course.plan.steps]  # the new plan gets wood first
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_screenshots_keep_a_first_person_frame_of_every_step_and_leave_nothing_running(library, tmp_path):
+    need_engine(client=True)
+    from taskverse.engine.frames import XVFB
+
+    assert XVFB.exists(), "screenshots need Debian's xvfb (scripts/install-engine.sh installs it)"
+    frames = tmp_path / "frames"
+    with EngineEpisode("craft.stick", library=library, screenshots=frames, screen=(160, 120)) as episode:
+        first = episode.reset()
+        screen = episode._screen
+        assert screen is not None and screen.process is not None
+        pid = screen.process.pid
+        result = episode.step({"do": "craft", "item": "stick"})
+        assert result.success and first.frame and result.frame
+    assert sorted(p.name for p in frames.iterdir()) == ["frame_00000.png", "frame_00001.png"]
+    for path in frames.iterdir():
+        assert _png_size(path.read_bytes()) == (160, 120)
+    assert not _alive(pid)

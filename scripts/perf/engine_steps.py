@@ -8,6 +8,7 @@ a step at a time over a seeded sample of compilable atoms and molecules. Needs t
 (scripts/install-engine.sh).
 
     python scripts/perf/engine_steps.py [--game minetest_game] [--round-trips 200] [--atoms 50] [--molecules 10]
+    python scripts/perf/engine_steps.py --game taskverse_mc --screenshots /tmp/frames --atoms 0 --molecules 0
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 
@@ -36,16 +38,18 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
-def round_trips(library: Any, game: str, task: str, n: int) -> dict[str, Any]:
+def round_trips(library: Any, game: str, task: str, n: int, screenshots: Path | None = None) -> dict[str, Any]:
     from taskverse.engine.episode import EngineEpisode
 
     out: dict[str, Any] = {}
-    with EngineEpisode(task, library=library, game=game) as episode:
+    with EngineEpisode(task, library=library, game=game, screenshots=screenshots) as episode:
         started = time.monotonic()
         first = episode.reset()
         out["start_s"] = time.monotonic() - started
         run = episode._run
-        out["rss_mb"] = _rss_mb(run.process.pid) + sum(_rss_mb(c.pid) for c in run.clients)
+        screen = [episode._screen.process.pid] if episode._screen is not None and episode._screen.process else []
+        out["rss_mb"] = _rss_mb(run.process.pid) + sum(_rss_mb(c.pid) for c in run.clients) + \
+            sum(_rss_mb(pid) for pid in screen)
         held = next(iter(first.observation.inventory), "")
         for name, action in [("wield", {"do": "wield", "item": held}), ("wait0", {"do": "wait", "seconds": 0})]:
             times, observe = [], []
@@ -56,7 +60,9 @@ def round_trips(library: Any, game: str, task: str, n: int) -> dict[str, Any]:
                 if result.observe_ms is not None:
                     observe.append(result.observe_ms)
             out[name] = {"median_ms": 1000 * statistics.median(times), "p95_ms": 1000 * _pct(times, 0.95),
-                         "observe_ms": statistics.median(observe) if observe else None}
+                         "observe_ms": statistics.median(observe) if observe else None,
+                         "frames_per_s": len(times) / sum(times) if screenshots is not None else None}
+        out["frame_ms"] = statistics.median(episode.frame_ms) if episode.frame_ms else None
     return out
 
 
@@ -104,17 +110,24 @@ def main() -> int:
     parser.add_argument("--atoms", type=int, default=50)
     parser.add_argument("--molecules", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--screenshots", type=Path, metavar="DIR",
+                        help="measure the round trips with a first-person frame kept in DIR each step (needs xvfb)")
     args = parser.parse_args()
     from taskverse.engine.sample import sample_tasks
     from taskverse.library.loader import load_library
 
     library = load_library()
-    trips = round_trips(library, args.game, args.task, args.round_trips)
-    print(f"{args.game}: episode start {trips['start_s']:.2f} s; server + client {trips['rss_mb']:.0f} MB RSS")
+    trips = round_trips(library, args.game, args.task, args.round_trips, args.screenshots)
+    extra = " + virtual screen" if args.screenshots else ""
+    print(f"{args.game}: episode start {trips['start_s']:.2f} s; server + client{extra} {trips['rss_mb']:.0f} MB RSS")
     for name in ("wield", "wait0"):
         t = trips[name]
+        frames = f"; {t['frames_per_s']:.1f} frames/s kept" if t["frames_per_s"] else ""
         print(f"step round trip ({name}, {args.round_trips} steps): median {t['median_ms']:.1f} ms, p95 "
-              f"{t['p95_ms']:.1f} ms (the harness's observation: {t['observe_ms']:.1f} ms)")
+              f"{t['p95_ms']:.1f} ms (the harness's observation: {t['observe_ms']:.1f} ms){frames}")
+    if trips["frame_ms"] is not None:
+        print(f"a frame: read and written as PNG in {trips['frame_ms']:.1f} ms median, after the "
+              "0.1 s the client is given to draw it")
     if args.atoms + args.molecules == 0:
         return 0
     tasks = sample_tasks(library, args.game, args.atoms, args.molecules, args.seed)

@@ -19,6 +19,17 @@ local READY_TIMEOUT = 20.0
 local EYE_HEIGHT = 1.5
 local SKIP = {air = true, ignore = true}
 
+-- The player's first-person frames (taskverse.engine.frames) show the world, not the server's greeting: no status
+-- line and no "joined" message in the chat of an agent's episode.
+local server_status = minetest.get_server_status
+minetest.get_server_status = function(player_name, joined) -- luacheck: ignore 122 (builtin's hook)
+	if joined then
+		return ""
+	end
+	return server_status(player_name, joined)
+end
+minetest.send_join_message = function() end -- luacheck: ignore 122 (builtin's hook)
+
 return function(h)
 	local runtime, json, perform = h.runtime, h.json, h.perform
 

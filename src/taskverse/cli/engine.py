@@ -279,6 +279,9 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
               help="Ask the model to think in at most TOKENS tokens before answering (openai:).")
 @click.option("--few-shot", type=click.Path(dir_okay=False, path_type=Path),
               help="A trajectory file whose first solved episodes go into the system message (openai:).")
+@click.option("--screenshots", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Keep a first-person frame of every step in DIR/<task>-<episode>/ (a virtual screen each "
+                   "episode; Debian's xvfb).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report here (rewritten as the run goes) and the trajectories next to it "
                    "(REPORT.trajectories.jsonl).")
@@ -290,8 +293,8 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
                  max_steps: int, workers: int, use_ray: bool, game: str, budget: int, shuffle: bool,
                  answer_timeout: float, retries: int, base_url: str | None, api_key: str | None,
                  prompt: Path | None, temperature: float, max_tokens: int | None, history: int, history_mode: str,
-                 history_chars: int, cot: int | None, few_shot: Path | None, output: Path | None, resume: bool,
-                 force: bool, fmt: str) -> None:
+                 history_chars: int, cot: int | None, few_shot: Path | None, screenshots: Path | None,
+                 output: Path | None, resume: bool, force: bool, fmt: str) -> None:
     """Evaluate an agent acting a step at a time in the real engine, over a suite or tasks.
 
     The agents are the text world's, built from the same --agent spec and options, acting through one adapter
@@ -347,7 +350,7 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
                            max_tokens=max_tokens, history=history, history_mode=history_mode,
                            history_chars=history_chars, cot=cot, few_shot=None if few_shot is None else str(few_shot))
     settings = EngineSettings(agent_spec, game=game, max_steps=max_steps, budget=budget, shuffle=shuffle,
-                              options=options)
+                              options=options, screenshots=None if screenshots is None else str(screenshots))
     backend = choose_backend(workers, use_ray, len(tasks) * episodes)
     interrupted = False
     report: dict[str, Any] | None
@@ -386,9 +389,13 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
 @click.option("--seed", type=int, default=0, show_default=True, help="The episode's seed (random agent, --shuffle).")
 @click.option("--max-steps", type=click.IntRange(min=1, max=100_000), default=200, show_default=True)
 @click.option("--shuffle", is_flag=True, help="List the candidates in an order drawn from the seed.")
+@click.option("--screenshots", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Keep a first-person frame of each step in DIR (frame_<step>.png): the client renders on a "
+                   "virtual screen (Debian's xvfb).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
-def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, shuffle: bool, fmt: str) -> None:
+def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, shuffle: bool,
+                 screenshots: Path | None, fmt: str) -> None:
     """Play TASK in the real engine one action at a time, seeing what each did (taskverse.engine.episode).
 
     Each step shows the task's progress by the runtime's own verdict, health and place, the inventory, the nodes
@@ -410,7 +417,7 @@ def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, sh
     if agent != "human":
         check_agent(agent)
     library = _library()
-    episode = EngineEpisode(resolve_task(task), library=library, game=game)
+    episode = EngineEpisode(resolve_task(task), library=library, game=game, screenshots=screenshots)
     world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle)
     chooser: Any = None if agent == "human" else make_agent(agent)
     steps: list[dict[str, Any]] = []
@@ -443,7 +450,7 @@ def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, sh
                 else:
                     result = world.play(index)
             steps.append({"step": result.step, "action": result.action, "ok": result.ok, "invalid": result.invalid,
-                          "error": result.error})
+                          "error": result.error, **({"frame": result.frame} if result.frame else {})})
     except KeyboardInterrupt:
         episode.close()
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -465,6 +472,8 @@ def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, sh
         agrees = "agrees" if report.replay is not None and report.replay.agrees else "DISAGREES"
         click.echo(f"{'solved' if report.success else 'not solved'} in {episode.steps} steps "
                    f"({episode.invalid_steps} invalid); replay {agrees}", err=True)
+        if screenshots is not None:
+            click.echo(f"frames in {screenshots}", err=True)
     sys.exit(1 if report.error else 0)
 
 

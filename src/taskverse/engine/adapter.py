@@ -258,8 +258,9 @@ class EngineWorld:
 
         The text world's fields (``task``, ``task_id``, ``expression``, ``previous_action``, ``view``, ``step``,
         ``max_steps``, ``inventory``, ``found``, ``candidates`` as ``index``, ``id``, ``name``, ``progress``,
-        ``error``, ``text``), each candidate's ``action`` (the JSON to send back), the structured ``observation``
-        and ``last`` (the previous step's action and outcome).
+        ``error``, ``text``), each candidate's ``action`` (the JSON to send back), the structured ``observation``,
+        ``last`` (the previous step's action and outcome) and ``frame`` (the first-person PNG's path, with
+        screenshots).
         """
         result = self._now()
         rules = self.rules
@@ -283,6 +284,7 @@ class EngineWorld:
             "observation": result.observation.model_dump(mode="json"),
             "last": None if result.step == 0 else {"action": result.action, "ok": result.ok,
                                                     "invalid": result.invalid, "error": result.error},
+            "frame": result.frame,
         }
 
     def plan_course(self, budget: int) -> Any:

@@ -390,12 +390,13 @@ class ServerRun:
         return code
 
     def start_client(self, name: str = "bot", *, settings: Mapping[str, SettingValue] | None = None,
-                     home: Path | None = None) -> subprocess.Popen[bytes]:
+                     home: Path | None = None, display: str | None = None) -> subprocess.Popen[bytes]:
         """Join a headless client (no display, no sound) to this server as player ``name``.
 
         Waits until the server listens first: a client that never connects ignores SIGTERM. ``home`` may be
         shared between runs to keep the client's media cache (engine.md: 1.3 s instead of 2 s an episode).
-        The client is killed with the server when the run ends; it exits by itself when the server stops.
+        With ``display`` (an X display, ``frames.VirtualScreen``) and a video driver in ``settings`` it renders
+        there. The client is killed with the server when the run ends; it exits by itself when the server stops.
         """
         if not CLIENT.exists():
             raise TaskverseError(f"the Minetest client {CLIENT} is not installed; {INSTALL_HINT}")
@@ -406,6 +407,8 @@ class ServerRun:
         command = [str(CLIENT), "--config", str(config), "--go", "--address", "127.0.0.1",
                    "--port", str(self.port), "--name", name, "--password", ""]
         env = _environment(home or self.directory / f"home-{name}")
+        if display is not None:
+            env["DISPLAY"] = display
         with log, _LIVE_LOCK:  # an interrupt (stop_all) either sees this client or stops it from starting
             if _STOPPING.is_set():
                 raise TaskverseError("interrupted: no new engine is started")

@@ -34,6 +34,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from taskverse.engine.frames import CLIENT_SETTINGS, VirtualScreen
 from taskverse.engine.harness import Plan, Step, resolve_plan
 from taskverse.engine.runner import (
     EVENTS_FILE,
@@ -60,6 +61,9 @@ takes seconds, not minutes). Past it the episode ends as failed and the server i
 EPISODE_LIMIT = 24 * 3600.0
 """Seconds a server of an interactive episode may run at all (the agent's own time counts: only a guard)."""
 MAX_ACTION_BYTES = 64_000
+FRAME_SETTLE = 0.1
+"""Seconds from the harness's answer to the frame with screenshots: the client draws what the server sent (at its
+own frame rate: a few frames in 0.1 s with software OpenGL)."""
 
 Vector = tuple[float, float, float]
 
@@ -130,6 +134,8 @@ class StepResult(BaseModel):
     observation: Observation
     candidates: list[dict[str, Any]] = Field(default_factory=list)
     done: bool = False
+    frame: str | None = Field(default=None, description="The first-person frame after the step (a PNG file), with "
+                                                        "screenshots.")
 
     @property
     def success(self) -> bool:
@@ -217,6 +223,10 @@ class EngineEpisode:
         ir: The task's compiled form (compiled here if not given).
         step_limit: Seconds the engine may take to answer a step (:data:`STEP_LIMIT`).
         client_home: A client home to keep the media cache in (``runner.claimed_homes``); a fresh one if None.
+        screenshots: A folder to keep a first-person frame of each step in (``frame_<step>.png``; the client renders
+            on a virtual screen, ``taskverse.engine.frames``); None: a headless client, no frames.
+        screen: The frames' width and height in pixels.
+        settle: Seconds between the harness's answer and the frame (the client draws what the server sent).
 
     Raises:
         CompileError: when the task does not compile for the game (one line saying why).
@@ -224,7 +234,8 @@ class EngineEpisode:
     """
 
     def __init__(self, task: Any, *, library: Any = None, game: str = "minetest_game", ir: Any = None,
-                 step_limit: float = STEP_LIMIT, client_home: Path | None = None) -> None:
+                 step_limit: float = STEP_LIMIT, client_home: Path | None = None, screenshots: Path | None = None,
+                 screen: tuple[int, int] = (320, 240), settle: float = FRAME_SETTLE) -> None:
         if library is None:
             from taskverse.library.loader import load_library
 
@@ -239,6 +250,16 @@ class EngineEpisode:
         self.registry = load_registry(game)
         self.step_limit = step_limit
         self.client_home = client_home
+        self.screenshots = None if screenshots is None else Path(screenshots)
+        self.screen = screen
+        self.settle = settle
+        self.frame_ms: list[float] = []
+        """Milliseconds each frame took to read and write (the settle not counted)."""
+        self._screen: VirtualScreen | None = None
+        if self.screenshots is not None:
+            from taskverse.fileio import check_output
+
+            check_output(self.screenshots, force=True, folder=True)
         self.description = self.task.description
         self.expression = expression_of(self.task)
         self._stack: ExitStack | None = None
@@ -272,7 +293,13 @@ class EngineEpisode:
                                                         settings=INTERACTIVE_SETTINGS))
             self._run.wait_for("listening on", timeout=self.step_limit)
             self._listening = time.monotonic() - self._started
-            self._run.start_client("bot", home=self.client_home)
+            if self.screenshots is None:
+                self._run.start_client("bot", home=self.client_home)
+            else:
+                self._screen = stack.enter_context(VirtualScreen(*self.screen))
+                settings = {**CLIENT_SETTINGS, "screen_w": self.screen[0], "screen_h": self.screen[1]}
+                self._run.start_client("bot", home=self.client_home, settings=settings,
+                                       display=self._screen.display)
             answer = self._await(0)
         except BaseException:
             self.close()
@@ -283,6 +310,24 @@ class EngineEpisode:
             raise TaskverseError(error)
         self._last = self._result(answer, None)
         return self._last
+
+    def _frame(self) -> str | None:
+        """Keep what the player sees now as ``<screenshots>/frame_<step>.png`` (None without screenshots)."""
+        if self._screen is None or self.screenshots is None:
+            return None
+        from taskverse.fileio import write_bytes
+
+        if self._sent == 0:  # the start: once the client that just joined has drawn the world
+            png = self._screen.drawn()
+            started = time.monotonic()
+        else:
+            time.sleep(self.settle)  # the client draws what the server sent within a frame or two
+            started = time.monotonic()
+            png = self._screen.frame()
+        path = self.screenshots / f"frame_{self._steps:05d}.png"
+        write_bytes(path, png, force=True)
+        self.frame_ms.append(1000 * (time.monotonic() - started))
+        return str(path)
 
     def step(self, action: Any) -> StepResult:
         """Play one action; its outcome and the observation after it.
@@ -350,6 +395,7 @@ class EngineEpisode:
         if stack is None:
             return self.report
         run, self._run = self._run, None
+        self._screen = None  # ended with the stack below
         report = None
         try:
             if run is not None:
@@ -417,6 +463,7 @@ class EngineEpisode:
 
         observation = Observation.model_validate(answer.get("observation") or {})
         return StepResult(step=self._steps, action=action, ok=bool(answer.get("ok")), error=answer.get("error"),
+                          frame=self._frame(),
                           record=answer.get("record") or {}, game_seconds=answer.get("seconds"),
                           observe_ms=answer["observe_us"] / 1000 if isinstance(answer.get("observe_us"), int | float)
                           else None,

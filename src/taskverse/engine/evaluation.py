@@ -61,6 +61,7 @@ class EngineSettings:
         budget: States the optimal agent's planner may expand.
         shuffle: List the candidates in an order drawn from each episode's seed.
         options: Settings of ``cmd:`` and ``openai:`` agents (``textenv.options.AgentOptions``).
+        screenshots: A folder for each episode's first-person frames (``<folder>/<task>-<episode>/``).
 
     """
 
@@ -70,9 +71,10 @@ class EngineSettings:
     budget: int = DEFAULT_BUDGET
     shuffle: bool = False
     options: AgentOptions = field(default_factory=AgentOptions)
+    screenshots: str | None = None
 
     def public(self) -> dict[str, Any]:
-        """The settings a report records (never a key)."""
+        """The settings a report records (never a key; not where frames go, which changes no result)."""
         out: dict[str, Any] = {"max_steps": self.max_steps, "budget": self.budget, "shuffle": self.shuffle}
         if self.agent.startswith(("cmd:", "openai:")):
             out["agent_options"] = self.options.public()
@@ -125,7 +127,9 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     from taskverse.engine.planner import NoPlan
     from taskverse.textenv.options import AgentError
 
-    episode = EngineEpisode(job.task, library=library, game=settings.game, ir=job.ir, client_home=client_home)
+    frames = None if settings.screenshots is None else Path(settings.screenshots) / f"{job.index}-{job.episode}"
+    episode = EngineEpisode(job.task, library=library, game=settings.game, ir=job.ir, client_home=client_home,
+                            screenshots=frames)
     world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle)
     started = time.monotonic()
     record: dict[str, Any] = {"index": job.index, "episode": job.episode, "task": job.task.id, "seed": job.seed,
@@ -146,6 +150,8 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
                 result = world.turn(agent)
             finally:
                 _thoughts(step, agent)
+            if result.frame is not None:
+                step["frame"] = result.frame
             trajectory.append({"step": result.step, "action": result.action, "ok": result.ok,
                                "invalid": result.invalid, "error": result.error,
                                "progress": result.observation.task.progress, **step})
