@@ -3,12 +3,12 @@
 import json
 import sys
 
-from conftest import HANG_GUARD, ROOT, run_cli
+from conftest import HANG_GUARD, ROOT, cli, run_cli
 
 EXAMPLE_AGENT = f"cmd:{sys.executable} {ROOT / 'examples' / 'agents' / 'greedy_agent.py'}"
 
 
-def test_play_through_stdin_like_figure_5():
+def test_play_through_stdin_like_figure_5():  # the installed command, as a user runs it
     answers = "find oak log\n1: nonsense\nmine.oak_log\ncraft oak planks\ncraft stik\ncraft stick\n"
     result = run_cli("play", "craft stick", "--seed", "0", input=answers)
     assert result.returncode == 0, result.stderr
@@ -21,12 +21,12 @@ def test_play_through_stdin_like_figure_5():
 
 
 def test_play_json_summary_and_unfinished_session():
-    result = run_cli("play", "craft.stick", "--format", "json", input="find oak_log\nquit\n")
-    assert result.returncode == 1
+    result = cli("play", "craft.stick", "--format", "json", input="find oak_log\nquit\n")
+    assert result.exit_code == 1
     summary = json.loads(result.stdout)
     assert summary["success"] is False and summary["actions"] == ["find.oak_log"] and summary["ended"] == "quit"
     assert "Task: craft stick." in result.stderr
-    assert run_cli("play", "craft stik").returncode == 2
+    assert cli("play", "craft stik").exit_code == 2
 
 
 def test_eval_json_report_shape(tmp_path):
@@ -52,8 +52,8 @@ def test_eval_json_report_shape(tmp_path):
 
 
 def test_eval_text_summary_and_bad_input():
-    result = run_cli("eval", "--tasks", "craft.stick", "--agent", "optimal")
-    assert result.returncode == 0 and result.stdout.startswith("optimal: 1/1 episodes succeeded")
+    result = cli("eval", "--tasks", "craft.stick", "--agent", "optimal")
+    assert result.exit_code == 0 and result.stdout.startswith("optimal: 1/1 episodes succeeded")
     for args, message in [
         (["--agent", "greedy"], "either --suite NAME or --tasks"),
         (["--suite", "NoSuchSuite", "--agent", "greedy"], "no suite 'NoSuchSuite'"),
@@ -61,8 +61,8 @@ def test_eval_text_summary_and_bad_input():
         (["--tasks", "craft stik", "--agent", "greedy"], "no task"),
         (["--tasks", "craft stick", "--agent", "cmd:"], "needs a program"),
     ]:
-        bad = run_cli("eval", *args)
-        assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr, (args, bad.stderr)
+        bad = cli("eval", *args)
+        assert bad.exit_code == 2 and message in bad.stderr and "Traceback" not in bad.stderr, (args, bad.stderr)
         assert len(bad.stderr.strip().splitlines()) == 1
 
 
@@ -71,8 +71,8 @@ def test_eval_suite_from_a_file(tmp_path):
     suite.write_text("name: mini\nversion: 1\ndescription: two tasks\nbuilt_with: {selection: hand, library: x}\n"
                      "tasks:\n- {id: craft.stick, hash: x, description: craft stick}\n"
                      "- {id: craft.crafting_table, hash: x, description: craft crafting_table}\n")
-    result = run_cli("eval", "--suite", str(suite), "--agent", "optimal", "--format", "json", "--no-progress")
-    assert result.returncode == 0, result.stderr
+    result = cli("eval", "--suite", str(suite), "--agent", "optimal", "--format", "json", "--no-progress")
+    assert result.exit_code == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["suite"] == str(suite) and report["summary"]["success_rate"] == 1.0
 
@@ -95,15 +95,15 @@ def test_external_agent_answers_are_checked(tmp_path):
         "    assert obs['type'] == 'observation' and obs['candidates'] and 'text' in obs\n"
         "    print('craft nothing' if obs['step'] == 0 else json.dumps({'action': obs['candidates'][0]['index']}),"
         " flush=True)\n")
-    result = run_cli("eval", "--tasks", "craft stick", "--agent", f"cmd:{sys.executable} {script}", "--max-steps",
-                     "3", "--format", "json", "--no-progress")
-    assert result.returncode == 0, result.stderr
+    result = cli("eval", "--tasks", "craft stick", "--agent", f"cmd:{sys.executable} {script}", "--max-steps",
+                 "3", "--format", "json", "--no-progress")
+    assert result.exit_code == 0, result.stderr
     episode = json.loads(result.stdout)["tasks"][0]["episodes"][0]
     assert episode["invalid_actions"] == 1 and episode["steps"] == 3 and not episode["success"]
     crash = tmp_path / "crash.py"
     crash.write_text("import sys; sys.stdin.readline(); sys.exit(3)\n")
-    bad = run_cli("eval", "--tasks", "craft stick", "--agent", f"cmd:{sys.executable} {crash}", "--no-progress",
-                  "--format", "json")
-    assert bad.returncode == 0 and "ended without answering" in bad.stderr  # the episode fails, the run goes on
+    bad = cli("eval", "--tasks", "craft stick", "--agent", f"cmd:{sys.executable} {crash}", "--no-progress",
+              "--format", "json")
+    assert bad.exit_code == 0 and "ended without answering" in bad.stderr  # the episode fails, the run goes on
     failed = json.loads(bad.stdout)["tasks"][0]["episodes"][0]
     assert failed["termination"] == "agent_error" and "ended without answering" in failed["error"]
