@@ -121,10 +121,10 @@ def test_compose_and_generate_cli(tmp_path):
 
 def test_tampered_molecule_file_is_rejected(tmp_path):
     out = tmp_path / "m.yaml"
-    run_cli("compose", "hunt sheep & hunt cow", "-o", str(out))
+    assert cli("compose", "hunt sheep & hunt cow", "-o", str(out)).exit_code == 0
     out.write_text(out.read_text().replace("hunt.cow", "hunt.pig"))
-    result = run_cli("validate", str(out))
-    assert result.returncode == 1 and "id does not match" in result.stderr
+    result = cli("validate", str(out))
+    assert result.exit_code == 1 and "id does not match" in result.stderr
 
 
 def test_atom_refs_by_description_resolve(library):

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import run_cli
+from conftest import cli
 from taskverse.algebra.expr import (
     AllOf,
     Amount,
@@ -351,11 +351,11 @@ def test_bad_counts_bounds_and_depths_are_clear_errors(text, message):
 
 
 def test_the_cli_says_what_is_wrong_in_one_line():
-    done = run_cli("compose", "0 * craft stick")
-    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+    done = cli("compose", "0 * craft stick")
+    assert done.exit_code == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
     assert "a count must be a whole number from 1 to 1000" in done.stderr
-    done = run_cli("compose", "craft stick @ within=0s")
-    assert done.returncode == 2 and "within='0s'" in done.stderr and "Traceback" not in done.stderr
+    done = cli("compose", "craft stick @ within=0s")
+    assert done.exit_code == 2 and "within='0s'" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_molecules_with_the_new_operators_round_trip_through_yaml(library, tmp_path):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, cli, one_clean_line, run_cli
+from conftest import ROOT, cli, one_clean_line
 from taskverse.algebra.expr import canonical
 from taskverse.algebra.molecule import build_molecule, resolve_refs
 from taskverse.algebra.parse import parse_expression
@@ -334,15 +334,15 @@ def test_show_and_compose_take_a_phrase_and_say_what_they_read():
 
 
 def test_eval_takes_a_phrase():
-    result = run_cli("eval", "--tasks", "find material and craft a wooden pickaxe", "--agent", "optimal",
-                     "--format", "json")
-    assert result.returncode == 0, result.stderr
+    result = cli("eval", "--tasks", "find material and craft a wooden pickaxe", "--agent", "optimal",
+                 "--format", "json")
+    assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["summary"]["success_rate"] == 1.0
 
 
 def test_play_takes_a_phrase():
-    result = run_cli("play", "hunt a pig in the savanna", "--format", "json", input="quit\n")
-    assert result.returncode == 1, result.stderr
+    result = cli("play", "hunt a pig in the savanna", "--format", "json", input="quit\n")
+    assert result.exit_code == 1, result.stderr
     assert "hunt pig in savanna" in result.stderr
 
 
