@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import run_cli
+from conftest import cli, run_cli
 from engine_support import ENGINE_DIR, ROOT, need_engine
 from taskverse.algebra.expr import (
     AllOf,
@@ -205,16 +205,16 @@ def test_the_docs_craftium_example_names_the_folders_game(library, tmp_path):
 
 
 def test_compile_cli_writes_the_env_and_names_what_is_missing(tmp_path):
-    done = run_cli("compile", "craft stick", "-o", str(tmp_path / "out"), "--format", "json")
+    done = run_cli("compile", "craft stick", "-o", str(tmp_path / "out"), "--format", "json")  # as a user runs it
     assert done.returncode == 0, done.stderr
     assert "mods/taskverse_task/init.lua" in json.loads(done.stdout)["files"]
-    done = run_cli("compile", "craft.iron_helmet", "-o", str(tmp_path / "x"))
-    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+    done = cli("compile", "craft.iron_helmet", "-o", str(tmp_path / "x"))
+    assert done.exit_code == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
     assert "iron_helmet (item) has no counterpart in minetest_game" in done.stderr
-    done = run_cli("compile", "mine.stone @ when=rain", "-o", str(tmp_path / "y"))
-    assert done.returncode == 2 and "minetest_game has no weather" in done.stderr
-    done = run_cli("compile", "craft.stick")
-    assert done.returncode == 2 and "-o DIR" in done.stderr
+    done = cli("compile", "mine.stone @ when=rain", "-o", str(tmp_path / "y"))
+    assert done.exit_code == 2 and "minetest_game has no weather" in done.stderr
+    done = cli("compile", "craft.stick")
+    assert done.exit_code == 2 and "-o DIR" in done.stderr
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
 
@@ -237,8 +237,8 @@ def test_starting_items_without_a_counterpart_are_replaced_or_left_out(library):
 
 def test_coverage_counts_and_every_compiled_mod_passes_luajit_and_luacheck():
     need_engine("luajit", "luacheck")
-    done = run_cli("compile", "--coverage", "--check", "--format", "json")
-    assert done.returncode == 0, done.stderr
+    done = cli("compile", "--coverage", "--check", "--format", "json")
+    assert done.exit_code == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["atoms"] > 4000 and report["compiled"] >= 600
     assert report["compiled"] == sum(v.get("compiled", 0) for v in report["by_verb"].values())
