@@ -142,9 +142,9 @@ def test_example_agents_run_as_documented_and_solve_molecules(tmp_path):
     assert report["summary"]["successes"] == 3 and report["summary"]["plan_efficiency"] == 1.0
     steps = [s for line in _lines(tmp_path / "r.trajectories.jsonl") for s in line["trajectory"]]
     assert all("observation" not in s and s["reasoning"].startswith("greedy") for s in steps)
-    minimal = run_cli("eval", "--tasks", "craft stick", "--agent", "cmd:python examples/agents/first_candidate.py",
-                      "--max-steps", "3", "--no-progress", "--format", "json")
-    assert minimal.returncode == 0 and json.loads(minimal.stdout)["tasks"][0]["episodes"][0]["termination"] == \
+    minimal = cli("eval", "--tasks", "craft stick", "--agent", "cmd:python examples/agents/first_candidate.py",
+                  "--max-steps", "3", "--no-progress", "--format", "json")
+    assert minimal.exit_code == 0 and json.loads(minimal.stdout)["tasks"][0]["episodes"][0]["termination"] == \
         "step_limit"
 
 
@@ -227,13 +227,13 @@ def test_interrupted_run_leaves_a_partial_report_that_resume_completes(tmp_path)
     partial = _report(report)
     # two episodes were done; at most those under way when Ctrl-C came (two workers at most) may have ended too
     assert not partial["complete"] and 2 <= partial["episodes_done"] < 8
-    resumed = run_cli(*args[3:], "--resume")
-    assert resumed.returncode == 0, resumed.stderr
+    resumed = cli(*args[3:], "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
     final = _report(report)
     assert final["complete"] and final["episodes_done"] == 8
     assert [line["seed"] for line in _lines(trajectories)] == list(range(8))
-    other = run_cli(*args[3:-2], "--seed", "5", "-o", str(report), "--resume")
-    assert other.returncode == 2 and "seed" in other.stderr
+    other = cli(*args[3:-2], "--seed", "5", "-o", str(report), "--resume")
+    assert other.exit_code == 2 and "seed" in other.stderr
 
 
 @pytest.fixture()
@@ -244,9 +244,9 @@ def server():
 
 
 def test_openai_agent_over_the_wire_with_greedy_answers(server, tmp_path):
-    result = run_cli("eval", "--tasks", "craft stick", "--agent", "openai:test-model", "--base-url", server.url,
-                     *PATIENT, "--view", "relevant", "--no-progress", "-o", str(tmp_path / "r.json"))
-    assert result.returncode == 0, result.stderr
+    result = cli("eval", "--tasks", "craft stick", "--agent", "openai:test-model", "--base-url", server.url,
+                 *PATIENT, "--view", "relevant", "--no-progress", "-o", str(tmp_path / "r.json"))
+    assert result.exit_code == 0, result.stderr
     report = _report(tmp_path / "r.json")
     episode = report["tasks"][0]["episodes"][0]
     assert episode["success"] and episode["usage"]["calls"] == episode["steps"] == 4
@@ -280,13 +280,13 @@ def test_openai_agent_failures_are_recorded_and_the_run_goes_on(tmp_path):
 
 
 def test_prompt_templates_are_checked_and_the_default_can_be_copied(tmp_path):
-    shown = run_cli("eval", "--show-prompt")
-    assert shown.returncode == 0 and "[user]" in shown.stdout and "$observation" in shown.stdout
+    shown = cli("eval", "--show-prompt")
+    assert shown.exit_code == 0 and "[user]" in shown.stdout and "$observation" in shown.stdout
     bad = tmp_path / "p.txt"
     bad.write_text("[user]\n$observaton\n")
-    result = run_cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
-                     "--prompt", str(bad))
-    assert result.returncode == 2 and f"{bad}:2:" in result.stderr and "$observation" in result.stderr
+    result = cli("eval", "--tasks", "craft stick", "--agent", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
+                 "--prompt", str(bad))
+    assert result.exit_code == 2 and f"{bad}:2:" in result.stderr and "$observation" in result.stderr
 
 
 def test_a_local_ray_cluster_gives_the_same_report(tmp_path):
