@@ -109,7 +109,7 @@ OPTIMAL = ["craft.stick", "craft.wooden_pickaxe", "mine.iron_ore", "smelt.iron_i
 @pytest.mark.parametrize("task_id", OPTIMAL)
 def test_the_optimal_agent_solves_an_atom_a_step_at_a_time(library, task_id):
     need_engine(client=True)
-    from taskverse.engine.agents import play
+    from taskverse.engine.adapter import play
     from taskverse.textenv.agents import make_agent
 
     episode = EngineEpisode(task_id, library=library)
@@ -123,7 +123,7 @@ def test_the_optimal_agent_solves_a_molecule_in_the_generated_game(library):
     need_engine(client=True)
     from taskverse.algebra.expr import ref
     from taskverse.algebra.molecule import build_molecule
-    from taskverse.engine.agents import play
+    from taskverse.engine.adapter import play
     from taskverse.textenv.agents import make_agent
 
     task = build_molecule(ref("craft.stick") >> ref("mine.stone"), library)

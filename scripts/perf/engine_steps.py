@@ -67,7 +67,7 @@ def round_trips(library: Any, game: str, task: str, n: int, screenshots: Path | 
 
 
 def optimal(library: Any, game: str, tasks: list[tuple[Any, Any]], parallel: int) -> dict[str, Any]:
-    from taskverse.engine.agents import play
+    from taskverse.engine.adapter import play
     from taskverse.engine.episode import EngineEpisode
     from taskverse.engine.planner import NoPlan
     from taskverse.engine.runner import claimed_homes

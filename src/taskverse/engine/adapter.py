@@ -43,6 +43,7 @@ from typing import Any
 
 from taskverse.engine.candidates import describe
 from taskverse.engine.episode import EngineEpisode, StepResult
+from taskverse.engine.runner import EpisodeReport
 from taskverse.errors import TaskverseError, close_matches
 
 WAIT = {"do": "wait", "seconds": 1}
@@ -314,4 +315,30 @@ def _json_action(text: str) -> Any:
     return None
 
 
-__all__ = ["ActionTable", "EngineTarget", "EngineWorld", "action_id"]
+def play(episode: EngineEpisode, agent: Any, max_steps: int = 1000, seed: int = 0,
+         shuffle: bool = False) -> EpisodeReport:
+    """Reset the episode and let a text-world agent act until the task is decided, it stops, or ``max_steps``.
+
+    The server is stopped before this returns, whatever happens (an agent that raises included); the agent's
+    ``AgentError`` propagates after that.
+    """
+    from taskverse.engine.agents import AgentStopped
+
+    world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle)
+    world.begin(seed)
+    agent.reset(world, seed)  # before the server starts (a planner with no plan raises NoPlan here)
+    try:
+        result = world.reset(seed)
+        while not result.done and episode.steps < max_steps:
+            try:
+                result = world.turn(agent)
+            except AgentStopped:
+                break
+    finally:
+        report = episode.close()
+    if report is None:  # pragma: no cover - reset() ran, so close() reports it
+        raise TaskverseError("the episode ended without a report")
+    return report
+
+
+__all__ = ["ActionTable", "EngineTarget", "EngineWorld", "action_id", "play"]

@@ -1,4 +1,4 @@
-"""The planner agents' course in the engine, and the loop that plays any agent a step at a time.
+"""The planner agents' course in the engine: the scripted plan a step at a time, replanned after a failed step.
 
 The agents are the text world's (``taskverse.textenv.agents.make_agent``), acting through
 :class:`taskverse.engine.adapter.EngineWorld`. The planner agents (``optimal``, ``greedy``) plan with the one
@@ -9,13 +9,7 @@ and, after one of its steps failed in the engine, plans again from what the play
 ``greedy`` keeps the first, greedy one (budget 0). When the course has no step left it stops the episode
 (:class:`AgentStopped`).
 
-Example:
-    >>> from taskverse.textenv.agents import make_agent
-    >>> with EngineEpisode("craft.stick") as episode:  # doctest: +SKIP
-    ...     report = play(episode, make_agent("optimal"))
-    >>> report.success  # doctest: +SKIP
-    True
-
+``taskverse.engine.adapter.play`` runs any of the agents in an episode.
 """
 
 from __future__ import annotations
@@ -23,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from taskverse.engine.episode import EngineEpisode
-from taskverse.engine.runner import EpisodeReport
 from taskverse.errors import TaskverseError
 
 
@@ -92,30 +85,4 @@ class PlanCourse:
         return int(world.rules.add(step.model_dump(mode="json", exclude_none=True, exclude={"note"})))
 
 
-def play(episode: EngineEpisode, agent: Any, max_steps: int = 1000, seed: int = 0,
-         shuffle: bool = False) -> EpisodeReport:
-    """Reset the episode and let a text-world agent act until the task is decided, it stops, or ``max_steps``.
-
-    The server is stopped before this returns, whatever happens (an agent that raises included); the agent's
-    ``AgentError`` propagates after that.
-    """
-    from taskverse.engine.adapter import EngineWorld
-
-    world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle)
-    world.begin(seed)
-    agent.reset(world, seed)  # before the server starts (a planner with no plan raises NoPlan here)
-    try:
-        result = world.reset(seed)
-        while not result.done and episode.steps < max_steps:
-            try:
-                result = world.turn(agent)
-            except AgentStopped:
-                break
-    finally:
-        report = episode.close()
-    if report is None:  # pragma: no cover - reset() ran, so close() reports it
-        raise TaskverseError("the episode ended without a report")
-    return report
-
-
-__all__ = ["AgentStopped", "PlanCourse", "play", "replan"]
+__all__ = ["AgentStopped", "PlanCourse", "replan"]
