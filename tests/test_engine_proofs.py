@@ -291,18 +291,24 @@ def test_cli_engine_run_reports_json(tmp_path):
 
 
 def test_cli_engine_run_bad_plan_is_one_clean_line(tmp_path):
-    from engine_support import run_engine_cli
+    # in-process: what is tested is the message (the command as a user runs it is the test above)
+    from click.testing import CliRunner
+
+    from taskverse.cli.engine import engine
+
+    def run(*args: str):
+        return CliRunner().invoke(engine, ["run", *args])
 
     plan = tmp_path / "plan.json"
     plan.write_text('[{"do": "fly", "to": [0, 100, 0]}]')
-    done = run_engine_cli("run", "craft.stick", "--plan", str(plan))
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    done = run("craft.stick", "--plan", str(plan))
+    assert done.exit_code == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and "unknown action 'fly'" in done.stderr
     plan.write_text('[{"do": "craft"}]')
-    done = run_engine_cli("run", "craft.stick", "--plan", str(plan))
-    assert done.returncode == 2 and "craft needs item" in done.stderr
-    done = run_engine_cli("run", "craft.iron_helmet")
-    assert done.returncode == 2 and "iron_helmet (item) has no counterpart" in done.stderr
+    done = run("craft.stick", "--plan", str(plan))
+    assert done.exit_code == 2 and "craft needs item" in done.stderr
+    done = run("craft.iron_helmet")
+    assert done.exit_code == 2 and "iron_helmet (item) has no counterpart" in done.stderr
 
 
 def test_the_cases_name_library_atoms(library):

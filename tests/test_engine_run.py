@@ -50,8 +50,12 @@ def test_dump_reproduces_the_committed_registry(tmp_path):
 
 def test_an_unknown_game_is_one_clear_line():
     need_engine()
-    done = run_engine_cli("dump", "--game", "minetest_gmae", "-o", "/nonexistent/never-written")
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    from click.testing import CliRunner
+
+    from taskverse.cli.engine import engine
+
+    done = CliRunner().invoke(engine, ["dump", "--game", "minetest_gmae", "-o", "/nonexistent/never-written"])
+    assert done.exit_code == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: no game 'minetest_gmae'") and "'minetest_game'" in done.stderr
 
 
