@@ -9,13 +9,14 @@ from conftest import GOOD, cli, one_clean_line, run_cli
 
 
 def _validate(tmp_path: Path, text: str, name: str = "task.yaml"):
+    """``validate`` in-process: what these tests check is the message (a good file is validated as a user runs it)."""
     path = tmp_path / name
     path.write_text(text)
-    return run_cli("validate", str(path)), path
+    return cli("validate", str(path)), path
 
 
 def _one_error(result, path: Path, line: int | None, *needles: str) -> str:
-    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.exit_code == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     errors = [x for x in result.stderr.splitlines() if x.startswith("error:")]
     assert errors, result.stderr
@@ -28,7 +29,9 @@ def _one_error(result, path: Path, line: int | None, *needles: str) -> str:
 
 
 def test_a_good_file_validates(tmp_path):
-    result, _ = _validate(tmp_path, GOOD)
+    path = tmp_path / "task.yaml"
+    path.write_text(GOOD)
+    result = run_cli("validate", str(path))  # the installed command, as a user runs it
     assert result.returncode == 0, result.stderr
     assert "ok: 1 task(s)" in result.stdout
 
@@ -84,26 +87,26 @@ def test_unknown_pre_task(tmp_path):
 def test_duplicate_id_across_files(tmp_path):
     (tmp_path / "a.yaml").write_text(GOOD)
     (tmp_path / "b.yaml").write_text(GOOD.replace("craft my sword", "craft another sword"))
-    result = run_cli("validate", str(tmp_path))
+    result = cli("validate", str(tmp_path))
     _one_error(result, tmp_path / "b.yaml", 1, "duplicate id")
 
 
 def test_duplicate_of_a_library_description(tmp_path):
     result, path = _validate(tmp_path, GOOD.replace("craft my sword", "craft iron_sword"))
-    assert result.returncode == 0  # a user file may restate a library task; only duplicates among its files clash
+    assert result.exit_code == 0  # a user file may restate a library task; only duplicates among its files clash
 
 
 @pytest.mark.parametrize("argument", ["craft iron_swrod", "no.such_task", "missing.yaml"])
 def test_unknown_task_argument_is_one_clean_line(argument):
-    result = run_cli("show", argument)
-    assert result.returncode == 2
+    result = cli("show", argument)
+    assert result.exit_code == 2
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stderr.startswith("error:")
 
 
 def test_unknown_task_suggests_close_description():
-    result = run_cli("show", "craft iron_swrod")
+    result = cli("show", "craft iron_swrod")
     assert "craft.iron_sword" in result.stderr or "craft iron sword" in result.stderr
 
 

@@ -265,9 +265,9 @@ def test_every_potted_plant_is_potted_from_a_flower_pot(library):
 # -- what stays unsolvable, and plans from scratch -----------------------------------------------------------
 
 def test_at_most_25_atoms_stay_unsolvable_each_with_its_reason():
-    from conftest import cli_json
+    from conftest import in_process_json
 
-    data = cli_json("summary")
+    data = in_process_json("summary")
     unsolvable = data["unsolvable"]
     # mine atoms of blocks the world generates but the library's world does not place (infested stone, budding
     # amethyst: breaking.yaml) stay beside the place atoms of the same blocks, whose items no survival player gets
@@ -288,9 +288,9 @@ def test_at_most_25_atoms_stay_unsolvable_each_with_its_reason():
     ("equip.elytra", ["enter the end", "find end_city", "loot a chest in end_city", "equip elytra"]),
 ])
 def test_newly_solvable_atoms_plan_from_scratch_as_a_player_would(task, steps):
-    from conftest import cli_json
+    from conftest import in_process_json
 
-    plan = cli_json("plan", f"naive({task})")
+    plan = in_process_json("plan", f"naive({task})")
     names = [step["description"] for step in plan["actions"]]
     positions = [names.index(s) for s in steps]
     assert positions == sorted(positions), names  # in a player's order
