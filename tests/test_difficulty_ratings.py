@@ -101,8 +101,11 @@ def test_rate_through_stdin_writes_a_valid_file(tmp_path, library):
 
 
 def test_rate_rejects_bad_arguments(tmp_path):
-    env = {**os.environ, "TASKVERSE_CALIBRATION": str(tmp_path)}
+    # in-process: what is tested is the message (rating through stdin above runs the command as a user does)
+    from click.testing import CliRunner
+
+    from taskverse.cli import main
+
     for args in (["--rater", "tess"], ["--rater", "bad name!", "--sample", "1"]):
-        result = subprocess.run([sys.executable, "-m", "taskverse.cli", "rate", *args], input="", text=True,
-                                capture_output=True, env=env, cwd=ROOT)
-        assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+        result = CliRunner().invoke(main, ["rate", *args], input="", env={"TASKVERSE_CALIBRATION": str(tmp_path)})
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
