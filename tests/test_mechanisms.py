@@ -408,7 +408,7 @@ def test_a_naive_brew_is_planned_and_runs_in_the_text_world(library):
     assert plan.actions[-1] == "brew.potion_of_swiftness"
     assert {"fill.water_bottle", "brew.awkward_potion", "craft.brewing_stand"} <= set(plan.actions)
     env = SkillForgeTextEnv(task="naive(brew.potion_of_swiftness)", initialization="task", plan_info=False,
-                            library=library)
+                            library=library, max_steps=len(plan.actions))
     env.reset(seed=0)
     info: dict = {}
     for atom in plan.actions:

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from taskverse.algebra.expr import AllOf, AnyOf, AtLeast, AtomRef, Avoid, Repeat, Then, Within
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
-from taskverse.world.rules import Rules, expected_delivery
+from taskverse.world.rules import Rules
 
 
 @pytest.fixture(scope="module")
@@ -133,10 +133,15 @@ def test_events_name_the_tag_member_used_and_the_tool(rules):
     assert events[0][3] is None  # crafted at a table, not with a tool in hand
 
 
-def test_expected_delivery_gives_the_expected_total():
-    for rate in [0.1, 0.5, 0.25, 1.0, 0.008333, 6.5, 1 / 3]:
-        total = sum(expected_delivery(t, rate) for t in range(1, 1001))
-        assert abs(total - 1000 * rate) <= 0.5
+def test_gravel_gives_its_first_flint_on_the_29th_try_as_a_player_plans_for_it(rules):
+    """10% flint: 1 - 0.9 ** 29 = 0.953, the first try count that gives a flint with 95% probability."""
+    state = rules.new_state({"wooden_shovel": 1}, [("block", "gravel")])
+    mine = rules.action_index["mine.gravel"]
+    got = []
+    for _ in range(46):
+        events = rules.act(state, mine)
+        got.append(sum(e[2] for e in events if e[:2] == ("obtain", "flint")))
+    assert [i + 1 for i, n in enumerate(got) if n] == [29, 46]
 
 
 def test_lookup_and_explain(rules):

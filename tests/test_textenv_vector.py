@@ -50,7 +50,7 @@ def same(left, right):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("chance", ["expected", "sample"])
+@pytest.mark.parametrize("chance", ["sure", "sample"])
 def test_the_same_trajectories_as_single_environments(library, backend, chance):
     n, steps = (5, 160) if backend == "numba" else (4, 120)
     kwargs = {"tasks": TASKS, "chance": chance, "max_steps": 30, "library": library}

@@ -16,6 +16,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from taskverse.world.chance import sure_rate
+
 TASK_ID_PATTERN = r"^[a-z0-9_]+(\.[a-z0-9_#:-]+)+$"
 NAME_PATTERN = r"^#?[a-z0-9_:]+$"
 
@@ -225,12 +227,19 @@ class Yield(StrictModel):
         return self.chance * (self.count + self.upper) / 2
 
     @property
-    def units(self) -> float:
-        """Units a run is priced as giving: an item's expected count, a place's share of a find.
+    def sure(self) -> float:
+        """Units per try a plan counts on (``world.chance.sure_rate``: what comes with 95% probability)."""
+        if self.chance >= 1 and self.upper == self.count:
+            return float(self.count)
+        return sure_rate(self.chance, self.count, self.upper)
 
-        A place is found once; a place by chance (an anvil worn to chipped) takes its expected tries.
+    @property
+    def units(self) -> float:
+        """Units a run is priced as giving: what an item's run gives for sure, a place's share of a find.
+
+        A place is found once; a place by chance (an anvil worn to chipped) takes the tries that find it for sure.
         """
-        return self.expected if self.kind == ResourceKind.ITEM else min(1.0, self.expected)
+        return self.sure if self.kind == ResourceKind.ITEM else min(1.0, self.sure)
 
 
 class Summon(StrictModel):

@@ -47,8 +47,8 @@ MAX_EPISODES = 100_000
               help="Step limit.")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
               show_default=True, help="Start: naive unless the task has init(...); or always naive; or the task's.")
-@click.option("--chance", type=click.Choice(["expected", "sample"]), default="expected", show_default=True,
-              help="Chance yields at their expected rate, or drawn at random.")
+@click.option("--chance", type=click.Choice(["sure", "sample"]), default="sure", show_default=True,
+              help="Chance yields as a plan counts on them (what comes with 95% probability), or drawn at random.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="json: the session goes to stderr and one JSON summary to stdout.")
 @_friendly_lazy
@@ -143,8 +143,8 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
               help="Step limit of every task [default: the limit a suite records per task, else 100].")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
               show_default=True, help="Start of each episode (see taskverse play --help).")
-@click.option("--chance", type=click.Choice(["expected", "sample"]), default="expected", show_default=True,
-              help="Chance yields at their expected rate, or drawn at random.")
+@click.option("--chance", type=click.Choice(["sure", "sample"]), default="sure", show_default=True,
+              help="Chance yields as a plan counts on them (what comes with 95% probability), or drawn at random.")
 @click.option("--budget", type=click.IntRange(min=1, max=10_000_000), default=None,
               help="States the optimal planner may expand to prove a plan shortest (default 1000).")
 @click.option("--view", default="all", show_default=True, metavar="all|relevant|top:K",

@@ -872,11 +872,11 @@ class _Player:
     def _until(self, out: _Out, at: int) -> list[_Out]:
         """A run of digs (or a kill) that got something by chance in the model goes on until that many are held.
 
-        A plan must not depend on luck: the model delivers a chance drop at its expected rate (a 10% flint on the
-        fifth gravel), the engine draws it. Of several chance drops, the one a goal or a later action wants (the
-        rarest of those), else the rarest. Digs and kills counted by a goal (mine 5 gravel) keep their count. A
-        kill of a spawned mob spawns another beside the player for each further kill (``spawn``; the stand-in for
-        natural spawning).
+        A plan must not depend on luck: the model delivers a chance drop where 95% of players would have it (a
+        10% flint on the 29th gravel), the engine draws it. Of several chance drops, the one a goal or a later
+        action wants (the rarest of those), else the rarest. Digs and kills counted by a goal (mine 5 gravel) keep
+        their count. A kill of a spawned mob spawns another beside the player for each further kill (``spawn``;
+        the stand-in for natural spawning).
         """
         got = [(out.chancy[item], item) for item, n in out.received.items() if item in out.chancy and n > 0]
         counted = any(self.goals.leaves[k].goal.event in ("mine", "kill")
@@ -910,8 +910,8 @@ class _Player:
     def _fold_tries(self, outs: list[_Out]) -> list[_Out]:
         """Enchanting tries of a tool before the run the model gave its Silk Touch tool on are that run's tries.
 
-        The model delivers the tool at its expected rate (a 1 in 6 chance on the 4th try, lapis mined between the
-        tries); the engine draws each try. Played as the model has them, a try before the last could give the tool
+        The model delivers the tool where its sure total grows (a 1 in 6 chance on the 17th try, lapis mined between
+        the tries); the engine draws each try. Played as the model has them, a try before the last could give the tool
         and leave none to enchant; so the earlier tries go into the last step, which tries until the tool is held,
         with lapis for every try it may take (``_lapis_for``).
         """

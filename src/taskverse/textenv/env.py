@@ -210,8 +210,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         max_steps: Step limit; the episode is truncated when it is reached.
         initialization: ``"auto"`` (naive, unless the target has a custom ``init(...)``), ``"naive"`` or
             ``"task"`` (the task's own initialization, e.g. an atom's prerequisites).
-        chance: ``"expected"`` (chance yields at their expected rate, deterministic) or ``"sample"`` (drawn with
-            ``np_random``).
+        chance: ``"sure"`` (chance yields deterministic, where what comes with 95% probability grows:
+            ``taskverse.world.chance``) or ``"sample"`` (drawn with ``np_random``).
         render_mode: ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it).
         library: A loaded library (default: ``load_library()``).
         plan_info: Put the shortest plan length into ``info`` (planned once per target and start, cached).
@@ -231,7 +231,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def __init__(self, task: Any = None, tasks: str | Sequence[Any] | None = None,
                  observation: ObservationMode = "text", max_steps: int = DEFAULT_MAX_STEPS,
-                 initialization: InitMode = "auto", chance: str = "expected", render_mode: str | None = None,
+                 initialization: InitMode = "auto", chance: str = "sure", render_mode: str | None = None,
                  library: Any = None, plan_info: bool = True, view: str = "all", shuffle: bool = False) -> None:
         if observation not in ("text", "structured"):
             raise TaskverseError(f"observation={observation!r}: expected 'text' or 'structured'")

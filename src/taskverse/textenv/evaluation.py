@@ -97,7 +97,7 @@ class EvalSettings:
     agent: str
     max_steps: int = DEFAULT_MAX_STEPS
     override_steps: bool = False
-    chance: str = "expected"
+    chance: str = "sure"
     initialization: str = "auto"
     budget: int = DEFAULT_BUDGET
     view: str = "all"
@@ -442,7 +442,7 @@ def trajectories_path(report: Path) -> Path:
 
 
 def evaluate(agent_spec: str | EvalSettings, tasks: Sequence[EvalTask], episodes: int = 1, seed: int = 0,
-             max_steps: int | None = None, chance: str = "expected", initialization: str = "auto",
+             max_steps: int | None = None, chance: str = "sure", initialization: str = "auto",
              suite: str | None = None, progress: bool = True, library: Any = None,
              budget: int = DEFAULT_BUDGET, backend: Backend | None = None, output: Path | None = None,
              trajectories: Path | None = None, resume: bool = False) -> dict[str, Any]:

@@ -4,8 +4,9 @@
 places); ``step_batch`` steps N states held as rows of arrays, each by its own action, with every rule of
 ``Rules.effects``, ``Rules.moved`` and ``Rules.change``: the first way whose needs are met, groups taken one unit
 at a time in consumption order, fuel counted in burn ticks with the rest left as heat, tools that wear and break,
-chance yields and count ranges (at their expected rate, or with amounts drawn beforehand by the caller from each
-state's own generator, in ``Rules.effects``' order), things found added once, and the agent's place.
+chance yields and count ranges (where their sure totals grow, ``taskverse.world.chance``, or with amounts drawn
+beforehand by the caller from each state's own generator, in ``Rules.effects``' order), things found added once,
+and the agent's place.
 
 The loop is plain Python over NumPy arrays. With numba installed (``pip install taskverse[fast]``) it is compiled
 (``BACKENDS``); without, the same code runs as it is: correct, and much slower. The vector environment
@@ -21,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from taskverse.world import chance
+from taskverse.world.chance import Z
 from taskverse.world.rules import PRESENCE_KINDS, Rules
 
 BIOME, DIMENSION = 3, 5
@@ -61,7 +64,12 @@ class Tables:
     output_count: np.ndarray
     output_most: np.ndarray
     output_slot: np.ndarray
-    output_expected: np.ndarray
+    output_sure_start: np.ndarray  # per output: its sure totals in ``sure_total`` (exact part, by tries)
+    output_sure_end: np.ndarray
+    output_mean: np.ndarray  # per output: one try's mean, deviation and shift (the sure totals past the exact part)
+    output_sd: np.ndarray
+    output_shift: np.ndarray
+    sure_total: np.ndarray
     way_find: np.ndarray  # Rules.effects' shortcut for a find
     can_move: np.ndarray
     kind: np.ndarray  # per resource: 0 item, then PRESENCE_KINDS
@@ -104,7 +112,11 @@ def _compile(rules: Rules) -> Tables:
     output_start = [0]
     needs: dict[str, list[Any]] = {k: [] for k in ("consume", "presence", "weighted", "count", "uses")}
     members: dict[str, list[Any]] = {k: [] for k in ("member", "level", "weight", "spare")}
-    outputs: dict[str, list[Any]] = {k: [] for k in ("resource", "count", "most", "slot", "expected")}
+    outputs: dict[str, list[Any]] = {k: [] for k in ("resource", "count", "most", "slot", "sure_start", "sure_end",
+                                                     "mean", "sd", "shift")}
+    sure_parts: list[np.ndarray] = []
+    sure_at: dict[tuple[float, int, int], tuple[int, int, float, float, float]] = {}
+    sure_size = 0
     way_find: list[int] = []
     max_deltas = max_needs = max_outputs = max_uncertain = 1
     for a, ways in enumerate(rules.ways):
@@ -131,7 +143,16 @@ def _compile(rules: Rules) -> Tables:
                 outputs["count"].append(out.count)
                 outputs["most"].append(out.most)
                 outputs["slot"].append(out.slot)
-                outputs["expected"].append(out.expected)
+                key = (out.chance, out.count, out.most)
+                if out.slot >= 0 and key not in sure_at:
+                    table, mean, sd, shift = chance.schedule(*key)
+                    sure_parts.append(table)
+                    sure_at[key] = (sure_size, sure_size + table.size, mean, sd, shift)
+                    sure_size += table.size
+                start, end, mean, sd, shift = sure_at.get(key, (0, 0, 0.0, 0.0, 0.0))
+                for name, value in (("sure_start", start), ("sure_end", end), ("mean", mean), ("sd", sd),
+                                    ("shift", shift)):
+                    outputs[name].append(value)
             output_start.append(len(outputs["resource"]))
             way_find.append(not way and len(outs) == 1 and outs[0].resource >= rules.n_items)
             max_deltas = max(max_deltas, deltas + len(outs))
@@ -177,7 +198,10 @@ def _compile(rules: Rules) -> Tables:
         member_weight=np.array(members["weight"], i64), member_spare=np.array(members["spare"], np.bool_),
         output_start=np.array(output_start, i32), output_resource=np.array(outputs["resource"], i32),
         output_count=np.array(outputs["count"], i64), output_most=np.array(outputs["most"], i64),
-        output_slot=np.array(outputs["slot"], i32), output_expected=np.array(outputs["expected"], np.float64),
+        output_slot=np.array(outputs["slot"], i32), output_sure_start=np.array(outputs["sure_start"], i64),
+        output_sure_end=np.array(outputs["sure_end"], i64), output_mean=np.array(outputs["mean"], np.float64),
+        output_sd=np.array(outputs["sd"], np.float64), output_shift=np.array(outputs["shift"], np.float64),
+        sure_total=np.concatenate(sure_parts) if sure_parts else np.zeros(1, i64),
         way_find=np.array(way_find, np.bool_), can_move=np.array(list(rules.can_move), np.bool_),
         kind=np.array([kinds.index(kind) for kind, _ in rules.resources], np.int8),
         where_dimension=where_dimension, where_biome=where_biome, wear_counter=wear_counter, durability=durability,
@@ -198,6 +222,15 @@ def _bisect_right(values: np.ndarray, lo: int, hi: int, x: int) -> int:
         else:
             lo = mid + 1
     return lo
+
+
+@_njit
+def _sure(o: int, t: int, start: np.ndarray, end: np.ndarray, mean: np.ndarray, sd: np.ndarray,
+          shift: np.ndarray, table: np.ndarray) -> int:
+    """``chance.sure_total`` of output ``o`` after ``t`` tries, from the flat tables."""
+    if start[o] + t < end[o]:
+        return int(table[start[o] + t])
+    return max(int(table[end[o] - 1]), math.floor(t * mean[o] - Z * sd[o] * math.sqrt(t) + shift[o]))
 
 
 @_njit
@@ -245,7 +278,10 @@ def step_batch(actions: np.ndarray, active: np.ndarray, sampled: np.ndarray, amo
                member_start: np.ndarray, member: np.ndarray, member_level: np.ndarray, member_weight: np.ndarray,
                member_spare: np.ndarray, output_start: np.ndarray, output_resource: np.ndarray,
                output_count: np.ndarray, output_most: np.ndarray, output_slot: np.ndarray,
-               output_expected: np.ndarray, way_find: np.ndarray, can_move: np.ndarray, kind: np.ndarray,
+               output_sure_start: np.ndarray, output_sure_end: np.ndarray, output_mean: np.ndarray,
+               output_sd: np.ndarray, output_shift: np.ndarray, sure_total: np.ndarray, way_find: np.ndarray,
+               can_move: np.ndarray,
+               kind: np.ndarray,
                where_dimension: np.ndarray, where_biome: np.ndarray, wear_counter: np.ndarray,
                durability: np.ndarray, fuel_back: np.ndarray, fan_start: np.ndarray, fan_virtual: np.ndarray,
                fan_weight: np.ndarray,
@@ -255,7 +291,7 @@ def step_batch(actions: np.ndarray, active: np.ndarray, sampled: np.ndarray, amo
     """Step every active state ``n`` by ``actions[n]`` (a non-candidate only sets ``valid[n] = 0``).
 
     ``sampled[n]``: take the uncertain yields' amounts from ``amounts[n]`` (drawn by the caller, in way order)
-    instead of their expected rate. Records, for events: the way used (``used_way``), each need's member used
+    instead of where their sure totals grow. Records, for events: the way used (``used_way``), each need's member used
     (``used``) and each yield's amount given (``given``, 0 for none).
     """
     delta_resource = np.empty(max_deltas, dtype=np.int64)
@@ -406,8 +442,10 @@ def step_batch(actions: np.ndarray, active: np.ndarray, sampled: np.ndarray, amo
                     tries[n, s] += 1
                     if not sampled[n]:
                         t = tries[n, s]
-                        rate = output_expected[o]
-                        amount = math.floor(t * rate + 0.5) - math.floor((t - 1) * rate + 0.5)
+                        amount = (_sure(o, t, output_sure_start, output_sure_end, output_mean, output_sd,
+                                        output_shift, sure_total)
+                                  - _sure(o, t - 1, output_sure_start, output_sure_end, output_mean, output_sd,
+                                          output_shift, sure_total))
                 given[n, o - first_out] = amount if amount > 0 else 0
                 if amount <= 0:
                     continue

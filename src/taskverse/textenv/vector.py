@@ -77,7 +77,7 @@ class SkillForgeTextVectorEnv(VectorEnv[Any, Any, Any]):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 1, task: Any = None, tasks: str | Sequence[Any] | None = None,
-                 max_steps: int = DEFAULT_MAX_STEPS, initialization: InitMode = "auto", chance: str = "expected",
+                 max_steps: int = DEFAULT_MAX_STEPS, initialization: InitMode = "auto", chance: str = "sure",
                  library: Any = None, observation: str = "structured", backend: str = "auto", copy: bool = True,
                  plan_info: bool = False, render_mode: str | None = None) -> None:
         if observation != "structured":

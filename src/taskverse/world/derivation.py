@@ -41,7 +41,6 @@ Example:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -372,7 +371,7 @@ class Derivation(Generic[T]):
                     per = out.units(rules.n_items)
                     if per <= 0:
                         continue
-                    runs = max(1, math.ceil(amount / per - 1e-9))
+                    runs = out.runs_for(amount if r < rules.n_items else 1)
                     options.append((marginal * amount / per + setup, a, w, runs))
         options.sort()
         return [(a, w, runs) for _, a, w, runs in options]

@@ -25,8 +25,9 @@ Rules:
   green takes white wool, not green.
 * Yields are added: each way gives its own (two planks make four sticks, two bamboo one). A chance yield or a
   count range (lapis ore: 4 to 9) is either drawn with the environment's ``np_random`` (``chance="sample"``)
-  or delivered deterministically at its expected rate ``x`` (``chance="expected"``, the default): after ``t``
-  tries the total given is ``floor(t * x + 1/2)``, so a 10% flint arrives on the 5th, 15th, ... gravel.
+  or delivered deterministically as a player plans for it (``chance="sure"``, the default): after ``t`` tries
+  the total given is what ``t`` tries give with 95% probability (``world.chance``), so a 10% flint arrives
+  on the 29th, 46th, ... gravel and a dead bush's 0 to 2 sticks give one stick on the third bush.
 * The agent is where it last went: finding a biome or entering a dimension takes it there, and so does using
   something found (mining netherrack happens in the nether); it starts where the initialization says.
 * Each action emits the atom's own success event (a tag target is named by the member used) and an ``obtain``
@@ -59,6 +60,7 @@ import numpy as np
 
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import AtomTask, Initialization, Measure
+from taskverse.world import chance
 from taskverse.world.graph import way_yields, ways_of
 
 INF = math.inf
@@ -68,7 +70,7 @@ HEAT = "furnace_heat"
 TICKS_PER_SMELT = 200
 WEAR_PREFIX = "wear:"
 """Internal items ``wear:<tool>``: durability spent on the tool in hand (it breaks when this reaches its durability)."""
-CHANCE_MODES = ("expected", "sample")
+CHANCE_MODES = ("sure", "sample")
 STATION_EVENTS = frozenset({"craft", "smelt"})
 """Events done at a station, not with a tool in hand."""
 HAND_EVENTS = frozenset({"place", "eat", "equip"})
@@ -135,9 +137,39 @@ class Output:
         """What one try gives on average."""
         return self.chance * (self.count + self.most) / 2
 
+    @property
+    def uncertain(self) -> bool:
+        """Whether a try may give less than another (a chance below 1 or a count range)."""
+        return self.chance < 1 or self.most != self.count
+
+    @property
+    def sure(self) -> float:
+        """Units per try a plan counts on: the first sure units over the tries they take (``chance.sure_rate``)."""
+        return chance.sure_rate(self.chance, self.count, self.most) if self.uncertain else float(self.count)
+
     def units(self, n_items: int) -> float:
         """Units of its resource a run is priced as giving, as ``schema.Yield.units`` (``n_items``: which are items)."""
-        return self.expected if self.resource < n_items else min(1.0, self.expected)
+        return self.sure if self.resource < n_items else min(1.0, self.sure)
+
+    def delivery(self, tries: int) -> int:
+        """Units the ``tries``-th try gives in the deterministic mode: where its sure total grows."""
+        return chance.sure_delivery(self.chance, self.count, self.most, tries)
+
+    def sure_total(self, tries: int) -> int:
+        """Units ``tries`` tries give in the deterministic mode, in all."""
+        return chance.sure_total(self.chance, self.count, self.most, tries)
+
+    @property
+    def excess(self) -> float:
+        """How far its sure total can run above its average total (``chance.excess``)."""
+        return chance.excess(self.chance, self.count, self.most)
+
+    def runs_for(self, amount: float) -> int:
+        """The fewest runs that give ``amount`` units for sure (whole runs of a sure yield)."""
+        whole = max(1, math.ceil(amount - 1e-9))
+        if self.uncertain:
+            return chance.tries_for(self.chance, self.count, self.most, whole)
+        return max(1, math.ceil(amount / self.count - 1e-9))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +184,6 @@ class GoalTemplate:
     using: str | None
     using_tag: frozenset[str] | None
 
-
-def expected_delivery(tries: int, rate: float) -> int:
-    """How many units the ``tries``-th try of an uncertain yield gives in the deterministic (expected) mode."""
-    return math.floor(tries * rate + 0.5) - math.floor((tries - 1) * rate + 0.5)
 
 
 class Rules:
@@ -572,7 +600,7 @@ class Rules:
             events: bool = True, wield: Sequence[int] = ()) -> list[Event] | None:
         """Do candidate action ``a`` on ``state`` (in place); return the events it emits (if ``events``).
 
-        ``rng`` draws chance yields (``chance="sample"``); without it they come at their expected rate.
+        ``rng`` draws chance yields (``chance="sample"``); without it they come as a plan counts on them (sure).
         ``wield``: tools the agent takes in hand, when it carries one, for actions that leave its hand free
         (``wielded``). Raises a TaskverseError if ``a`` is not a candidate now.
         """
@@ -646,7 +674,7 @@ class Rules:
                 if tries is not None:
                     tries[out.slot] += 1
                     if rng is None:
-                        amount = expected_delivery(tries[out.slot], out.expected)
+                        amount = out.delivery(tries[out.slot])
             if amount <= 0:
                 continue
             r = out.resource
@@ -983,17 +1011,15 @@ class CostModel:
     def batch(self, a: int, r: int, amount: float) -> float:
         """What ``amount`` units of ``r`` cost when action ``a`` makes them: runs' marginal costs plus one setup.
 
-        Runs are whole when the yield is sure (two raw iron from a block of nine take a whole craft, as two ores
-        take two mines); a chance yield takes its expected number of runs.
+        Runs are whole (two raw iron from a block of nine take a whole craft, as two ores take two mines); a chance
+        yield takes the runs that give the amount for sure (``Output.runs_for``).
         """
         best = INF
         for w, outputs in enumerate(self.rules.way_outputs[a]):
             marginal, setup = self.way_prices[a][w]
             for out in outputs:
                 if out.resource == r:
-                    per = out.units(self.rules.n_items)
-                    runs = amount / per if out.slot >= 0 else math.ceil(amount / per - 1e-9)
-                    best = min(best, marginal * runs + setup)
+                    best = min(best, marginal * self._runs(out, amount) + setup)
         return best
 
     def run_cost(self, a: int, r: int, amount: float) -> float:
@@ -1003,10 +1029,12 @@ class CostModel:
             marginal = self.way_prices[a][w][0]
             for out in outputs:
                 if out.resource == r:
-                    per = out.units(self.rules.n_items)
-                    runs = amount / per if out.slot >= 0 else math.ceil(amount / per - 1e-9)
-                    best = min(best, marginal * runs)
+                    best = min(best, marginal * self._runs(out, amount))
         return best
+
+    def _runs(self, out: Output, amount: float) -> int:
+        """Whole runs that give ``amount`` of an output's resource (a place is found by its first sure run)."""
+        return out.runs_for(amount if out.resource < self.rules.n_items else 1)
 
     def marginal_cost(self, r: int, amount: float) -> float:
         """What ``amount`` units of ``r`` cost beyond any setup (the tools and places are had already)."""
@@ -1193,7 +1221,7 @@ def _best_outputs(outcomes: list[tuple[Output, ...]]) -> tuple[Output, ...]:
     for outputs in outcomes:
         for out in outputs:
             old = best.get(out.resource)
-            if old is None or (out.expected, out.most) > (old.expected, old.most):
+            if old is None or (out.sure, out.most) > (old.sure, old.most):
                 best[out.resource] = out
     return tuple(best.values())
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from taskverse.world.rules import COUNTED_BY_ITEMS, CostModel, Need, Rules, State
+from taskverse.world.rules import COUNTED_BY_ITEMS, CostModel, Need, Output, Rules, State
 
 if TYPE_CHECKING:  # the goal automaton belongs to the algebra, a layer above; the planner only calls it
     from taskverse.algebra.tracker import GoalTracker
@@ -409,19 +409,19 @@ def _way_recycles(rules: Rules, costs: CostModel, held: StateDict, way: tuple[Ne
     return any((n.consume or n.presence) and all(made_from_r(x) for x in n.members) for n in way)
 
 
-def _amount(rules: Rules, a: int, r: int, expected: bool = False) -> float:
-    """Units of ``r`` one run of ``a`` gives: at most, or on average (``expected``)."""
-    return float(sum(o.expected if expected else o.most for o in rules.outputs[a] if o.resource == r)) or 1.0
+def _amount(rules: Rules, a: int, r: int, sure: bool = False) -> float:
+    """Units of ``r`` one run of ``a`` gives: at most, or as a plan counts on (``sure``)."""
+    return float(sum(o.sure if sure else o.most for o in rules.outputs[a] if o.resource == r)) or 1.0
 
 
-def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]], expected: bool = False) -> float:
-    """How much one run of ``a`` counts towards an atom with event keys ``keys``: at most, or on average."""
+def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]], sure: bool = False) -> float:
+    """How much one run of ``a`` counts towards an atom with event keys ``keys``: at most, or as a plan counts on."""
     goal = rules.goals[a]
     targets = goal.target_tag if goal.target_tag is not None else {goal.target}
     best: float = goal.count if any((goal.event, t) in keys for t in targets) else 0
     for out in rules.outputs[a]:
         if _counts_output(rules, a, out.resource, keys):
-            best = max(best, out.expected if expected else out.most)
+            best = max(best, out.sure if sure else out.most)
     return best or 1
 
 
@@ -533,17 +533,17 @@ class Planner:
             for a, _ in emitters:
                 serves[a] = serves.get(a, 0) + 1
         self.share = {a: 1.0 / max(1, n) for a, n in serves.items()}
-        # Runs needed for chance yields: (sure units per run, chance slot, units per run on average).
-        self.supply: dict[tuple[int, int], tuple[float, int, float]] = {}
+        # Runs needed for chance yields: (sure units per run, chance slot, the uncertain output).
+        self.supply: dict[tuple[int, int], tuple[float, int, Output | None]] = {}
         for r, options in uni.producers.items():
             for a, _ in options:
                 sure = float(sum(o.count for o in rules.outputs[a] if o.resource == r and o.slot < 0))
                 chancy = [o for o in rules.outputs[a] if o.resource == r and o.slot >= 0]
                 several_ways = len(rules.way_outputs[a]) > 1
                 if sure or len(chancy) != 1 or several_ways:
-                    self.supply[(a, r)] = (sure + sum(o.most for o in chancy) or 1.0, -1, 0.0)
+                    self.supply[(a, r)] = (sure + sum(o.most for o in chancy) or 1.0, -1, None)
                 else:
-                    self.supply[(a, r)] = (0.0, chancy[0].slot, chancy[0].expected)
+                    self.supply[(a, r)] = (0.0, chancy[0].slot, chancy[0])
 
     def cone(self, r: int) -> int:
         """Every holding (and chance counter) the heuristic may read to derive ``r``, as a bit set of indices."""
@@ -654,7 +654,7 @@ class Planner:
         return {k: v for k, v in state.items() if k not in self.place_keys}
 
     def apply(self, state: StateDict, progress: Any, a: int, w: int) -> tuple[StateDict, Any]:
-        """The successor of (state, progress) under action ``a`` by way ``w`` (chance yields at expected rates)."""
+        """The successor of (state, progress) under action ``a`` by way ``w`` (chance yields as planned: sure)."""
         rules = self.rules
         n = rules.n_resources
         tries = _Tries(state, n)
@@ -961,16 +961,17 @@ class _Flow:
     def runs(self, a: int, r: int, deficit: float) -> float:
         """A lower bound on the runs of ``a`` that give ``deficit`` more units of ``r``.
 
-        A chance yield at its expected rate ``x`` per run, ``t0`` runs in, has given ``D0 = floor(t0 x + 1/2)``
-        and gives ``deficit`` more after ``t`` runs only if ``t >= deficit / x + (D0 - 1/2) / x - t0``; the bound
-        stays additive over the branches that share the yield because the offset is never positive.
+        A chance yield's sure total never runs above the line ``x t + b`` (``x`` its average per run, ``b`` its
+        ``chance.excess``): ``t0`` runs in, it has given ``D0``, and gives ``deficit`` more after ``t`` runs only
+        if ``t >= (deficit + D0 - b) / x - t0``; the bound stays additive over the branches that share the yield
+        because the offset ``(D0 - b) / x - t0`` is never positive.
         """
-        per, slot, rate = self.p.supply.get((a, r), (1.0, -1, 0.0))
-        if slot < 0:
+        per, slot, out = self.p.supply.get((a, r), (1.0, -1, None))
+        if out is None:
             return deficit / per
         t0 = self.state.get(self.p.rules.n_resources + slot, 0)
-        delivered = math.floor(t0 * rate + 0.5)
-        return max(0.0, (deficit + delivered - 0.5) / rate - t0)
+        rate = out.expected
+        return max(0.0, (deficit + out.sure_total(t0) - out.excess) / rate - t0)
 
     def one_time(self, need: Need) -> tuple[bool, int]:
         """Whether a one-time need can be met, and the landmark bits it adds (none if met now)."""
@@ -1160,11 +1161,14 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         if effort[0] > GREEDY_EFFORT:
             raise _GaveUp
         w = planner.enabled_way(a, state)
-        if w is not None and not spoils(a, rules.ways[a][w], protected):
+        # Doing an action takes its first way whose needs are met: pursued for ``wanted``, that way must make it
+        # (sugar crafted from sugar cane gives no glass bottle, though sugar from a honey bottle does).
+        if w is not None and not spoils(a, rules.ways[a][w], protected) and _gives(rules, a, w, wanted):
             return a
         outer, cut[0] = cut[0], False
         visiting.add(a)
-        ways = sorted(rules.ways[a], key=lambda w: _way_gap(w, state, unit))
+        ways = sorted((way for i, way in enumerate(rules.ways[a]) if _gives(rules, a, i, wanted)),
+                      key=lambda w: _way_gap(w, state, unit))
         for way in ways:
             if careful and wanted is not None and _way_recycles(rules, costs, state, way, wanted, any_member=True):
                 continue  # it makes the wanted item out of something made of it (wool dyed back to white)
@@ -1218,6 +1222,11 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     return None
 
 
+def _gives(rules: Rules, a: int, w: int, wanted: int | None) -> bool:
+    """Whether way ``w`` of action ``a`` makes ``wanted`` (anything, when nothing in particular is wanted)."""
+    return wanted is None or any(out.resource == wanted for out in rules.way_outputs[a][w])
+
+
 class _GaveUp(Exception):
     """A greedy choice walked more than GREEDY_EFFORT producers."""
 
@@ -1249,7 +1258,7 @@ def amount_cost(rules: Rules, costs: CostModel, keys: frozenset[tuple[str, str]]
     first = costs.action[a]
     if left <= 1 or first == INF:
         return first
-    per_run = _token_yield(rules, a, keys, expected=True)
+    per_run = _token_yield(rules, a, keys, sure=True)
     marginal = min((m for m, _ in costs.way_prices[a]), default=INF)
     return first + (math.ceil(left / per_run - 1e-9) - 1) * marginal
 
