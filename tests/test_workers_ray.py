@@ -54,3 +54,16 @@ def test_a_run_that_starts_ray_itself_shuts_it_down():
         ray.shutdown()
     assert sorted(run_jobs(pow, [(3, 2), (2, 3)], backend=Backend(workers=1, ray=True))) == [(0, 9), (1, 8)]
     assert not ray.is_initialized() and not workers._ACTOR_POOLS
+
+
+def test_a_ray_that_cannot_start_is_one_clean_error(monkeypatch):
+    """Ray raises a bare Exception when its node times out starting (a busy machine): a TaskverseError, not a bug."""
+    from taskverse.errors import TaskverseError
+
+    def timed_out(**_: object) -> None:
+        raise Exception("The current node timed out during startup.")  # noqa: TRY002 - what Ray raises
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", timed_out)
+    with pytest.raises(TaskverseError, match="cannot start Ray on a local instance: The current node timed out"):
+        list(run_jobs(pow, [(2, 3)], backend=Backend(workers=2, ray=True)))

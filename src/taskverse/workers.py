@@ -159,7 +159,7 @@ def _ray_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]]
                 ray.init(address=backend.address, log_to_driver=True, include_dashboard=False)
             else:
                 ray.init(num_cpus=backend.workers, include_dashboard=False, log_to_driver=True)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception when its node times out starting
             where = backend.address or "a local instance"
             raise TaskverseError(f"cannot start Ray on {where}: {str(exc).splitlines()[0]}") from None
     size = max(1, int(ray.cluster_resources().get("CPU", backend.workers)))
