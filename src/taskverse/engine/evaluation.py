@@ -24,7 +24,6 @@ Example:
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 import time
@@ -44,10 +43,6 @@ DEFAULT_BUDGET = 1000
 """States the optimal agent's planner may expand looking for a shorter plan (``engine.planner.DEFAULT_BUDGET``)."""
 REPORT_EVERY = 10.0
 """Seconds between rewrites of the partial report during a run (the trajectory file grows with every episode)."""
-MAX_REPORT_BYTES = 256 * 1024 * 1024
-"""The largest report ``resume`` reads."""
-MAX_TRAJECTORY_LINE_BYTES = 256 * 1024 * 1024
-"""The longest trajectory line read back; a longer one (cut short, or not ours) runs again."""
 
 
 @dataclass(frozen=True)
@@ -373,54 +368,11 @@ def _resumable(output: Path, trajectories: Path, header: dict[str, Any],
     Episodes that ended in an agent error are left out, so they run again (a program or an endpoint that failed
     may work now). The trajectory file is rewritten (atomically) with the episodes kept.
     """
-    from taskverse.fileio import check_readable, output_file, read_json, read_lines
+    from taskverse.textenv.evaluation import resumable_records
 
-    try:
-        check_readable(output, "report", MAX_REPORT_BYTES)
-    except TaskverseError:
-        if not os.path.lexists(output):
-            raise TaskverseError("no report to resume (run without --resume to start one)", file=output) from None
-        raise
-    old = read_json(output, "report", MAX_REPORT_BYTES)
-    if not isinstance(old, dict) or "game" not in old:
-        raise TaskverseError("not a taskverse engine eval report", file=output)
-    for key, value in header.items():
-        if old.get(key) != value:
-            raise TaskverseError(f"the report was made with {key}={_short(old.get(key))}, not {_short(value)}: "
-                                 "resume with the same arguments", file=output, field=key)
-    run = old.get("run")
-    wall = run.get("wall_seconds") if isinstance(run, dict) else None
-    earlier = float(wall) if isinstance(wall, int | float) and not isinstance(wall, bool) and 0 <= wall < 1e9 else 0.0
-    wanted = {(job.index, job.episode): job.seed for job in jobs}
-    records: dict[tuple[int, int], dict[str, Any]] = {}
-    kept: list[tuple[int, int]] = []
-    if os.path.lexists(trajectories):
-        for number, (offset, line) in enumerate(read_lines(trajectories, MAX_TRAJECTORY_LINE_BYTES,
-                                                           "trajectory file"), start=1):
-            try:
-                record = json.loads(line) if line is not None else None
-                if not isinstance(record, dict):
-                    break
-                found = (int(record["index"]), int(record["episode"]))
-            except (ValueError, KeyError, TypeError, RecursionError):
-                break  # a line cut short when the run was killed: it and what follows run again
-            if found not in wanted or record.get("seed") != wanted[found] or found in records:
-                raise TaskverseError(f"line {number} is not an episode of this evaluation", file=trajectories)
-            if str(record.get("error") or "").startswith("agent: "):
-                continue
-            records[found] = record
-            kept.append((offset, len(line or b"")))
-        with output_file(trajectories, force=True) as tmp, open(trajectories, "rb") as source, \
-                open(tmp, "wb") as target:
-            for offset, length in kept:
-                source.seek(offset)
-                target.write(source.read(length) + b"\n")
-    return records, earlier
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return resumable_records(output, trajectories, header, {(job.index, job.episode): job.seed for job in jobs},
+                             report="engine eval", index="index", required="game",
+                             agent_error=lambda record: str(record.get("error") or "").startswith("agent: "))
 
 
 # -- the report --------------------------------------------------------------------------------------------------------

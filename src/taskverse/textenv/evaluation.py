@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -586,6 +586,25 @@ def _resumable(output: Path, trajectories: Path, header: dict[str, Any],
     Episodes that ended in an agent error are left out, so they run again (an endpoint that was down may be up).
     The trajectory file is rewritten (atomically) with the episodes kept.
     """
+    records, earlier = resumable_records(
+        output, trajectories, header, {(job.task_index, job.episode): job.seed for job in jobs},
+        report="eval", index="task_index", agent_error=lambda record: record.get("termination") == "agent_error")
+    for record in records.values():
+        record.pop("trajectory", None)
+    return records, earlier
+
+
+def resumable_records(output: Path, trajectories: Path, header: dict[str, Any], wanted: dict[tuple[int, int], Any],
+                      report: str, index: str, agent_error: Callable[[dict[str, Any]], bool],
+                      required: str | None = None) -> tuple[dict[tuple[int, int], dict[str, Any]], float]:
+    """An earlier run's finished episodes by (``index``, episode) and its wall time, for ``--resume``.
+
+    The report at ``output`` (a taskverse ``report`` report, holding ``required`` if given) must have been made
+    with ``header``; each trajectory line must be an episode of ``wanted`` (its seed by key), at most once. A line
+    cut short when the run was killed ends the reading (it and what follows run again); episodes ``agent_error``
+    picks are left out, so they run again. The trajectory file is rewritten (atomically) with the episodes kept.
+    Serves the text world's and the engine's evaluations alike.
+    """
     from taskverse.fileio import check_readable, read_json
 
     try:
@@ -595,8 +614,8 @@ def _resumable(output: Path, trajectories: Path, header: dict[str, Any],
             raise TaskverseError("no report to resume (run without --resume to start one)", file=output) from None
         raise exc from None
     old = read_json(output, "report", MAX_REPORT_BYTES)
-    if not isinstance(old, dict):
-        raise TaskverseError("not a taskverse eval report", file=output)
+    if not isinstance(old, dict) or (required is not None and required not in old):
+        raise TaskverseError(f"not a taskverse {report} report", file=output)
     for key, value in header.items():
         if old.get(key) != value:
             raise TaskverseError(f"the report was made with {key}={_short(old.get(key))}, not {_short(value)}: "
@@ -605,7 +624,6 @@ def _resumable(output: Path, trajectories: Path, header: dict[str, Any],
     earlier = run.get("wall_seconds") if isinstance(run, dict) else None
     earlier = float(earlier) if isinstance(earlier, (int, float)) and not isinstance(earlier, bool) and \
         0 <= earlier < 1e9 else 0.0
-    wanted = {(job.task_index, job.episode): job for job in jobs}
     records: dict[tuple[int, int], dict[str, Any]] = {}
     kept: list[tuple[int, int]] = []
     if os.path.lexists(trajectories):
@@ -615,15 +633,13 @@ def _resumable(output: Path, trajectories: Path, header: dict[str, Any],
                 record = json.loads(line) if line is not None else None
                 if not isinstance(record, dict):
                     break
-                found = (int(record["task_index"]), int(record["episode"]))
+                found = (int(record[index]), int(record["episode"]))
             except (ValueError, KeyError, TypeError, RecursionError):
                 break  # a line cut short when the run was killed: it and what follows run again
-            job = wanted.get(found)
-            if job is None or record.get("seed") != job.seed or found in records:
+            if found not in wanted or record.get("seed") != wanted[found] or found in records:
                 raise TaskverseError(f"line {number} is not an episode of this evaluation", file=trajectories)
-            if record.get("termination") == "agent_error":
+            if agent_error(record):
                 continue
-            record.pop("trajectory", None)
             records[found] = record
             kept.append((offset, len(line or b"")))
         _copy_lines(trajectories, kept)
