@@ -90,16 +90,16 @@ def test_export_writes_one_file_a_task_and_never_overwrites(tmp_path):
 
 # --- rate-video -------------------------------------------------------------------------------------------------
 
-def _png(shade: int) -> bytes:
-    """A 4x4 grey PNG, written by hand (no imaging library needed)."""
+def _png(shade: int, side: int = 4) -> bytes:
+    """A square grey PNG, written by hand (no imaging library needed)."""
     import struct
     import zlib
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
-    rows = b"".join(b"\x00" + bytes([shade]) * 4 for _ in range(4))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 0, 0, 0, 0))
+    rows = b"".join(b"\x00" + bytes([shade]) * side for _ in range(side))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
@@ -205,6 +205,8 @@ def test_read_scores_is_bounded_and_tolerant():
 
 
 def test_bad_frames_and_videos_without_ffmpeg_are_one_clean_line(tmp_path, monkeypatch):
+    import sys
+
     (tmp_path / "fake").mkdir()
     (tmp_path / "fake" / "frame.png").write_text("not an image")
     base = ("--task", "craft.iron_sword", "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1")
@@ -213,28 +215,40 @@ def test_bad_frames_and_videos_without_ffmpeg_are_one_clean_line(tmp_path, monke
     one_clean_line(cli("rate-video", str(tmp_path / "empty"), *base), "no .png")
     video = tmp_path / "episode.mp4"
     video.write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    one_clean_line(cli("rate-video", str(video), *base), "episode.mp4", "ffmpeg cannot read it")  # a real ffmpeg
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    one_clean_line(cli("rate-video", str(video), *base), "episode.mp4", "needs ffmpeg")
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)  # neither on PATH nor from the video extra
+    one_clean_line(cli("rate-video", str(video), *base), "episode.mp4", "needs ffmpeg", "taskverse[video]")
     one_clean_line(cli("rate-video", str(video), "--task", "craft.iron_sword", "--model", "gpt-4o"), "openai:MODEL")
 
 
-def test_a_video_is_cut_by_ffmpeg_when_it_is_installed(tmp_path, monkeypatch):
-    """ffmpeg is not a dependency: stand-ins with its command line check what rate-video asks of it."""
-    import sys
+def _encode_video(path, shades: list[int], fps: int) -> None:
+    """A real video of grey frames, one shade a frame, encoded by the video extra's ffmpeg."""
+    import subprocess
 
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "ffprobe").write_text(f"#!{sys.executable}\nprint('12.5')\n")
-    (bin_dir / "ffmpeg").write_text(
-        f"#!{sys.executable}\nimport sys, base64\nargs = sys.argv[1:]\n"
-        "count = int(args[args.index('-frames:v') + 1])\nassert args[args.index('-vf') + 1].startswith('fps=')\n"
-        f"png = base64.b64decode({base64.b64encode(_png(200)).decode()!r})\n"
-        "for i in range(1, count + 1):\n    open(args[-1] % i, 'wb').write(png)\n")
-    for tool in bin_dir.iterdir():
-        tool.chmod(0o755)
-    monkeypatch.setenv("PATH", str(bin_dir))
+    from taskverse.interop.frames import find_ffmpeg
+
+    frames = path.parent / "source"
+    frames.mkdir()
+    for i, shade in enumerate(shades):
+        (frames / f"f_{i:03d}.png").write_bytes(_png(shade, side=32))
+    ffmpeg = find_ffmpeg()
+    assert ffmpeg is not None  # make test installs the video extra's static build
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-framerate", str(fps), "-i",
+                    str(frames / "f_%03d.png"), "-c:v", "mpeg4", "-q:v", "1", "-pix_fmt", "yuv420p", str(path)],
+                   check=True)
+
+
+def test_a_real_video_is_cut_by_ffmpeg_into_frames_spread_over_it(tmp_path, monkeypatch):
+    """A video the test encodes (8 s, one shade a second, darkest first) is cut by the real ffmpeg."""
+    import io
+
+    from PIL import Image
+
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))  # the video extra's ffmpeg, as after pip install
     video = tmp_path / "episode.mp4"
-    video.write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    shades = [16 + 28 * i for i in range(8)]
+    _encode_video(video, shades, fps=1)
     from llm_server import Server
 
     server = Server(answer=_json_rating)
@@ -246,6 +260,17 @@ def test_a_video_is_cut_by_ffmpeg_when_it_is_installed(tmp_path, monkeypatch):
     rating = json.loads((tmp_path / "rating.json").read_text())
     assert rating["frames"]["sent"] == [f"episode.mp4@{i}" for i in range(4)]
     assert rating["evidence"]["Task Progress"] == ["saw 4 frames"]
+    (body,) = server.bodies
+    urls = [part["image_url"]["url"] for part in body["messages"][-1]["content"] if part["type"] == "image_url"]
+    assert all(url.startswith("data:image/jpeg;base64,") for url in urls)
+    seen = []
+    for url in urls:
+        image = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))).convert("L")
+        seen.append(sum(image.tobytes()) / (image.width * image.height))
+    # one frame every two seconds from the start: the first, third, fifth and seventh shades (28 apart; the codec
+    # moves a shade by a little)
+    for got, want in zip(seen, shades[::2], strict=True):
+        assert abs(got - want) < 8, (seen, shades)
 
 
 def test_an_mcu_criteria_file_can_be_given_instead(tmp_path):

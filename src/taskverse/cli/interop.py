@@ -237,9 +237,10 @@ def rate_video(source: Path, task_ref: str, criteria_file: Path | None, model: s
     Sends --frames frames spread over the episode, with the task's MCU criteria (as `export --to
     mcu-criteria` writes them), to an OpenAI-compatible vision endpoint, and asks for six scores from 0 to
     10 with evidence: task progress, action control, error recognition and correction, creative attempts,
-    task completion efficiency, material selection and usage. A video file needs ffmpeg on PATH. An answer
-    that is not usable (no JSON, scores missing or out of range) or a failed request is reported in the
-    result; the exit status is then 1.
+    task completion efficiency, material selection and usage. A video file needs ffmpeg: the one on PATH,
+    else the static build of the video extra (pip install 'taskverse[video]'). An answer that is not usable
+    (no JSON, scores missing or out of range) or a failed request is reported in the result; the exit
+    status is then 1.
 
     \b
     taskverse rate-video frames/ --task craft.iron_sword --model openai:Qwen/Qwen2.5-VL-7B-Instruct \\

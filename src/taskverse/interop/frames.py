@@ -1,8 +1,10 @@
 """Frames of an episode for a video rater: N evenly spaced images from a folder of frames or a video file.
 
 A folder holds PNG or JPEG frames, in the order of their names (``frame_2`` before ``frame_10``). A video file
-is cut into frames by ``ffmpeg`` when it is installed; taskverse does not decode video itself. Every image is
-checked by its first bytes and bounded in size; frames go to the endpoint as they are, never decoded here.
+is cut into frames by ``ffmpeg``: the one on PATH, else the static build the ``video`` extra installs
+(``pip install 'taskverse[video]'``, the imageio-ffmpeg package); taskverse does not decode video itself, and needs
+no ffprobe (the video's length is read from ffmpeg's own description of it). Every image is checked by its first
+bytes and bounded in size; frames go to the endpoint as they are, never decoded here.
 """
 
 from __future__ import annotations
@@ -98,16 +100,32 @@ def folder_frames(folder: Path, count: int) -> tuple[list[Frame], int]:
     return [read_frame(found[i]) for i in spread(len(found), count)], len(found)
 
 
+def find_ffmpeg() -> str | None:
+    """The ffmpeg to cut videos with: the one on PATH, else the ``video`` extra's static build, else None."""
+    found = shutil.which("ffmpeg")
+    if found is not None:
+        return found
+    try:
+        import imageio_ffmpeg  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    try:
+        return str(imageio_ffmpeg.get_ffmpeg_exe())
+    except RuntimeError:  # the package is there but holds no binary for this platform
+        return None
+
+
 def video_frames(video: Path, count: int) -> tuple[list[Frame], int]:
     """``count`` frames spread over a video file, cut out by ffmpeg (a clean error when it is not installed)."""
     from taskverse.fileio import check_readable
 
     check_readable(video, "video file", limit=2**40)
-    ffmpeg, ffprobe = shutil.which("ffmpeg"), shutil.which("ffprobe")
-    if ffmpeg is None or ffprobe is None:
-        raise TaskverseError("reading a video file needs ffmpeg (with ffprobe) on PATH, and it is not installed; "
-                             "install it (apt-get install ffmpeg) or pass a folder of PNG/JPEG frames", file=video)
-    seconds = _duration(ffprobe, video)
+    ffmpeg = find_ffmpeg()
+    if ffmpeg is None:
+        raise TaskverseError("reading a video file needs ffmpeg, and none is installed: install it (apt-get install "
+                             "ffmpeg, or pip install 'taskverse[video]') or pass a folder of PNG/JPEG frames",
+                             file=video)
+    seconds = _duration(ffmpeg, video)
     with tempfile.TemporaryDirectory(prefix="taskverse-frames-") as tmp:
         rate = count / seconds if seconds > 0 else 1.0
         _run([ffmpeg, "-nostdin", "-loglevel", "error", "-i", str(video), "-vf", f"fps={rate:.6f}",
@@ -116,25 +134,39 @@ def video_frames(video: Path, count: int) -> tuple[list[Frame], int]:
     return [Frame(f"{video.name}@{i}", f.mime, f.data) for i, f in enumerate(frames)], len(frames)
 
 
-def _duration(ffprobe: str, video: Path) -> float:
-    out = _run([ffprobe, "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(video)], video)
-    try:
-        return max(0.0, float(out.strip().splitlines()[0]))
-    except (ValueError, IndexError):
-        raise TaskverseError(f"ffprobe cannot read the video's length ({out.strip()[:100]!r})", file=video) from None
+_DURATION = re.compile(r"^\s*Duration:\s*(\d+):(\d+):(\d+(?:\.\d+)?)", re.MULTILINE)
 
 
-def _run(command: list[str], video: Path) -> str:
+def _duration(ffmpeg: str, video: Path) -> float:
+    """The video's length in seconds from ``ffmpeg -i``'s description (0 when it gives none, as for a stream).
+
+    ffmpeg given an input and no output describes the input and exits 1, so the exit code says nothing here: a
+    file it cannot read has no ``Input #0`` in the description.
+    """
+    described = _run([ffmpeg, "-hide_banner", "-nostdin", "-i", str(video)], video, check=False)
+    if "Input #0" not in described:
+        reason = (described.strip().splitlines() or ["no message"])[-1][:200]
+        raise TaskverseError(f"ffmpeg cannot read it: {reason}", file=video)
+    found = _DURATION.search(described)
+    if found is None:
+        return 0.0
+    hours, minutes, seconds = found.groups()
+    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+
+def _run(command: list[str], video: Path, check: bool = True) -> str:
+    """What ffmpeg says on its error output (its description of the input); an error if it fails and ``check``."""
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=FFMPEG_SECONDS, check=False)
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=FFMPEG_SECONDS,
+                              check=False)
     except subprocess.TimeoutExpired:
         raise TaskverseError(f"{Path(command[0]).name} took longer than {FFMPEG_SECONDS:g} s", file=video) from None
     except OSError as exc:
         raise TaskverseError(f"cannot run {command[0]}: {exc}", file=video) from None
-    if done.returncode != 0:
+    if check and done.returncode != 0:
         reason = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
-        raise TaskverseError(f"{Path(command[0]).name} cannot read it: {reason}", file=video)
-    return done.stdout
+        raise TaskverseError(f"ffmpeg cannot read it: {reason}", file=video)
+    return done.stderr
 
 
 def sample_frames(source: Path, count: int) -> tuple[list[Frame], int]:
