@@ -36,18 +36,57 @@ def test_every_impossible_task_is_proven_out_of_reach_and_drawn_by_the_seed():
     assert sum(">>" in t.reference for t in drawn) == 3  # half after a task of the run
     env = SkillForgeTextEnv(observation="structured", plan_info=False, library=library)
     for task in drawn:
-        assert task.reason and proof(env, task.target) == task.reason
-        # the proof's ground: from this start no action that counts for the target can ever be done
-        rules = env.rules
-        reachable = possible_actions(rules, {r: c for r, c in enumerate(env.state.counts) if c})
-        dead = task.reason.split("'")[1]
-        assert not any(reachable[a] for a in range(len(rules.actions)) if rules.actions[a] == dead)
-        # and the planner's own search finds no plan either
-        assert planner_for(env, from_start=True, budget=500).best_plan()[0] is None
+        _check_proof(env, library, task)
     for task in possible:  # a task to be done is never called impossible
         assert proof(env, task.target) is None
-    with pytest.raises(TaskverseError, match="proves only"):
+    with pytest.raises(TaskverseError, match="proves only 209 distinct"):  # 33 atoms, 142 tools, 34 weathers
         impossible_tasks(library, 1000, seed=0)
+
+
+def _check_proof(env, library, task) -> None:
+    """The task's proof holds, on its own ground, and the planner's own search finds no plan either."""
+    kn = library.knowledge
+    assert task.reason and proof(env, task.target) == task.reason
+    rules = env.rules
+    dead = task.reason.split("'")[1]
+    if "needs what nothing gives" in task.reason:
+        # from this start no action that counts for the atom can ever be done
+        reachable = possible_actions(rules, {r: c for r, c in enumerate(env.state.counts) if c})
+        assert not any(reachable[a] for a in range(len(rules.actions)) if rules.actions[a] == dead)
+    elif "in hand" in task.reason:
+        # the game's harvest tools leave the tool out: mined with it, the block drops nothing
+        tool = re.search(r" with (\w+): no way to do it has", task.reason).group(1)
+        block = library.get(dead).goal.target
+        assert tool not in kn.blocks[block]["harvest_tools"], task.reason
+    else:
+        # it never rains or thunders in the biome
+        assert re.search(r"at (rain|thunder): the text world keeps", task.reason), task.reason
+        assert not kn.biomes[library.get(dead).goal.target]["precipitation"], task.reason
+    assert planner_for(env, from_start=True, budget=500).best_plan()[0] is None
+
+
+def test_impossible_tasks_come_from_every_family_and_only_the_game_s_own_reasons():
+    """Out-of-reach atoms, blocks mined with a tool that cannot harvest them, weather a biome never has."""
+    from taskverse.algebra.molecule import Conflict, build_molecule
+    from taskverse.algebra.parse import parse_expression
+    from taskverse.textenv.impossible import candidate_families
+
+    library = shared_library()
+    drawn = impossible_tasks(library, 9, seed=5)
+    kinds = ["in hand" in t.reason for t in drawn], ["keeps the start's" in t.reason for t in drawn]
+    assert sum(kinds[0]) == 3 and sum(kinds[1]) == 3  # the families taken in turn
+    env = SkillForgeTextEnv(observation="structured", plan_info=False, library=library)
+    for task in drawn:
+        _check_proof(env, library, task)
+    atoms, tools, weathers = candidate_families(library)
+    assert "mine.diamond_ore @ how=with:stone_pickaxe" in tools and "find.desert @ when=rain" in weathers
+    for candidate in (tools[0], weathers[0]):  # a user's composition of them is refused, naming why
+        with pytest.raises(Conflict):
+            build_molecule(parse_expression(candidate), library)
+    # the text world keeps its clear weather, but it does rain in the plains: never called impossible
+    assert not any("plains" in t.reference for t in impossible_tasks(library, 209, seed=0))
+    plains = resolve_target("find.plains @ when=rain", library)
+    assert proof(env, plains) is not None
 
 
 def test_the_give_up_is_one_more_candidate_and_read_from_answers():
@@ -99,7 +138,11 @@ def _judge(body: dict) -> str:
     task = re.search(r"^Task: (.*)\.$", prompt, re.M).group(1)
     library = shared_library()
     env = SkillForgeTextEnv(observation="structured", plan_info=False, library=library)
-    if proof(env, resolve_target(_composition(task), library)) is not None:
+    try:
+        impossible = proof(env, resolve_target(_composition(task), library)) is not None
+    except TaskverseError:  # a composition the game's rules refuse ("mine diamond_ore with wooden_pickaxe")
+        impossible = True
+    if impossible:
         return "It cannot be done.\nACTION: " + re.search(r"(\d+): give up$", prompt, re.M).group(1)
     return greedy_answer(prompt)
 

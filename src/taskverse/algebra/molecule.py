@@ -498,6 +498,30 @@ def build_molecule(expr: Any, library: Any, tags: list[str] | None = None) -> Mo
     builder = MoleculeBuilder(library)
     check_can_finish(expr, builder)
     builder.check_constraints(expr)
+    return _assemble(expr, builder, tags)
+
+
+def build_out_of_reach(expr: Any, library: Any) -> tuple[MoleculeTask, str]:
+    """A composition whose constraints nothing in the game meets, built all the same, and why the builder refuses it.
+
+    Only an impossible task wants one (``taskverse.textenv.impossible``: "mine diamond_ore with a wooden
+    pickaxe" is there to be recognised as out of reach). Raises a TaskverseError when its constraints have no
+    conflict, and the builder's other refusals (its shape, an avoid part that never finishes, starts that
+    clash) as ``build_molecule`` does.
+    """
+    check_shape(expr)
+    expr = canonical(resolve_refs(expr, library))
+    builder = MoleculeBuilder(library)
+    check_can_finish(expr, builder)
+    try:
+        builder.check_constraints(expr)
+    except Conflict as exc:
+        return _assemble(expr, builder, None), exc.message
+    raise TaskverseError(f"{builder.describe(expr)!r}: its constraints can be met, so it is not out of reach")
+
+
+def _assemble(expr: Any, builder: MoleculeBuilder, tags: list[str] | None) -> MoleculeTask:
+    """The molecule of a checked (canonical, resolved) expression."""
     init, _ = builder.initialization(expr)
     return MoleculeTask(
         id=f"mol.{content_hash(expr)}",

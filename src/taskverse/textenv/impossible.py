@@ -3,9 +3,20 @@
 An agent that plans well also knows when there is no plan (Plancraft scores this by F1). ``impossible_tasks``
 draws targets that the episode's start cannot reach, each with the world model's proof
 (``world.search.infeasibility``: a reachability fixpoint from the start that never uses anything up, so what it
-leaves out can never be had): the atoms no survival player can do (placing a spawner, mining an infested block),
-alone or after a task of the run (``craft stick >> place spawner``, where the first part is done and the second
-cannot be). A candidate whose proof fails is never used: nothing is called impossible on a guess.
+leaves out can never be had; an atom no action with the tool asked for counts for; a condition the episode's
+events never meet). The candidates come from three families, taken in turn:
+
+* the atoms no survival player can do (placing a spawner, mining an infested block);
+* a block mined with a tool that cannot harvest it (``mine diamond_ore @ how=with:stone_pickaxe``): the game's
+  harvest tools say so, and no way of mining it in the text world holds that tool;
+* a biome found while it rains or thunders there, where it never does (``find desert @ when=rain``): the game's
+  biomes say so, and the text world keeps the start's clear weather.
+
+Each may come alone or after a task of the run (``craft stick >> place spawner``, where the first part is done
+and the second cannot be). The last two the molecule builder refuses as compositions a user would not want
+(``algebra.molecule.build_out_of_reach`` builds them all the same): each is used only when the game's knowledge
+and the text world's proof both say it is out of reach. A candidate whose proof fails is never used: nothing is
+called impossible on a guess.
 
 When a run offers the give-up (``taskverse eval --impossible N``), every observation lists one more candidate
 after the view's, ``N: give up``; answering it (its number, ``give up``, ``give_up`` or ``impossible``) ends the
@@ -14,8 +25,9 @@ episode as ``gave_up``. ``impossible_scores`` compares "said impossible" with "i
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,11 +66,11 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
                      initialization: str = "auto") -> list[ImpossibleTask]:
     """``count`` distinct targets proven impossible from the start an evaluation gives them, drawn with ``seed``.
 
-    Half (rounded down) are an atom no survival player can do after one of the ``possible`` tasks (each an
-    ``EvalTask``: its target and step limit), the rest such atoms alone. Raises a TaskverseError when the world
-    model proves fewer than ``count``.
+    Half (rounded down) are a target of the families (see the module docstring) after one of the ``possible``
+    tasks (each an ``EvalTask``: its target and step limit), the rest such targets alone. Raises a
+    TaskverseError when the world model proves fewer than ``count``.
     """
-    from taskverse.textenv.env import SkillForgeTextEnv, resolve_target
+    from taskverse.textenv.env import SkillForgeTextEnv
 
     if not 0 <= count <= MAX_IMPOSSIBLE:
         raise TaskverseError(f"--impossible {count}: expected 0 to {MAX_IMPOSSIBLE}")
@@ -67,26 +79,19 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
     rng = random.Random(seed)
     env = SkillForgeTextEnv(observation="structured", plan_info=False, library=library,
                             initialization=initialization)  # type: ignore[arg-type]
-    world = library.world
-    out_of_reach = sorted(t.id for t in library.tasks if world.task_rank(t.id) == float("inf"))
-    atoms: list[ImpossibleTask] = []
-    for atom in out_of_reach:
-        target = resolve_target(atom, library)
-        reason = proof(env, target)
-        if reason is not None:
-            atoms.append(ImpossibleTask(target.description, target, reason))
-    rng.shuffle(atoms)
-    unreachable = set(out_of_reach)
+    unreachable = set(_out_of_reach_atoms(library))
+    proven = _proven(env, library, [rng.sample(family, len(family)) for family in candidate_families(library)])
+    pool = list(itertools.islice(proven, count))  # the lasts of the compositions are drawn from these
     firsts = [task for task in possible if task.target.id not in unreachable]
     chosen: list[ImpossibleTask] = []
-    composed = count // 2 if firsts else 0
+    composed = count // 2 if firsts and pool else 0
     seen: set[str] = set()
     for _ in range(8 * composed):  # a composition the molecule builder refuses is passed over
         if len(chosen) >= composed:
             break
-        first, last = rng.choice(firsts), rng.choice(atoms)
+        first, last = rng.choice(firsts), rng.choice(pool)
         try:
-            target = resolve_target(first.target.expression >> last.target.expression, library)
+            target, _ = _target(first.target.expression >> last.target.expression, library)
         except TaskverseError:
             continue
         reason = proof(env, target) if target.id not in seen else None
@@ -94,7 +99,7 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
             seen.add(target.id)
             chosen.append(ImpossibleTask(f"{first.reference} >> {last.reference}", target, reason,
                                          first.max_steps))
-    for task in atoms:
+    for task in itertools.chain(pool, proven):
         if len(chosen) >= count:
             break
         if task.target.id not in seen:
@@ -104,6 +109,92 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
         raise TaskverseError(f"--impossible {count}: the world model proves only {len(chosen)} distinct targets "
                              f"out of reach for this run (give at most {len(chosen)})")
     return chosen
+
+
+def _out_of_reach_atoms(library: Any) -> list[str]:
+    """The library's atoms no action of the world graph reaches (placing a spawner), sorted."""
+    world = library.world
+    return sorted(t.id for t in library.tasks if world.task_rank(t.id) == float("inf"))
+
+
+def candidate_families(library: Any) -> list[list[str]]:
+    """The candidate impossible targets as composition expressions, by family (see the module docstring).
+
+    Each family is in a fixed order (the draw shuffles it); nothing here is proven yet.
+    """
+    from taskverse.schema import Event
+
+    kn = library.knowledge
+    world = library.world
+    atoms = _out_of_reach_atoms(library)
+    # the tools of a kind (pickaxe, shovel, sword) by the harvest tools the game's blocks name
+    kinds: dict[str, set[str]] = {}
+    for block in kn.blocks.values():
+        for tool in block["harvest_tools"] or ():
+            kinds.setdefault(tool.rsplit("_", 1)[-1], set()).add(tool)
+    tools: list[str] = []
+    dry: list[str] = []
+    for task in sorted(library.tasks, key=lambda t: t.id):
+        goal = getattr(task, "goal", None)
+        if goal is None or world.task_rank(task.id) == float("inf"):
+            continue
+        if goal.event == Event.MINE and goal.using is None and goal.target in kn.blocks:
+            harvest = set(kn.blocks[goal.target]["harvest_tools"] or ())
+            others = {t for tool in harvest for t in kinds[tool.rsplit("_", 1)[-1]]} - harvest
+            tools += [f"{task.id} @ how=with:{tool}" for tool in sorted(others)]
+        elif goal.event == Event.FIND and goal.target in kn.biomes and not kn.biomes[goal.target]["precipitation"]:
+            dry += [f"{task.id} @ when={weather}" for weather in ("rain", "thunder")]
+    return [atoms, tools, dry]
+
+
+def _target(expr: Any, library: Any) -> tuple[Any, str | None]:
+    """The target of an expression or composition text, and the molecule builder's conflict where it refuses it.
+
+    A conflict in the constraints (a tool that cannot harvest the block) is the game's own reason; the
+    target is built all the same, for the world model's proof to confirm.
+    """
+    from taskverse.algebra.molecule import Conflict, build_out_of_reach
+    from taskverse.algebra.parse import parse_expression
+    from taskverse.textenv.env import resolve_target
+
+    try:
+        return resolve_target(expr, library), None
+    except Conflict:
+        parsed = parse_expression(expr) if isinstance(expr, str) else expr
+        molecule, conflict = build_out_of_reach(parsed, library)
+        return resolve_target(molecule, library), conflict
+
+
+def _proven(env: Any, library: Any, families: list[list[str]]) -> Iterator[ImpossibleTask]:
+    """The candidates the world model proves out of reach, taking the families in turn."""
+    unreachable = set(_out_of_reach_atoms(library))
+    queues = [iter(family) for family in families]
+    while queues:
+        for queue in list(queues):
+            for candidate in queue:
+                task = _proven_one(env, library, candidate, candidate in unreachable)
+                if task is not None:
+                    yield task
+                    break
+            else:
+                queues.remove(queue)
+
+
+def _proven_one(env: Any, library: Any, candidate: str, atom: bool) -> ImpossibleTask | None:
+    """A candidate as an impossible task when it is proven, else None.
+
+    An out-of-reach atom needs the world model's proof; a constrained one also the game's own reason, the
+    molecule builder's conflict (the text world alone would prove ``find plains @ when=rain`` out of reach, as
+    its weather never changes, but it rains in the plains).
+    """
+    try:
+        target, conflict = _target(candidate, library)
+    except TaskverseError:  # another refusal (clashing starts): not a candidate
+        return None
+    reason = proof(env, target)
+    if reason is None or (not atom and conflict is None):
+        return None
+    return ImpossibleTask(target.description, target, reason)
 
 
 def offered_text(text: str, shown: int) -> str:
