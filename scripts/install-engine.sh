@@ -11,11 +11,13 @@ set -eu
 OPTIONAL=""
 [ "${1:-}" = "--optional" ] && OPTIONAL=1
 
-PACKAGES="minetest-server minetest minetest-mod-mobs-redo luajit lua-check xvfb"
+PACKAGES="minetest-server minetest minetest-data minetest-mod-mobs-redo luajit lua-check xvfb"
 # One file per package that proves it is installed (the server binary first: it is what the brief keys on).
-# xvfb: the virtual screen the client renders first-person frames on (--screenshots).
+# xvfb: the virtual screen the client renders first-person frames on (--screenshots). minetest-data: minetest_game's
+# textures and player model, which taskverse_mc copies (engine/games/taskverse_mc/textures.yaml).
 NEEDED="/usr/lib/minetest/minetestserver /usr/games/minetest /usr/share/games/minetest/mods/mobs_redo/init.lua
-/usr/bin/luajit /usr/bin/luacheck /usr/bin/Xvfb"
+/usr/bin/luajit /usr/bin/luacheck /usr/bin/Xvfb
+/usr/share/games/minetest/games/minetest_game/mods/default/textures/default_wood.png"
 
 missing=""
 for path in $NEEDED; do

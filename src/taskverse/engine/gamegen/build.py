@@ -1,10 +1,12 @@
-"""Write the generated game's folder: the Lua template under ``engine/gamegen/<game>/``, its data, one texture.
+"""Write the generated game's folder: the Lua template under ``engine/gamegen/<game>/``, its data, its textures.
 
 The game folder is built into the cache (``.cache/taskverse/games/<game>/``), where the engine finds it through
 ``MINETEST_SUBGAME_PATH``; it is rebuilt whenever the knowledge or the template changed. Its digest (a hash of
 every file written) is recorded in the game's profile (``engine/games/<game>/GAME_DIGEST``) when the registry is
 dumped, so a profile that no longer matches the knowledge is noticed (``check_digest``) instead of silently
-compiling against a stale registry.
+compiling against a stale registry. The textures are copied from installed packs as
+``engine/games/<game>/textures.yaml`` maps them (``taskverse.engine.gamegen.textures``), so the digest covers
+their bytes too.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from taskverse.engine.gamegen.content import game_content
+from taskverse.engine.gamegen.content import colour, game_content
+from taskverse.engine.gamegen.textures import dress, load_textures, texture_files
 from taskverse.errors import TaskverseError
 from taskverse.paths import cache_dir, project_root
 
@@ -46,7 +49,7 @@ def games_cache() -> Path:
 
 
 def white_png(size: int = 16) -> bytes:
-    """A white square PNG: every block is this tile coloured by ``[colorize``."""
+    """A white square PNG: a block the texture table does not reach (a stand-in's frame) is this tile coloured."""
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
 
@@ -73,6 +76,9 @@ def game_files(game: str, knowledge: Any) -> dict[str, bytes]:
              for p in sorted(template.rglob("*")) if p.is_file()}
     content = game_content(knowledge)
     _check(content)
+    table = load_textures(game)
+    _, needed = dress(content, table, colour)
+    files.update(texture_files(table, needed, game))
     files[f"mods/minecraft/{DATA_FILE}"] = (json.dumps(content, sort_keys=True, separators=(",", ":"),
                                                        ensure_ascii=True) + "\n").encode()
     files[f"mods/minecraft/textures/{TEXTURE}"] = white_png()

@@ -4,7 +4,7 @@
 -- ingredient has a recipe for into the recipe's result, using up one ingredient. Blaze powder is burnt when a brew
 -- starts with no charge left and charges the stand for `brews_per_fuel` brews, as in Minecraft.
 
-return function(brewing, tile)
+return function(brewing, look)
 	if brewing.stand == nil then
 		return
 	end
@@ -124,6 +124,6 @@ return function(brewing, tile)
 			local inv = minetest.get_meta(pos):get_inventory()
 			return inv:is_empty("ingredient") and inv:is_empty("fuel") and inv:is_empty("bottles")
 		end,
-		tiles = {tile("#806040")},
+		tiles = look(brewing.stand, "#806040"),
 	})
 end

@@ -1,7 +1,7 @@
 -- The furnace: a source slot, a fuel slot and four output slots; it cooks on its node timer, as minetest_game's
 -- furnace does, so a player (or the task harness) fills it, lets time pass and takes the output.
 
-return function(name, tile)
+return function(name, look)
 	local function cook(pos, elapsed)
 		local inv = minetest.get_meta(pos):get_inventory()
 		local meta = minetest.get_meta(pos)
@@ -75,6 +75,6 @@ return function(name, tile)
 			local inv = minetest.get_meta(pos):get_inventory()
 			return inv:is_empty("src") and inv:is_empty("fuel") and inv:is_empty("dst")
 		end,
-		tiles = {tile("#606060")},
+		tiles = look(name, "#606060"),
 	})
 end

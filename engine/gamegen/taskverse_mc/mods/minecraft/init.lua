@@ -16,9 +16,16 @@ local function tile(colour)
 	return WHITE .. "^[colorize:" .. colour .. ":255"
 end
 
+-- A name's tiles from the game's texture table (engine/games/taskverse_mc/textures.yaml: top, bottom, sides;
+-- the files are copied into textures/ by the game build), else its plain colour.
+local TEXTURES = data.textures or {}
+local function look(name, colour)
+	return TEXTURES[name] or {tile(colour)}
+end
+
 minetest.register_item(":", {
 	type = "none",
-	wield_image = WHITE,
+	wield_image = data.hand_image or WHITE,
 	wield_scale = {x = 1, y = 1, z = 2.5},
 	tool_capabilities = data.hand,
 })
@@ -30,8 +37,8 @@ local function register_liquid(def, groups)
 	local flowing = name .. "_flowing"
 	local lava = name:sub(-4) == "lava"
 	local common = {
-		tiles = {tile(def.color)},
-		special_tiles = {{name = tile(def.color), backface_culling = false}},
+		tiles = look(name, def.color),
+		special_tiles = {{name = look(name, def.color)[1], backface_culling = false}},
 		use_texture_alpha = "blend",
 		paramtype = "light",
 		walkable = false,
@@ -83,8 +90,8 @@ for _, def in ipairs(data.nodes) do
 		minetest.register_node(":" .. def.name, {
 			description = def.description,
 			drawtype = def.drawtype,
-			tiles = {tile(def.color)},
-			inventory_image = plant and tile(def.color) or nil,
+			tiles = look(def.name, def.color),
+			inventory_image = plant and look(def.name, def.color)[1] or nil,
 			paramtype = plant and "light" or nil,
 			sunlight_propagates = plant or nil,
 			walkable = not plant,
@@ -104,7 +111,7 @@ end
 for _, def in ipairs(data.items) do
 	local fields = {
 		description = def.description,
-		inventory_image = tile(def.color),
+		inventory_image = look(def.name, def.color)[1],
 		stack_max = def.stack,
 		tool_capabilities = def.tool_capabilities,
 		on_use = def.food and minetest.item_eat(def.food, def.returns) or nil,
@@ -291,8 +298,8 @@ for _, recipe in ipairs(data.crafts) do
 	minetest.register_craft(recipe)
 end
 
-dofile(modpath .. "/furnace.lua")(data.furnace, tile)
-dofile(modpath .. "/brewing.lua")(data.brewing, tile)
+dofile(modpath .. "/furnace.lua")(data.furnace, look)
+dofile(modpath .. "/brewing.lua")(data.brewing, look)
 dofile(modpath .. "/tool_uses.lua")(data.tool_uses, wear_one_use)
 dofile(modpath .. "/fills.lua")(data.fills)
 dofile(modpath .. "/enchanting.lua")(data.enchanting)
@@ -388,7 +395,7 @@ for _, deco in ipairs(data.decorations) do
 	minetest.register_decoration(def)
 end
 
-dofile(modpath .. "/structures.lua")(data, tile, grounds, floors)
+dofile(modpath .. "/structures.lua")(data, look, grounds, floors)
 
 dofile(modpath .. "/portals.lua")(data)
 dofile(modpath .. "/honey.lua")(data.honey)
@@ -398,7 +405,12 @@ dofile(modpath .. "/honey.lua")(data.honey)
 local mobs_api = rawget(_G, "mobs")
 if mobs_api ~= nil and mobs_api.register_mob ~= nil then
 	for _, mob in ipairs(data.mobs) do
-		local texture = tile(mob.color)
+		-- a humanoid wears the player's model (its one texture); the others are a cube, one tile a face
+		local tiles = look(mob.name, mob.color)
+		local faces = {}
+		for face = 1, 6 do
+			faces[face] = tiles[math.min(face, #tiles)]
+		end
 		mobs_api:register_mob(":" .. mob.name, {
 			type = mob.hostile and "monster" or "animal",
 			passive = not mob.hostile,
@@ -407,10 +419,11 @@ if mobs_api ~= nil and mobs_api.register_mob ~= nil then
 			hp_min = mob.hp,
 			hp_max = mob.hp,
 			armor = 100,
-			visual = "cube",
+			visual = mob.model and "mesh" or "cube",
+			mesh = mob.model,
 			visual_size = {x = 0.8, y = 0.8},
 			collisionbox = {-0.4, -0.4, -0.4, 0.4, 0.4, 0.4},
-			textures = {{texture, texture, texture, texture, texture, texture}},
+			textures = {mob.model and {tiles[1]} or faces},
 			walk_velocity = 0,
 			run_velocity = 0,
 			walk_chance = 0,

@@ -12,7 +12,7 @@
 -- What the structure holds (structure.holds: a node at x, z from the marker; a bed, a TNT, bookshelves) stands
 -- beside the stand-in's own cells, in every schematic of it.
 
-return function(data, tile, grounds, floors)
+return function(data, look, grounds, floors)
 	local function draw(pools)
 		local out = {}
 		for _, pool in ipairs(pools) do
@@ -84,7 +84,7 @@ return function(data, tile, grounds, floors)
 		end
 		minetest.register_node(":" .. room.filled, {
 			description = "End Portal Frame with an Eye of Ender",
-			tiles = {tile("#3b6e4f")},
+			tiles = look(room.filled, "#3b6e4f"),
 			groups = {unbreakable = 1, not_in_creative_inventory = 1},
 			diggable = false,
 			drop = "",
@@ -194,13 +194,14 @@ return function(data, tile, grounds, floors)
 
 	for _, structure in ipairs(data.structures) do
 		local common = {
-			tiles = {tile(structure.color)},
+			tiles = look(structure.node, structure.color),
 			groups = {not_in_creative_inventory = 1},
 			diggable = false,
 			drop = "",
 			is_ground_content = false,
 		}
 		local looted = table.copy(common)
+		looted.tiles = look(structure.looted, structure.color)
 		looted.description = structure.description .. ", looted"
 		minetest.register_node(":" .. structure.looted, looted)
 		local marker = table.copy(common)
