@@ -279,3 +279,93 @@ def test_a_language_model_behind_a_loopback_endpoint_finishes_episodes(monkeypat
     else:
         assert [r["success"] for r in runs] == [True, True] and runs[0]["steps"] == 1
         assert server.prompts[0].startswith("Task: craft stick.") and "Candidate actions" in server.prompts[0]
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--chance", "sure"], "the engine draws every drop itself: use --chance sample"),
+    (["--impossible", "3"], "--impossible is not available in the engine"),
+    (["--view", "top:0"], "top:K needs a whole number K"),
+    (["--init", "nave"], "'nave' is not one of 'auto', 'naive', 'task'"),
+])
+def test_text_world_options_the_engine_cannot_honour_are_one_line_saying_why(args, says):
+    done = _eval("--tasks", "craft.stick", "--agent", "random", *args)
+    assert done.exit_code == 2 and says in done.output, done.output
+    assert "Traceback" not in done.output
+
+
+def test_a_start_mode_gives_the_task_its_own_start_or_the_naive_one(library):
+    from taskverse.algebra.expr import custom, ref
+    from taskverse.algebra.molecule import build_molecule
+    from taskverse.engine.evaluation import start_as
+
+    atom = library.get("craft.iron_sword")
+    assert start_as(atom, "task", library) is atom
+    naive_sword = start_as(atom, "naive", library)
+    assert naive_sword.kind == "molecule" and naive_sword.expression.mode == "naive"
+    assert start_as(atom, "auto", library).id == naive_sword.id  # the text world's default: naive
+    assert start_as(naive_sword, "naive", library) is naive_sword  # not naive(naive(...))
+    night = build_molecule(custom(ref("craft.iron_sword"), time="night"), library)
+    assert start_as(night, "auto", library) is night  # a custom init(...) is kept, as in the text world
+    with pytest.raises(TaskverseError, match="expected auto, naive, task"):
+        start_as(atom, "empty", library)
+
+
+def test_a_view_lists_what_the_plan_names_and_ranks_the_plans_own_actions_first(monkeypatch):
+    from types import SimpleNamespace
+
+    from taskverse.engine import adapter
+
+    plan = (["dig default:tree", "craft default:wood", "craft default:stick"],
+            {"default:tree", "default:wood", "default:stick"})
+    monkeypatch.setattr(adapter, "_plan_view", lambda episode: plan)
+    episode = SimpleNamespace(task=SimpleNamespace(id="craft.stick", category=None, kind="atom"),
+                              description="craft stick")
+    actions = [{"do": "wield", "item": "default:dirt"}, {"do": "craft", "item": "default:stick"},
+               {"do": "goto_node", "node": "default:stone", "radius": 8}, {"do": "collect"},
+               {"do": "dig", "node": "default:tree"}, {"do": "craft", "item": "default:wood"}]
+
+    def shown(view):
+        world = adapter.EngineWorld(episode, view=view)  # type: ignore[arg-type]
+        world._candidates = [world.rules.add(a) for a in actions]
+        return [world.rules.descriptions[a] for a in world.shown_candidates()]
+
+    assert shown("all") == [adapter.describe(a) for a in actions]
+    assert shown("relevant") == ["craft default:stick", "collect", "dig default:tree", "craft default:wood"]
+    assert shown("top:3") == ["dig default:tree", "craft default:wood", "craft default:stick"]
+    monkeypatch.setattr(adapter, "_plan_view", lambda episode: ([], set()))  # no plan: nothing to rank by
+    assert shown("relevant") == [adapter.describe(a) for a in actions]
+
+
+def test_a_naive_start_a_view_and_the_engines_trajectories_as_few_shot_examples(tmp_path):
+    need_engine(client=True)
+    from taskverse.textenv.llm import few_shot_text
+
+    out = tmp_path / "report.json"
+    done = _eval("--tasks", "craft.stick", "--agent", "optimal", "--init", "naive", "--view", "top:4",
+                 "-o", str(out), "--format", "json")
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert report["settings"]["init"] == "naive" and report["settings"]["view"] == "top:4"
+    run = report["tasks"][0]["episodes"][0]
+    assert run["success"] and run["steps"] > 1  # from an empty inventory: wood first, then the stick
+    assert run["actions"][-1].startswith("craft default:stick")  # the plan's step in words, with its ingredients
+    examples = few_shot_text(out.with_name("report.trajectories.jsonl"))
+    assert "Actions, in order:" in examples and "craft default:stick" in examples
+
+
+def test_both_evaluations_take_the_agent_options_from_one_declaration():
+    import doctest
+    import importlib
+
+    from taskverse.cli import agent_options
+    from taskverse.cli.engine import engine
+    from taskverse.cli.textenv import eval_command
+
+    def declared(command):
+        return {p.name: (p.opts, p.default, p.help, repr(p.type)) for p in command.params
+                if p.name in agent_options.AGENT_ARGS}
+
+    text, engine_eval = declared(eval_command), declared(engine.commands["eval"])
+    assert set(text) == set(agent_options.AGENT_ARGS) and text == engine_eval
+    result = doctest.testmod(importlib.import_module("taskverse.cli.agent_options"))
+    assert result.attempted >= 1 and result.failed == 0

@@ -136,3 +136,12 @@ def test_the_client_loads_every_image_the_game_asks_for(library):
         assert logs
         text = "".join(p.read_text(errors="replace") for p in logs)
     assert "Could not load image" not in text, [line for line in text.splitlines() if "Could not load" in line][:5]
+
+
+def test_docstring_examples():
+    import doctest
+
+    from taskverse.engine.gamegen import textures
+
+    result = doctest.testmod(textures)
+    assert result.attempted >= 1 and result.failed == 0

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from taskverse.cli.agent_options import agent_options, make_agent_options
 from taskverse.cli.util import FiniteFloat, emit_json, friendly
 from taskverse.errors import TaskverseError
 
@@ -257,28 +258,21 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
 @click.option("--budget", type=click.IntRange(min=0, max=10_000_000), default=1000, show_default=True,
               help="States the optimal agent's planner may expand looking for a shorter plan.")
 @click.option("--shuffle", is_flag=True, help="List the candidates in an order drawn from each episode's seed.")
-@click.option("--answer-timeout", type=TIMEOUT, default=30.0, show_default=True,
-              help="Seconds a cmd: or openai: agent may take to answer a step.")
-@click.option("--retries", type=click.IntRange(min=0, max=10), default=2, show_default=True,
-              help="Retries of a failed request to the endpoint (openai:).")
-@click.option("--base-url", help="OpenAI-compatible endpoint [default: OPENAI_BASE_URL, else OpenAI's].")
-@click.option("--api-key", help="The endpoint's key [default: OPENAI_API_KEY; local servers need none].")
-@click.option("--prompt", type=click.Path(dir_okay=False, path_type=Path),
-              help="A prompt template file (openai:; taskverse eval --show-prompt prints the default).")
-@click.option("--temperature", type=FiniteFloat(min=0.0, max=2.0), default=0.0, show_default=True)
-@click.option("--max-tokens", type=click.IntRange(min=1, max=1_000_000), default=None,
-              help="A cap on each answer's tokens (openai:).")
-@click.option("--history", type=click.IntRange(min=0, max=10_000), default=20, show_default=True,
-              help="How many of the last actions the prompt's $history lists (openai:); with --history-mode "
-                   "messages also how many earlier exchanges each request carries.")
-@click.option("--history-mode", type=click.Choice(["text", "messages"]), default="text", show_default=True,
-              help="openai:: each request stands alone (text), or carries the last exchanges as chat messages.")
-@click.option("--history-chars", type=click.IntRange(min=0, max=10_000_000), default=16_000, show_default=True,
-              help="With --history-mode messages: the most characters of earlier exchanges a request carries.")
-@click.option("--cot", type=click.IntRange(min=1, max=100_000), default=None, metavar="TOKENS",
-              help="Ask the model to think in at most TOKENS tokens before answering (openai:).")
-@click.option("--few-shot", type=click.Path(dir_okay=False, path_type=Path),
-              help="A trajectory file whose first solved episodes go into the system message (openai:).")
+@click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="task",
+              show_default=True,
+              help="Start of each episode: the task's own start as it compiles (an atom's prerequisites held); "
+                   "naive (an empty inventory, the task as naive(TASK)); or auto, the text world's default "
+                   "(naive unless the task has init(...)). Give taskverse eval and engine eval the same --init "
+                   "for a like-for-like gap report.")
+@click.option("--view", default="all", show_default=True, metavar="all|relevant|top:K",
+              help="Which candidates observations list: all; those about a block, item, mob or biome the "
+                   "planner's plan for the game's model names; or K of them, the plan's own actions first.")
+@click.option("--chance", type=click.Choice(["sure", "sample"]), default="sample", show_default=True,
+              help="Chance drops: the engine draws every drop itself (sample); sure, the text world's delivery "
+                   "of what comes with 95% probability, has no meaning here and is refused.")
+@click.option("--impossible", type=click.IntRange(min=0, max=1000), default=0, show_default=True, metavar="N",
+              help="Tasks proven out of reach, mixed in (taskverse eval --impossible): not in the engine yet; any "
+                   "N but 0 is refused with the reason.")
 @click.option("--screenshots", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Keep a first-person frame of every step in DIR/<task>-<episode>/ (a virtual screen each "
                    "episode; Debian's xvfb).")
@@ -288,13 +282,12 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
 @click.option("--resume", is_flag=True, help="Continue the interrupted run whose report is -o (same arguments).")
 @click.option("--force", is_flag=True, help="Replace the report and its trajectories if they exist.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@agent_options
 @friendly
 def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec: str, episodes: int, seed: int,
                  max_steps: int, workers: int, use_ray: bool, game: str, budget: int, shuffle: bool,
-                 answer_timeout: float, retries: int, base_url: str | None, api_key: str | None,
-                 prompt: Path | None, temperature: float, max_tokens: int | None, history: int, history_mode: str,
-                 history_chars: int, cot: int | None, few_shot: Path | None, screenshots: Path | None,
-                 output: Path | None, resume: bool, force: bool, fmt: str) -> None:
+                 initialization: str, view: str, chance: str, impossible: int, screenshots: Path | None,
+                 output: Path | None, resume: bool, force: bool, fmt: str, agent_args: dict[str, Any]) -> None:
     """Evaluate an agent acting a step at a time in the real engine, over a suite or tasks.
 
     The agents are the text world's, built from the same --agent spec and options, acting through one adapter
@@ -317,22 +310,25 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
     )
     from taskverse.errors import TaskverseError
     from taskverse.fileio import check_output, same_file, write_text
-    from taskverse.textenv.options import AgentOptions
+    from taskverse.textenv.views import parse_view
     from taskverse.workers import choose_backend
 
     check_agent(agent_spec)
+    parse_view(view)
+    if chance == "sure":
+        raise TaskverseError("--chance sure is the text world's delivery (a chance drop comes as a plan counts on "
+                             "it, with 95% probability); the engine draws every drop itself: use --chance sample")
+    if impossible:
+        raise TaskverseError("--impossible is not available in the engine: the out-of-reach tasks are proven over "
+                             "the library's world model, not the game's, and an engine episode has no give-up "
+                             "action to score; run them in the text world (taskverse eval --impossible N)")
     if bool(suite_name) == bool(task_refs):
         raise TaskverseError("give either --suite NAME or --tasks TASK (one or more)")
     if resume and output is None:
         raise TaskverseError("--resume needs the report to continue: -o REPORT.json")
     if resume and force:
         raise TaskverseError("--resume continues a report and --force starts it again: give one of the two")
-    if base_url is not None:
-        from taskverse.textenv.llm import check_base_url
-
-        check_base_url(base_url)
-    if prompt is not None and not agent_spec.startswith("openai:"):
-        raise TaskverseError("--prompt is for openai:MODEL agents")
+    options = make_agent_options(agent_spec, agent_args)
     if output is not None:
         if same_file(output, trajectories_path(output)):  # pragma: no cover - a report named *.trajectories.jsonl
             raise TaskverseError("the report cannot be its own trajectory file", file=output)
@@ -345,12 +341,9 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
         tasks = [(item.id, suites.resolve_suite_task(item, library)) for item in suites.load_suite(suite_name).tasks]
     else:
         tasks = [(ref, resolve_task(ref)) for ref in task_refs]
-    options = AgentOptions(answer_timeout=answer_timeout, retries=retries, base_url=base_url, api_key=api_key,
-                           prompt=None if prompt is None else str(prompt), temperature=temperature,
-                           max_tokens=max_tokens, history=history, history_mode=history_mode,
-                           history_chars=history_chars, cot=cot, few_shot=None if few_shot is None else str(few_shot))
     settings = EngineSettings(agent_spec, game=game, max_steps=max_steps, budget=budget, shuffle=shuffle,
-                              options=options, screenshots=None if screenshots is None else str(screenshots))
+                              options=options, screenshots=None if screenshots is None else str(screenshots),
+                              initialization=initialization, view=view)
     backend = choose_backend(workers, use_ray, len(tasks) * episodes)
     interrupted = False
     report: dict[str, Any] | None
@@ -389,12 +382,14 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
 @click.option("--seed", type=int, default=0, show_default=True, help="The episode's seed (random agent, --shuffle).")
 @click.option("--max-steps", type=click.IntRange(min=1, max=100_000), default=200, show_default=True)
 @click.option("--shuffle", is_flag=True, help="List the candidates in an order drawn from the seed.")
+@click.option("--view", default="all", show_default=True, metavar="all|relevant|top:K",
+              help="Which candidates are listed (taskverse engine eval --view).")
 @click.option("--screenshots", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Keep a first-person frame of each step in DIR (frame_<step>.png): the client renders on a "
                    "virtual screen (Debian's xvfb).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
-def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, shuffle: bool,
+def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, shuffle: bool, view: str,
                  screenshots: Path | None, fmt: str) -> None:
     """Play TASK in the real engine one action at a time, seeing what each did (taskverse.engine.episode).
 
@@ -413,12 +408,14 @@ def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, sh
     from taskverse.engine.episode import EngineEpisode
     from taskverse.engine.evaluation import check_agent
     from taskverse.textenv.agents import make_agent
+    from taskverse.textenv.views import parse_view
 
     if agent != "human":
         check_agent(agent)
+    parse_view(view)
     library = _library()
     episode = EngineEpisode(resolve_task(task), library=library, game=game, screenshots=screenshots)
-    world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle)
+    world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle, view=view)
     chooser: Any = None if agent == "human" else make_agent(agent)
     steps: list[dict[str, Any]] = []
     world.begin(seed)

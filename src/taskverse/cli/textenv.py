@@ -13,7 +13,8 @@ from typing import Any, TypeVar
 
 import click
 
-from taskverse.cli.util import SEED, FiniteFloat
+from taskverse.cli.agent_options import agent_options, make_agent_options
+from taskverse.cli.util import SEED
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -172,35 +173,6 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.option("--ray", "use_ray", is_flag=True,
               help="Run the episodes on Ray: the cluster at RAY_ADDRESS (setting it is enough), else a local "
                    "instance (pip install 'taskverse[ray]').")
-@click.option("--answer-timeout", type=FiniteFloat(min=0.1, max=3600.0), default=30.0, show_default=True,
-              help="Seconds to wait for each answer of a cmd: or openai: agent (the whole answer, however it "
-                   "trickles in); longer wastes the step (openai:) or fails the episode (cmd:).")
-@click.option("--retries", type=click.IntRange(min=0, max=10), default=2, show_default=True,
-              help="Retries of a failed request to the endpoint (openai:), each counted in usage.")
-@click.option("--base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 [default: "
-                                 "OPENAI_BASE_URL, else OpenAI's].")
-@click.option("--api-key", help="The endpoint's key [default: OPENAI_API_KEY; local servers need none].")
-@click.option("--prompt", type=click.Path(dir_okay=False, path_type=Path),
-              help="A prompt template file (copy the default with --show-prompt > prompt.txt and edit it).")
-@click.option("--temperature", type=FiniteFloat(min=0.0, max=2.0), default=0.0, show_default=True)
-@click.option("--max-tokens", type=click.IntRange(min=1, max=1_000_000), default=None,
-              help="A cap on each answer's tokens.")
-@click.option("--history", type=click.IntRange(min=0, max=10_000), default=20, show_default=True,
-              help="How many of the last actions the prompt's $history lists (openai:); with --history-mode "
-                   "messages also how many earlier exchanges each request carries.")
-@click.option("--history-mode", type=click.Choice(["text", "messages"]), default="text", show_default=True,
-              help="text: each request stands alone, $history lists the last actions; messages: the last "
-                   "--history exchanges (the user message sent, the model's answer) come first as alternating "
-                   "user/assistant chat messages, as BALROG keeps them (openai:).")
-@click.option("--history-chars", type=click.IntRange(min=0, max=10_000_000), default=16_000, show_default=True,
-              help="With --history-mode messages: the most characters of earlier exchanges a request carries "
-                   "(the oldest leave first), so a long episode cannot overflow the model's context.")
-@click.option("--cot", type=click.IntRange(min=1, max=100_000), default=None, metavar="TOKENS",
-              help="Ask the model to think step by step in at most TOKENS tokens before answering (openai:); "
-                   "--max-tokens defaults to TOKENS + 32.")
-@click.option("--few-shot", type=click.Path(dir_okay=False, path_type=Path),
-              help="A trajectory file (REPORT.trajectories.jsonl) whose first solved episodes (up to 8) go into the "
-                   "system message as worked examples (openai:).")
 @click.option("--concurrency", type=click.IntRange(min=1, max=256), default=1, show_default=True,
               help="Episodes under way at once in each worker, one thread each: with openai:, that many requests "
                    "in flight, which a model server batches.")
@@ -209,16 +181,15 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
                    "the messages the first episode's first step sends, filled in.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="A progress bar on stderr.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@agent_options
 @_friendly_lazy
 def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[str, ...], agent: str | None,
                  episodes: int, seed: int, max_steps: int | None, initialization: str, chance: str,
                  budget: int | None, view: str, shuffle: bool, impossible: int, task_slice: str | None,
                  output: Path | None,
                  trajectories: Path | None, observations: bool, resume: bool, force: bool, workers: int | None,
-                 use_ray: bool, answer_timeout: float, retries: int, base_url: str | None, api_key: str | None,
-                 prompt: Path | None, temperature: float, max_tokens: int | None, history: int,
-                 history_mode: str, history_chars: int, cot: int | None,
-                 few_shot: Path | None, concurrency: int, show_prompt: bool, progress: bool, fmt: str) -> None:
+                 use_ray: bool, concurrency: int, show_prompt: bool, progress: bool, fmt: str,
+                 agent_args: dict[str, Any]) -> None:
     """Evaluate a planner on a suite or on tasks: success rate, steps, plan efficiency, per category.
 
     Every episode's trajectory (actions, observations, answers, reasoning, invalid actions, why it ended) goes to
@@ -233,7 +204,7 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
         --view top:10 -o qwen.json
     """  # noqa: D301
     from taskverse.errors import TaskverseError
-    from taskverse.textenv.agents import DEFAULT_BUDGET, AgentOptions, check_agent_spec
+    from taskverse.textenv.agents import DEFAULT_BUDGET, check_agent_spec
     from taskverse.textenv.env import shared_library
     from taskverse.textenv.evaluation import (
         EvalSettings,
@@ -247,6 +218,7 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
     from taskverse.workers import choose_backend
 
     references = [*tasks, *more_tasks]
+    prompt: Path | None = agent_args["prompt"]
     if show_prompt and suite is None and not references:
         from taskverse.textenv.llm import default_prompt_text
 
@@ -267,10 +239,7 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
     parse_view(view)
     if (suite is None) == (not references):
         raise TaskverseError("give either --suite NAME or --tasks TASK... (one of the two)")
-    if base_url is not None:
-        from taskverse.textenv.llm import check_base_url
-
-        check_base_url(base_url)
+    options = make_agent_options(agent, agent_args, give_up=impossible > 0)
     if resume and output is None:
         raise TaskverseError("--resume needs the report to continue: -o REPORT.json")
     if resume and force:
@@ -284,8 +253,6 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                                  file=paths[1])
         for path in paths:
             check_output(path, force or resume)  # before the episodes run, not after
-    if prompt is not None and agent is not None and not agent.startswith("openai:"):
-        raise TaskverseError("--prompt is for openai:MODEL agents")
     library = shared_library()
     chosen = suite_tasks(suite, library) if suite is not None else named_tasks(
         [_task_argument(r) for r in references], library)
@@ -294,11 +261,6 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
         if not chosen:
             raise TaskverseError(f"--slice {task_slice} leaves no task (there are "
                                  f"{len(suite_tasks(suite, library)) if suite else len(references)})")
-    options = AgentOptions(answer_timeout=answer_timeout, retries=retries, base_url=base_url, api_key=api_key,
-                           prompt=None if prompt is None else str(prompt), temperature=temperature,
-                           max_tokens=max_tokens, history=history, history_mode=history_mode,
-                           history_chars=history_chars, cot=cot,
-                           few_shot=None if few_shot is None else str(few_shot), give_up=impossible > 0)
     if impossible:
         from taskverse.textenv.evaluation import EvalTask
         from taskverse.textenv.impossible import impossible_tasks

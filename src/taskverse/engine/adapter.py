@@ -17,6 +17,13 @@ environment's methods; :class:`EngineWorld` gives those over an engine episode:
   game's own model (``taskverse.engine.agents.PlanCourse``) instead of the text world's, replanning after a failed
   step.
 
+- ``view`` (``all``, ``relevant``, ``top:K``, as in the text world, ``taskverse.textenv.views``): which
+  candidates are listed. In the engine the way to the target is the planner's scripted plan for the game's own
+  model from the task's start: ``relevant`` lists the candidates about a block, item, mob or biome that plan
+  names (and those about nothing: collect, wait); ``top:K`` the K first of the plan's own actions in its order,
+  then the other relevant ones, then the rest. With no plan for the task every candidate is listed. A view changes
+  what is listed, not what may be done: any action may still be sent as JSON.
+
 An answer is read as in the text world (a candidate's number or name; ``openai:`` by the answer rule of
 ``taskverse.textenv.answers``); the engine's action space is open, so an action written out as JSON
 (``{"do": "goto_biome", "biomes": ["savanna"]}``, or ``{"action": {...}}``) is taken too. An answer that names no
@@ -41,7 +48,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from taskverse.engine.candidates import describe
+from taskverse.engine.candidates import MAIN_FIELDS, describe
 from taskverse.engine.episode import EngineEpisode, StepResult
 from taskverse.engine.runner import EpisodeReport
 from taskverse.errors import TaskverseError, close_matches
@@ -110,13 +117,21 @@ class EngineWorld:
         episode: The episode to play (the caller closes it).
         max_steps: The step limit agents are told of.
         shuffle: List the candidates in an order drawn from the episode's seed.
+        view: Which candidates are listed: ``all``, ``relevant`` or ``top:K`` (see the module docstring).
 
     """
 
-    def __init__(self, episode: EngineEpisode, max_steps: int = 1000, shuffle: bool = False) -> None:
+    def __init__(self, episode: EngineEpisode, max_steps: int = 1000, shuffle: bool = False,
+                 view: str = "all") -> None:
+        from taskverse.textenv.views import parse_view
+
         self.episode = episode
         self.max_steps = max_steps
         self.shuffle = shuffle
+        self.view = view
+        self._view = parse_view(view)
+        self._plan_ids: list[str] | None = None
+        self._plan_names: set[str] | None = None
         self.rules = ActionTable()
         task = episode.task
         category = getattr(task, "category", None)
@@ -229,11 +244,34 @@ class EngineWorld:
         return list(self._candidates)
 
     def shown_candidates(self) -> list[int]:
-        """The candidates in the order the observation numbers them (with ``shuffle``: drawn from the seed)."""
-        shown = self.candidates()
+        """The candidates the view lists, in the order the observation numbers them (``shuffle``: from the seed)."""
+        shown = self._viewed(self.candidates())
         if self.shuffle:
             shown.sort(key=lambda a: hashlib.sha256(f"{self.seed}\0{self.rules.actions[a]}".encode()).digest())
         return shown
+
+    def _viewed(self, candidates: list[int]) -> list[int]:
+        """The candidates the view keeps (``all``: every one), in its order."""
+        kind, k = self._view
+        if kind == "all":
+            return candidates
+        if self._plan_names is None:
+            self._plan_ids, self._plan_names = _plan_view(self.episode)
+        if not self._plan_ids and not self._plan_names:  # no plan: nothing to rank by
+            return candidates[:k] if k else candidates
+        bodies = self.rules.bodies
+
+        def about(a: int) -> list[str]:
+            value = next((bodies[a][f] for f in MAIN_FIELDS if f in bodies[a]), None)
+            return [] if value is None else [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+        relevant = [a for a in candidates if not about(a) or set(about(a)) & self._plan_names]
+        if kind == "relevant":
+            return relevant or candidates
+        order = {key: i for i, key in reversed(list(enumerate(self._plan_ids or [])))}
+        ranked = sorted(candidates, key=lambda a: (order.get(_step_key(bodies[a]), len(order)),
+                                                   0 if a in relevant else 1))
+        return ranked[:k]
 
     def inventory(self) -> dict[str, int]:
         """What the player holds, by game name."""
@@ -272,7 +310,7 @@ class EngineWorld:
             "task_id": self.target.id,
             "expression": dump(mode="json", exclude_none=True) if dump is not None else str(expression),
             "previous_action": rules.actions[self.action_indices[-1]] if self.action_indices else None,
-            "view": "all",
+            "view": self.view,
             "step": self.steps,
             "max_steps": self.max_steps,
             "inventory": self.inventory(),
@@ -298,6 +336,39 @@ class EngineWorld:
         return PlanCourse(self, budget)
 
 
+def _step_key(action: dict[str, Any]) -> str:
+    """What an action does to what (``dig minecraft:oak_log``), without counts and places.
+
+    A plan's step and the candidate that plays it have the same key.
+    """
+    value = next((action[f] for f in MAIN_FIELDS if f in action), None)
+    return f"{action.get('do')} {' '.join(map(str, value)) if isinstance(value, list) else value}"
+
+
+def _plan_view(episode: EngineEpisode) -> tuple[list[str], set[str]]:
+    """The keys of the planner's scripted plan's steps from the task's start, and every name its steps are about.
+
+    The plan is the greedy one (no search for a shorter one): a view ranks by it, it does not have to be the best.
+    Empty when the game's model has no plan for the task.
+    """
+    from taskverse.engine.agents import _plan
+    from taskverse.engine.planner import NoPlan
+
+    try:
+        plan = _plan(episode, episode.ir, 0)
+    except NoPlan:
+        return [], set()
+    ids: list[str] = []
+    names: set[str] = set()
+    for step in plan.steps:
+        body = step.model_dump(mode="json", exclude_none=True)
+        ids.append(_step_key(body))
+        for key in (*MAIN_FIELDS, "tool", "fuel", "ingredient", "on", "ingredients"):
+            value = body.get(key)
+            names.update(map(str, value) if isinstance(value, list) else [str(value)] if value is not None else [])
+    return ids, names
+
+
 def _json_action(text: str) -> Any:
     """The action a JSON answer holds, else None.
 
@@ -316,7 +387,7 @@ def _json_action(text: str) -> Any:
 
 
 def play(episode: EngineEpisode, agent: Any, max_steps: int = 1000, seed: int = 0,
-         shuffle: bool = False) -> EpisodeReport:
+         shuffle: bool = False, view: str = "all") -> EpisodeReport:
     """Reset the episode and let a text-world agent act until the task is decided, it stops, or ``max_steps``.
 
     The server is stopped before this returns, whatever happens (an agent that raises included); the agent's
@@ -324,7 +395,7 @@ def play(episode: EngineEpisode, agent: Any, max_steps: int = 1000, seed: int = 
     """
     from taskverse.engine.agents import AgentStopped
 
-    world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle)
+    world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle, view=view)
     world.begin(seed)
     agent.reset(world, seed)  # before the server starts (a planner with no plan raises NoPlan here)
     try:

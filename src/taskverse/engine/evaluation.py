@@ -57,6 +57,10 @@ class EngineSettings:
         shuffle: List the candidates in an order drawn from each episode's seed.
         options: Settings of ``cmd:`` and ``openai:`` agents (``textenv.options.AgentOptions``).
         screenshots: A folder for each episode's first-person frames (``<folder>/<task>-<episode>/``).
+        initialization: Where episodes start: ``task`` (the task's own start, as it compiles), ``naive`` (an empty
+            inventory: the task wrapped in ``naive(...)``) or ``auto`` (the text world's default: naive unless the
+            task has a custom ``init(...)``).
+        view: Which candidates observations list (``all``, ``relevant``, ``top:K``; ``adapter.EngineWorld``).
 
     """
 
@@ -67,10 +71,16 @@ class EngineSettings:
     shuffle: bool = False
     options: AgentOptions = field(default_factory=AgentOptions)
     screenshots: str | None = None
+    initialization: str = "task"
+    view: str = "all"
 
     def public(self) -> dict[str, Any]:
         """The settings a report records (never a key; not where frames go, which changes no result)."""
         out: dict[str, Any] = {"max_steps": self.max_steps, "budget": self.budget, "shuffle": self.shuffle}
+        if self.initialization != "task":  # only then: reports made before the option existed still resume
+            out["init"] = self.initialization
+        if self.view != "all":
+            out["view"] = self.view
         if self.agent.startswith(("cmd:", "openai:")):
             out["agent_options"] = self.options.public()
         return out
@@ -92,6 +102,35 @@ def check_agent(spec: str) -> None:
     from taskverse.textenv.agents import check_agent_spec
 
     check_agent_spec(spec)
+
+
+INIT_MODES = ("auto", "naive", "task")
+
+
+def start_as(task: Any, mode: str, library: Any) -> Any:
+    """The task with the start ``mode`` gives it (``EngineSettings.initialization``): itself, or ``naive(task)``.
+
+    Raises a TaskverseError for an unknown mode, and the algebra's error when the naive form is infeasible.
+    """
+    from taskverse.algebra.expr import Initialized, naive, ref
+    from taskverse.algebra.molecule import build_molecule
+
+    if mode not in INIT_MODES:
+        raise TaskverseError(f"--init {mode!r}: expected {', '.join(INIT_MODES)}")
+    molecule = getattr(task, "kind", "atom") == "molecule"
+    expr = task.expression if molecule else ref(task.id)
+
+    def custom(node: Any) -> bool:
+        if isinstance(node, Initialized) and node.mode == "custom":
+            return True
+        parts = getattr(node, "parts", None) or ([node.part] if hasattr(node, "part") else [])
+        return any(custom(p) for p in parts)
+
+    if mode == "task" or (mode == "auto" and custom(expr)):
+        return task
+    if isinstance(expr, Initialized) and expr.mode == "naive":
+        return task
+    return build_molecule(naive(expr), library)
 
 
 def trajectories_path(report: Path) -> Path:
@@ -119,13 +158,14 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     """
     from taskverse.engine.adapter import EngineWorld
     from taskverse.engine.agents import AgentStopped
+    from taskverse.engine.candidates import describe
     from taskverse.engine.planner import NoPlan
     from taskverse.textenv.options import AgentError
 
     frames = None if settings.screenshots is None else Path(settings.screenshots) / f"{job.index}-{job.episode}"
     episode = EngineEpisode(job.task, library=library, game=settings.game, ir=job.ir, client_home=client_home,
                             screenshots=frames)
-    world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle)
+    world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle, view=settings.view)
     started = time.monotonic()
     record: dict[str, Any] = {"index": job.index, "episode": job.episode, "task": job.task.id, "seed": job.seed,
                               "success": False, "steps": 0, "invalid_steps": 0, "error": None, "failed_steps": []}
@@ -168,7 +208,10 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
                   progress=report.progress if report else 0.0,
                   replay_agrees=bool(report and report.replay and report.replay.agrees),
                   failed_steps=[{"step": s["step"], "error": s["error"]} for s in trajectory if not s["ok"]][:20],
-                  seconds=time.monotonic() - started, trajectory=trajectory)
+                  seconds=time.monotonic() - started, trajectory=trajectory,
+                  # the actions played, in words, as the text world's records list them: --few-shot reads them
+                  actions=[describe(s["action"]) for s in trajectory
+                           if not s["invalid"] and isinstance(s["action"], dict)])
     usage = getattr(agent, "usage", None)
     if usage is not None:
         record["usage"] = usage()
@@ -255,9 +298,10 @@ def evaluate_engine(tasks: Sequence[tuple[str, Any]], settings: EngineSettings |
     compiler = Compiler(library, settings.game)
     entries: list[dict[str, Any]] = []
     jobs: list[EngineJob] = []
-    for index, (name, task) in enumerate(tasks):
+    for index, (name, given) in enumerate(tasks):
+        task = start_as(given, settings.initialization, library)
         problems = compiler.problems(task)
-        entries.append({"name": name, "task": task.id, "category": _category(task), "compiled": not problems,
+        entries.append({"name": name, "task": given.id, "category": _category(given), "compiled": not problems,
                         "reason": "; ".join(p.detail for p in problems[:3]) if problems else None, "episodes": []})
         if not problems:
             ir = compiler.compile(task)
