@@ -56,7 +56,8 @@ def holdings(rules: Rules, state: State) -> StateDict:
     counts = state.counts  # thousands of resources, a few held: the non-zero ones picked out in C
     items = dict(zip(itertools.compress(range(len(counts)), counts), filter(None, counts), strict=True))
     n = rules.n_resources
-    items.update({n + s: t for s, t in enumerate(state.tries) if t})
+    tries = state.tries
+    items.update(zip(itertools.compress(range(n, n + len(tries)), tries), filter(None, tries), strict=True))
     biome_key, dimension_key = place_keys(rules)
     if state.place[0] >= 0:
         items[biome_key] = state.place[0] + 1
@@ -812,9 +813,9 @@ class Planner:
         incumbent = greedy_plan(self, limit=2000)
         if incumbent is None:
             incumbent = greedy_plan(self, limit=2000, careful=True)
-        if incumbent is not None and self.unit_cost:
-            incumbent = prune_plan(self, incumbent)
         h0 = self.heuristic(self.start, self.start_progress)
+        if incumbent is not None and self.unit_cost:  # no plan is shorter than the bound: pruning stops there
+            incumbent = prune_plan(self, incumbent, floor=h0 if h0 < INF else 0.0)
         if h0 == INF:
             return incumbent, False
         if incumbent is None:
@@ -1303,14 +1304,15 @@ def greedy_plan(planner: Planner, limit: int = 1000, careful: bool = False) -> l
     return plan
 
 
-def prune_plan(planner: Planner, plan: list[int]) -> list[int]:
+def prune_plan(planner: Planner, plan: list[int], floor: float = 0.0) -> list[int]:
     """The plan without the steps it can do without (an extra log mined, a second crafting table).
 
     Drops one step at a time, last first, keeping a shorter plan whenever it still reaches the goal; repeats
     until no single step can go. The states before each step are kept, so a try replays only the steps after
     the dropped one, stops at the first that is no longer possible, and stops with success as soon as it is
     back in the state the plan had there (the rest of the plan then runs as before). Cheap next to a search,
-    and it closes part of the greedy policy's gap.
+    and it closes part of the greedy policy's gap. A plan as short as ``floor`` (a lower bound on any plan's
+    length) is returned as it is: no step of it can go.
     """
     prefix = [(dict(planner.start), planner.start_progress)]
     for a in plan:
@@ -1320,15 +1322,25 @@ def prune_plan(planner: Planner, plan: list[int]) -> list[int]:
         prefix.append(planner.apply(state, progress, a, w))
     # Steps below the lowest one dropped in a pass were tried after every drop of that pass, on the plan as it
     # now is: trying them again would replay the same steps from the same states. The next pass stops there.
-    lowest: int | None = 0
+    lowest: int | None = 0 if len(plan) > floor + 1e-9 else None
     while lowest is not None:
         stop, lowest = lowest, None
+        failed: int | None = None  # the step whose drop was last tried, in vain, on the plan as it is
         for i in range(len(plan) - 1, stop - 1, -1):
+            if failed == i + 1 and plan[i] == plan[i + 1]:
+                # Dropping one of two equal neighbours gives the same plan: it failed a moment ago.
+                failed = i
+                continue
             replayed = _replay_without(planner, plan, prefix, i)
             if replayed is not None:
                 plan = plan[:i] + plan[i + 1:]
                 prefix = replayed
                 lowest = i
+                failed = None
+                if len(plan) <= floor + 1e-9:
+                    return plan
+            else:
+                failed = i
     return plan
 
 
