@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from pathlib import Path
 
 from conftest import cli, one_clean_line
 from taskverse.interop.criteria import SECTION_NAMES, criteria_for, file_name
@@ -225,18 +226,19 @@ def test_bad_frames_and_videos_without_ffmpeg_are_one_clean_line(tmp_path, monke
 def _encode_video(path, shades: list[int], fps: int) -> None:
     """A real video of grey frames, one shade a frame, encoded by the video extra's ffmpeg."""
     import subprocess
+    import tempfile
 
     from taskverse.interop.frames import find_ffmpeg
 
-    frames = path.parent / "source"
-    frames.mkdir()
-    for i, shade in enumerate(shades):
-        (frames / f"f_{i:03d}.png").write_bytes(_png(shade, side=32))
     ffmpeg = find_ffmpeg()
     assert ffmpeg is not None  # make test installs the video extra's static build
-    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-framerate", str(fps), "-i",
-                    str(frames / "f_%03d.png"), "-c:v", "mpeg4", "-q:v", "1", "-pix_fmt", "yuv420p", str(path)],
-                   check=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        frames = Path(tmp)
+        for i, shade in enumerate(shades):
+            (frames / f"f_{i:03d}.png").write_bytes(_png(shade, side=32))
+        subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-framerate", str(fps), "-i",
+                        str(frames / "f_%03d.png"), "-c:v", "mpeg4", "-q:v", "1", "-pix_fmt", "yuv420p", str(path)],
+                       check=True)
 
 
 def test_a_real_video_is_cut_by_ffmpeg_into_frames_spread_over_it(tmp_path, monkeypatch):
@@ -286,3 +288,72 @@ def test_an_mcu_criteria_file_can_be_given_instead(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert "crafts the bell" in server.bodies[0]["messages"][-1]["content"][0]["text"]
     assert json.loads((tmp_path / "r.json").read_text())["criteria"] == criteria.read_text()
+
+
+def test_a_folder_of_episodes_is_rated_each_against_its_task_from_the_report(tmp_path):
+    """engine eval --screenshots names folders <task index>-<episode>; a bad episode fails alone."""
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    _frames(shots / "0-1", 3)
+    _frames(shots / "1-1", 4)
+    _frames(shots / "10-1", 2)  # natural order: after 1-1
+    (shots / "2-1").mkdir()
+    (shots / "2-1" / "frame_00000.png").write_text("not an image")
+    (shots / "notes.txt").write_text("not an episode")
+    report = tmp_path / "engine_report.json"
+    tasks = ["craft.iron_sword", "mine.oak_log", "craft.stick"] + ["hunt.cow"] * 8
+    report.write_text(json.dumps({"agent": "optimal", "tasks": [{"name": t, "task": t, "episodes": []}
+                                                                for t in tasks]}))
+    from llm_server import Server
+
+    server = Server(answer=_json_rating)
+    try:
+        result = cli("rate-video", str(shots), "--each", "--report", str(report), "--model", "openai:vision-test",
+                     "--base-url", server.url, "-o", str(tmp_path / "ratings.json"))
+    finally:
+        server.close()
+    assert result.exit_code == 1, result.stderr  # one episode could not be rated
+    ratings = json.loads((tmp_path / "ratings.json").read_text())
+    assert [Path(e["source"]).name for e in ratings["episodes"]] == ["0-1", "1-1", "2-1", "10-1"]
+    assert [e.get("task") for e in ratings["episodes"]] == ["craft.iron_sword", "mine.oak_log", None, "hunt.cow"]
+    assert "not a PNG or JPEG" in ratings["episodes"][2]["error"] and "2-1" in result.stderr
+    prompts = [body["messages"][-1]["content"][0]["text"] for body in server.bodies]
+    assert [p.split("\n")[0] for p in prompts] == ["Task: craft iron_sword", "Task: mine oak_log", "Task: hunt cow"]
+    assert ratings["summary"] == {"episodes": 4, "complete": 3, "incomplete": 1, "overall": 6.0,
+                                  "mean": {name: float(5 + i % 3) for i, name in enumerate(SECTION_NAMES)}}
+    assert "3 of 4 episodes rated completely" in result.stdout
+
+
+def test_rating_each_episode_of_a_folder_with_one_task_takes_videos_too(tmp_path):
+    episodes = tmp_path / "episodes"
+    episodes.mkdir()
+    _frames(episodes / "first", 2)
+    _encode_video(episodes / "second.mp4", [40, 120, 200], fps=1)
+    from llm_server import Server
+
+    server = Server(answer=_json_rating)
+    try:
+        result = cli("rate-video", str(episodes), "--each", "--task", "craft.iron_sword", "--model", "openai:m",
+                     "--base-url", server.url, "--frames", "3", "--format", "json")
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
+    rated = json.loads(result.stdout)
+    assert [e["frames"]["sent"] for e in rated["episodes"]] == [
+        ["frame_0.png", "frame_1.png"], ["second.mp4@0", "second.mp4@1", "second.mp4@2"]]
+    assert rated["summary"]["complete"] == 2
+
+
+def test_batch_rating_s_bad_arguments_are_one_clean_line(tmp_path):
+    base = ("--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1")
+    (tmp_path / "empty").mkdir()
+    one_clean_line(cli("rate-video", str(tmp_path / "empty"), "--each", "--task", "craft.stick", *base),
+                   "empty", "holds no episodes")
+    one_clean_line(cli("rate-video", str(tmp_path / "empty"), "--each", *base), "--task is required")
+    one_clean_line(cli("rate-video", str(tmp_path / "empty"), "--report", "r.json", "--task", "craft.stick", *base),
+                   "--report goes with --each")
+    (tmp_path / "shots").mkdir()
+    _frames(tmp_path / "shots" / "0-1", 2)
+    (tmp_path / "r.json").write_text('{"tasks": "none"}')
+    one_clean_line(cli("rate-video", str(tmp_path / "shots"), "--each", "--report", str(tmp_path / "r.json"),
+                       *base), "r.json", "not a run report")

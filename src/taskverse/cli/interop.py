@@ -208,8 +208,14 @@ def _export_criteria(chosen: list[Any], library: Any, output: Path, force: bool,
 
 @click.command("rate-video")
 @click.argument("source", metavar="VIDEO_OR_FRAMES", type=click.Path(path_type=Path))
-@click.option("--task", "task_ref", required=True, help="The task the episode attempts (id, description, file or "
-                                                        "composition): its criteria are built as export writes them.")
+@click.option("--task", "task_ref", help="The task the episode attempts (id, description, file or composition): its "
+                                         "criteria are built as export writes them. Required, but with --each and "
+                                         "--report.")
+@click.option("--each", is_flag=True, help="VIDEO_OR_FRAMES is a folder of episodes (subfolders of frames, video "
+                                           "files): rate each, and summarise.")
+@click.option("--report", "report_file", type=click.Path(path_type=Path), metavar="REPORT.json",
+              help="With --each: the run report whose task each episode played, for folders named <task "
+                   "index>-<episode> as engine eval --screenshots writes them.")
 @click.option("--criteria", "criteria_file", type=click.Path(path_type=Path),
               help="A criteria file to rate against instead (one of MCU's, or one edited by hand).")
 @click.option("--model", required=True, metavar="openai:MODEL", help="The vision model, e.g. openai:gpt-4o.")
@@ -228,9 +234,10 @@ def _export_criteria(chosen: list[Any], library: Any, output: Path, force: bool,
 @force_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
-def rate_video(source: Path, task_ref: str, criteria_file: Path | None, model: str, base_url: str | None,
-               api_key: str | None, count: int, answer_timeout: float, retries: int, max_tokens: int,
-               temperature: float, output: Path | None, force: bool, fmt: str) -> None:
+def rate_video(source: Path, task_ref: str | None, each: bool, report_file: Path | None, criteria_file: Path | None,
+               model: str, base_url: str | None, api_key: str | None, count: int, answer_timeout: float,
+               retries: int, max_tokens: int, temperature: float, output: Path | None, force: bool,
+               fmt: str) -> None:
     """Rate an episode (a folder of PNG/JPEG frames, or a video file) as MCU does, with a vision model.
 
     \b
@@ -243,8 +250,13 @@ def rate_video(source: Path, task_ref: str, criteria_file: Path | None, model: s
     status is then 1.
 
     \b
+    With --each, every episode of a folder is rated in turn (a failed one is recorded and the rest go on),
+    and the result holds each rating and the mean score of each section over the complete ones.
+
+    \b
     taskverse rate-video frames/ --task craft.iron_sword --model openai:Qwen/Qwen2.5-VL-7B-Instruct \\
         --base-url http://127.0.0.1:8000/v1 -o rating.json
+    taskverse rate-video shots/ --each --report engine_report.json --model openai:MODEL -o ratings.json
     """  # noqa: D301
     from taskverse.cli.app import _library, resolve_task
     from taskverse.fileio import check_output, read_text, write_text
@@ -259,12 +271,18 @@ def rate_video(source: Path, task_ref: str, criteria_file: Path | None, model: s
         check_base_url(base_url)
     if output is not None:
         check_output(output, force)
-    task = resolve_task(task_ref)
-    library = _library()
-    criteria = read_text(criteria_file, "criteria file", 256 * 1024) if criteria_file else \
-        criteria_for(task, library).render()
-    frames, total = sample_frames(source, count)
+    if report_file is not None and not each:
+        raise TaskverseError("--report goes with --each (a folder of episodes)")
+    if task_ref is None and not (each and report_file is not None):
+        raise TaskverseError("--task is required: the task the episode attempts (or --each with --report)")
     endpoint = Endpoint(model[len("openai:"):], base_url, api_key, answer_timeout, retries, max_tokens, temperature)
+    given = read_text(criteria_file, "criteria file", 256 * 1024) if criteria_file else None
+    if each or task_ref is None:
+        _rate_each(source, task_ref, report_file, given, count, endpoint, output, force, fmt)
+        return
+    task = resolve_task(task_ref)
+    criteria = given if given is not None else criteria_for(task, _library()).render()
+    frames, total = sample_frames(source, count)
     result = {"source": str(source), **rate(task, criteria, frames, total, endpoint)}
     if output is not None:
         write_text(output, json.dumps(result, indent=2) + "\n", force=force)
@@ -278,6 +296,52 @@ def rate_video(source: Path, task_ref: str, criteria_file: Path | None, model: s
         if problem:
             click.echo(_one_line(f"warning: rate-video: {problem}"), err=True)
     if not result["complete"]:
+        sys.exit(1)
+
+
+def _rate_each(folder: Path, task_ref: str | None, report_file: Path | None, given: str | None, count: int,
+               endpoint: Any, output: Path | None, force: bool, fmt: str) -> None:
+    """Rate every episode of a folder in turn; one that cannot be read or rated fails alone."""
+    from taskverse.cli.app import _library, resolve_task
+    from taskverse.fileio import write_text
+    from taskverse.interop.criteria import criteria_for
+    from taskverse.interop.episodes import episode_sources, report_tasks, summarise, task_for
+    from taskverse.interop.frames import sample_frames
+    from taskverse.interop.rating import rate
+
+    sources = episode_sources(folder)
+    tasks = report_tasks(report_file) if report_file is not None else None
+    criteria: dict[str, str] = {}
+    results: list[dict[str, Any]] = []
+    for source in sources:
+        try:
+            task = resolve_task(task_for(source, task_ref, tasks))
+            if task.id not in criteria:
+                criteria[task.id] = given if given is not None else criteria_for(task, _library()).render()
+            frames, total = sample_frames(source, count)
+        except TaskverseError as exc:
+            results.append({"source": str(source), "complete": False, "error": str(exc), "problems": []})
+        else:
+            results.append({"source": str(source), **rate(task, criteria[task.id], frames, total, endpoint)})
+        last = results[-1]
+        if fmt != "json":
+            scores = [v for v in (last.get("scores") or {}).values() if v is not None]
+            shown = f"{sum(scores) / len(scores):4.1f}" if scores else "   -"
+            click.echo(f"{Path(last['source']).name:<24} {last.get('task', '?'):<32} {shown}  "
+                       f"{'complete' if last['complete'] else 'incomplete'}")
+        for problem in [last["error"], *last["problems"]]:
+            if problem:
+                click.echo(_one_line(f"warning: rate-video: {Path(last['source']).name}: {problem}"), err=True)
+    summary = summarise(results)
+    result = {"folder": str(folder), "summary": summary, "episodes": results}
+    if output is not None:
+        write_text(output, json.dumps(result, indent=2) + "\n", force=force)
+    if fmt == "json":
+        emit_json(result)
+    else:
+        click.echo(f"{summary['complete']} of {summary['episodes']} episodes rated completely; mean scores: "
+                   + ", ".join(f"{name} {value:g}" for name, value in summary["mean"].items()))
+    if summary["incomplete"]:
         sys.exit(1)
 
 
