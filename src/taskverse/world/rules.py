@@ -1008,6 +1008,29 @@ class CostModel:
                     best = min(best, marginal / per + setup)
         return best
 
+    def producers_by_batch(self, r: int, amount: float) -> list[int]:
+        """The producers of ``r``, cheapest first for ``amount`` of it (``batch``; ties in index order); memoised.
+
+        The greedy rule asks this of the same few resources and amounts at every step of a plan.
+        """
+        orders = self.__dict__.setdefault("_producer_orders", {})  # models unpickled from older caches lack it
+        key = (r, amount)
+        found: list[int] | None = orders.get(key)
+        if found is None:
+            found = sorted(self.rules.producers[r], key=lambda p: self.batch(p, r, amount))
+            orders[key] = found
+        return found
+
+    def members_by_amount(self, members: tuple[int, ...], amount: float) -> list[int]:
+        """A need's members, cheapest first for ``amount`` (``amount_cost``; ties in their order); memoised."""
+        orders = self.__dict__.setdefault("_member_orders", {})
+        key = (members, amount)
+        found: list[int] | None = orders.get(key)
+        if found is None:
+            found = sorted(members, key=lambda m: self.amount_cost(m, amount))
+            orders[key] = found
+        return found
+
     def batch(self, a: int, r: int, amount: float) -> float:
         """What ``amount`` units of ``r`` cost when action ``a`` makes them: runs' marginal costs plus one setup.
 

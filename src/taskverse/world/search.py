@@ -1177,10 +1177,10 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
             unmet.sort(key=lambda n: -min(unit[m] for m in n.members))
             for need in unmet:
                 amount = max(1.0, need.count - _credit(need, state)) if need.consume else 1.0
-                for m in sorted(need.members, key=lambda m: costs.amount_cost(m, amount)):
+                for m in costs.members_by_amount(need.members, amount):
                     if m in protected:
                         continue
-                    for p in sorted(rules.producers[m], key=lambda p: costs.batch(p, m, amount)):
+                    for p in costs.producers_by_batch(m, amount):
                         if acost[p] == INF:
                             continue
                         choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, m)
