@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -269,7 +270,13 @@ class Initialization(StrictModel):
 
     def is_naive(self) -> bool:
         """True for an empty inventory and a random overworld spawn with nothing arranged."""
-        return self == Initialization()
+        return self == _naive_initialization()
+
+
+@functools.cache
+def _naive_initialization() -> Initialization:
+    """The naive initialization, made once (models are frozen; suite building asks thousands of times)."""
+    return Initialization()
 
 
 class Metrics(StrictModel):
