@@ -372,6 +372,31 @@ def open_log(path: str | Path, fresh: bool) -> IO[bytes]:
     return open(fd, "ab")
 
 
+@contextlib.contextmanager
+def locked(path: str | Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock (``flock``) on ``path``, a regular file made if missing, for the block.
+
+    Processes that update one file in turn (a cache that merges what another process saved) take it first; it
+    is held only while they read and write. Checked as ``open_log`` checks its file (no folder, FIFO or device).
+    """
+    import fcntl
+
+    path = check_output(path, force=True)
+    _make_parent(path)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
+    except OSError as exc:
+        raise TaskverseError(f"cannot lock: {os_reason(exc)}", file=path) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise TaskverseError(f"is {_kind(info.st_mode)}; expected a regular file", file=path)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 def same_file(first: str | Path, second: str | Path) -> bool:
     """Whether two paths name the same file (resolved, so ``./a`` and ``a`` are the same)."""
     return _resolve(Path(first)) == _resolve(Path(second))

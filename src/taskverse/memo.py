@@ -55,16 +55,9 @@ class DiskMemo:
     def __init__(self, kind: str, key: str) -> None:
         self.kind = kind
         self.path = cache_dir() / f"{kind}-{key}.pickle"
-        self.entries: dict[Any, Any] = {}
         self.dirty = False
-        if self.path.is_file():
-            try:
-                with self.path.open("rb") as handle:
-                    loaded = pickle.load(handle)
-                if isinstance(loaded, dict):
-                    self.entries = loaded
-            except Exception:  # noqa: BLE001 - a corrupt cache is rebuilt, never trusted
-                self.entries = {}
+        self.stamp = _stamp(self.path)
+        self.entries: dict[Any, Any] = _load(self.path) if self.stamp is not None else {}
 
     def get(self, key: Any) -> Any:
         """The answer kept for ``key``, or None."""
@@ -76,19 +69,47 @@ class DiskMemo:
         self.dirty = True
 
     def save(self) -> None:
-        """Write the memo if it gained answers, and remove the stale memos of its kind."""
+        """Write the memo if it gained answers, and remove the stale memos of its kind.
+
+        Two processes filling one memo at once (two tests, a build beside a run) both keep their answers: the
+        save merges in whatever another process saved since this memo was read.
+        """
         if not self.dirty:
             return
-        from taskverse.fileio import write_bytes
+        from taskverse.fileio import locked, write_bytes
 
         for stale in self.path.parent.glob(f"{self.kind}-*.pickle"):
             if stale != self.path:
                 stale.unlink(missing_ok=True)
-        try:  # atomic under a unique temporary name: two commands saving at once each rename a whole file
-            write_bytes(self.path, pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL), force=True)
+        try:  # atomic under a unique temporary name, one process at a time
+            with locked(self.path.with_name(f"{self.kind}.lock")):
+                stamp = _stamp(self.path)
+                if stamp is not None and stamp != self.stamp:  # another process saved since: keep its answers too
+                    self.entries = {**_load(self.path), **self.entries}
+                write_bytes(self.path, pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL), force=True)
+                self.stamp = _stamp(self.path)
         except TaskverseError:
             pass  # a read-only checkout or a full disk only costs time
         self.dirty = False
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """(inode, size, modification time) of a memo file, or None if there is none: a save since changes it."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _load(path: Path) -> dict[Any, Any]:
+    """The entries of a memo file (none if it is missing, corrupt or not a memo: rebuilt, never trusted)."""
+    try:
+        with path.open("rb") as handle:
+            loaded = pickle.load(handle)
+    except Exception:  # noqa: BLE001 - a corrupt cache is rebuilt, never trusted
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
 
 
 def remembered(kind: str, key: str, build: Callable[[], T]) -> T:
