@@ -144,6 +144,28 @@ def windowed(pool: Executor, function: Callable[..., Any], arguments: Iterable[t
             stop(list(pending))
 
 
+RAY_START_TRIES = 3
+"""How many times a local Ray is started before giving up: its node has a fixed 30 s to register, which a
+machine busy with other work can miss once without anything being wrong."""
+
+
+def _start_ray(ray: Any, backend: Backend) -> None:
+    """Connect to the cluster at ``backend.address``, or start a local Ray (again, if its node timed out)."""
+    where = backend.address or "a local instance"
+    for attempt in range(1, RAY_START_TRIES + 1):
+        try:
+            if backend.address:
+                ray.init(address=backend.address, log_to_driver=True, include_dashboard=False)
+            else:
+                ray.init(num_cpus=backend.workers, include_dashboard=False, log_to_driver=True)
+            return
+        except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception when its node times out starting
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            if backend.address or "timed out" not in reason or attempt == RAY_START_TRIES:
+                raise TaskverseError(f"cannot start Ray on {where}: {reason}") from None
+            ray.shutdown()  # what the failed start left running goes before the next try
+
+
 def _ray_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]], backend: Backend,
               setup: Callable[[], Any] | None) -> Iterator[tuple[int, Any]]:
     try:
@@ -154,14 +176,7 @@ def _ray_jobs(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]]
     if started_here:
         if backend.address:
             _check_reachable(backend.address)
-        try:
-            if backend.address:
-                ray.init(address=backend.address, log_to_driver=True, include_dashboard=False)
-            else:
-                ray.init(num_cpus=backend.workers, include_dashboard=False, log_to_driver=True)
-        except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception when its node times out starting
-            where = backend.address or "a local instance"
-            raise TaskverseError(f"cannot start Ray on {where}: {str(exc).splitlines()[0]}") from None
+        _start_ray(ray, backend)
     size = max(1, int(ray.cluster_resources().get("CPU", backend.workers)))
     actors = _actor_pool(ray, size, setup)
     refs: dict[Any, tuple[int, Any]] = {}
