@@ -84,9 +84,23 @@ def test_history_lists_the_last_actions_only():
     env = _env(view="all")
     for name in ["find oak_log", "mine oak_log", "craft oak_planks"]:
         env.step(env.rules.lookup(name))
-    assert prompt_fields(env, history=20)["history"] == "1. find oak_log\n2. mine oak_log\n3. craft oak_planks"
-    assert prompt_fields(env, history=1)["history"] == "(2 earlier actions not shown)\n3. craft oak_planks"
-    assert prompt_fields(env, history=0)["history"] == "(3 earlier actions not shown)"
+    assert prompt_fields(env, history=20)["history"] == "- find oak_log\n- mine oak_log\n- craft oak_planks"
+    assert prompt_fields(env, history=1)["history"] == "(earlier actions not shown)\n- craft oak_planks"
+    assert prompt_fields(env, history=0)["history"] == "(earlier actions not shown)"
+
+
+def test_a_copied_history_line_is_never_read_as_a_candidate_number():
+    """SmolLM2-135M answers by copying the history's last line: it must not choose a candidate by a number."""
+    env = _env(view="top:10")
+    for name in ["find oak_log", "mine oak_log", "craft oak_planks"]:
+        env.step(env.rules.lookup(name))
+    for history in (20, 1):
+        for line in prompt_fields(env, history=history)["history"].splitlines():
+            try:
+                choice = choose_action(env, line)
+            except AnswerRefused:
+                continue
+            assert env.rules.descriptions[choice] in line, (line, env.rules.descriptions[choice])
 
 
 def test_responses_are_read_field_by_field():

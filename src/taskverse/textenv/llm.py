@@ -124,9 +124,11 @@ def prompt_fields(env: SkillForgeTextEnv, history: int = 20, give_up: bool = Fal
     shown = env.shown_candidates()
     done = env.action_indices
     first = max(0, len(done) - history)
-    lines = [f"{n + 1}. {rules.descriptions[a]}" for n, a in enumerate(done[first:], start=first)]
+    # no numbers: a small model copies the list's last line ("1. find oak_log", SmolLM2-135M does), and a number
+    # in it would be read as a candidate's (answers.choose_action)
+    lines = [f"- {rules.descriptions[a]}" for a in done[first:]]
     if first:
-        lines.insert(0, f"({first} earlier action{'s' if first > 1 else ''} not shown)")
+        lines.insert(0, "(earlier actions not shown)")
     inventory = env.inventory()
     observation = env.text()
     candidates = [f"{i}: {rules.descriptions[a]}" for i, a in enumerate(shown)]
