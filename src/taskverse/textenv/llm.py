@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import string
+import threading
 import time
 from dataclasses import dataclass
 from importlib import resources
@@ -43,6 +44,10 @@ PLACEHOLDERS = ("task", "observation", "step", "max_steps", "inventory", "found"
 def default_prompt_text() -> str:
     """The bundled prompt template (copy it to edit it)."""
     return resources.files("taskverse.textenv").joinpath("prompts", DEFAULT_PROMPT).read_text(encoding="utf-8")
+
+
+_CLIENT_LOCK = threading.Lock()
+"""Held while an endpoint client is made (see ``OpenAIAgent._client``)."""
 
 
 @dataclass(frozen=True)
@@ -248,8 +253,15 @@ class OpenAIAgent:
 
     def _client(self) -> Any:
         # no retries in the client: they are counted here; identity encoding: a compressed body is not inflated
-        return self._openai.OpenAI(api_key=self._key, base_url=self.base_url, timeout=self.options.answer_timeout,
-                                   max_retries=0, default_headers={"Accept-Encoding": "identity"})
+        # The client imports its resources on first use: done here, one thread at a time, and not by the first
+        # requests of --concurrency threads at once (which raised "dictionary changed size during iteration" in
+        # one real run).
+        with _CLIENT_LOCK:
+            client = self._openai.OpenAI(api_key=self._key, base_url=self.base_url,
+                                         timeout=self.options.answer_timeout, max_retries=0,
+                                         default_headers={"Accept-Encoding": "identity"})
+            _ = client.chat.completions.with_streaming_response
+        return client
 
     def reset(self, env: SkillForgeTextEnv, seed: int | None = None) -> None:
         """A new episode: the counts start again."""
