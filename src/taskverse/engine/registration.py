@@ -14,4 +14,6 @@ def register_engine_envs() -> None:
     import gymnasium
 
     if ENV_ID not in gymnasium.envs.registry:
-        gymnasium.register(id=ENV_ID, entry_point=ENTRY_POINT)
+        # The engine's server runs in real time: how far the day, the mobs and the falling blocks have moved by
+        # the first observation depends on how busy the machine is, so one seed does not give one observation.
+        gymnasium.register(id=ENV_ID, entry_point=ENTRY_POINT, nondeterministic=True)
