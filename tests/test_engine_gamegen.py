@@ -310,7 +310,8 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "brew.splash_potion_of_invisibility", "naive(brew.awkward_potion)", "use.till_land", "breed.pig",
           "tame.ocelot", "obtain.milk_bucket", "use.fill_lava_bucket", "enchant.silk_touch_golden_pickaxe",
           "mine.sculk_sensor.silk_touch", "obtain.cyan_candle", "trade.chainmail_chestplate", "obtain.carved_pumpkin",
-          "obtain.heart_of_the_sea", "enter.end", "find.red_bed", "find.tnt", "find.end_portal_frame")
+          "obtain.heart_of_the_sea", "enter.end", "find.red_bed", "find.tnt", "find.end_portal_frame",
+          "use.stone_pickaxe")
 
 
 #: Wrong plans, played with the others, that must not complete their task: a trade with no job site beside the

@@ -110,7 +110,7 @@ def test_iron_sword_from_scratch_goes_through_the_tech_tree(library):
 @pytest.mark.parametrize(("task", "tool", "last"), [
     ("naive(use.milk_cow)", "craft.bucket", "use.milk_cow"),      # breeding cows also "uses" a cow, with wheat
     ("naive(use.till_land)", "craft.wooden_hoe", "use.till_land"),  # a shovel also "uses" grass, making a path
-    ("naive(use.compass)", "craft.compass", "use.compass"),        # returning to spawn needs no compass
+    ("naive(use.return_to_spawn)", "craft.compass", "use.return_to_spawn"),  # returning needs no compass
 ])
 def test_a_goal_that_names_a_tool_is_planned_with_that_tool(library, task, tool, last):
     report = plan_task(task, library)

@@ -127,7 +127,8 @@ def test_events_name_the_tag_member_used_and_the_tool(rules):
     assert events[0][:2] == ("mine", "birch_log")
     events = rules.act(state, rules.action_index["mine.iron_ore"])
     assert events[0][:4] == ("mine", "iron_ore", 1, "stone_pickaxe")
-    assert events[1][:3] == ("obtain", "raw_iron", 1)
+    assert events[1][:3] == ("use", "stone_pickaxe", 1)  # the game's used statistic: the pickaxe wore
+    assert events[2][:3] == ("obtain", "raw_iron", 1)
     state = rules.new_state({"oak_planks": 4})
     events = rules.act(state, rules.action_index["craft.crafting_table"])
     assert events[0][3] is None  # crafted at a table, not with a tool in hand

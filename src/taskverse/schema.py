@@ -23,6 +23,8 @@ TASK_ID_PATTERN = r"^[a-z0-9_]+(\.[a-z0-9_#:-]+)+$"
 NAME_PATTERN = r"^#?[a-z0-9_:]+$"
 
 Name = Annotated[str, Field(pattern=NAME_PATTERN, min_length=1, max_length=128)]
+GOAL_ONLY_TAG = "goal_only"
+"""The tag of an atom that is a goal only (see ``AtomTask.goal_only``)."""
 MAX_COUNT = 2304
 """The largest count a task may name: a full inventory (36 slots of 64)."""
 Finite = Annotated[float, Field(allow_inf_nan=False)]
@@ -365,6 +367,15 @@ class AtomTask(StrictModel):
     def goal(self) -> Goal:
         """The success condition."""
         return self.metrics.success
+
+    @property
+    def goal_only(self) -> bool:
+        """Whether the atom is a goal other atoms' actions reach, never an action of its own.
+
+        ``obtain.*`` (an item got by any action that gives it) and the item-use statistic's ``use.*`` atoms
+        tagged ``GOAL_ONLY_TAG`` (an item used by any action that uses it: ``docs/algebra.md``).
+        """
+        return self.verb == "obtain" or self.id.startswith("obtain.") or GOAL_ONLY_TAG in self.tags
 
 
 class TaskFile(StrictModel):

@@ -524,10 +524,22 @@ local function watch_drops()
 	local handle_node_drops = minetest.handle_node_drops
 	minetest.handle_node_drops = function(pos, drops, digger) -- luacheck: ignore 122 (the engine's hook)
 		if is_player(digger) then
-			dig_held[digger:get_player_name()] = {held = held(digger)}
+			dig_held[digger:get_player_name()] = {held = held(digger), tool = digger:get_wielded_item():get_name()}
 		end
 		return handle_node_drops(pos, drops, digger)
 	end
+end
+
+-- The item-use statistic (Minecraft's `used`): an item is used when a block is placed with it, it is eaten, or
+-- it is a tool that does the work (digs a node its capabilities dig, lands a killing blow). One `use` event
+-- names the item, as the Python world's actions emit it (taskverse.world.graph.items_used).
+local function tool_digs(tool, node_name)
+	local def = minetest.registered_tools[tool]
+	local node = minetest.registered_nodes[node_name]
+	if def == nil or node == nil or def.tool_capabilities == nil then
+		return false
+	end
+	return minetest.get_dig_params(node.groups or {}, def.tool_capabilities).diggable
 end
 
 minetest.register_on_dignode(function(pos, oldnode, digger)
@@ -535,11 +547,16 @@ minetest.register_on_dignode(function(pos, oldnode, digger)
 	if is_player(digger) then
 		local name = digger:get_player_name()
 		local ctx = context(digger)
+		local tool = digger:get_wielded_item():get_name()
 		if dig_held[name] ~= nil then
 			ctx.held = dig_held[name].held
+			tool = dig_held[name].tool
 			dig_held[name] = nil
 		end
 		emit(digger, "mine", oldnode.name, target_of(oldnode.name), 1, nil, ctx)
+		if tool_digs(tool, oldnode.name) then
+			emit(digger, "use", tool, target_of(tool), 1, nil, ctx)
+		end
 		api.poll(digger)
 	end
 end)
@@ -564,6 +581,7 @@ minetest.register_on_placenode(function(pos, newnode, placer, _, itemstack)
 	if is_player(placer) then
 		local item = itemstack and itemstack:get_name() or newnode.name
 		emit(placer, "place", newnode.name, place_target(item, newnode.name), 1)
+		emit(placer, "use", item, target_of(item), 1)
 		check_builds(placer, pos)
 	end
 end)
@@ -572,6 +590,7 @@ minetest.register_on_item_eat(function(_, _, itemstack, user)
 	if is_player(user) then
 		local name = itemstack:get_name()
 		emit(user, "eat", name, target_of(name), 1)
+		emit(user, "use", name, target_of(name), 1)
 	end
 end)
 
@@ -717,6 +736,7 @@ local function place_hook(original)
 		local after = result ~= nil and ItemStack(result):get_count() or before
 		if not place_fired and after < before and is_player(placer) then
 			emit(placer, "place", name, place_target(name, name), 1)
+			emit(placer, "use", name, target_of(name), 1)
 		end
 		return result
 	end
@@ -767,13 +787,22 @@ local function use_on_entity_hook(original)
 	end
 end
 
+-- A mob killed by a player: the kill, and a use of the weapon that landed the blow (it wore it).
+local function emit_kill(self)
+	local cause = self.cause_of_death
+	local killer = cause and cause.puncher
+	if is_player(killer) then
+		emit(killer, "kill", self.name, target_of(self.name), 1)
+		local tool = killer:get_wielded_item():get_name()
+		if minetest.registered_tools[tool] ~= nil then
+			emit(killer, "use", tool, target_of(tool), 1)
+		end
+	end
+end
+
 local function kill_hook(original)
 	return function(self, pos)
-		local cause = self.cause_of_death
-		local killer = cause and cause.puncher
-		if is_player(killer) then
-			emit(killer, "kill", self.name, target_of(self.name), 1)
-		end
+		emit_kill(self)
 		if original ~= nil then
 			return original(self, pos)
 		end
@@ -882,13 +911,7 @@ local function register_mob(mob)
 		knock_back = false,
 		makes_footstep_sound = false,
 		drops = mob.drops,
-		on_die = function(self)
-			local cause = self.cause_of_death
-			local killer = cause and cause.puncher
-			if is_player(killer) then
-				emit(killer, "kill", self.name, target_of(self.name), 1)
-			end
-		end,
+		on_die = emit_kill,
 	})
 end
 

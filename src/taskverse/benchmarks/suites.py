@@ -250,7 +250,7 @@ def build_skillforge(definition: SuiteDefinition, library: Any, scorer: Scorer) 
     selection = definition.selection
     rng = random.Random(definition.seed)
     world = library.world
-    solvable = [t for t in library.tasks if world.task_rank(t.id) != float("inf") and t.verb != "obtain"]
+    solvable = [t for t in library.tasks if world.task_rank(t.id) != float("inf") and not t.goal_only]
     by_category: dict[str, list[Any]] = defaultdict(list)
     for task in solvable:
         by_category[task.category.value].append(task)

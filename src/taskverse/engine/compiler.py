@@ -387,6 +387,10 @@ class Compiler:
         if goal.using is not None:  # used on a block with an item (the item is checked with `using`)
             return list(self._lookup_all(s, target, "block"))
         mapped = self._lookup_all(s, target, "item")
+        # a tool is used by digging or killing with it: the runtime's dig and kill callbacks emit its use
+        tools = [mc for mc, e in mapped.items() if self._item_type(e) == "tool"]
+        if tools:
+            return tools
         self._use_items(s, target, mapped)
         return [mc for mc, e in mapped.items() if e in s.use_items]
 

@@ -286,6 +286,8 @@ class Knowledge:
     combat: CombatTable | None = None
     unobtainable: dict[str, str] = field(default_factory=dict)
     """Why no atom gives a thing, by name (``curated/unobtainable.yaml``)."""
+    never_used: dict[str, str] = field(default_factory=dict)
+    """Why the game counts no use of an item, by name (``curated/item_use.yaml``)."""
     """The curated mob loot tables (``entity_loot`` already holds their drops), with what they leave out."""
     shears: dict[str, list[str]] = field(default_factory=dict)
     hand_speed: float = 1.0
@@ -465,6 +467,7 @@ def _check_names(kn: Knowledge, curated: Path) -> None:
     checks += [("structure_blocks.yaml", b, "block") for b in [*kn.structure_blocks, *kn.never_generated]]
     checks += [("entity_loot.yaml", d.item, "item") for t in kn.loot_tables.values() for d in t.drops]
     checks += [("unobtainable.yaml", n, "item" if n in kn.items else "block") for n in kn.unobtainable]
+    checks += [("item_use.yaml", n, "item") for n in kn.never_used]
     if kn.combat is not None:
         table = kn.combat
         checks += [("combat.yaml", m, "entity") for m in table.mobs]
@@ -608,6 +611,7 @@ def _load_knowledge(directory: Path) -> Knowledge:
     entity_loot, loot_tables = _apply_entity_loot(raw["entity_loot"], raw["entities"], curated / "entity_loot.yaml")
     combat = _load_combat(curated / "combat.yaml")
     unobtainable = _load_unobtainable(curated / "unobtainable.yaml")
+    never_used = _load_unobtainable(curated / "item_use.yaml")  # the same shape: groups of names with a reason
     tags_data = read_yaml(curated / "tags.yaml")
     tags = {str(k): sorted(str(m) for m in v) for k, v in (tags_data.get("tags") or {}).items()}
     mechanisms = load_mechanisms(curated)
@@ -623,6 +627,7 @@ def _load_knowledge(directory: Path) -> Knowledge:
         loot_tables=loot_tables,
         combat=combat,
         unobtainable=unobtainable,
+        never_used=never_used,
         smelting=smelting,
         fuels=fuels,
         mobs={m.name: m for m in mobs},

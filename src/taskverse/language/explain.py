@@ -20,7 +20,7 @@ from typing import Any
 
 from taskverse.knowledge.renames import loose_name
 from taskverse.language.reading import Counted, Joined, Limited, Node, PhraseReading, Started, Step
-from taskverse.language.vocabulary import VERBS
+from taskverse.language.vocabulary import USE_MEANINGS, VERBS
 
 JOINS = {"then": "one after the other: THEN (>>)", "all": "all of them, in any order: AND (&)",
          "any": "either of them: OR (|)"}
@@ -89,9 +89,17 @@ def _step_rules(task_id: str, reading: PhraseReading, reader: Any) -> list[str]:
             break
     said = next((w for p in pieces for w in p.split()[:1] if w in VERBS and verb in VERBS[w] and w != verb), None)
     if said is not None:
-        out.append(f"'{said}' means {verb}")
+        out.append(f"'{said}' means {verb}" + (f" ({USE_MEANINGS[verb]})" if said == "use" else ""))
+    elif verb == "use" and _is_statistic(reader.library.index.data.get(task_id, {}), target):
+        out.append(f"'use' is {USE_MEANINGS['use']}")
     out.append(f"atom {task_id}")
     return out
+
+
+def _is_statistic(data: dict[str, Any], item: str) -> bool:
+    """Whether an atom's success is its item used and nothing more (``use.iron_pickaxe``, the used statistic)."""
+    goal = (data.get("metrics") or {}).get("success") or {}
+    return goal.get("event") == "use" and goal.get("target") == item and goal.get("using") is None
 
 
 def _aliases() -> dict[str, tuple[str, str]]:

@@ -602,6 +602,10 @@ class PhraseReader:
                 if self._clause(words[:i]) is None:
                     return self.diagnose(words[:i], phrase)
                 return self.diagnose(words[i + cut:], phrase)
+        if len(words) > 3 and words[0] in VERBS and words[1] == "and" and words[2] in VERBS:
+            for clause in ((words[0], *words[3:]), words[2:]):  # "craft and use a clock": the verb that fails
+                if self._clause(clause) is None:
+                    return self.diagnose(clause, phrase)
         core = words
         structure_at: tuple[tuple[str, ...], str] | None = None
         peeled = True
@@ -757,6 +761,8 @@ class PhraseReader:
             return never
         elif verb == "obtain" and name in kn.unobtainable:
             return f"{name}: {kn.unobtainable[name]}"
+        elif verb == "use" and name in kn.never_used:
+            return f"{name}: {kn.never_used[name]} (item_use.yaml)"
         elif verb == "equip" and name in kn.items and SLOTS.get(name.rsplit("_", 1)[-1]) is None \
                 and name not in ("shield", "elytra", "carved_pumpkin", "turtle_helmet"):
             return f"{name} cannot be worn"

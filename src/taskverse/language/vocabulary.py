@@ -27,12 +27,20 @@ VERBS: dict[str, tuple[str, ...]] = {
     "find": ("find",), "locate": ("find",), "discover": ("find",), "reach": ("find",), "visit": ("find",),
     "place": ("place",), "put": ("place",), "eat": ("eat",), "consume": ("eat",),
     "equip": ("equip",), "wear": ("equip",), "plant": ("plant",), "sow": ("plant",), "shear": ("shear",),
-    "use": ("use",),
+    "use": ("use", "place", "eat", "equip"),
     "trade": ("trade",), "buy": ("trade",), "purchase": ("trade",), "sell": ("sell",),
     "brew": ("brew",), "drink": ("drink",), "fill": ("fill",),
     "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",),
 }
-"""A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt)."""
+"""A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
+
+``use X`` is the game's ``used`` statistic (``USE_MEANINGS``): the item's use atom, else placing, eating or putting
+it on, which is how the game uses a block, a food and armour."""
+USE_MEANINGS = {"use": "an item used, as the game's used statistic counts it (a tool worn down, a bucket filled)",
+                "place": "the game's used statistic: a block is used by placing it",
+                "eat": "the game's used statistic: a food is used by eating it",
+                "equip": "the game's used statistic: armour is used by putting it on"}
+"""Why ``use X`` became each library verb (Minecraft Wiki, Statistics: minecraft:used), for the audit trail."""
 MISSING_VERBS = {"ride": "riding", "repair": "repairing", "fish": "fishing", "sleep": "sleeping"}
 """Verbs of the game the library has only a few fixed atoms for: lines beyond those are explained, not read."""
 SKIP_AFTER_VERB = {"up", "down", "for", "to", "out"}

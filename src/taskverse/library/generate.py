@@ -26,9 +26,19 @@ from taskverse.library.drafts import goal as _goal
 from taskverse.library.drafts import need as _need
 from taskverse.library.mechanisms import GENERATORS as MECHANISMS
 from taskverse.library.mechanisms import presence
-from taskverse.schema import AtomTask, Category, Measure, Need, ResourceKind
+from taskverse.schema import GOAL_ONLY_TAG, AtomTask, Category, Measure, Need, ResourceKind
 from taskverse.world.costs import step_cost_for
-from taskverse.world.graph import INF, compute_ranks, resource_node, task_node, way_yields, yield_penalty
+from taskverse.world.graph import (
+    INF,
+    USED_BY_HAND,
+    compute_ranks,
+    items_used,
+    resource_node,
+    task_node,
+    way_yields,
+    yield_penalty,
+)
+from taskverse.world.rules import durability_from_knowledge
 from taskverse.yamlio import dump_yaml, read_yaml
 
 GENERATED_BY = ("taskverse.library.generate (scripts/generate_atoms.py); "
@@ -384,6 +394,7 @@ def generate(kn: Knowledge, curated: list[AtomTask], aliases: dict[str, list[str
         data["aliases"] = sorted(aliases.get(data["id"], []))
         tasks.append(AtomTask.model_validate(data))
     tasks += _obtains(kn, rank, everything, aliases)
+    tasks += _uses(kn, rank, everything, aliases)
     _check_aliases(aliases, {t.id for t in tasks} | curated_ids)
     return sorted(tasks, key=lambda t: t.id)
 
@@ -420,6 +431,45 @@ def _obtains(kn: Knowledge, rank: dict[str, float], everything: dict[str, AtomTa
             "requires": [[{"any_of": [item]}]],
             "metrics": _goal("obtain", item),
             "tags": ["from_scratch"],
+        }))
+    return out
+
+
+def _uses(kn: Knowledge, rank: dict[str, float], everything: dict[str, AtomTask],
+          aliases: dict[str, list[str]]) -> list[AtomTask]:
+    """'Use X' (the game's ``used`` statistic) for every item some atom uses, except by placing, eating or wearing.
+
+    Those read as the place, eat and equip atoms; these are a tool worn down, a bucket filled, a compass on a
+    lodestone. A tool's is an action (a block broken with it); the others are goals, reached by any atom that
+    uses the item (``world.graph.items_used``).
+    """
+    durability = durability_from_knowledge(kn)
+    worn = {t.goal.target for t in everything.values() if t.goal.event.value == "equip"}
+    used: set[str] = set()
+    by_hand: set[str] = set()
+    for task in everything.values():
+        if task.goal_only:
+            continue
+        items = items_used(task, kn.tags, durability, worn)
+        (by_hand if task.goal.event.value in USED_BY_HAND else used).update(items)
+    out = []
+    for item in sorted(used - by_hand):
+        if rank.get(resource_node("item", item), INF) == INF or f"use.{item}" in everything:
+            continue
+        # A tool is used by breaking a block with it in hand (one durability; what the block drops is not
+        # counted): an action of its own, as the player takes that tool in hand; the text world's other actions
+        # wear the cheapest tool that does them. Anything else is a goal its actions reach.
+        tool = item in durability
+        out.append(AtomTask.model_validate({
+            "id": f"use.{item}",
+            "description": f"use {item}",
+            "aliases": sorted(aliases.get(f"use.{item}", [])),
+            "category": Category.EXPLOITATION.value,
+            "verb": "use",
+            "initialization": {"main_hand": item},
+            "requires": [[{"any_of": [item], "kept": tool}]],
+            "metrics": _goal("use", item),
+            "tags": ["from_scratch"] if tool else ["from_scratch", GOAL_ONLY_TAG],
         }))
     return out
 

@@ -110,6 +110,46 @@ def way_yields(task: AtomTask) -> list[list[Yield]]:
     return [list(way.yields) if isinstance(way, WaySpec) else list(task.yields) for way in task.requires]
 
 
+USED_BY_HAND = frozenset({"place", "eat", "equip"})
+"""Events whose item is used, as the game's ``used`` statistic counts it: the block placed, the food eaten, the
+armour put on (right-clicked on)."""
+
+
+def items_used(task: AtomTask, tags: Mapping[str, Collection[str]], durability: Collection[str],
+               worn: Collection[str]) -> set[str]:
+    """The items doing an atom can use, as the game's ``used`` statistic counts them (Minecraft Wiki, Statistics).
+
+    The block it places, the food it eats, the armour it puts on; a tool it keeps and wears down (an item of
+    ``durability`` other than the ``worn`` armour, which wears when hit: no use); and the item held when its goal
+    is a use on a block in the world (a bucket on water, a compass on a lodestone). An item used on a mob (wheat
+    fed to a cow) or at a station in the inventory (an anvil, an enchanting table) is no use of it in the game's
+    count. ``world.rules.Rules.events`` emits a ``use`` event for each it uses.
+    """
+    goal = task.goal
+    event = goal.event.value
+
+    def names(name: str) -> set[str]:
+        return set(tags.get(name[1:], ())) if name.startswith("#") else {name}
+
+    out: set[str] = set()
+    ways = ways_of(task)
+    for way in ways:
+        for need in way:
+            if need.kind != ResourceKind.ITEM:
+                continue
+            if need.kept and need.uses and any(m in durability for m in need.any_of):
+                out |= {m for m in need.any_of if m in durability and m not in worn}
+            elif event == "place" and not need.kept:
+                out |= set(need.any_of)
+    if event in USED_BY_HAND and event != "place":
+        out |= names(goal.target)
+    if event == "use" and goal.using is not None:
+        blocks = names(goal.target)
+        if any(need.kind == ResourceKind.BLOCK and blocks & set(need.any_of) for way in ways for need in way):
+            out |= names(goal.using)
+    return out
+
+
 def need_members(need: Need) -> list[Resource]:
     """The resources that can satisfy a need."""
     return [(need.kind.value, name) for name in need.any_of]

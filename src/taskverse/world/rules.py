@@ -33,6 +33,10 @@ Rules:
 * Each action emits the atom's own success event (a tag target is named by the member used) and an ``obtain``
   event per item received, where the agent is after the action, with the tool the action keeps in hand (none
   for craft and smelt).
+* It also emits a ``use`` event for each item it uses, as the game's ``used`` statistic counts them (Minecraft
+  Wiki, Statistics): the block it places, the food it eats, the armour it puts on, the tool it wears down
+  (mining, killing, tilling, shearing) and the item it uses on a block (a bucket on water, a compass on a
+  lodestone). An item used on a mob (wheat fed to a cow) is no use of the item in the game's count.
 
 Example:
     >>> from taskverse import load_library
@@ -61,7 +65,7 @@ import numpy as np
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import AtomTask, Initialization, Measure
 from taskverse.world import chance
-from taskverse.world.graph import way_yields, ways_of
+from taskverse.world.graph import USED_BY_HAND, items_used, way_yields, ways_of
 
 INF = math.inf
 PRESENCE_KINDS = ("block", "entity", "biome", "structure", "dimension")
@@ -190,7 +194,7 @@ class Rules:
     """The compiled rules of one set of atoms: resources, actions, needs, effects, and mask bookkeeping.
 
     Args:
-        tasks: The atoms (``obtain.*`` atoms become goals only, never actions).
+        tasks: The atoms (goal atoms, ``obtain.*`` and the item-use statistic's, are never actions).
         tags: Item tags (``#logs``) for goal targets and tools.
         places: The biome and dimension a found resource implies, e.g. ``("block", "netherrack") -> (None,
             "nether")``.
@@ -214,7 +218,7 @@ class Rules:
         self.atom_ids: list[str] = [t.id for t in tasks]
         self.atom_index = {t: i for i, t in enumerate(self.atom_ids)}
         self.goals_by_atom = {t.id: t.goal for t in tasks}
-        action_tasks = [t for t in tasks if t.verb != "obtain" and not t.id.startswith("obtain.")]
+        action_tasks = [t for t in tasks if not t.goal_only]
         self.actions: list[str] = [t.id for t in action_tasks]
         self.action_index = {t: i for i, t in enumerate(self.actions)}
         self.descriptions: list[str] = [t.description for t in action_tasks]
@@ -373,6 +377,17 @@ class Rules:
                     self.producers[out.resource].append(a)
 
         self._use_up_placed_blocks(action_tasks)
+        self.worn: frozenset[int] = frozenset(
+            r for g in self.goals if g.event == "equip" and (r := index.get(("item", g.target))) is not None)
+        """Armour (what equip actions put on): it wears when hit, which the game does not count as a use."""
+        worn = {self.names[r] for r in self.worn}
+        self.use_keys: list[frozenset[tuple[str, str]]] = [
+            frozenset(("use", m) for m in items_used(task, self.tags, self.durability, worn))
+            for task in action_tasks]
+        """Per action, the ``use`` events it can emit (``world.graph.items_used``)."""
+        self.used_on_block: list[bool] = [self._uses_on_block(a) for a in range(len(self.actions))]
+        """Per action, whether its goal is an item used on a block in the world (the held item is used, as the
+        game counts it), not on a mob or at a station in the inventory (enchanting, an anvil's repair)."""
         self.action_keys: list[frozenset[tuple[str, str]]] = [self._possible_keys(a) for a in range(len(self.actions))]
         self.can_move = bytearray(
             any(need.presence for way in self.ways[a] for need in way) or
@@ -382,6 +397,13 @@ class Rules:
         for a, possible in enumerate(self.action_keys):
             for event_key in possible:
                 self.actions_by_key.setdefault(event_key, []).append(a)
+
+    def _uses_on_block(self, a: int) -> bool:
+        goal = self.goals[a]
+        if goal.event != "use" or (goal.using is None and goal.using_tag is None):
+            return False
+        blocks = {self.index.get(("block", t)) for t in (goal.target_tag or {goal.target})} - {None}
+        return any(n.presence and blocks & set(n.members) for way in self.ways[a] for n in way)
 
     def _use_up_placed_blocks(self, action_tasks: list[AtomTask]) -> None:
         """Breaking (or turning into another) a block that only placing gives uses it up: one placed, one back.
@@ -453,7 +475,7 @@ class Rules:
         targets = goal.target_tag if goal.target_tag is not None else {goal.target}
         keys = {(goal.event, t) for t in targets}
         keys |= {("obtain", self.names[o.resource]) for o in self.outputs[a] if o.resource < self.n_items}
-        return frozenset(keys)
+        return frozenset(keys | self.use_keys[a])
 
     def _compile_masks(self) -> None:
         """Flat arrays for incremental candidate masks: needs -> ways -> actions, thresholds per resource."""
@@ -828,10 +850,26 @@ class Rules:
             made = sum(n for r, n in outputs if r < n_items and names[r] == target)
             count = made or count
         events: list[Event] = [(goal.event, target, count, held, biome, dimension, goal.value)]
+        for item in self._used(a, goal, way_needs, used, target, held):
+            if (goal.event, target) != ("use", item):
+                events.append(("use", item, 1, held, biome, dimension, None))
         for r, amount in outputs:
             if r < n_items and not (goal.event == "obtain" and names[r] == target):
                 events.append(("obtain", names[r], amount, held, biome, dimension, None))
         return events
+
+    def _used(self, a: int, goal: GoalTemplate, way_needs: Sequence[Need], used: list[int], target: str,
+              held: str | None) -> list[str]:
+        """The items action ``a`` uses this time, as the game's ``used`` statistic counts them (``items_used``)."""
+        names = self.names
+        out = [names[u] for u, n in zip(used, way_needs, strict=True)
+               if (n.uses and u not in self.worn and names[u] in self.durability)
+               or (goal.event == "place" and n.consume and u < self.n_items)]
+        if goal.event in USED_BY_HAND and goal.event != "place":
+            out.append(target)
+        if self.used_on_block[a] and held is not None:
+            out.append(held)
+        return list(dict.fromkeys(out))
 
     def _pick(self, tag: frozenset[str], used: list[int], outputs: list[tuple[int, int]]) -> str:
         for r in [*used, *(r for r, _ in outputs)]:
