@@ -440,10 +440,11 @@ def _uses(kn: Knowledge, rank: dict[str, float], everything: dict[str, AtomTask]
     """'Use X' (the game's ``used`` statistic) for every item some atom uses, except by placing, eating or wearing.
 
     Those read as the place, eat and equip atoms; these are a tool worn down, a bucket filled, a compass on a
-    lodestone. A tool's is an action (a block broken with it); the others are goals, reached by any atom that
-    uses the item (``world.graph.items_used``).
+    lodestone. A tiered tool's is an action (a block broken with it: Minecraft Wiki, Item durability); the
+    others are goals, reached by any atom that uses the item (``world.graph.items_used``).
     """
     durability = durability_from_knowledge(kn)
+    tiered = {t for tier in kn.tool_tiers for t in tier.items}
     worn = {t.goal.target for t in everything.values() if t.goal.event.value == "equip"}
     used: set[str] = set()
     by_hand: set[str] = set()
@@ -456,10 +457,11 @@ def _uses(kn: Knowledge, rank: dict[str, float], everything: dict[str, AtomTask]
     for item in sorted(used - by_hand):
         if rank.get(resource_node("item", item), INF) == INF or f"use.{item}" in everything:
             continue
-        # A tool is used by breaking a block with it in hand (one durability; what the block drops is not
-        # counted): an action of its own, as the player takes that tool in hand; the text world's other actions
-        # wear the cheapest tool that does them. Anything else is a goal its actions reach.
-        tool = item in durability
+        # A tool of a tier (pickaxe, axe, shovel, hoe, sword) is used by breaking any block with it in hand (one
+        # durability; what the block drops is not counted): an action of its own, as the player takes that tool in
+        # hand, where the text world's other actions wear the cheapest tool that does them. Anything else (a bow
+        # shot, shears, a bucket) is used only by its own actions: a goal they reach.
+        tool = item in tiered
         out.append(AtomTask.model_validate({
             "id": f"use.{item}",
             "description": f"use {item}",
