@@ -387,9 +387,11 @@ class Compiler:
         if goal.using is not None:  # used on a block with an item (the item is checked with `using`)
             return list(self._lookup_all(s, target, "block"))
         mapped = self._lookup_all(s, target, "item")
-        # a tool is used by digging or killing with it: the runtime's dig and kill callbacks emit its use
+        # a tool is used by digging or killing with it (the runtime's dig and kill callbacks emit its use), and
+        # by its own use callbacks if it has any (flint and steel)
         tools = [mc for mc, e in mapped.items() if self._item_type(e) == "tool"]
         if tools:
+            s.use_items.update(e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS)
             return tools
         self._use_items(s, target, mapped)
         return [mc for mc, e in mapped.items() if e in s.use_items]
