@@ -86,6 +86,16 @@ def test_every_alternative_on_request(library):
     assert "task:craft.oak_wood" not in pruned.nodes  # planks from wood blocks made of logs: a detour
 
 
+def test_every_alternative_holds_shearing(library):
+    # Wool from a sheared sheep is a player's way to a bed: its shears are made once. The cycle it shares with
+    # burning a banner for iron (wool -> banner -> fuel -> iron -> shears -> wool) is cut at the banner, whose every
+    # unit burnt is dearer than a log, not at the shearing, which depths alone could not tell apart from it.
+    every = library.world_with_every_alternative
+    wool_producers = {u for u, _ in every.preds["item:white_wool"]}
+    assert {"task:use.shear_sheep", "task:hunt.sheep", "task:craft.white_wool"} <= wool_producers
+    assert "task:use.shear_sheep" in every.dependency_graph("craft.white_bed").nodes
+
+
 def _restarting_cuts(order, succ, choose):
     """What ``_cut_cycles`` must give: ``networkx.find_cycle`` started again after every cut."""
     graph = nx.DiGraph()

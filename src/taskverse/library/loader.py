@@ -329,19 +329,30 @@ class Library:
     def world_with_every_alternative(self) -> World:
         """The dependency graph with every grounded alternative, however dear (``taskverse graph --all``)."""
         if self._world_all is None:
-            # the pruned graph's alternatives among them, whatever cycles the others make
-            self._world_all = build_world(self.tasks, step_cost_for(self.knowledge), include=self.world.graph)
+            from taskverse.world.rules import fuel_ticks_from_knowledge
+
+            # the pruned graph's alternatives among them, whatever cycles the others make; the costs only say
+            # which edge of a cycle is the detour (a banner burnt for iron, not the shears' wool)
+            kn = self.knowledge
+            self._world_all = build_world(self.tasks, step_cost_for(kn), costs=self._costs(),
+                                          fuel_ticks=fuel_ticks_from_knowledge(kn), include=self.world.graph,
+                                          prune=False)
         return self._world_all
 
-    def _build_world(self) -> World:
+    def _costs(self) -> dict[str, list[tuple[float, float]]]:
+        """Each resource's prices from nothing in steps (the cost fixpoint of the one world model)."""
         from taskverse.world.graph import resource_node
-        from taskverse.world.rules import CostModel, Rules, fuel_ticks_from_knowledge
+        from taskverse.world.rules import CostModel, Rules
 
-        kn = self.knowledge
         rules = Rules.for_library(self)  # the one model the text environment and the planner read
         fronts = CostModel.for_rules(rules).fronts
-        costs = {resource_node(kind, name): fronts[r] for r, (kind, name) in enumerate(rules.resources)}
-        return build_world(self.tasks, step_cost_for(kn), costs=costs, fuel_ticks=fuel_ticks_from_knowledge(kn))
+        return {resource_node(kind, name): list(fronts[r]) for r, (kind, name) in enumerate(rules.resources)}
+
+    def _build_world(self) -> World:
+        from taskverse.world.rules import fuel_ticks_from_knowledge
+
+        kn = self.knowledge
+        return build_world(self.tasks, step_cost_for(kn), costs=self._costs(), fuel_ticks=fuel_ticks_from_knowledge(kn))
 
     def lookup(self, reference: str) -> AtomTask | None:
         """A task by id, description or alias, or None (no close matches computed: cheap on a miss)."""

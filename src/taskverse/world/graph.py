@@ -295,7 +295,8 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
 
 def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
                 costs: Mapping[str, Sequence[tuple[float, float]]] | None = None,
-                fuel_ticks: Mapping[str, int] | None = None, include: nx.DiGraph | None = None) -> World:
+                fuel_ticks: Mapping[str, int] | None = None, include: nx.DiGraph | None = None,
+                prune: bool = True) -> World:
     """Build the world-wide dependency graph over ``tasks`` (see the module docstring for the rules).
 
     Args:
@@ -311,6 +312,10 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
         include: A graph whose nodes and edges this one holds too (the pruned graph, in the graph of every
             alternative: its cycles are broken at the other alternatives' edges, so every pruned graph is a part
             of the graph with every alternative).
+        prune: Whether the costs leave out dear alternatives. Without pruning (``taskverse graph --all`` with
+            costs), every grounded alternative stays and the costs only say which edge of a cycle is the detour:
+            the one whose every unit costs most above the cheapest alternative's for its target (a banner burnt as
+            fuel for iron, not the wool of shears made once), where depths alone tie them.
 
     """
     by_id = {t.id: t for t in tasks}
@@ -318,6 +323,14 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
 
     rank = compute_ranks(by_id, step_cost)
     graph = nx.DiGraph()
+    pruning = costs is not None and prune
+    # With costs and no pruning: how much more each unit through an OR edge costs than through the cheapest
+    # alternative (marginal prices: a tool is made once, so shears' wool is no detour; a banner burnt is one each time)
+    excess: dict[tuple[str, str], float] = {}
+
+    def note_excess(edge: tuple[str, str], value: float, best: float) -> None:
+        over = INF if value == INF else value - min(value, best)
+        excess[edge] = min(over, excess.get(edge, INF))  # a member of several needs: its cheapest use
 
     def r(node: str) -> float:
         return rank.get(node, INF)
@@ -437,12 +450,12 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
         drawn: list[Resource] = []
         for member, value in sorted(options.items(), key=lambda kv: (round(kv[1], 6), _preference(kv[0][1]),
                                                                      kv[0][1])):
-            if not kept(value, best):
+            if not (kept(value, best) if pruning else r(resource_node(*member)) < INF):
                 continue
-            if costs is not None and value > best and made_from_another(member, names - {resource_node(*member)}):
+            if pruning and value > best and made_from_another(member, names - {resource_node(*member)}):
                 continue
             chosen.append(member)
-            if costs is None or len(drawn) < TIES:
+            if not pruning or len(drawn) < TIES:
                 drawn.append(member)
         return chosen, drawn
 
@@ -478,16 +491,19 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
         outcomes = way_yields(task)
         unit_prices = [(p[0] / _main_amount(outcome), p[1]) for p, outcome in zip(way_prices, outcomes, strict=True)]
         kept_ways = [(w, way) for w, way in enumerate(ways)
-                     if way_costs[w] < INF and (costs is None or way_kept(unit_prices[w], unit_prices))
-                     and (way is cheapest_way or costs is None or not detour(way, cheapest_way))]
+                     if (way_costs[w] < INF and way_kept(unit_prices[w], unit_prices)
+                         and (way is cheapest_way or not detour(way, cheapest_way)) if pruning
+                         else way_ranks[w] < INF)]
         for w, way in kept_ways:
             target = t_node
             if len(kept_ways) > 1:
                 target = f"way:{task_id}:{w}"
                 graph.add_node(target, type="way", label=f"way {w + 1}", rank=way_ranks[w])
                 graph.add_edge(target, t_node, dep=OR)
+                note_excess((target, t_node), way_prices[w][0], min(m for m, _ in way_prices))
             for need, free in zip(way, setups_elsewhere(way), strict=True):
                 members, drawn = few_of_a_kind({m: need_cost(need, m, free) for m in need_members(need)})
+                margins = {m: need_parts(need, m)[0] for m in need_members(need)}
                 node = _need_node(need, members)
                 if len(members) > 1:
                     graph.add_node(node, type="group", kind=need.kind.value, members=[m[1] for m in members],
@@ -495,6 +511,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
                     for m in drawn:
                         _add_resource(graph, m, rank)
                         graph.add_edge(resource_node(*m), node, dep=OR)
+                        note_excess((resource_node(*m), node), margins[m], min(margins.values()))
                 else:
                     _add_resource(graph, members[0], rank)
                 graph.add_edge(node, target, dep=AND, count=need.count)
@@ -505,12 +522,14 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
             given = {z.name: z for z in outcomes[ways.index(cheapest_way)]}.get(y.name, y)
             divisor = given.units
             price = (best_price[0] / divisor, best_price[1])
-            if costs is None or (kept_at_some_amount(price, costs.get(res_node, ())) and
-                                 not all(recycles(way, res_node) for _, way in kept_ways)):
+            fronts = (costs or {}).get(res_node, ())
+            if not pruning or (kept_at_some_amount(price, fronts) and
+                               not all(recycles(way, res_node) for _, way in kept_ways)):
                 _add_resource(graph, (y.kind.value, y.name), rank)
                 graph.add_edge(t_node, res_node, dep=OR)
+                note_excess((t_node, res_node), price[0], min((m for m, _ in fronts), default=INF))
                 producers.setdefault(res_node, []).append((price[0] + price[1], task_id))
-    if costs is not None:
+    if pruning:
         for res_node, priced in producers.items():
             for _, task_id in sorted(priced)[PRODUCERS:] if len(priced) > MANY_PRODUCERS else []:
                 graph.remove_edge(task_node(task_id), res_node)
@@ -523,7 +542,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
         graph.add_nodes_from(include.nodes(data=True))
         graph.add_edges_from(include.edges(data=True))
         keep = frozenset(include.edges)
-    _break_cycles(graph, keep)
+    _break_cycles(graph, keep, excess if costs is not None and not prune else None)
     _merge_lone_ways(graph)
     # Producers that could not be grounded, and resources nothing produces, are not part of any derivation.
     graph.remove_nodes_from([n for n, d in list(graph.nodes(data=True)) if d.get("rank", INF) == INF and
@@ -575,8 +594,12 @@ def _merge_lone_ways(graph: nx.DiGraph) -> None:
             graph.remove_node(way)
 
 
-def _break_cycles(graph: nx.DiGraph, keep: Collection[tuple[str, str]] = ()) -> None:
+def _break_cycles(graph: nx.DiGraph, keep: Collection[tuple[str, str]] = (),
+                  excess: Mapping[tuple[str, str], float] | None = None) -> None:
     """Remove the largest detour of each remaining cycle (alternatives within the slack can still loop).
+
+    The largest detour is the edge whose source is dearest above the cheapest alternative by ``excess`` (steps,
+    when given: edges it does not price are requirements, never the detour), then the deepest by ``_edge_slack``.
 
     Cycles lie inside strongly connected components, so each component is searched on its own, from its nodes in
     the graph's order (a component is a set: its own order changes with the hash seed). An edge in ``keep`` goes
@@ -585,7 +608,9 @@ def _break_cycles(graph: nx.DiGraph, keep: Collection[tuple[str, str]] = ()) -> 
     import networkx as nx
 
     def worst(cycle: list[tuple[str, str]]) -> tuple[str, str]:
-        return max(cycle, key=lambda e: (e not in keep, _edge_slack(graph, *e), e))
+        if excess is None:
+            return max(cycle, key=lambda e: (e not in keep, _edge_slack(graph, *e), e))
+        return max(cycle, key=lambda e: (e not in keep, excess.get(e, -1.0), _edge_slack(graph, *e), e))
 
     place = {node: n for n, node in enumerate(graph)}
     for component in list(nx.strongly_connected_components(graph)):
