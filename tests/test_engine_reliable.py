@@ -55,8 +55,10 @@ def test_no_goal_is_met_at_the_spawn(idle_reports):
 def test_the_player_starts_standing_on_the_ground_in_the_open(idle_reports):
     for task, report in idle_reports.items():
         first = report.events[0]["game_event"]
-        # the flat world's ground is at y = 8: standing on it, the feet are at 8.5, out of any cave
-        assert first["y"] == 8.5 and first["in_cave"] is False, (task, first)
+        # the flat world's ground is at y = 8: standing on it, the feet are at 8.5, out of any cave. On a loaded
+        # machine the first event can come while the player is still settling onto it from the spot above
+        # (8.974 seen at load 13): within half a node, not on the node above (9.5) or below (7.5).
+        assert abs(first["y"] - 8.5) < 0.5 and first["in_cave"] is False, (task, first)
 
 
 def test_wrong_plans_fail_every_time(library):
