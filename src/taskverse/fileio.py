@@ -354,22 +354,31 @@ def open_log(path: str | Path, fresh: bool) -> IO[bytes]:
     empties it. Whether an existing file may be taken over is the caller's check (``check_output``), made
     before any work is done.
     """
+    fd = _open_regular(path, os.O_WRONLY | os.O_APPEND, "write")
+    if fresh:
+        os.ftruncate(fd, 0)
+    return open(fd, "ab")
+
+
+def _open_regular(path: str | Path, flags: int, verb: str) -> int:
+    """A blocking descriptor on a checked output path (made if missing) that is a regular file.
+
+    Opened without blocking and its kind checked on the open file, so a FIFO or device put there since the path's
+    check is refused without waiting on it.
+    """
     path = check_output(path, force=True)
     _make_parent(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0)
     try:
-        fd = os.open(path, flags, 0o666)
+        fd = os.open(path, flags | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
     except OSError as exc:
-        raise TaskverseError(f"cannot write: {os_reason(exc)}", file=path) from None
+        raise TaskverseError(f"cannot {verb}: {os_reason(exc)}", file=path) from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         raise TaskverseError(f"is {_kind(info.st_mode)}; expected a regular file", file=path)
     if hasattr(os, "O_NONBLOCK"):
         os.set_blocking(fd, True)
-    if fresh:
-        os.ftruncate(fd, 0)
-    return open(fd, "ab")
+    return fd
 
 
 @contextlib.contextmanager
@@ -377,20 +386,12 @@ def locked(path: str | Path) -> Iterator[None]:
     """Hold an exclusive advisory lock (``flock``) on ``path``, a regular file made if missing, for the block.
 
     Processes that update one file in turn (a cache that merges what another process saved) take it first; it
-    is held only while they read and write. Checked as ``open_log`` checks its file (no folder, FIFO or device).
+    is held only while they read and write. Checked as ``open_log``'s file is (no folder, FIFO or device).
     """
     import fcntl
 
-    path = check_output(path, force=True)
-    _make_parent(path)
+    fd = _open_regular(path, os.O_RDWR, "lock")
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o666)
-    except OSError as exc:
-        raise TaskverseError(f"cannot lock: {os_reason(exc)}", file=path) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise TaskverseError(f"is {_kind(info.st_mode)}; expected a regular file", file=path)
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:

@@ -493,10 +493,7 @@ def atoms_to_do(expr: Any) -> list[str]:
 
 def build_molecule(expr: Any, library: Any, tags: list[str] | None = None) -> MoleculeTask:
     """Check a composition and derive its attributes; raise Conflict naming the parts if it is infeasible."""
-    check_shape(expr)  # before anything recursive walks it
-    expr = canonical(resolve_refs(expr, library))
-    builder = MoleculeBuilder(library)
-    check_can_finish(expr, builder)
+    expr, builder = _prepared(expr, library)
     builder.check_constraints(expr)
     return _assemble(expr, builder, tags)
 
@@ -509,15 +506,21 @@ def build_out_of_reach(expr: Any, library: Any) -> tuple[MoleculeTask, str]:
     conflict, and the builder's other refusals (its shape, an avoid part that never finishes, starts that
     clash) as ``build_molecule`` does.
     """
-    check_shape(expr)
-    expr = canonical(resolve_refs(expr, library))
-    builder = MoleculeBuilder(library)
-    check_can_finish(expr, builder)
+    expr, builder = _prepared(expr, library)
     try:
         builder.check_constraints(expr)
     except Conflict as exc:
         return _assemble(expr, builder, None), exc.message
     raise TaskverseError(f"{builder.describe(expr)!r}: its constraints can be met, so it is not out of reach")
+
+
+def _prepared(expr: Any, library: Any) -> tuple[Any, MoleculeBuilder]:
+    """The composition checked for its shape and that it can finish, resolved and canonical, with its builder."""
+    check_shape(expr)  # before anything recursive walks it
+    expr = canonical(resolve_refs(expr, library))
+    builder = MoleculeBuilder(library)
+    check_can_finish(expr, builder)
+    return expr, builder
 
 
 def _assemble(expr: Any, builder: MoleculeBuilder, tags: list[str] | None) -> MoleculeTask:

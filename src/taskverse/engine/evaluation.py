@@ -114,19 +114,14 @@ def start_as(task: Any, mode: str, library: Any) -> Any:
     """
     from taskverse.algebra.expr import Initialized, naive, ref
     from taskverse.algebra.molecule import build_molecule
+    from taskverse.textenv.env import has_custom_start
 
     if mode not in INIT_MODES:
         raise TaskverseError(f"--init {mode!r}: expected {', '.join(INIT_MODES)}")
     molecule = getattr(task, "kind", "atom") == "molecule"
     expr = task.expression if molecule else ref(task.id)
 
-    def custom(node: Any) -> bool:
-        if isinstance(node, Initialized) and node.mode == "custom":
-            return True
-        parts = getattr(node, "parts", None) or ([node.part] if hasattr(node, "part") else [])
-        return any(custom(p) for p in parts)
-
-    if mode == "task" or (mode == "auto" and custom(expr)):
+    if mode == "task" or (mode == "auto" and has_custom_start(expr)):
         return task
     if isinstance(expr, Initialized) and expr.mode == "naive":
         return task

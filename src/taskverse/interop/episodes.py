@@ -22,16 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from taskverse.errors import TaskverseError
-from taskverse.interop.frames import IMAGE_SUFFIXES, VIDEO_SUFFIXES
+from taskverse.interop.frames import IMAGE_SUFFIXES, VIDEO_SUFFIXES, natural_key
 
 MAX_EPISODES = 1000
 """Episodes one batch rates."""
 MAX_REPORT_BYTES = 256 * 1024 * 1024
 """The largest run report read for its tasks."""
-
-
-def _natural(path: Path) -> list[object]:
-    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
 
 
 def episode_sources(folder: Path) -> list[Path]:
@@ -42,7 +38,7 @@ def episode_sources(folder: Path) -> list[Path]:
         raise TaskverseError("--each needs a folder of episodes (subfolders of frames, or video files)",
                              file=folder)
     try:
-        entries = sorted(folder.iterdir(), key=_natural)
+        entries = sorted(folder.iterdir(), key=natural_key)
     except OSError as exc:
         raise TaskverseError(f"cannot list the folder: {os_reason(exc)}", file=folder) from None
     found = [p for p in entries if (p.is_dir() and _holds_frames(p)) or

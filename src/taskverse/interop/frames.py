@@ -69,7 +69,8 @@ def spread(total: int, count: int) -> list[int]:
     return [round(i * (total - 1) / (count - 1)) for i in range(count)]
 
 
-def _natural(path: Path) -> list[object]:
+def natural_key(path: Path) -> list[object]:
+    """A name's sort key with its numbers as numbers (``frame_2`` before ``frame_10``)."""
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
 
 
@@ -88,7 +89,7 @@ def folder_frames(folder: Path, count: int) -> tuple[list[Frame], int]:
     """``count`` frames spread over the PNG/JPEG files of a folder (sorted by name), and how many it holds."""
     try:
         found = sorted((p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()),
-                       key=_natural)
+                       key=natural_key)
     except OSError as exc:
         from taskverse.fileio import os_reason
 

@@ -131,7 +131,7 @@ def resolve_target(task: Any, library: Any) -> Target:
                       custom_start=False, extra_goals=extra)
     if isinstance(task, MoleculeTask):
         return Target(task.expression, task.id, task.description, task.category.value, task.initialization,
-                      custom_start=_has_custom_start(task.expression))
+                      custom_start=has_custom_start(task.expression))
     if isinstance(task, _Node):
         return resolve_target(build_molecule(task, library), library)
     raise TaskverseError(f"cannot use {type(task).__name__} as a task: give an id, a description, a composition, "
@@ -167,14 +167,15 @@ def _wanted_tools(expr: Any) -> list[str]:
     return _wanted_tools(expr.part)
 
 
-def _has_custom_start(expr: Any) -> bool:
+def has_custom_start(expr: Any) -> bool:
+    """Whether a composition starts anywhere from a custom ``init(...)`` (then ``auto`` keeps the task's start)."""
     if isinstance(expr, Initialized):
-        return expr.mode == "custom" or _has_custom_start(expr.part)
+        return expr.mode == "custom" or has_custom_start(expr.part)
     if isinstance(expr, GROUPS):
-        return any(_has_custom_start(p) for p in expr.parts)
+        return any(has_custom_start(p) for p in expr.parts)
     if isinstance(expr, AtomRef):
         return False
-    return _has_custom_start(expr.part)
+    return has_custom_start(expr.part)
 
 
 def start_of(target: Target, mode: InitMode) -> Initialization:

@@ -80,7 +80,8 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
     env = SkillForgeTextEnv(observation="structured", plan_info=False, library=library,
                             initialization=initialization)  # type: ignore[arg-type]
     unreachable = set(_out_of_reach_atoms(library))
-    proven = _proven(env, library, [rng.sample(family, len(family)) for family in candidate_families(library)])
+    proven = _proven(env, library, [rng.sample(family, len(family)) for family in candidate_families(library)],
+                     unreachable)
     pool = list(itertools.islice(proven, count))  # the lasts of the compositions are drawn from these
     firsts = [task for task in possible if task.target.id not in unreachable]
     chosen: list[ImpossibleTask] = []
@@ -165,9 +166,11 @@ def _target(expr: Any, library: Any) -> tuple[Any, str | None]:
         return resolve_target(molecule, library), conflict
 
 
-def _proven(env: Any, library: Any, families: list[list[str]]) -> Iterator[ImpossibleTask]:
-    """The candidates the world model proves out of reach, taking the families in turn."""
-    unreachable = set(_out_of_reach_atoms(library))
+def _proven(env: Any, library: Any, families: list[list[str]], unreachable: set[str]) -> Iterator[ImpossibleTask]:
+    """The candidates the world model proves out of reach, taking the families in turn.
+
+    ``unreachable`` holds the out-of-reach atoms, which need no conflict of the molecule builder.
+    """
     queues = [iter(family) for family in families]
     while queues:
         for queue in list(queues):

@@ -1051,7 +1051,7 @@ class CostModel:
 
         The greedy rule asks this of the same few resources and amounts at every step of a plan.
         """
-        orders = self.__dict__.setdefault("_producer_orders", {})  # models unpickled from older caches lack it
+        orders = self.__dict__.setdefault("_producer_orders", {})  # made here: ``lowered`` skips __init__
         key = (r, amount)
         found: list[int] | None = orders.get(key)
         if found is None:

@@ -1314,6 +1314,8 @@ def prune_plan(planner: Planner, plan: list[int], floor: float = 0.0) -> list[in
     and it closes part of the greedy policy's gap. A plan as short as ``floor`` (a lower bound on any plan's
     length) is returned as it is: no step of it can go.
     """
+    if len(plan) <= floor + 1e-9:
+        return plan
     prefix = [(dict(planner.start), planner.start_progress)]
     for a in plan:
         state, progress = prefix[-1]
@@ -1322,7 +1324,7 @@ def prune_plan(planner: Planner, plan: list[int], floor: float = 0.0) -> list[in
         prefix.append(planner.apply(state, progress, a, w))
     # Steps below the lowest one dropped in a pass were tried after every drop of that pass, on the plan as it
     # now is: trying them again would replay the same steps from the same states. The next pass stops there.
-    lowest: int | None = 0 if len(plan) > floor + 1e-9 else None
+    lowest: int | None = 0
     while lowest is not None:
         stop, lowest = lowest, None
         failed: int | None = None  # the step whose drop was last tried, in vain, on the plan as it is

@@ -104,14 +104,15 @@ def textures_path(game: str) -> Path:
 
 def load_textures(game: str, path: Path | None = None) -> TextureTable:
     """Read and check a game's texture table; a bad entry is one error naming file, line and field."""
+    from taskverse.fileio import read_text
     from taskverse.yamlio import line_of, load_model
 
     path = path or textures_path(game)
     table: TextureTable = load_model(path, TextureTable, "a texture table (sources, palettes, names)")
-    text = path.read_text(encoding="utf-8")
 
-    def fail(message: str, *where: str | int) -> TaskverseError:
-        return TaskverseError(message, file=path, line=line_of(text, where), field=".".join(map(str, where)))
+    def fail(message: str, *where: str | int) -> TaskverseError:  # the text is read again only to name the line
+        line = line_of(read_text(path, "YAML file"), where)
+        return TaskverseError(message, file=path, line=line, field=".".join(map(str, where)))
 
     for palette, colours in table.palettes.items():
         for name, value in colours.items():
