@@ -213,6 +213,30 @@ def test_a_build_into_a_folder_writes_the_game(knowledge, tmp_path):
         game_files("minetest_game", knowledge)
 
 
+def test_an_episode_asks_for_the_game_and_it_is_made_again_only_when_its_inputs_changed(tmp_path, monkeypatch):
+    import shutil
+
+    from taskverse.engine.gamegen import build
+
+    template = tmp_path / "template"
+    shutil.copytree(build.template_dir(GAME), template)
+    monkeypatch.setattr(build, "template_dir", lambda game: template)
+    monkeypatch.setattr(build, "games_cache", lambda: tmp_path / "games")
+    monkeypatch.setattr(build, "_ENSURED", {})
+    made = []
+    real = build.game_files
+    monkeypatch.setattr(build, "game_files", lambda *a: made.append(a[0]) or real(*a))
+    folder = build.ensure_game(GAME)
+    assert made == [GAME] and folder == tmp_path / "games" / GAME and (folder / "game.conf").is_file()
+    assert build.ensure_game(GAME) == folder and made == [GAME]  # the second episode's ask: nothing is made
+    init = template / "mods" / "minecraft" / "init.lua"
+    init.write_text(init.read_text() + "-- changed\n")
+    assert build.ensure_game(GAME) == folder and len(made) == 2
+    assert (folder / "mods" / "minecraft" / "init.lua").read_text().endswith("-- changed\n")
+    (folder / ".taskverse-digest").write_text("another build\n")  # another process built other knowledge there
+    assert build.ensure_game(GAME) == folder and len(made) == 3
+
+
 def test_at_least_nine_in_ten_atoms_solvable_from_scratch_compile(library):
     report = coverage(library, GAME)
     scratch = report["solvable_from_scratch"]

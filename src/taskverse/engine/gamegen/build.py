@@ -133,11 +133,50 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+_ENSURED: dict[str, tuple[Any, tuple[tuple[str, int, int], ...], Path, str]] = {}
+"""Per game, what :func:`ensure_game` last built in this process: the knowledge, its inputs' stamps, folder, digest."""
+
+
+def _input_stamps(game: str) -> tuple[tuple[str, int, int], ...]:
+    """Name, size and modification time of the game's hand-written files and its texture table (cheap: no reads)."""
+    from taskverse.engine.gamegen.textures import textures_path
+
+    paths = [p for p in sorted(template_dir(game).rglob("*")) if p.is_file()] + [textures_path(game)]
+    stamps = []
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        stamps.append((str(path), info.st_size, info.st_mtime_ns))
+    return tuple(stamps)
+
+
 def ensure_game(game: str) -> Path:
-    """The built folder of a generated game, from the library's knowledge (built now if missing or stale)."""
+    """The built folder of a generated game, from the library's knowledge (built now if missing or stale).
+
+    Every episode asks for its game, twice: the game's files are made (content, looks, textures: about a second)
+    only when this process has not made them from the same knowledge and unchanged hand-written files, or when the
+    folder in the cache no longer holds them (another process built other knowledge there).
+    """
     from taskverse.knowledge.facts import load_knowledge
 
-    return build_game(game, load_knowledge())[0]
+    knowledge = load_knowledge()
+    stamps = _input_stamps(game)
+    known = _ENSURED.get(game)
+    if known is not None and known[0] is knowledge and known[1] == stamps and _holds(known[2], known[3]):
+        return known[2]
+    target, digest = build_game(game, knowledge)
+    _ENSURED[game] = (knowledge, stamps, target, digest)
+    return target
+
+
+def _holds(target: Path, digest: str) -> bool:
+    """Whether a built game folder is the build of ``digest`` (its stamp says so)."""
+    try:
+        return (target / ".taskverse-digest").read_text().strip() == digest
+    except OSError:
+        return False
 
 
 def recorded_digest(game: str) -> str | None:

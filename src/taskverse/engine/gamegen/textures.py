@@ -184,6 +184,8 @@ class Looks:
         self.table = table
         self.own = own
         self.how: dict[str, str] = {}
+        # each pattern compiled once: a game's thousands of names each try every pattern
+        self._patterns = [(pattern, _glob(pattern.match, table.palettes)) for pattern in table.patterns]
 
     def _fill(self, tiles: Tiles, name: str, found: dict[str, str]) -> list[str]:
         def one(texture: str) -> str:
@@ -199,8 +201,8 @@ class Looks:
         exact = getattr(self.table, section).get(name)
         if exact is not None:
             return self._fill(exact, name, {}), "exact"
-        for pattern in self.table.patterns:
-            hit = _glob(pattern.match, self.table.palettes).fullmatch(name)
+        for pattern, compiled in self._patterns:
+            hit = compiled.fullmatch(name)
             if hit is None:
                 continue
             found = {k[2:]: v for k, v in hit.groupdict().items() if v is not None}
