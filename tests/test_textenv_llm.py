@@ -53,15 +53,34 @@ def test_the_first_valid_number_or_name_is_the_answer():
     assert name[choose_action(env, "Let me FIND oak log now")] == "find oak_log"
     assert name[choose_action(env, "find.oak_log")] == "find oak_log"
     assert name[choose_action(env, "find bee")] == "find bee"
+    # an article between a name's words, as SmolLM2-135M wrote after a number no candidate has ("Step: 5/10")
+    assert name[choose_action(env, "ACTION: 10\nThe next action is to find the oak log.")] == "find oak_log"
+    assert name[choose_action(env, "10: You will need to find a spider.")] == "find spider"
+    assert name[choose_action(env, "find an oak_log")] == "find oak_log"
     # a reasoning block and everything before the last ACTION: marker are reasoning
     assert choose_action(env, "<think>0? no, 1 is better</think>\n2") == shown[2]
     assert choose_action(env, "Maybe 0 or 1. ACTION: 4") == shown[4]
     assert choose_action(env, "thinking 0 1 2</think> answer 3") == shown[3]
     assert answer_part("<think>never closed ACTION: 1") == " "
     # nothing valid: refused, saying why
-    for nothing in ("I like turtles.", "craft stick", "ACTION: 7", "<think>1</think>", ""):
+    for nothing in ("I like turtles.", "craft stick", "craft a stick", "find anoak_log", "find the", "ACTION: 7",
+                    "<think>1</think>", ""):
         with pytest.raises(AnswerRefused, match="names no candidate"):
             choose_action(env, nothing)
+
+
+def test_every_candidate_is_named_with_or_without_articles():
+    from taskverse.textenv.answers import ARTICLES
+
+    env = _env(view="all")
+    rules = env.rules
+    for action in env.candidates():
+        words = rules.descriptions[action].split(" ")
+        bare = [w for w in words[1:] if w not in ARTICLES]
+        assert choose_action(env, " ".join([words[0], *bare])) == action
+        for article in ARTICLES:
+            assert choose_action(env, f"I {' '.join([words[0], article, *words[1:]])}.") == action
+        assert choose_action(env, rules.actions[action]) == action
 
 
 def test_shuffled_candidates_follow_the_episode_seed():

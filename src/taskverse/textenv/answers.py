@@ -10,7 +10,8 @@ or think aloud first. The rule (``docs/textenv.md``), applied by ``choose_action
 3. In that text (its first ``MAX_SCANNED_CHARS`` characters), the first valid choice from the left wins: a
    candidate number the observation shows (a whole number standing alone: ``1``, ``[3]``, ``2.``, not ``1.5``,
    ``x2`` or ``10/100``), or the name or id of an action that is a candidate now (any case; ``_`` and spaces
-   alike). Numbers no candidate has and names of actions that cannot be done now are passed over.
+   alike; an article, ``a``, ``an``, ``the`` or ``some``, between its words or not: ``find the witch`` names
+   ``find witch``). Numbers no candidate has and names of actions that cannot be done now are passed over.
 4. Nothing valid: the answer is refused (``AnswerRefused``) and the step is wasted, counted as an invalid answer.
 
 Example:
@@ -20,6 +21,8 @@ Example:
     >>> choose_action(env, "1\nActions taken so far: 0, no action.") == env.shown_candidates()[1]
     True
     >>> env.rules.descriptions[choose_action(env, "<think>2 or 0?</think> I will Find OAK_LOG.")]
+    'find oak_log'
+    >>> env.rules.descriptions[choose_action(env, "ACTION: 10\nThe next action is to find an oak log.")]
     'find oak_log'
 
 """
@@ -75,14 +78,21 @@ def without_reasoning(answer: str) -> str:
     return text[closings[-1].end():] if closings else text
 
 
+ARTICLES = ("a", "an", "the", "some")
+"""Words an answer may put between the words of an action's name, or leave out of it (rule 3)."""
+_BETWEEN = r"[\s_]+(?:(?:" + "|".join(ARTICLES) + r")[\s_]+)*"
+
+
 def _normal(name: str) -> str:
-    return " ".join(name.casefold().replace("_", " ").split())
+    """The name compared: any case, ``_`` as a space, the articles after its first word left out."""
+    first, *rest = name.casefold().replace("_", " ").split() or [""]
+    return " ".join([first, *(word for word in rest if word not in ARTICLES)])
 
 
 @functools.lru_cache(maxsize=64)
 def _pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     """Numbers and the given (normalized) names, longest names first, each standing alone."""
-    alternatives = [r"[\s_]+".join(re.escape(word) for word in name.split(" ")) for name in names]
+    alternatives = [_BETWEEN.join(re.escape(word) for word in name.split(" ")) for name in names]
     name_part = "|".join(alternatives) if alternatives else r"(?!x)x"
     return re.compile(rf"{_NUMBER}|(?<![\w.])(?P<name>{name_part})(?![\w]|\.\w)", re.IGNORECASE)
 
@@ -125,4 +135,4 @@ def choose_action(env: SkillForgeTextEnv, answer: str, give_up: bool = False) ->
                         f"action's name): {quoted!r}" if shown else "the answer names no candidate")
 
 
-__all__ = ["MAX_SCANNED_CHARS", "answer_part", "choose_action", "without_reasoning"]
+__all__ = ["ARTICLES", "MAX_SCANNED_CHARS", "answer_part", "choose_action", "without_reasoning"]
