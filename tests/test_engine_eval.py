@@ -283,7 +283,6 @@ def test_a_language_model_behind_a_loopback_endpoint_finishes_episodes(monkeypat
 
 @pytest.mark.parametrize(("args", "says"), [
     (["--chance", "sure"], "the engine draws every drop itself: use --chance sample"),
-    (["--impossible", "3"], "--impossible is not available in the engine"),
     (["--view", "top:0"], "top:K needs a whole number K"),
     (["--init", "nave"], "'nave' is not one of 'auto', 'naive', 'task'"),
 ])
@@ -369,3 +368,66 @@ def test_both_evaluations_take_the_agent_options_from_one_declaration():
     assert set(text) == set(agent_options.AGENT_ARGS) and text == engine_eval
     result = doctest.testmod(importlib.import_module("taskverse.cli.agent_options"))
     assert result.attempted >= 1 and result.failed == 0
+
+
+def test_the_game_proves_a_tool_that_cannot_harvest_out_of_reach_and_a_craft_not(library):
+    from taskverse.algebra.molecule import build_out_of_reach
+    from taskverse.algebra.parse import parse_expression
+    from taskverse.engine.compiler import compile_task
+    from taskverse.engine.impossible import game_proof
+
+    wrong_tool, conflict = build_out_of_reach(parse_expression("mine.diamond_ore @ how=with:wooden_pickaxe"), library)
+    assert conflict is not None  # the molecule builder refuses it as a composition a user would not want
+    proof = game_proof(wrong_tool, compile_task(wrong_tool, library, "minetest_game"), library)
+    assert proof is not None and "default:pick_wood" in proof
+    stick = library.get("craft.stick")
+    assert game_proof(stick, compile_task(stick, library, "minetest_game"), library) is None
+
+
+def test_the_report_scores_the_give_up_apart_by_f1():
+    def run(episode, success, gave_up, impossible):
+        return {"episode": episode, "success": success, "steps": 1, "invalid_steps": 0, "replay_agrees": True,
+                "gave_up": gave_up, "impossible": impossible, "reason": "gave up" if gave_up else None}
+
+    entries = [
+        {"name": "craft.stick", "task": "craft.stick", "category": "crafting", "compiled": True, "reason": None,
+         "episodes": [run(0, True, False, False), run(1, False, True, False)]},
+        {"name": "mine diamond_ore with wooden_pickaxe", "task": "mol.x", "category": "molecule", "compiled": True,
+         "reason": None, "impossible": "no way to do it has a default:pick_wood in hand",
+         "episodes": [run(0, False, True, True), run(1, False, False, True)]},
+    ]
+    report = build_report(entries, agent="cmd:x", game="minetest_game", episodes=2, seed=0, max_steps=3, wall=1.0,
+                          give_up=True)
+    s = report["summary"]
+    assert (s["tasks"], s["episodes"], s["successes"]) == (1, 2, 1) and set(s["by_category"]) == {"crafting"}
+    f1 = report["impossible"]
+    assert (f1["tasks"], f1["episodes"], f1["true_positives"], f1["false_positives"], f1["false_negatives"]) == \
+        (1, 2, 1, 1, 1)
+    assert f1["f1"] == 0.5
+    lines = "\n".join(summary_lines(report))
+    assert "impossible: gave up" in lines and "F1 0.500" in lines
+
+
+def test_impossible_tasks_in_the_engine_the_planner_gives_up_on_them_and_a_program_may_too(tmp_path):
+    need_engine(client=True)
+    done = _eval("--tasks", "craft.stick", "--agent", "optimal", "--impossible", "1", "--format", "json")
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert report["settings"]["give_up"] and len(report["impossible_run"]) == 1
+    stick, out_of_reach = report["tasks"]
+    assert stick["episodes"][0]["success"] and not stick["episodes"][0]["gave_up"]
+    assert out_of_reach["impossible"] and out_of_reach["compiled"]
+    run = out_of_reach["episodes"][0]
+    assert run["gave_up"] and run["impossible"] and not run["success"] and run["reason"] == "gave up"
+    assert run["steps"] == 0 and run["trajectory"][-1]["action"] == "give_up"  # nothing played, then the give-up
+    assert report["impossible"]["f1"] == 1.0 and report["summary"]["success_rate"] == 1.0
+    # a program told of the give-up candidate (its number after the others') takes it for every task
+    quitter = _script(tmp_path / "quitter.sh", "#!/bin/sh\nwhile read -r line; do\n"
+                      "  case \"$line\" in *'\"give up\"'*) echo 'give up' ;; *) echo 0 ;; esac\ndone\n")
+    done = _eval("--tasks", "craft.stick", "--agent", f"cmd:sh {quitter}", "--impossible", "1", "--format", "json")
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert [r["gave_up"] for t in report["tasks"] for r in t["episodes"]] == [True, True]
+    f1 = report["impossible"]
+    assert (f1["true_positives"], f1["false_positives"], f1["precision"], f1["recall"]) == (1, 1, 0.5, 1.0)
+    assert report["summary"]["successes"] == 0

@@ -271,8 +271,9 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
               help="Chance drops: the engine draws every drop itself (sample); sure, the text world's delivery "
                    "of what comes with 95% probability, has no meaning here and is refused.")
 @click.option("--impossible", type=click.IntRange(min=0, max=1000), default=0, show_default=True, metavar="N",
-              help="Tasks proven out of reach, mixed in (taskverse eval --impossible): not in the engine yet; any "
-                   "N but 0 is refused with the reason.")
+              help="Mix in N tasks out of reach, drawn as taskverse eval --impossible draws them and kept where "
+                   "they compile and the game's own model proves them out of reach too; observations offer a "
+                   "'give up' candidate; the report scores saying impossible by precision, recall and F1.")
 @click.option("--screenshots", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Keep a first-person frame of every step in DIR/<task>-<episode>/ (a virtual screen each "
                    "episode; Debian's xvfb).")
@@ -318,17 +319,13 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
     if chance == "sure":
         raise TaskverseError("--chance sure is the text world's delivery (a chance drop comes as a plan counts on "
                              "it, with 95% probability); the engine draws every drop itself: use --chance sample")
-    if impossible:
-        raise TaskverseError("--impossible is not available in the engine: the out-of-reach tasks are proven over "
-                             "the library's world model, not the game's, and an engine episode has no give-up "
-                             "action to score; run them in the text world (taskverse eval --impossible N)")
     if bool(suite_name) == bool(task_refs):
         raise TaskverseError("give either --suite NAME or --tasks TASK (one or more)")
     if resume and output is None:
         raise TaskverseError("--resume needs the report to continue: -o REPORT.json")
     if resume and force:
         raise TaskverseError("--resume continues a report and --force starts it again: give one of the two")
-    options = make_agent_options(agent_spec, agent_args)
+    options = make_agent_options(agent_spec, agent_args, give_up=impossible > 0)
     if output is not None:
         if same_file(output, trajectories_path(output)):  # pragma: no cover - a report named *.trajectories.jsonl
             raise TaskverseError("the report cannot be its own trajectory file", file=output)
@@ -343,13 +340,18 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
         tasks = [(ref, resolve_task(ref)) for ref in task_refs]
     settings = EngineSettings(agent_spec, game=game, max_steps=max_steps, budget=budget, shuffle=shuffle,
                               options=options, screenshots=None if screenshots is None else str(screenshots),
-                              initialization=initialization, view=view)
-    backend = choose_backend(workers, use_ray, len(tasks) * episodes)
+                              initialization=initialization, view=view, give_up=impossible > 0)
+    out_of_reach: list[Any] = []
+    if impossible:
+        from taskverse.engine.impossible import engine_impossible_tasks
+
+        out_of_reach = engine_impossible_tasks(library, game, impossible, seed, tasks, initialization)
+    backend = choose_backend(workers, use_ray, (len(tasks) + len(out_of_reach)) * episodes)
     interrupted = False
     report: dict[str, Any] | None
     try:
         report = evaluate_engine(tasks, settings, library=library, episodes=episodes, seed=seed, backend=backend,
-                                 output=output, resume=resume)
+                                 output=output, resume=resume, impossible=out_of_reach)
     except KeyboardInterrupt as exc:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         report, interrupted = getattr(exc, "report", None), True

@@ -28,6 +28,9 @@ An answer is read as in the text world (a candidate's number or name; ``openai:`
 ``taskverse.textenv.answers``); the engine's action space is open, so an action written out as JSON
 (``{"do": "goto_biome", "biomes": ["savanna"]}``, or ``{"action": {...}}``) is taken too. An answer that names no
 action wastes the step (invalid); an agent that gives none (``AgentError``) is the caller's to end the episode with.
+With ``give_up`` (a run with impossible tasks, ``taskverse.engine.impossible``) the agents list the give-up after
+the shown candidates, as in the text world; an answer taking it (its number, ``give up``, ``impossible``) ends the
+episode with :class:`~taskverse.engine.agents.GaveUp`, the engine untouched.
 
 Example:
     >>> from taskverse.textenv.agents import make_agent
@@ -118,17 +121,19 @@ class EngineWorld:
         max_steps: The step limit agents are told of.
         shuffle: List the candidates in an order drawn from the episode's seed.
         view: Which candidates are listed: ``all``, ``relevant`` or ``top:K`` (see the module docstring).
+        give_up: The give-up is offered (see the module docstring).
 
     """
 
     def __init__(self, episode: EngineEpisode, max_steps: int = 1000, shuffle: bool = False,
-                 view: str = "all") -> None:
+                 view: str = "all", give_up: bool = False) -> None:
         from taskverse.textenv.views import parse_view
 
         self.episode = episode
         self.max_steps = max_steps
         self.shuffle = shuffle
         self.view = view
+        self.give_up = give_up
         self._view = parse_view(view)
         self._plan_ids: list[str] | None = None
         self._plan_names: set[str] | None = None
@@ -188,14 +193,20 @@ class EngineWorld:
         """Ask the agent for its action and play it; the step's result.
 
         An answer that names no action (``AnswerRefused``, or text that is no candidate and no action) wastes the
-        step; ``AgentError`` and ``agents.AgentStopped`` pass to the caller.
+        step; ``AgentError`` and ``agents.AgentStopped`` pass to the caller, and so does ``agents.GaveUp`` when the
+        agent takes the give-up offered.
         """
+        from taskverse.engine.agents import GaveUp
+        from taskverse.textenv.impossible import GIVE_UP, names_give_up
         from taskverse.textenv.options import AnswerRefused
 
         try:
             choice = agent.act(self)
         except AnswerRefused as exc:
             return self.refuse(exc.message)
+        if self.give_up and (choice == GIVE_UP if isinstance(choice, int) else
+                             names_give_up(choice, len(self.shown_candidates()))):
+            raise GaveUp("the agent said the task cannot be done (give up)")
         if isinstance(choice, str):
             try:
                 choice = self.resolve(choice, getattr(agent, "answer", None))
@@ -219,6 +230,10 @@ class EngineWorld:
         if action is None and text.startswith("{"):
             action = _json_action(text)
         if isinstance(action, int) and not isinstance(action, bool):
+            if self.give_up and action == len(shown):  # {"action": N}, N the give-up's number
+                from taskverse.engine.agents import GaveUp
+
+                raise GaveUp("the agent said the task cannot be done (give up)")
             return self.resolve(str(action))
         if isinstance(action, dict):
             return self.rules.add(action)

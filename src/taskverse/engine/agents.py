@@ -24,6 +24,10 @@ class AgentStopped(TaskverseError):
     """The agent has nothing more to do (a planner agent's course ran out): the episode ends here."""
 
 
+class GaveUp(AgentStopped):
+    """The agent took the give-up the run offers (``--impossible``): it says the task cannot be done."""
+
+
 def replan(episode: EngineEpisode, observation: Any, budget: int | None = None) -> Any:
     """The scripted plan for the episode's task from what the agent holds now (the start's other parts kept).
 
@@ -85,4 +89,4 @@ class PlanCourse:
         return int(world.rules.add(step.model_dump(mode="json", exclude_none=True, exclude={"note"})))
 
 
-__all__ = ["AgentStopped", "PlanCourse", "replan"]
+__all__ = ["AgentStopped", "GaveUp", "PlanCourse", "replan"]

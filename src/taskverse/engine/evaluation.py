@@ -7,6 +7,9 @@ Each episode is an :class:`~taskverse.engine.episode.EngineEpisode` of a compile
 limit. Tasks that do not compile for the game are in the report with the compiler's reason and count as not run.
 The report gives the success rate, steps, invalid steps, the failed steps' reasons and a breakdown by category;
 each episode's ``trajectory`` holds its steps (action, outcome, progress, and the agent's answer and reasoning).
+Impossible tasks (``impossible``, ``taskverse.engine.impossible``) are run with the give-up offered, as in the
+text world: success is over the tasks to be done, and saying "impossible" is scored apart by precision, recall and
+F1 (the report's ``impossible``).
 
 With a report file (``output``) every finished episode is also appended at once to its trajectory file
 (``REPORT.trajectories.jsonl``, as the text world's), and the report is rewritten as the run goes, so a run that
@@ -29,12 +32,13 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from taskverse.engine.episode import EngineEpisode
 from taskverse.errors import TaskverseError
+from taskverse.textenv.impossible import GIVE_UP_ID
 from taskverse.textenv.options import AgentOptions
 from taskverse.workers import Backend
 
@@ -61,6 +65,8 @@ class EngineSettings:
             inventory: the task wrapped in ``naive(...)``) or ``auto`` (the text world's default: naive unless the
             task has a custom ``init(...)``).
         view: Which candidates observations list (``all``, ``relevant``, ``top:K``; ``adapter.EngineWorld``).
+        give_up: Offer the give-up (a run with impossible tasks); the planner agents give up where the game's model
+            proves the task out of reach (``engine.impossible.game_proof``).
 
     """
 
@@ -73,6 +79,7 @@ class EngineSettings:
     screenshots: str | None = None
     initialization: str = "task"
     view: str = "all"
+    give_up: bool = False
 
     def public(self) -> dict[str, Any]:
         """The settings a report records (never a key; not where frames go, which changes no result)."""
@@ -81,6 +88,8 @@ class EngineSettings:
             out["init"] = self.initialization
         if self.view != "all":
             out["view"] = self.view
+        if self.give_up:
+            out["give_up"] = True
         if self.agent.startswith(("cmd:", "openai:")):
             out["agent_options"] = self.options.public()
         return out
@@ -88,13 +97,17 @@ class EngineSettings:
 
 @dataclass(frozen=True)
 class EngineJob:
-    """One episode to run: which task (its index in the run), which episode of it, its seed, the compiled task."""
+    """One episode to run: which task (its index in the run), which episode of it, its seed, the compiled task.
+
+    ``impossible``: the task is one of the run's impossible ones (scored by the give-up).
+    """
 
     index: int
     episode: int
     seed: int
     task: Any
     ir: Any
+    impossible: bool = False
 
 
 def check_agent(spec: str) -> None:
@@ -152,7 +165,7 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     The agent is reset before the server starts, so a planner agent with no plan for the task costs no engine.
     """
     from taskverse.engine.adapter import EngineWorld
-    from taskverse.engine.agents import AgentStopped
+    from taskverse.engine.agents import AgentStopped, GaveUp
     from taskverse.engine.candidates import describe
     from taskverse.engine.planner import NoPlan
     from taskverse.textenv.options import AgentError
@@ -160,10 +173,13 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     frames = None if settings.screenshots is None else Path(settings.screenshots) / f"{job.index}-{job.episode}"
     episode = EngineEpisode(job.task, library=library, game=settings.game, ir=job.ir, client_home=client_home,
                             screenshots=frames)
-    world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle, view=settings.view)
+    world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle, view=settings.view,
+                        give_up=settings.give_up)
     started = time.monotonic()
     record: dict[str, Any] = {"index": job.index, "episode": job.episode, "task": job.task.id, "seed": job.seed,
                               "success": False, "steps": 0, "invalid_steps": 0, "error": None, "failed_steps": []}
+    if settings.give_up:
+        record.update(impossible=job.impossible, gave_up=False)
     world.begin(job.seed)
     try:
         agent.reset(world, job.seed)
@@ -185,6 +201,11 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
             trajectory.append({"step": result.step, "action": result.action, "ok": result.ok,
                                "invalid": result.invalid, "error": result.error,
                                "progress": result.observation.task.progress, **step})
+    except GaveUp:
+        step["action"] = GIVE_UP_ID  # a step of the agent's, not the engine's: the episode ends here, unsuccessful
+        trajectory.append({"step": episode.steps, "action": GIVE_UP_ID, "ok": True, "invalid": False, "error": None,
+                           "progress": result.observation.task.progress, **step})
+        record["gave_up"] = stopped = True
     except AgentStopped:
         stopped = True
     except AgentError as exc:
@@ -212,8 +233,9 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
         record["usage"] = usage()
     if record["error"] is None and not record["success"]:
         reason = trajectory[-1]["error"] if trajectory and not trajectory[-1]["ok"] else None
-        record["reason"] = reason or ("step limit" if episode.steps >= settings.max_steps else
-                                      "the agent stopped" if stopped or not trajectory else "not done")
+        record["reason"] = "gave up" if record.get("gave_up") else \
+            reason or ("step limit" if episode.steps >= settings.max_steps else
+                       "the agent stopped" if stopped or not trajectory else "not done")
     return record
 
 
@@ -233,7 +255,13 @@ def _agent(settings: EngineSettings) -> Any:
         made = _LOCAL.agents = {}
     agent = made.get(settings)
     if agent is None:
-        agent = made[settings] = make_agent(settings.agent, settings.budget, settings.options)
+        agent = make_agent(settings.agent, settings.budget, replace(settings.options, give_up=settings.give_up))
+        if settings.give_up and settings.agent in ("random", "greedy", "optimal"):
+            from taskverse.engine.impossible import episode_proof
+            from taskverse.textenv.impossible import Resigning
+
+            agent = Resigning(agent, episode_proof)
+        made[settings] = agent
         with _MADE_LOCK:
             _MADE.append(agent)
     return agent
@@ -273,13 +301,15 @@ class EvalInterrupted(KeyboardInterrupt):
 
 def evaluate_engine(tasks: Sequence[tuple[str, Any]], settings: EngineSettings | str, *, library: Any,
                     episodes: int = 1, seed: int = 0, backend: Backend | None = None, output: Path | None = None,
-                    resume: bool = False) -> dict[str, Any]:
+                    resume: bool = False, impossible: Sequence[Any] = ()) -> dict[str, Any]:
     """Run ``episodes`` episodes of each (name, task) with the agent; the report (see the module docstring).
 
-    Episode ``k`` of task ``i`` is seeded ``seed + i * episodes + k``, as in the text world. With ``output`` the
-    report is written there (and rewritten as the run goes) and the trajectories next to it; ``resume`` continues
-    the run that report belongs to. Ctrl-C ends every engine at once and raises :class:`EvalInterrupted` with the
-    report of the finished episodes (written to ``output`` too).
+    Episode ``k`` of task ``i`` is seeded ``seed + i * episodes + k``, as in the text world. ``impossible`` are
+    tasks out of reach (``engine.impossible.EngineImpossible``: reference, task, the game's proof), run after the
+    others with the give-up offered (``settings.give_up`` must be set). With ``output`` the report is written there
+    (and rewritten as the run goes) and the trajectories next to it; ``resume`` continues the run that report
+    belongs to. Ctrl-C ends every engine at once and raises :class:`EvalInterrupted` with the report of the
+    finished episodes (written to ``output`` too).
     """
     from taskverse.engine.compiler import Compiler
     from taskverse.fileio import open_log
@@ -290,20 +320,28 @@ def evaluate_engine(tasks: Sequence[tuple[str, Any]], settings: EngineSettings |
     backend = backend or Backend()
     if resume and output is None:
         raise TaskverseError("--resume needs the report to continue: -o REPORT.json")
+    if impossible and not settings.give_up:
+        raise TaskverseError("impossible tasks need the give-up offered (EngineSettings.give_up)")
     compiler = Compiler(library, settings.game)
     entries: list[dict[str, Any]] = []
     jobs: list[EngineJob] = []
-    for index, (name, given) in enumerate(tasks):
+    runs = [(name, given, None) for name, given in tasks] + [(i.reference, i.task, i.reason) for i in impossible]
+    for index, (name, given, proof) in enumerate(runs):
         task = start_as(given, settings.initialization, library)
         problems = compiler.problems(task)
         entries.append({"name": name, "task": given.id, "category": _category(given), "compiled": not problems,
                         "reason": "; ".join(p.detail for p in problems[:3]) if problems else None, "episodes": []})
+        if proof is not None:
+            entries[-1]["impossible"] = proof
         if not problems:
             ir = compiler.compile(task)
-            jobs += [EngineJob(index, k, seed + index * episodes + k, task, ir) for k in range(episodes)]
+            jobs += [EngineJob(index, k, seed + index * episodes + k, task, ir, proof is not None)
+                     for k in range(episodes)]
     header = {"agent": settings.agent, "game": settings.game,
               "settings": {"episodes": episodes, "seed": seed, **settings.public()},
               "tasks_run": [name for name, _ in tasks]}
+    if impossible:  # only then: reports made before impossible tasks existed still resume
+        header["impossible_run"] = [i.reference for i in impossible]
     trajectories = trajectories_path(output) if output is not None else None
     records: dict[tuple[int, int], dict[str, Any]] = {}
     earlier = 0.0
@@ -383,9 +421,12 @@ def _report(entries: list[dict[str, Any]], header: dict[str, Any], records: dict
               for i, entry in enumerate(entries)]
     report = build_report(filled, agent=header["agent"], game=header["game"],
                           episodes=header["settings"]["episodes"], seed=header["settings"]["seed"],
-                          max_steps=header["settings"]["max_steps"], wall=wall)
+                          max_steps=header["settings"]["max_steps"], wall=wall,
+                          give_up=bool(header["settings"].get("give_up")))
     report["settings"] = header["settings"]
     report["tasks_run"] = header["tasks_run"]
+    if "impossible_run" in header:
+        report["impossible_run"] = header["impossible_run"]
     report["run"] = {**backend.describe(), "wall_seconds": round(wall, 3)}
     report["complete"] = len(records) == total
     if interrupted is not None:
@@ -438,11 +479,18 @@ def failure_group(text: str) -> str:
 
 
 def build_report(entries: list[dict[str, Any]], *, agent: str, game: str, episodes: int, seed: int,
-                 max_steps: int, wall: float) -> dict[str, Any]:
-    """The report of an evaluation from its tasks' entries (each with its episodes' records)."""
-    runs = [r for e in entries for r in e["episodes"]]
+                 max_steps: int, wall: float, give_up: bool = False) -> dict[str, Any]:
+    """The report of an evaluation from its tasks' entries (each with its episodes' records).
+
+    Success is over the tasks to be done; with ``give_up`` the impossible ones (entries with ``impossible``) are
+    scored apart, by F1 of the give-up (``impossible``), as in the text world's report.
+    """
+    from taskverse.textenv.impossible import impossible_scores
+
+    possible = [e for e in entries if "impossible" not in e]
+    runs = [r for e in possible for r in e["episodes"]]
     by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for entry in entries:
+    for entry in possible:
         by_category[entry["category"]] += entry["episodes"]
     reasons: dict[str, int] = defaultdict(int)
     for run in runs:
@@ -457,7 +505,7 @@ def build_report(entries: list[dict[str, Any]], *, agent: str, game: str, episod
         for name, value in (run.get("usage") or {}).items():
             usage[name] = usage.get(name, 0) + int(value)
     summary: dict[str, Any] = {
-        "tasks": len(entries), "compiled": sum(e["compiled"] for e in entries), "episodes": len(runs),
+        "tasks": len(possible), "compiled": sum(e["compiled"] for e in possible), "episodes": len(runs),
         "successes": sum(r["success"] for r in runs), "success_rate": rate(runs),
         "invalid_steps": sum(r["invalid_steps"] for r in runs), "steps": sum(r["steps"] for r in runs),
         "replay_agrees": all(r.get("replay_agrees", True) for r in runs if r.get("steps")),
@@ -469,8 +517,13 @@ def build_report(entries: list[dict[str, Any]], *, agent: str, game: str, episod
     }
     if usage:
         summary["usage"] = usage
-    return {"agent": agent, "game": game, "settings": {"episodes": episodes, "seed": seed, "max_steps": max_steps},
-            "summary": summary, "tasks": entries}
+    report: dict[str, Any] = {"agent": agent, "game": game,
+                              "settings": {"episodes": episodes, "seed": seed, "max_steps": max_steps},
+                              "summary": summary, "tasks": entries}
+    if give_up:
+        report["impossible"] = {"tasks": len(entries) - len(possible), **impossible_scores(
+            [r for e in entries for r in e["episodes"]])}
+    return report
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
@@ -486,11 +539,19 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
             continue
         for run in entry["episodes"]:
             verdict = "solved" if run["success"] else f"not solved ({run.get('error') or run.get('reason')})"
+            if "impossible" in entry:
+                verdict = "impossible: " + ("gave up" if run.get("gave_up") else
+                                            f"did not give up ({run.get('error') or run.get('reason')})")
             lines.append(f"  {entry['name']} #{run['episode'] + 1}: {verdict} in {run['steps']} steps")
     lines += [f"  {category}: {100 * c['success_rate']:.0f}% of {c['episodes']}"
               for category, c in s["by_category"].items()]
     if s.get("usage"):
         lines.append("  usage: " + ", ".join(f"{k} {v}" for k, v in s["usage"].items()))
+    f1 = report.get("impossible")
+    if f1 is not None:
+        lines.append(f"  impossible tasks: {f1['tasks']} ({f1['episodes']} episodes); said impossible "
+                     f"{f1['said_impossible']} times ({f1['true_positives']} rightly); precision "
+                     f"{f1['precision']:.3f}, recall {f1['recall']:.3f}, F1 {f1['f1']:.3f}")
     return lines
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,12 +63,15 @@ def proof(env: Any, target: Any) -> str | None:
 
 
 def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any] = (),
-                     initialization: str = "auto") -> list[ImpossibleTask]:
+                     initialization: str = "auto", keep: Callable[[ImpossibleTask], bool] | None = None,
+                     where: str = "") -> list[ImpossibleTask]:
     """``count`` distinct targets proven impossible from the start an evaluation gives them, drawn with ``seed``.
 
     Half (rounded down) are a target of the families (see the module docstring) after one of the ``possible``
-    tasks (each an ``EvalTask``: its target and step limit), the rest such targets alone. Raises a
-    TaskverseError when the world model proves fewer than ``count``.
+    tasks (each an ``EvalTask``: its target and step limit), the rest such targets alone. ``keep`` is a further
+    check a proven target must pass to be drawn (the engine's: it compiles for the game and the game's own model
+    proves it out of reach too), ``where`` the words that say so in the error. Raises a TaskverseError when
+    fewer than ``count`` are proven (and kept).
     """
     from taskverse.textenv.env import SkillForgeTextEnv
 
@@ -80,8 +83,9 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
     env = SkillForgeTextEnv(observation="structured", plan_info=False, library=library,
                             initialization=initialization)  # type: ignore[arg-type]
     unreachable = set(_out_of_reach_atoms(library))
-    proven = _proven(env, library, [rng.sample(family, len(family)) for family in candidate_families(library)],
-                     unreachable)
+    proven = (task for task in _proven(env, library, [rng.sample(family, len(family))
+                                                      for family in candidate_families(library)], unreachable)
+              if keep is None or keep(task))
     pool = list(itertools.islice(proven, count))  # the lasts of the compositions are drawn from these
     firsts = [task for task in possible if task.target.id not in unreachable]
     chosen: list[ImpossibleTask] = []
@@ -96,10 +100,11 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
         except TaskverseError:
             continue
         reason = proof(env, target) if target.id not in seen else None
-        if reason is not None:
+        task = None if reason is None else ImpossibleTask(f"{first.reference} >> {last.reference}", target, reason,
+                                                          first.max_steps)
+        if task is not None and (keep is None or keep(task)):
             seen.add(target.id)
-            chosen.append(ImpossibleTask(f"{first.reference} >> {last.reference}", target, reason,
-                                         first.max_steps))
+            chosen.append(task)
     for task in itertools.chain(pool, proven):
         if len(chosen) >= count:
             break
@@ -108,7 +113,7 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
             chosen.append(task)
     if len(chosen) < count:
         raise TaskverseError(f"--impossible {count}: the world model proves only {len(chosen)} distinct targets "
-                             f"out of reach for this run (give at most {len(chosen)})")
+                             f"out of reach for this run{where} (give at most {len(chosen)})")
     return chosen
 
 
@@ -252,17 +257,25 @@ def impossible_scores(episodes: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}
 
 
+def text_world_proof(env: Any) -> str | None:
+    """Why the text world's target cannot be done from the episode's start (``infeasibility``), or None."""
+    tracker = GoalTracker(env.expression, env.evaluator, env.context)
+    return infeasibility(env.rules, tracker, holdings(env.rules, env.state))
+
+
 class Resigning:
     """A built-in agent that answers the give-up where the world model proves the target out of reach.
 
     The planners (greedy, optimal) give up at the first step when ``infeasibility`` proves the target
     unreachable from the episode's start (the proof comes before any search, so no budget is spent on it); the
-    random agent picks the give-up as one more candidate, uniformly, from its own seeded generator.
+    random agent picks the give-up as one more candidate, uniformly, from its own seeded generator. ``prove``
+    gives the proof in the agent's world (default: the text world's; the engine's proves over the game's model).
     """
 
-    def __init__(self, agent: Any) -> None:
+    def __init__(self, agent: Any, prove: Callable[[Any], str | None] = text_world_proof) -> None:
         self.agent = agent
         self.name = agent.name
+        self.prove = prove
         self.proven = False
         self._rng = random.Random(0)
 
@@ -270,8 +283,7 @@ class Resigning:
         """Prove the target out of reach, or start the agent's episode."""
         self._rng = random.Random(seed)
         if self.name != "random":
-            tracker = GoalTracker(env.expression, env.evaluator, env.context)
-            self.proven = infeasibility(env.rules, tracker, holdings(env.rules, env.state)) is not None
+            self.proven = self.prove(env) is not None
             if self.proven:
                 return
         self.agent.reset(env, seed)
@@ -291,4 +303,4 @@ class Resigning:
 
 
 __all__ = ["GIVE_UP", "GIVE_UP_ID", "GIVE_UP_NAME", "ImpossibleTask", "Resigning", "impossible_scores",
-           "impossible_tasks", "names_give_up", "offered_candidates", "offered_text", "proof"]
+           "impossible_tasks", "names_give_up", "offered_candidates", "offered_text", "proof", "text_world_proof"]
