@@ -449,6 +449,14 @@ def test_expressions_are_bounded_by_what_they_expand_to(args):
     _one_line(cli(*args), "more than 10,000 atoms")
 
 
+def test_an_expression_of_a_billion_atoms_costs_bounded_memory():
+    # it took 3.3 GB when only its nesting was bounded
+    peak, result = _peak_memory_kb("eval", "--tasks", "1000 * (1000 * (1000 * craft stick))", "--agent", "greedy",
+                                   "--no-progress")
+    assert result.returncode == 2 and "more than 10,000 atoms" in result.stderr, result.stderr
+    assert peak < MEMORY_BOUND_KB, f"{peak / 1024:.0f} MB"
+
+
 @pytest.mark.parametrize("option, value, needle", [
     ("--max-steps", str(10**30), "1<=x<=100000"),
     ("--episodes", str(10**9), "1<=x<=100000"),
