@@ -350,6 +350,8 @@ def test_a_naive_start_a_view_and_the_engines_trajectories_as_few_shot_examples(
     assert run["actions"][-1].startswith("craft default:stick")  # the plan's step in words, with its ingredients
     examples = few_shot_text(out.with_name("report.trajectories.jsonl"))
     assert "Actions, in order:" in examples and "craft default:stick" in examples
+    assert examples.splitlines()[1].startswith("Task: craft stick. Actions")  # as the text world names it
+    assert run["description"] == "craft stick" and run["task"].startswith("mol.")  # not by the naive molecule's id
 
 
 def test_both_evaluations_take_the_agent_options_from_one_declaration():

@@ -99,7 +99,9 @@ class EngineSettings:
 class EngineJob:
     """One episode to run: which task (its index in the run), which episode of it, its seed, the compiled task.
 
-    ``impossible``: the task is one of the run's impossible ones (scored by the give-up).
+    ``impossible``: the task is one of the run's impossible ones (scored by the give-up). ``description``: the
+    task as the user gave it, in words (``craft stick``, as the text world names it), before its start mode made it
+    another task (``naive(craft.stick)``, a molecule of its own id).
     """
 
     index: int
@@ -108,6 +110,7 @@ class EngineJob:
     task: Any
     ir: Any
     impossible: bool = False
+    description: str | None = None
 
 
 def check_agent(spec: str) -> None:
@@ -176,7 +179,8 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle, view=settings.view,
                         give_up=settings.give_up)
     started = time.monotonic()
-    record: dict[str, Any] = {"index": job.index, "episode": job.episode, "task": job.task.id, "seed": job.seed,
+    record: dict[str, Any] = {"index": job.index, "episode": job.episode, "task": job.task.id,
+                              "description": job.description or job.task.description, "seed": job.seed,
                               "success": False, "steps": 0, "invalid_steps": 0, "error": None, "failed_steps": []}
     if settings.give_up:
         record.update(impossible=job.impossible, gave_up=False)
@@ -335,8 +339,8 @@ def evaluate_engine(tasks: Sequence[tuple[str, Any]], settings: EngineSettings |
             entries[-1]["impossible"] = proof
         if not problems:
             ir = compiler.compile(task)
-            jobs += [EngineJob(index, k, seed + index * episodes + k, task, ir, proof is not None)
-                     for k in range(episodes)]
+            jobs += [EngineJob(index, k, seed + index * episodes + k, task, ir, proof is not None,
+                               given.description) for k in range(episodes)]
     header = {"agent": settings.agent, "game": settings.game,
               "settings": {"episodes": episodes, "seed": seed, **settings.public()},
               "tasks_run": [name for name, _ in tasks]}

@@ -354,7 +354,9 @@ MAX_EXAMPLE_ACTIONS = 200
 def few_shot_text(path: str | Path, examples: int = MAX_EXAMPLES) -> str:
     r"""Solved episodes of a trajectory file (``eval`` writes them) as worked examples for the system message.
 
-    The first ``examples`` successful episodes, each as its task and the actions that solved it, in order.
+    The first ``examples`` successful episodes, each as its task and the actions that solved it, in order. The
+    task is named as its first observation names it, else by its ``description`` (the engine's records: the task
+    as given, ``craft stick``, not the id of the molecule its start mode made), else by its id.
     Raises a TaskverseError naming the file when it cannot be read or holds no successful episode.
 
     Example:
@@ -386,7 +388,8 @@ def few_shot_text(path: str | Path, examples: int = MAX_EXAMPLES) -> str:
         if record.get("success") is not True or not isinstance(actions, list) or \
                 not 0 < len(actions) <= MAX_EXAMPLE_ACTIONS or not all(isinstance(a, str) for a in actions):
             continue
-        task = f"Task: {str(record.get('task'))[:200]}."
+        named = record.get("description") if isinstance(record.get("description"), str) else record.get("task")
+        task = f"Task: {str(named)[:200]}."
         steps = record.get("trajectory")
         if isinstance(steps, list) and steps and isinstance(steps[0], dict) and \
                 isinstance(steps[0].get("observation"), str):
