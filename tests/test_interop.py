@@ -197,8 +197,8 @@ def test_cli_import_refuses_a_file_that_is_not_a_config_in_one_line(tmp_path):
 
 def test_cli_import_says_which_text_it_cannot_read(tmp_path):
     config = tmp_path / "garden.yaml"
-    config.write_text("custom_init_commands: [/give @s minecraft:poppy 3]\ntext: create a decorative garden\n")
-    one_clean_line(cli("import", str(config)), "garden.yaml: not imported: text 'create a decorative garden'",
+    config.write_text("custom_init_commands: [/give @s minecraft:poppy 3]\ntext: juggle three pumpkins\n")
+    one_clean_line(cli("import", str(config)), "garden.yaml: not imported: text 'juggle three pumpkins'",
                    code=1)
 
 

@@ -57,8 +57,10 @@ def import_(source: Path, output: Path | None, force: bool, fmt: str) -> None:
     /summon, /time set, /weather, /setblock, /fill, /fillbiome, /execute ... run, /execute in DIM run tp);
     its text is read as a task phrase (or its taskverse block, when taskverse wrote it) and the task starts
     with what the config gives plus what the text's task needs. Whatever is not understood is reported as
-    FILE:LINE: COMMAND: reason on stderr, one per line. Exits 1 if any file failed or any command was not
-    understood (the rest is still imported), 2 on bad input.
+    FILE:LINE: COMMAND: reason on stderr, one per line. A text that asks what no task can judge (decorating,
+    a free-form build, a thing the game does not allow) is reported as FILE:LINE: TEXT: no task ... why; its
+    start is read (in --format json) and no molecule is written. Exits 1 if any file failed, any command was
+    not understood or any text has no task (the rest is still imported), 2 on bad input.
     """  # noqa: D301
     from taskverse.algebra.files import molecule_to_yaml
     from taskverse.cli.app import _library
@@ -93,14 +95,15 @@ def import_(source: Path, output: Path | None, force: bool, fmt: str) -> None:
         failed = failed or bool(result.problems) or result.error is not None
         if result.error is not None:
             click.echo(error_line(f"{result.file}: not imported: {result.error}"), err=True)
-        elif output is not None:
+        elif output is not None and result.molecule is not None:
             write_text(targets[result.file], molecule_to_yaml(result.molecule), force=force)
     summary = {
         "found": len(results),
         "imported": sum(r.molecule is not None for r in results),
         "every_command_understood": sum(r.molecule is not None and not r.problems for r in results),
         "nothing_beyond_config": sum(r.molecule is not None and not r.beyond_config for r in results),
-        "not_imported": sum(r.molecule is None for r in results),
+        "read_without_task": sum(r.no_task is not None for r in results),
+        "not_imported": sum(r.molecule is None and r.no_task is None for r in results),
     }
     if fmt == "json":
         emit_json({"files": [r.summary() for r in results], "summary": summary})

@@ -76,12 +76,16 @@ class Imported:
     beyond_config: dict[str, Any] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     error: str | None = None
+    no_task: str | None = None
+    """Why the text asks what no task can judge (decorating, a free-form build, a thing the game forbids): the
+    config's start is read and reported, and no molecule is made."""
 
     def summary(self) -> dict[str, Any]:
         """The result as JSON data."""
         mol = self.molecule
         return {
             "file": self.file, "text": self.text, "imported": mol is not None, "error": self.error,
+            "no_task": self.no_task,
             "id": mol.id if mol else None, "description": mol.description if mol else None,
             "expression": mol.expression.model_dump(mode="json") if mol else None,
             "initialization": mol.initialization.model_dump(mode="json", exclude_defaults=True) if mol else None,
@@ -204,7 +208,8 @@ def import_config(path: Path, library: Any, names: Names) -> Imported:
 
     text = read_text(path, "task config")
     config = _config(text, path)
-    setup, problems = read_setup(config, path, Lines(text), names)
+    lines = Lines(text)
+    setup, problems = read_setup(config, path, lines, names)
     result = Imported(str(path), config.text, config_start=setup.overrides(), problems=problems)
     try:
         expr = text_expression(config, library)
@@ -217,10 +222,23 @@ def import_config(path: Path, library: Any, names: Names) -> Imported:
         start = minimal_start(start, MoleculeBuilder(library).initialization(expr)[0])
         result.molecule = build_molecule(custom(expr, **start) if start else expr, library)
     except TaskverseError as exc:
+        if config.taskverse is None and _judged_by_nothing(exc):
+            # the config is read (its start above), the text's task named as one no evaluator can judge
+            result.no_task = exc.message
+            reason = exc.message if exc.message.startswith("no task") else f"no task: {exc.message}"
+            result.problems.append(Problem(str(path), lines.of(("text",)), config.text, reason))
+            return result
         result.error = f"text {config.text!r}: {exc.message}" if config.taskverse is None else exc.message
         return result
     result.beyond_config = beyond(result.molecule.initialization, setup)
     return result
+
+
+def _judged_by_nothing(exc: TaskverseError) -> bool:
+    """Whether a text's error says what it asks has no task (free-form, or not possible in the game)."""
+    from taskverse.language.reading import PhraseError
+
+    return isinstance(exc, PhraseError) and (exc.free_form is not None or exc.status == "impossible")
 
 
 # --- export -------------------------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from taskverse.language.reading import (
 from taskverse.language.vocabulary import (
     ARTICLES,
     CAVE_WORDS,
+    CONTEXT_TAILS,
     DIMENSION_WORDS,
     FUEL_WORDS,
     GERUNDS,
@@ -60,12 +61,15 @@ from taskverse.language.vocabulary import (
     START_WORDS,
     TIME_OF_DAY,
     TRADE_VERBS,
+    VAGUE_THINGS,
     VERBS,
     VILLAGERS,
     WHEN_WORDS,
     WITH_WORDS,
     armor_suite,
     forms,
+    free_form_at,
+    rewrite,
     strip_articles,
     then_at,
     tokenize,
@@ -95,7 +99,7 @@ def _without_partner(words: list[str]) -> list[str]:
 
 @dataclass
 class _Modifier:
-    kind: Literal["constraint", "count", "start", "source"]
+    kind: Literal["constraint", "count", "start", "source", "context"]
     data: Any
     text: str
 
@@ -124,7 +128,7 @@ class PhraseReader:
 
     def read(self, phrase: str) -> PhraseReading:
         """Read a phrase; raise ``PhraseError`` naming the words not understood and close known names."""
-        words = tokenize(phrase)
+        words = rewrite(tokenize(phrase))
         if not words:
             raise PhraseError("an empty phrase", field="phrase")
         if len(words) > MAX_PHRASE_WORDS:
@@ -137,6 +141,10 @@ class PhraseReader:
         if found is None:
             if self._count_error is not None:
                 raise self._count_error
+            free_form = free_form_at(tuple(words))
+            if free_form is not None:
+                raise PhraseError(f"no task the world model can judge: {free_form}", field="phrase",
+                                  free_form=free_form)
             raise self.diagnose(tuple(words), phrase)
         node, used = found
         return PhraseReading(phrase.strip(), self.own_starts(node), used)
@@ -422,6 +430,9 @@ class PhraseReader:
                 out.append(self.names[key])
             if rename is not None:
                 out.append(rename.now)
+        if not out and len(words) > 1 and words[-1] in ("block", "blocks", "biome"):
+            # "dirt blocks": dirt (the game has no dirt_block); "a forest biome": forest
+            return self.name_candidates(words[:-1], verbs)
         if not out:  # not a known name: still try it as written (a library description may use it)
             out.append("_".join(words))
         return list(dict.fromkeys(out))
@@ -439,6 +450,8 @@ class PhraseReader:
 
     def modifier(self, tail: tuple[str, ...], head: tuple[str, ...]) -> _Modifier | None:
         """What a clause's last words add, if they are a modifier (else None)."""
+        if tail in CONTEXT_TAILS:  # "on the ground", "to skip the night": read, adding nothing
+            return _Modifier("context", None, " ".join(tail))
         if tail[0] not in KEYWORDS and tail[-1] != "times" and tail not in HOW_WORDS:
             return None
         text = " ".join(tail)
@@ -476,6 +489,8 @@ class PhraseReader:
             return _Modifier("source", mob, text)  # "obtain milk from a cow"
         if tail[0] in WITH_WORDS and len(tail) > 1:
             overrides = self.items(tail[1:])
+            if overrides is None and tuple(strip_articles(tail[1:])) in VAGUE_THINGS:
+                return _Modifier("context", None, text)  # "using various blocks": whatever the start gives
             return None if overrides is None else _Modifier("start", ("custom", overrides), text)
         for start in START_WORDS:
             if tail[:len(start)] == start and len(tail) > len(start):
@@ -485,6 +500,8 @@ class PhraseReader:
 
     def apply(self, node: Node, modifier: _Modifier) -> Node | None:
         """``node`` with a modifier on it (None when they cannot go together)."""
+        if modifier.kind == "context":
+            return node
         if modifier.kind == "constraint":
             return apply_constraint(node, modifier.data)
         if modifier.kind == "count":
@@ -602,6 +619,11 @@ class PhraseReader:
                 if self._clause(words[:i]) is None:
                     return self.diagnose(words[:i], phrase)
                 return self.diagnose(words[i + cut:], phrase)
+        for i, word in enumerate(words):  # "craft bell and craft cake": the part of a join that does not read
+            if word in ("and", "or") and 1 < i < len(words) - 2 and words[i + 1] in VERBS and words[0] in VERBS:
+                for part in (words[:i], words[i + 1:]):
+                    if self._clause(part) is None:
+                        return self.diagnose(part, phrase)
         if len(words) > 3 and words[0] in VERBS and words[1] == "and" and words[2] in VERBS:
             for clause in ((words[0], *words[3:]), words[2:]):  # "craft and use a clock": the verb that fails
                 if self._clause(clause) is None:

@@ -122,6 +122,8 @@ class PhraseError(TaskverseError):
 
     status: Literal["impossible", "not expressible"] = "not expressible"
     unread: list[str] = field(default_factory=list)
+    free_form: str | None = None
+    """Set when the phrase asks what the world model has no task for (decorating, a free-form build): why."""
 
 
 class NeedsCount(TaskverseError):

@@ -18,12 +18,13 @@ NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seve
 ARTICLES = {"a", "an", "the", "some", "any"}
 VERBS: dict[str, tuple[str, ...]] = {
     "mine": ("mine",), "dig": ("mine",), "break": ("mine",), "chop": ("mine",), "cut": ("mine",),
-    "craft": ("craft",), "make": ("craft",), "create": ("craft",), "build": ("craft",),
+    "craft": ("craft",), "make": ("craft",), "create": ("craft",), "build": ("craft", "build"),
     "smelt": ("smelt",), "cook": ("smelt",), "bake": ("smelt",),
     "obtain": ("obtain",), "get": ("obtain",), "collect": ("obtain",), "gather": ("obtain",),
     "harvest": ("obtain",), "acquire": ("obtain",), "pick": ("obtain",),
     "hunt": ("hunt", "combat"), "kill": ("combat", "hunt"), "combat": ("combat", "hunt"),
     "fight": ("combat", "hunt"), "slay": ("combat", "hunt"), "defeat": ("combat", "hunt"),
+    "shoot": ("combat", "hunt"),
     "find": ("find",), "locate": ("find",), "discover": ("find",), "reach": ("find",), "visit": ("find",),
     "place": ("place",), "put": ("place",), "eat": ("eat",), "consume": ("eat",),
     "equip": ("equip",), "wear": ("equip",), "plant": ("plant",), "sow": ("plant",), "shear": ("shear",),
@@ -68,7 +69,8 @@ HOW_WORDS: dict[tuple[str, ...], str] = {
     ("with", "a", "bare", "hand"): "bare_hand", ("with", "your", "bare", "hands"): "bare_hand",
     ("bare", "handed"): "bare_hand", ("bare-handed",): "bare_hand", ("barehanded",): "bare_hand",
     ("with", "arrows"): "arrows", ("using", "arrows"): "arrows", ("with", "bow", "and", "arrows"): "arrows",
-    ("with", "a", "bow", "and", "arrows"): "arrows",
+    ("with", "a", "bow", "and", "arrows"): "arrows", ("using", "a", "bow", "and", "arrows"): "arrows",
+    ("using", "bow", "and", "arrows"): "arrows",
 }
 DIMENSION_WORDS = {"nether": "nether", "end": "end", "overworld": "overworld"}
 CAVE_WORDS = {("in", "a", "cave"), ("in", "caves"), ("in", "the", "cave"), ("in", "a", "cave", "system")}
@@ -187,3 +189,157 @@ def _singulars(word: str) -> list[str]:
     return out
 
 
+
+
+# --- MCU's task texts (MCU_benchmark/task_configs at CraftJarvis/MCU bfb7c1d, and its criteria_files) -------------
+
+def _words(*phrases: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(p.split()) for p in phrases)
+
+
+REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
+    # names of several words, one of them "and" or split in two (the game's flint_and_steel, stonecutter)
+    ("flint", "and", "steel"): ("flint_and_steel",),
+    ("stone", "cutter"): ("stonecutter",),
+    ("harming", "potion"): ("potion", "of", "harming"),
+    ("lava", "pool"): ("lava",), ("lava", "source"): ("lava",),
+    # MCU's task names, as its compositional configs join them (craft_to_cake, explore_boat, use_lead)
+    ("craft", "to", "cake"): ("craft", "cake"), ("craft", "stonecut"): ("craft", "stonecutter"),
+    ("explore", "boat"): ("explore", "with", "a", "boat"), ("use", "lead"): ("manoeuvre", "animal", "with", "leads"),
+    ("explore", "the", "treasure"): ("loot", "a", "chest", "in", "buried_treasure"),
+    ("light", "up", "the", "surroundings", "at", "night"): ("light", "up", "the", "surroundings"),
+    # verbs the library says in other words
+    ("construct",): ("build",), ("engage", "in", "combat", "with"): ("combat",), ("fend", "off"): ("combat",),
+    ("carve", "pumpkins"): ("carve", "pumpkin"),
+    ("dig", "three", "blocks", "down", "and", "fill", "one", "block", "up"): ("dig", "three", "and", "fill", "one"),
+    ("make", "fire", "using", "flint_and_steel"): ("make", "fire", "with", "flint_and_steel"),
+    ("use", "flint_and_steel", "to", "ignite", "a", "fire"): ("make", "fire", "with", "flint_and_steel"),
+    ("use", "lead", "to", "get", "animals"): ("manoeuvre", "animal", "with", "leads"),
+    ("use", "bow", "as", "your", "weapon"): ("use", "bow"),
+    ("use", "trident", "to", "hunt", "animal"): ("use", "trident"),
+    ("use", "trident", "to", "hunt", "animals"): ("use", "trident"),
+    ("equip", "and", "use", "a", "shield", "to", "block", "incoming", "attacks"): ("resist", "by", "shield"),
+    ("defend", "yourself", "using", "a", "shield"): ("resist", "by", "shield"),
+    ("mine", "horizontally", "through", "a", "line", "of", "blocks"): ("mine", "horizontally"),
+    ("use", "a", "pickaxe", "to", "mine"): ("mine",),
+    ("shear", "sheep", "to", "collect", "wool"): ("shear", "a", "sheep"),
+    ("obtain", "a", "bell", "through", "non-crafting", "means"): ("obtain", "a", "bell"),
+    ("smelt", "raw", "beef", "into", "steak"): ("smelt", "beef"),
+    ("collect", "wood", "from", "trees"): ("chop", "trees"),
+    ("explore", "the", "world", "to"): (),
+    ("explore", "the", "world", "of", "minecraft", "by", "traveling", "across", "various", "biomes", "and",
+     "finding", "interesting", "locations"): ("explore",),
+    ("mountainous", "terrain"): ("mountain",),
+    ("explore", "the", "contents", "of", "a", "chest"): ("loot", "a", "chest"),
+    ("explore", "and", "open", "a", "chest", "to", "discover", "its", "contents"): ("loot", "a", "chest"),
+    ("locate", "and", "explore", "a", "buried", "treasure"): ("loot", "a", "chest", "in", "buried_treasure"),
+    ("and", "discover", "a", "hidden", "chest"): (),
+    ("build", "and", "use", "a", "boat", "to", "explore", "water", "bodies"): ("explore", "with", "a", "boat"),
+    ("build", "a", "basic", "house", "with", "essential", "features"): ("build", "a", "house"),
+    ("build", "a", "simple", "maze"): ("build", "a", "maze"),
+    ("smelt", "raw", "food", "items", "to", "create", "cooked", "food"): ("smelt", "cooked", "food"),
+    ("create", "a", "decorative", "garden"): ("build", "a", "garden"),
+    ("build", "a", "garden"): ("build", "a", "flower", "garden"),
+    ("open", "your", "inventory", "and"): ("open", "inventory", "and"),
+    ("combat", "and", "kill", "multiple"): ("combat", "two"),
+}
+"""Word sequences MCU's texts use for things the reader knows under other words (whole tokens, longest first).
+
+Each is MCU's own meaning as its criteria file rates it: ``explore the contents of a chest`` opens the chest
+(``use.loot_chest``'s success is the chest's interact event), ``combat and kill multiple spiders`` at least two
+kills, ``use lead to get animals`` leading one (``use.lead_animal``)."""
+
+CONTEXT_TAILS: frozenset[tuple[str, ...]] = frozenset(_words(
+    "from the ground", "from the environment", "at the bottom of the world", "in the underground layers of the world",
+    "in a clear area", "on the ground", "on a block", "on a solid surface", "in your minecraft world",
+    "in minecraft", "to skip the night", "for smelting", "for smelting items", "to enchant your items",
+    "for various crafting or building purposes", "in your surroundings", "from your inventory",
+    "to secure your area", "on water", "on farmland", "in tilled soil", "to create jack-o'-lanterns",
+    "from an oak log", "from oak logs", "and activate it with flint_and_steel",
+))
+"""Words after a task that say why, where in words, or from what, and add nothing a task checks: the game's own
+rules already require it (seeds go on farmland, a bed skips the night, oak planks come from oak logs) or it names
+no place the world model has (``in your Minecraft world``). Read and left out of the expression."""
+
+VAGUE_THINGS: frozenset[tuple[str, ...]] = frozenset(_words(
+    "various blocks", "available materials", "various materials", "necessary ingredients",
+    "ingredients gathered from various sources", "given weapons and armor", "equipped weapons and armor",
+    "appropriate weapons and armor", "weapons and protective gear", "appropriate tool", "blocks of your choice",
+    "various decorative items", "various plants and flowers", "treasure map",
+    "sword", "bow or sword", "sword or bow", "pickaxe", "hoe", "silk touch shovel",
+))
+"""Things after ``with``/``using`` that name no one item (``various blocks``, ``a sword``): what the task is done
+with is whatever its start gives (an MCU config's commands), so the words add nothing to the expression."""
+
+FREE_FORM: dict[tuple[str, ...], str] = {
+    ("decorate",): "decorating is judged by how the result looks, which no state of the world model shows",
+    ("prepare", "a", "birthday", "present"): "a present is judged by how it looks, which no state shows",
+    ("build", "a", "library"): "the library has no atom for a library building (a free-form build)",
+    ("bee", "nest-like", "structure"): "a structure like a bee nest is a free-form build",
+    ("interact", "with", "a", "bee", "nest"): "interacting with a bee nest names no event the model counts",
+    ("stack",): "stacking is a shape (one block on another), which the world model does not record",
+    ("stacking",): "stacking is a shape (one block on another), which the world model does not record",
+    ("light", "up", "the", "surroundings"): "how lit an area is, is not part of the world model's state",
+    ("clean", "the", "weeds"): "a cleared area is not part of the world model's state (nearest atoms: "
+                               "mine.grass, mine.tall_grass, for one plant)",
+    ("hook",): "hooking a mob with a fishing rod is no event the world model counts",
+    ("place", "an", "item", "frame"): "an item frame hangs as an entity, not a block, and no atom places one "
+                                      "(use.fill_item_frame puts an item in one)",
+    ("place", "a", "item", "frame"): "an item frame hangs as an entity, not a block, and no atom places one "
+                                     "(use.fill_item_frame puts an item in one)",
+    ("throw", "a", "snowball"): "the world model has no use of a snowball (it counts no thrown snowball)",
+    ("trap", "a", "spider"): "use.trap_in_boat traps an animal (a cow); a spider in a boat is not modelled",
+    ("trap", "a", "witch"): "use.trap_in_boat traps an animal (a cow); a witch in a boat is not modelled",
+}
+"""MCU texts the world model has no task for, each with why: the config imports with this named, not read."""
+
+
+def rewrite(words: list[str]) -> list[str]:
+    """The words with each ``REWRITES`` sequence replaced, scanning left to right, the longest match first.
+
+    Done again on its own output (at most three times), as one sequence may hold another's result
+    (``use flint and steel to ignite a fire``).
+    """
+    for _ in range(3):
+        if not any(w in _REWRITE_FIRSTS for w in words):
+            return words
+        again = _rewrite_once(words)
+        if again == words:
+            return words
+        words = again
+    return words
+
+
+def _rewrite_once(words: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in _REWRITE_LENGTHS:
+            key = tuple(words[i:i + n])
+            if len(key) == n and key in REWRITES:
+                out += REWRITES[key]
+                i += n
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
+def free_form_at(words: tuple[str, ...]) -> str | None:
+    """Why a phrase asks what the world model has no task for (``FREE_FORM``), if a clause of it starts so."""
+    for i in range(len(words)):
+        if i and words[i - 1] not in ("and", "or", ",", "then"):
+            continue
+        for key, reason in FREE_FORM.items():
+            if words[i:i + len(key)] == key:
+                return f"'{' '.join(key)}': {reason}"
+    for i in range(len(words)):  # names of things no task makes, wherever they stand ("a bee nest-like structure")
+        for key, reason in FREE_FORM.items():
+            if len(key) > 1 and key[0] not in VERBS and words[i:i + len(key)] == key:
+                return f"'{' '.join(key)}': {reason}"
+    return None
+
+
+_REWRITE_FIRSTS = frozenset(k[0] for k in REWRITES)
+_REWRITE_LENGTHS = sorted({len(k) for k in REWRITES}, reverse=True)
