@@ -5,8 +5,9 @@ Usage: python scripts/perf/mcu_configs.py [FOLDER]
 FOLDER holds task configs (every .yaml under it), for instance MCU's ``MCU_benchmark/task_configs`` from a
 checkout of https://github.com/CraftJarvis/MCU (182 configs at commit ``bfb7c1d``, which has no licence file, so
 they are not shipped here); the default is the MineStudio copies in ``tests/data/mcu_configs``. Prints how many
-import, how many with every command understood, how many need nothing beyond what the config gives, the reasons
-the others fail (grouped), and the round trip: each imported task exported as a MineStudio config and imported
+import, how many with every command understood, how many need nothing beyond what the config gives, how many are
+read with no task (the text asks what no task can judge, the reason named), the reasons the others fail (grouped),
+and the round trip: each imported task exported as a MineStudio config and imported
 again, compared on what a setup is (items and counts carried, held and worn, mobs, nearby blocks, time,
 weather) and on the molecule's id. ``--list`` prints every file's result.
 """
@@ -52,6 +53,7 @@ def main() -> None:
     loaded = time.perf_counter()
     imported, understood, nothing_beyond, same, same_id, not_exported = [], 0, 0, 0, 0, []
     failures: Counter[str] = Counter()
+    no_task: Counter[str] = Counter()
     rows = []
     with tempfile.TemporaryDirectory(prefix="taskverse-roundtrip-") as tmp:
         for path in files:
@@ -60,6 +62,10 @@ def main() -> None:
             except TaskverseError as exc:
                 failures[f"not a config: {reason_group(exc.message)}"] += 1
                 rows.append((path, "not a config", exc.message))
+                continue
+            if first.no_task is not None:
+                no_task[reason_group(first.no_task)] += 1
+                rows.append((path, "read, no task", first.no_task))
                 continue
             if first.molecule is None:
                 failures[reason_group(first.error or "")] += 1
@@ -89,7 +95,11 @@ def main() -> None:
     print(f"  imported: {len(imported)} ({len(imported) / total:.1%})")
     print(f"    every command understood: {understood}")
     print(f"    need nothing beyond what the config gives: {nothing_beyond}")
-    print(f"  not imported: {total - len(imported)}, by reason:")
+    print(f"  read with no task, named (free-form, or not possible in the game): {sum(no_task.values())}, by "
+          "reason:")
+    for reason, count in no_task.most_common():
+        print(f"    {count:4d}  {reason}")
+    print(f"  not imported: {total - len(imported) - sum(no_task.values())}, by reason:")
     for reason, count in failures.most_common(12):
         print(f"    {count:4d}  {reason}")
     rest = sum(failures.values()) - sum(c for _, c in failures.most_common(12))
