@@ -74,3 +74,14 @@ def test_docstring_examples():
 
     result = doctest.testmod(module)
     assert result.attempted >= 1 and result.failed == 0
+
+
+def test_the_impossible_tasks_of_either_report_are_left_out():
+    text = _text(("craft.stick", "crafting", [True]), ("mol.a", "molecule", [False]), ("mol.b", "molecule", [True]))
+    engine = _engine(("craft.stick", "crafting", True, [True], None), ("mol.a", "molecule", True, [False], "gave up"),
+                     ("mol.b", "molecule", True, [False], "gave up"))
+    text["tasks"][1]["impossible"] = engine["tasks"][1]["impossible"] = "no way to do it has a wooden pickaxe"
+    engine["tasks"][2]["impossible"] = "no way to do it has a default:pick_wood in hand"  # in the engine only
+    report = gap_report(text, engine)
+    assert {row["task"]: row["kind"] for row in report["tasks"]} == {"craft.stick": "both",
+                                                                   "mol.b": "text world only"}

@@ -5,6 +5,8 @@ Reads a text-world report (``taskverse eval ... -o TEXT.json``) and an engine re
 at least once), ``text only`` (the gap: the engine's failures with their reasons), ``engine only``, ``neither``,
 ``not compiled`` (the engine report lists it as not compiling, with the compiler's reason) or ``text world only``
 (the engine report does not hold it). Per category: how many tasks of each kind and both worlds' success rates.
+The impossible tasks of a run with ``--impossible`` are left out: no world can do them, and each report scores
+its agent's give-up by F1 apart.
 
 Example:
     >>> text = {"agent": "optimal", "tasks": [{"id": "craft.stick", "category": "crafting",
@@ -54,10 +56,13 @@ def gap_report(text: dict[str, Any], engine: dict[str, Any]) -> dict[str, Any]:
 
     engine_tasks: dict[str, dict[str, Any]] = {}
     for entry in engine["tasks"]:
-        engine_tasks.setdefault(str(entry.get("task")), entry)
-        engine_tasks.setdefault(str(entry.get("name")), entry)
+        if "impossible" not in entry:
+            engine_tasks.setdefault(str(entry.get("task")), entry)
+            engine_tasks.setdefault(str(entry.get("name")), entry)
     rows = []
     for entry in text["tasks"]:
+        if "impossible" in entry:  # out of reach in every world: scored by each report's give-up F1
+            continue
         task_id = str(entry.get("id") or entry.get("task"))
         text_rate = _rate(entry.get("episodes") or [])
         other = engine_tasks.get(task_id) or engine_tasks.get(str(entry.get("task")))
