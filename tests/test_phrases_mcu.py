@@ -160,3 +160,16 @@ def test_a_config_whose_text_the_game_forbids_names_the_game_s_reason(tmp_path):
     assert result.exit_code == 1
     row = json.loads(result.stdout)["files"][0]
     assert row["no_task"] == "not possible in the game: bell has no crafting recipe"
+
+
+FREE = ["decorate the wall", "stack acacia fences", "light up the surroundings", "hook a chicken with a fishing rod",
+        "prepare a birthday present for your neighbor", "trap a spider with a boat", "throw a snowball"]
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(BASES), st.sampled_from(FREE), st.sampled_from(["and", "or", "and then"]), st.booleans())
+def test_a_join_with_a_part_no_task_can_judge_is_never_read_as_the_other_part(base, free, join, first):
+    phrase = f"{free} {join} {base}" if first else f"{base} {join} {free}"
+    with pytest.raises(PhraseError) as caught:
+        _reader().read(phrase)
+    assert caught.value.free_form is not None
