@@ -288,8 +288,10 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("place", "a", "item", "frame"): "an item frame hangs as an entity, not a block, and no atom places one "
                                      "(use.fill_item_frame puts an item in one)",
     ("throw", "a", "snowball"): "the world model has no use of a snowball (it counts no thrown snowball)",
-    ("trap", "a", "spider"): "use.trap_in_boat traps an animal (a cow); a spider in a boat is not modelled",
-    ("trap", "a", "witch"): "use.trap_in_boat traps an animal (a cow); a witch in a boat is not modelled",
+    ("trap", "a", "spider"): "a trapped spider is no event the world model counts (use.trap_in_boat traps a cow "
+                             "in a boat)",
+    ("trap", "a", "witch"): "a trapped witch is no event the world model counts (use.trap_in_boat traps a cow in "
+                            "a boat)",
 }
 """MCU texts the world model has no task for, each with why: the config imports with this named, not read."""
 
