@@ -15,6 +15,8 @@ import os
 import signal
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine_support import need_engine
 from taskverse.engine.episode import EngineEpisode, Nearby, Observation, StepResult, parse_action
@@ -66,6 +68,30 @@ def test_candidates_follow_the_inventory_and_what_is_around():
     assert {"do": "craft", "item": "default:pick_wood"} not in candidates  # no sticks
     for candidate in candidates:  # each one an action the episode accepts as it is
         parse_action(candidate, "minetest_game")
+
+
+_REGISTRIES: dict[str, object] = {}
+
+
+def _registry(game):
+    from taskverse.engine.profile import load_registry
+
+    if game not in _REGISTRIES:
+        _REGISTRIES[game] = load_registry(game)
+    return _REGISTRIES[game]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(["minetest_game", "taskverse_mc"]), data=st.data())
+def test_the_craft_candidates_are_every_recipe_the_inventory_fills(game, data):
+    from taskverse.engine.candidates import can_craft, candidate_actions
+
+    registry = _registry(game)
+    # items the recipes name (so inventories fill some), and a few of any kind
+    named = sorted({cell for r in registry.recipes for cell in r.items if cell and not cell.startswith("group:")})
+    held = data.draw(st.dictionaries(st.sampled_from(named), st.integers(1, 9), max_size=8))
+    crafts = {c["item"] for c in candidate_actions(Observation(inventory=held), registry) if c["do"] == "craft"}
+    assert crafts == {r.output for r in registry.recipes if r.method == "normal" and can_craft(r, held, registry)}
 
 
 def test_the_text_view_is_printable_and_names_the_candidates():
