@@ -36,6 +36,7 @@ from taskverse.language.reading import (
     with_own_start,
 )
 from taskverse.language.vocabulary import (
+    ALSO_MEANS,
     ARTICLES,
     CAVE_WORDS,
     CONTEXT_TAILS,
@@ -51,6 +52,7 @@ from taskverse.language.vocabulary import (
     MISSING_VERBS,
     NAIVE_PREFIXES,
     NAIVE_WORDS,
+    NOT_IN_GAME,
     NUMBERS,
     OBTAIN_WORDS,
     PAIR_VERBS,
@@ -61,6 +63,7 @@ from taskverse.language.vocabulary import (
     START_WORDS,
     TIME_OF_DAY,
     TRADE_VERBS,
+    TYPOS,
     VAGUE_THINGS,
     VERBS,
     VILLAGERS,
@@ -69,6 +72,7 @@ from taskverse.language.vocabulary import (
     armor_suite,
     forms,
     free_form_at,
+    potion_name,
     rewrite,
     strip_articles,
     then_at,
@@ -120,6 +124,17 @@ class PhraseReader:
                 self.names.setdefault(loose_name(alias).replace(" ", "_"), name)
         self._near: dict[str, list[str]] = {}
         self._atoms: dict[str, dict[str, Any]] = library.index.data  # plain data: no task model is built here
+        self.potions = {str(goal["target"]) for data in self._atoms.values()
+                        if data.get("verb") in ("brew", "drink")
+                        and (goal := (data.get("metrics") or {}).get("success") or {}).get("target")}
+        """Potions by item id (``potion_of_long_fire_resistance``): the game data names one ``potion`` item."""
+        self._used: dict[str, str] = {}
+        """The use atom whose goal is exactly the game's used statistic of an item (ender_pearl:
+        use.throw_ender_pearl), for ``use X`` when no atom is named ``use.X``."""
+        for task_id, data in sorted(self._atoms.items()):
+            goal = (data.get("metrics") or {}).get("success") or {}
+            if data.get("verb") == "use" and set(goal) == {"event", "target"} and goal["event"] == "use":
+                self._used.setdefault(str(goal["target"]), task_id)
         self._smelts: dict[str, list[str]] = {}
         for recipe in self.kn.smelting:
             self._smelts.setdefault(recipe.input, []).append(recipe.output)
@@ -128,7 +143,7 @@ class PhraseReader:
 
     def read(self, phrase: str) -> PhraseReading:
         """Read a phrase; raise ``PhraseError`` naming the words not understood and close known names."""
-        words = rewrite(tokenize(phrase))
+        words = rewrite([TYPOS.get(word, word) for word in tokenize(phrase)])
         if not words:
             raise PhraseError("an empty phrase", field="phrase")
         if len(words) > MAX_PHRASE_WORDS:
@@ -380,13 +395,15 @@ class PhraseReader:
     def task_for(self, verb: str, thing: tuple[str, ...]) -> str | None:
         """The atom a verb and a thing mean, trying the verb's library verbs and each reading of the name."""
         names = self.name_candidates(thing, VERBS[verb])
-        for library_verb in VERBS[verb]:
+        for library_verb in (*VERBS[verb], *ALSO_MEANS.get(verb, ())):
             for name in names:
                 for candidate in self._targets(library_verb, name):
                     found = self.library.lookup(f"{library_verb}.{candidate}") or \
                         self.library.lookup(f"{library_verb} {candidate}")
                     if found is not None and found.verb == library_verb:
                         return str(found.id)
+            if library_verb == "use" and (used := next((self._used[n] for n in names if n in self._used), None)):
+                return used  # "use ender pearl": the atom whose goal is that item's used statistic
         if verb == "harvest":  # a crop: break the grown plant (carrots, potatoes, beetroots) that surely drops it
             for name in names:
                 for block in (name, f"{name}s"):
@@ -421,6 +438,9 @@ class PhraseReader:
         A rename marked ``first_for`` one of ``verbs`` (the library verbs the phrase's verb may mean) comes first.
         """
         out: list[str] = []
+        potion = potion_name(words)  # "splash potion of fire": splash_potion_of_fire_resistance
+        if potion is not None:
+            out.append(potion)
         for form in forms(words):
             key = "_".join(form)
             rename = self.renames.get(loose_name(" ".join(form)))
@@ -442,7 +462,7 @@ class PhraseReader:
         tables = {"item": self.kn.items, "block": self.kn.blocks, "entity": self.kn.entities,
                   "biome": self.kn.biomes, "structure": self.kn.structures}
         for name in self.name_candidates(words):
-            if any(name in tables[k] for k in kinds):
+            if any(name in tables[k] for k in kinds) or ("item" in kinds and name in self.potions):
                 return name
         return None
 
@@ -710,6 +730,11 @@ class PhraseReader:
         if not rest:
             return PhraseError(f"{verb} what? (no thing named after the verb)", field="phrase", unread=[])
         thing = tuple(rest)
+        for i in range(len(thing)):  # "brew potion of oozing", "repair a mace": a thing the 1.20 game lacks
+            for j in range(len(thing), i, -1):
+                if thing[i:j] in NOT_IN_GAME:
+                    return PhraseError(f"not possible in the game: {' '.join(thing[i:j])}: {NOT_IN_GAME[thing[i:j]]}",
+                                       field="phrase", status="impossible")
         name = self.known(thing, ("item", "block", "entity", "biome", "structure"))
         if name is None and VERBS[verb][0] == "mine" and self.kn.why_not_broken("_".join(thing)) is not None:
             name = "_".join(thing)  # no block of the game data, but a name the game gives (air): impossible below
@@ -775,6 +800,8 @@ class PhraseReader:
             return f"{name} is not a block"
         elif verb in ("hunt", "combat") and name not in kn.entities:
             return f"{name} is not a mob"
+        elif verb == "drink" and name.startswith(("splash_", "lingering_")):
+            return f"{name} is thrown, not drunk (Minecraft Wiki, Splash Potion, Lingering Potion)"
         elif verb == "eat" and name not in kn.foods:
             return f"{name} is not food"
         elif verb == "place" and name not in kn.blocks:

@@ -345,3 +345,73 @@ def free_form_at(words: tuple[str, ...]) -> str | None:
 
 _REWRITE_FIRSTS = frozenset(k[0] for k in REWRITES)
 _REWRITE_LENGTHS = sorted({len(k) for k in REWRITES}, reverse=True)
+
+
+# --- names as players write them (MCU's atomic task list: CraftJarvis/MCU atomic_task_list.txt) --------------------
+
+POTION_FORMS = {"splash": "splash", "lingering": "lingering"}
+"""A potion's form, written before ``potion`` or just after it (``potion splash of water breathing``)."""
+POTION_LEVELS = {"extended": "long", "long": "long", "enhanced": "strong", "strong": "strong", "ii": "strong"}
+"""The game's display names of a stronger or longer potion: an extended potion (redstone) is the item id's
+``long_`` variant, an enhanced one (glowstone, level II) its ``strong_`` variant (Minecraft Wiki, Potion)."""
+POTION_BASES = ("awkward", "mundane", "thick")
+"""Potions with no effect, named by a word before ``potion`` (``awkward potion``, ``splash awkward potion``)."""
+POTION_EFFECTS = {"fire": "fire_resistance", "leap": "leaping", "jumping": "leaping", "speed": "swiftness",
+                  "the_turtle_master": "turtle_master"}
+"""Effect words as players shorten them: ``potion of fire`` is the potion of Fire Resistance, ``leap`` Leaping,
+``speed`` Swiftness (the game's Speed effect) (Minecraft Wiki, Potion)."""
+ALSO_MEANS: dict[str, tuple[str, ...]] = {"craft": ("brew",), "make": ("brew",)}
+"""Library verbs a phrase's verb may also mean when its own find no atom: ``craft to potion of healing`` is brewed
+(MCU's atomic list names every potion after ``craft to``; no potion has a crafting recipe)."""
+TYPOS: dict[str, str] = {"ot": "to", "dink": "drink", "bulid": "build", "villiager": "villager", "smlie": "slime",
+                         "endmite": "endermite", "suger": "sugar"}
+"""Misspellings in the published lists whose intended word is certain (``craft ot potion``, ``dink potion``)."""
+NOT_IN_GAME: dict[tuple[str, ...], str] = {
+    **{tuple(f"potion of {effect}".split()): "added in Java Edition 1.21; the game modelled is 1.20"
+       for effect in ("oozing", "weaving", "infestation", "wind charging")},
+    **{tuple(name.split()): "an Education Edition compound (Chemistry), brewed in no Java Edition brewing stand"
+       for name in ("antidote", "elixir", "eye drops", "tonic")},
+    ("copper", "bulb"): "added in Java Edition 1.21; the game modelled is 1.20",
+    ("crafter",): "added in Java Edition 1.21; the game modelled is 1.20",
+    ("trial", "explorer", "map"): "added in Java Edition 1.21 (trial chambers); the game modelled is 1.20",
+    ("mace",): "added in Java Edition 1.21; the game modelled is 1.20",
+}
+"""Things players name that the 1.20 game does not have, with why: a line naming one is impossible, not unread."""
+
+
+def potion_name(words: tuple[str, ...]) -> str | None:
+    """The item id a potion's display name means, or None when the words name no potion.
+
+    ``extended splash potion of fire`` is ``splash_potion_of_long_fire_resistance``.
+
+    Example:
+        >>> potion_name(("enhanced", "potion", "of", "healing"))
+        'potion_of_strong_healing'
+        >>> potion_name(("splash", "awkward", "potion"))
+        'awkward_splash_potion'
+
+    """
+    words = tuple(strip_articles(words))
+    if "potion" not in words:
+        return None
+    at = words.index("potion")
+    before, after = list(words[:at]), list(words[at + 1:])
+    form = level = base = None
+    while after and after[0] in POTION_FORMS and form is None:  # "potion splash of ..."
+        form = POTION_FORMS[after.pop(0)]
+    for word in before:
+        if word in POTION_FORMS and form is None:
+            form = POTION_FORMS[word]
+        elif word in POTION_LEVELS and level is None:
+            level = POTION_LEVELS[word]
+        elif word in POTION_BASES and base is None:
+            base = word
+        else:
+            return None
+    if base is not None:
+        return None if after or level else f"{base}_{form + '_' if form else ''}potion"
+    if len(after) < 2 or after[0] != "of":
+        return None
+    effect = "_".join(after[1:])
+    effect = POTION_EFFECTS.get(effect, effect.removeprefix("the_"))
+    return f"{form + '_' if form else ''}potion_of_{level + '_' if level else ''}{effect}"

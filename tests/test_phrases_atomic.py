@@ -1,0 +1,105 @@
+"""Published atomic task lists (one task a line, as MCU's ``atomic_task_list.txt`` writes them): names as players
+write them (potions by display name, misspellings), verbs in other words, and what the 1.20 game does not have,
+each read as the game means it or named with the game's reason. The lines here are written for the tests."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import cli
+from taskverse.algebra.expr import canonical
+from taskverse.algebra.molecule import resolve_refs
+from taskverse.algebra.parse import parse_expression
+from taskverse.language.reader import PhraseReader
+from taskverse.language.reading import PhraseError, to_expr
+from taskverse.language.vocabulary import potion_name
+
+
+@functools.cache
+def _reader() -> PhraseReader:
+    from taskverse import load_library
+
+    return PhraseReader(load_library())
+
+
+def _reads_as(phrase: str, expected: str) -> bool:
+    reader = _reader()
+    got = to_expr(reader.read(phrase).root)
+    return canonical(resolve_refs(got, reader.library)) == canonical(
+        resolve_refs(parse_expression(expected), reader.library))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # potions by the names players give them; "craft to" a potion is brewing it (no potion has a recipe)
+    ("craft to potion of swiftness", "brew.potion_of_swiftness"),
+    ("make a potion of healing", "brew.potion_of_healing"),
+    ("craft to potion of fire", "brew.potion_of_fire_resistance"),
+    ("brew a potion of leap", "brew.potion_of_leaping"),
+    ("craft to extended potion of poison", "brew.potion_of_long_poison"),
+    ("craft to enhanced potion of harming", "brew.potion_of_strong_harming"),
+    ("brew a strong potion of swiftness", "brew.potion_of_strong_swiftness"),
+    ("craft to splash potion of weakness", "brew.splash_potion_of_weakness"),
+    ("craft to potion splash of night vision", "brew.splash_potion_of_night_vision"),
+    ("brew lingering potion of the turtle master", "brew.lingering_potion_of_turtle_master"),
+    ("craft to splash thick potion", "brew.thick_splash_potion"),
+    ("brew an awkward potion", "brew.awkward_potion"),
+    ("drink potion of fire", "drink.potion_of_fire_resistance"),
+    ("drink an extended potion of invisibility", "drink.potion_of_long_invisibility"),
+    # misspellings whose word is certain
+    ("craft ot potion of strength", "brew.potion_of_strength"),
+    ("dink potion of regeneration", "drink.potion_of_regeneration"),
+    # "use X" is the game's used statistic: a thrown ender pearl
+    ("use ender pearl", "use.throw_ender_pearl"),
+    ("use a bow", "use.bow"),
+])
+def test_each_atomic_list_family_reads_as_the_game_means_it(text, expected):
+    assert _reads_as(text, expected)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("brew potion of weaving", "1.21"),
+    ("brew an elixir", "Education Edition"),
+    ("brew eye drops", "Education Edition"),
+    ("craft a crafter", "1.21"),
+    ("craft a copper bulb", "1.21"),
+    ("drink splash_potion", "thrown, not drunk"),
+    ("drink a lingering potion of healing", "thrown, not drunk"),
+])
+def test_what_the_1_20_game_does_not_have_or_do_is_impossible_with_its_reason(text, reason):
+    with pytest.raises(PhraseError) as caught:
+        _reader().read(text)
+    assert caught.value.status == "impossible" and reason in caught.value.message
+
+
+def test_coverage_reads_a_potion_list_and_names_what_the_game_lacks(tmp_path):
+    path = tmp_path / "atomic.txt"
+    path.write_text("craft to potion of leap\ncraft to enhanced potion of healing\nbrew potion of oozing\n"
+                    "use splash potion of healing\n")
+    result = cli("coverage", str(path), "--format", "json")
+    rows = json.loads(result.stdout)["lines"]
+    assert [r["status"] for r in rows] == ["matched", "matched", "impossible", "not expressible"]
+    assert [r["task"] for r in rows[:2]] == ["brew.potion_of_leaping", "brew.potion_of_strong_healing"]
+    assert "splash_potion_of_healing" in rows[3]["reason"]  # thrown: no atom counts a splash potion's use
+
+
+EFFECTS = ["healing", "harming", "swiftness", "slowness", "poison", "strength", "weakness", "regeneration",
+           "invisibility", "night vision", "water breathing", "fire resistance", "leaping", "slow falling",
+           "turtle master"]
+
+
+@settings(max_examples=80)
+@given(st.sampled_from(["", "splash ", "lingering "]), st.sampled_from(["", "extended ", "enhanced "]),
+       st.sampled_from(EFFECTS))
+def test_a_potion_s_display_name_means_the_item_id_of_its_form_level_and_effect(form, level, effect):
+    name = potion_name(tuple(f"{level}{form}potion of {effect}".split()))
+    assert name is not None and name.endswith(effect.replace(" ", "_"))
+    assert name.startswith(f"{form.strip()}_potion_of_" if form else "potion_of_")
+    assert ("_long_" in name) == (level == "extended ") and ("_strong_" in name) == (level == "enhanced ")
+    reader = _reader()
+    if name in reader.potions:  # a form the game brews: read as its brew atom, never another potion's
+        assert to_expr(reader.read(f"craft to {level}{form}potion of {effect}").root).task == f"brew.{name}"
