@@ -295,7 +295,7 @@ def test_text_world_options_the_engine_cannot_honour_are_one_line_saying_why(arg
 def test_a_start_mode_gives_the_task_its_own_start_or_the_naive_one(library):
     from taskverse.algebra.expr import custom, ref
     from taskverse.algebra.molecule import build_molecule
-    from taskverse.engine.evaluation import start_as
+    from taskverse.engine.starts import start_as
 
     atom = library.get("craft.iron_sword")
     assert start_as(atom, "task", library) is atom

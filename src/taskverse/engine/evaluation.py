@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from taskverse.engine.episode import EngineEpisode
+from taskverse.engine.starts import start_as
 from taskverse.errors import TaskverseError
 from taskverse.textenv.impossible import GIVE_UP_ID
 from taskverse.textenv.options import AgentOptions
@@ -118,30 +119,6 @@ def check_agent(spec: str) -> None:
     from taskverse.textenv.agents import check_agent_spec
 
     check_agent_spec(spec)
-
-
-INIT_MODES = ("auto", "naive", "task")
-
-
-def start_as(task: Any, mode: str, library: Any) -> Any:
-    """The task with the start ``mode`` gives it (``EngineSettings.initialization``): itself, or ``naive(task)``.
-
-    Raises a TaskverseError for an unknown mode, and the algebra's error when the naive form is infeasible.
-    """
-    from taskverse.algebra.expr import Initialized, naive, ref
-    from taskverse.algebra.molecule import build_molecule
-    from taskverse.textenv.env import has_custom_start
-
-    if mode not in INIT_MODES:
-        raise TaskverseError(f"--init {mode!r}: expected {', '.join(INIT_MODES)}")
-    molecule = getattr(task, "kind", "atom") == "molecule"
-    expr = task.expression if molecule else ref(task.id)
-
-    if mode == "task" or (mode == "auto" and has_custom_start(expr)):
-        return task
-    if isinstance(expr, Initialized) and expr.mode == "naive":
-        return task
-    return build_molecule(naive(expr), library)
 
 
 def trajectories_path(report: Path) -> Path:

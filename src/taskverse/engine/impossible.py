@@ -81,11 +81,11 @@ def engine_impossible_tasks(library: Any, game: str, count: int, seed: int, poss
     """``count`` targets out of reach both in the text world and in ``game``, drawn with ``seed``.
 
     ``possible`` are the run's (name, task) pairs (the first parts of compositions are drawn from them);
-    ``initialization`` is the run's start mode (``evaluation.start_as``). Raises a TaskverseError when fewer are
+    ``initialization`` is the run's start mode (``starts.start_as``). Raises a TaskverseError when fewer are
     proven in both.
     """
     from taskverse.engine.compiler import Compiler
-    from taskverse.engine.evaluation import start_as
+    from taskverse.engine.starts import start_as
     from taskverse.textenv.env import resolve_target
     from taskverse.textenv.evaluation import EvalTask
     from taskverse.textenv.impossible import ImpossibleTask, impossible_tasks
