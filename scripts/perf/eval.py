@@ -11,12 +11,18 @@ run. On Ray the episodes go in batches (``evaluation.ray_batch``) to a pool of a
 loaded the library once when it started (``evaluation.prepare_worker``); with Ray started by the script, the
 warm-up's pool serves the timed run.
 
+Beside wall time, each backend's CPU seconds: this process's, its children's that ended (the forked workers), and
+those of its descendants still running (the Ray processes and actors, ``psutil``). On a busy machine the CPU
+figures are the ones to compare: wall time there also counts other people's work. Ray's start-up run has no CPU
+figure, since the actors it started end before it could be read.
+
     python scripts/perf/eval.py [--episodes-per-task 10] [--tasks 100]
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -27,13 +33,31 @@ from taskverse.textenv.evaluation import EvalSettings, evaluate, named_tasks
 from taskverse.workers import Backend
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds (user and system) of this process, its children that ended and its descendants still running."""
+    import psutil  # Ray's own dependency
+
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    for process in psutil.Process().children(recursive=True):
+        try:
+            times = process.cpu_times()
+        except psutil.Error:  # ended meanwhile
+            continue
+        total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
 def _run(settings: EvalSettings, tasks: list[Any], episodes: int, backend: Backend, library: Any,
-         ) -> tuple[float, dict[str, Any]]:
+         ) -> tuple[float, float, dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
+        cpu = _cpu_seconds()
         started = time.perf_counter()
         report = evaluate(settings, tasks, episodes=episodes, progress=False, library=library, backend=backend,
                           output=Path(tmp) / "report.json")
-        return time.perf_counter() - started, report
+        return time.perf_counter() - started, _cpu_seconds() - cpu, report
 
 
 def main() -> None:
@@ -48,13 +72,17 @@ def main() -> None:
     # plan lengths are cached per process: warm them here so every backend pays the same
     evaluate(settings, tasks, episodes=1, progress=False, library=library, backend=Backend(workers=1))
     walls: dict[str, float] = {}
+    cpus: dict[str, float] = {}
     summaries = set()
 
-    def show(label: str, wall: float, report: dict[str, Any]) -> None:
-        walls[label] = wall
+    def show(label: str, wall: float, cpu: float, report: dict[str, Any]) -> None:
+        walls[label], cpus[label] = wall, cpu
         summaries.add(str(report["summary"]))
+        cpu_text = f"CPU {cpu:7.2f} s ({1000 * cpu / n:6.2f} ms/episode)" if "start-up included" not in label \
+            else "CPU not read (its Ray ended with the run)"
         print(f"{label:<44} {n} episodes in {wall:7.2f} s  ({n / wall:7.1f} episodes/s, "
-              f"{1000 * wall / n:6.2f} ms/episode)  success {report['summary']['success_rate']:.3f}", flush=True)
+              f"{1000 * wall / n:6.2f} ms/episode), {cpu_text}  success {report['summary']['success_rate']:.3f}",
+              flush=True)
 
     for label, backend in (("local, 1 worker", Backend(workers=1)), ("local, --workers 2", Backend(workers=2)),
                            ("Ray (local, 2 CPUs), start-up included", Backend(workers=2, ray=True))):
@@ -75,7 +103,11 @@ def main() -> None:
     for label in ("Ray (local, 2 CPUs), start-up included", "Ray (local, 2 CPUs), after start-up"):
         ray_wall = walls[label]
         print(f"{label}: overhead per episode vs --workers 2 {1000 * (ray_wall - double) / n:+.2f} ms; "
-              f"vs 1 worker {1000 * (ray_wall - single) / n:+.2f} ms")
+              f"vs 1 worker {1000 * (ray_wall - single) / n:+.2f} ms (wall time)")
+    after = cpus["Ray (local, 2 CPUs), after start-up"]
+    print(f"Ray (local, 2 CPUs), after start-up: CPU overhead per episode vs --workers 2 "
+          f"{1000 * (after - cpus['local, --workers 2']) / n:+.2f} ms; vs 1 worker "
+          f"{1000 * (after - cpus['local, 1 worker']) / n:+.2f} ms (CPU time)")
     print(f"same summary on every backend: {len(summaries) == 1}")
 
 
