@@ -103,3 +103,68 @@ def test_a_potion_s_display_name_means_the_item_id_of_its_form_level_and_effect(
     reader = _reader()
     if name in reader.potions:  # a form the game brews: read as its brew atom, never another potion's
         assert to_expr(reader.read(f"craft to {level}{form}potion of {effect}").root).task == f"brew.{name}"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the atomic list's words for the library's use atoms
+    ("play record", "use.play_music_disc"),
+    ("tune noteblock", "use.play_note_block"),
+    ("till dirt into farmland with hoe", "use.till_land"),
+    ("pick up water with bucket", "use.fill_water_bucket"),
+    # display names for item ids
+    ("trade for Leather Tunic", "trade.leather_chestplate"),
+    ("buy leather pants", "trade.leather_leggings"),
+    ("sell Turtle Scute", "sell.scute"),
+    ("sell a Rabbit's Foot", "sell.rabbit_foot"),
+])
+def test_other_words_for_use_atoms_and_display_names_read_as_their_atoms(text, expected):
+    assert _reads_as(text, expected)
+
+
+def test_pot_a_flower_is_any_pot_atom_of_the_game_s_flowers_tag():
+    reader = _reader()
+    expr = to_expr(reader.read("pot a flower").root)
+    tasks = {part.task for part in expr.parts}
+    flowers = set(reader.kn.tags["flowers"])
+    assert tasks and all(t.startswith("pot.") and t.removeprefix("pot.") in flowers for t in tasks)
+    assert "pot.poppy" in tasks and "pot.oak_sapling" not in tasks
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("trap a pig with a boat", "boat trap of a cow only"),
+    ("Trap a creeper in house.", "boat trap of a cow only"),
+    ("interact with loom", "interact_with statistic"),
+    ("feed a cat", "feeding a mob"),
+    ("Bring a cow into nether.", "dimension"),
+    ("turn a villager into librarian", "profession"),
+    ("light up a tower", "how lit"),
+    ("rename a bow", "renaming is one atom"),
+    ("combine a Bow and a book with the Power enchantment", "combining is one atom"),
+    ("build a chair", "free-form build"),
+    ("Build a cave", "free-form build"),
+    ("build XOR gate", "free-form build"),
+])
+def test_lines_needing_a_mechanism_the_world_model_lacks_name_it(text, named):
+    with pytest.raises(PhraseError) as caught:
+        _reader().read(text)
+    assert caught.value.status == "not expressible" and named in caught.value.message
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("find glass", "records neither the structures"),
+    ("enchant shears", "an enchanting table does not take it"),
+    ("use splash potion of healing", "throwing it"),
+])
+def test_lines_the_library_lacks_an_atom_for_say_what_the_world_model_lacks(text, named):
+    with pytest.raises(PhraseError) as caught:
+        _reader().read(text)
+    assert caught.value.status == "not expressible" and named in caught.value.message
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(["chair", "refrigerator", "fountain", "statue", "NAND gate", "redstone adder"]),
+       st.sampled_from(["a ", "an ", "the ", ""]))
+def test_a_build_of_no_shape_the_library_checks_is_never_read_as_crafting(thing, article):
+    with pytest.raises(PhraseError) as caught:
+        _reader().read(f"build {article}{thing}")
+    assert caught.value.free_form is not None and caught.value.status == "not expressible"

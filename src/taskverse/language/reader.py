@@ -736,6 +736,13 @@ class PhraseReader:
                     return PhraseError(f"not possible in the game: {' '.join(thing[i:j])}: {NOT_IN_GAME[thing[i:j]]}",
                                        field="phrase", status="impossible")
         name = self.known(thing, ("item", "block", "entity", "biome", "structure"))
+        if verb == "build" and (name is None or name not in self.kn.items):
+            builds = sorted(d["description"].removeprefix("build ") for d in self._atoms.values()
+                            if d.get("verb") == "build")
+            what = f"a free-form build ('{' '.join(thing)}')"
+            return PhraseError(f"no task the world model can judge: {what}: the library's builds are "
+                               f"{', '.join(builds[:8])}, ...; no other shape is checked", field="phrase",
+                               free_form=what)
         if name is None and VERBS[verb][0] == "mine" and self.kn.why_not_broken("_".join(thing)) is not None:
             name = "_".join(thing)  # no block of the game data, but a name the game gives (air): impossible below
         if name is None:  # close names that make a task with this verb come first, as task ids
@@ -759,6 +766,16 @@ class PhraseReader:
         if VERBS[verb][0] == "obtain":
             return PhraseError(f"the library has no obtain task for {name} (obtain atoms are the items the world "
                                "model can get from scratch)", field="phrase")
+        if "use" in VERBS[verb] and name.startswith(("splash_potion", "lingering_potion")):
+            return PhraseError(f"the library has no use task for {name}: a splash or lingering potion is used by "
+                               "throwing it, which no atom counts", field="phrase")
+        if VERBS[verb][0] == "find" and name in self.kn.blocks:
+            return PhraseError(f"the library has no find task for {name}: the world model records neither the "
+                               "structures that generate it nor that the world never does (structure_blocks.yaml)",
+                               field="phrase")
+        if VERBS[verb][0] == "enchant" and name in self.kn.items:
+            return PhraseError(f"the library has no enchant task for {name}: an enchanting table does not take it "
+                               "(an anvil puts a book's enchantment on it, which no atom does)", field="phrase")
         near = self.tasks_naming(VERBS[verb], name)
         return PhraseError(f"the library has no {' or '.join(VERBS[verb])} task for {name}", field="phrase",
                            suggestions=near[:3])

@@ -31,7 +31,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "use": ("use", "place", "eat", "equip"),
     "trade": ("trade",), "buy": ("trade",), "purchase": ("trade",), "sell": ("sell",),
     "brew": ("brew",), "drink": ("drink",), "fill": ("fill",),
-    "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",),
+    "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",), "pot": ("pot",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
 
@@ -242,6 +242,16 @@ REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("build", "a", "garden"): ("build", "a", "flower", "garden"),
     ("open", "your", "inventory", "and"): ("open", "inventory", "and"),
     ("combat", "and", "kill", "multiple"): ("combat", "two"),
+    # the atomic list's words for the library's use atoms (a record is a music disc; a bucket picks up a source)
+    ("play", "record"): ("play", "a", "music", "disc"), ("play", "noteblock"): ("play", "a", "note", "block"),
+    ("tune", "noteblock"): ("tune", "a", "note", "block"),
+    ("till", "dirt", "into", "farmland", "with", "hoe"): ("till", "the", "land"),
+    ("pick", "up", "water", "with", "bucket"): ("fill", "a", "bucket", "with", "water"),
+    ("pick", "up", "lava", "with", "bucket"): ("fill", "a", "bucket", "with", "lava"),
+    # display names (the game's English names) for item ids
+    ("leather", "tunic"): ("leather_chestplate",), ("leather", "cap"): ("leather_helmet",),
+    ("leather", "pants"): ("leather_leggings",), ("turtle", "scute"): ("scute",),
+    ("rabbit's", "foot"): ("rabbit_foot",), ("bucket", "of", "cod"): ("cod_bucket",),
 }
 """Word sequences MCU's texts use for things the reader knows under other words (whole tokens, longest first).
 
@@ -292,6 +302,32 @@ FREE_FORM: dict[tuple[str, ...], str] = {
                              "in a boat)",
     ("trap", "a", "witch"): "a trapped witch is no event the world model counts (use.trap_in_boat traps a cow in "
                             "a boat)",
+    # the atomic list's verbs for what the world model does not count (a mechanism it lacks, named)
+    ("trap",): "the world model counts a boat trap of a cow only (use.trap_in_boat); another mob trapped, in a "
+               "boat or a house, is no event it counts",
+    ("interact", "with"): "the game's interact_with statistic (a block's screen opened) is no event the world "
+                          "model counts",
+    ("feed",): "feeding a mob is no event the world model counts (its feeding atoms breed a pair, breed.X, or "
+               "feed a horse, use.feed_horse)",
+    ("bring",): "a mob's dimension (one led through a portal) is not part of the world model's state",
+    ("turn", "a"): "a villager's profession (taken from a job site block) is not part of the world model's state",
+    ("clean",): "washing dye off in a cauldron is no event the world model counts",
+    ("climb",): "climbing (where the player stands in a block) is not part of the world model's state",
+    ("clog",): "where fluids flow is not part of the world model's state",
+    ("light", "up"): "how lit an area is, is not part of the world model's state",
+    ("merge",): "a double chest (two chests placed side by side) is not part of the world model's state",
+    ("hatch",): "a chick hatched from a thrown egg is no event the world model counts",
+    ("attract",): "a mob following the player is not part of the world model's state",
+    ("talk",): "talking to a villager is no event the world model counts (use.trade_villager trades)",
+    ("hit", "target"): "a target block hit by a projectile is no event the world model counts",
+    ("trigger",): "a redstone signal is not part of the world model's state",
+    ("open", "shulker", "box"): "a shulker box's screen opened is no event the world model counts",
+    ("hang",): "an item frame hangs as an entity, not a block, and no atom places one",
+    ("tidy",): "how tidy a place looks is judged by eye, which no state of the world model shows",
+    ("rename",): "the anvil's renaming is one atom (use.rename_with_anvil: a sword); renaming another item "
+                 "is no event the world model counts",
+    ("combine",): "the anvil's combining is one atom (use.combine_with_anvil: two pickaxes); combining other "
+                  "items or a book is no event the world model counts",
 }
 """MCU texts the world model has no task for, each with why: the config imports with this named, not read."""
 
