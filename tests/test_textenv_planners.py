@@ -269,3 +269,20 @@ def test_what_nothing_gives_is_proven_infeasible_from_the_start(library):
     refused = check_task("naive(place.spawner)", library)
     assert refused.reason is not None and "nothing gives from this start (spawner)" in refused.reason
     assert check_task("place spawner", library).reason is not None  # the atom's own start: no spawner either
+
+
+def test_plan_task_gives_the_plan_the_optimal_agent_starts_with(library, monkeypatch):
+    """``plan_task`` in steps and the optimal agent share one remembered plan: a second ask plans nothing."""
+    from taskverse.textenv.plans import plan_task
+    from taskverse.world import search
+
+    for task_id in ("craft.stone_pickaxe", "smelt.iron_ingot"):
+        task = library.get(task_id)
+        env = SkillForgeTextEnv(task=task, initialization="task", plan_info=False, library=library)
+        env.reset(seed=0)
+        agent = OptimalAgent()
+        agent.reset(env, 0)
+        expected = [env.rules.actions[a] for a in agent.plan]
+        monkeypatch.setattr(search.Planner, "best_plan", lambda self, budget=None: pytest.fail("planned again"))
+        assert plan_task(task, library).actions == expected
+        monkeypatch.undo()

@@ -100,10 +100,18 @@ def plan_from_start(env: SkillForgeTextEnv, budget: int = DEFAULT_BUDGET) -> tup
     evaluation's plan efficiency, the optimal agent's first plan): it is planned once per library and code.
     """
     planner = planner_for(env, from_start=True, budget=budget)
+    return (planner, *remembered_best_plan(env, planner, budget))
+
+
+def remembered_best_plan(env: SkillForgeTextEnv, planner: Planner, budget: int = DEFAULT_BUDGET
+                         ) -> tuple[list[int] | None, bool]:
+    """``planner.best_plan()``, remembered on disk per library and code (see ``plan_from_start``).
+
+    ``planner`` plans the episode's target from its start in steps, as ``planner_for(env, True, budget)`` makes it.
+    """
     library = env.library
     if env.target.extra_goals or not getattr(library, "digest", ""):  # a file's own atoms: not remembered
-        plan, proven = planner.best_plan()
-        return planner, plan, proven
+        return planner.best_plan()
     memo = _plan_memo(library)
     key = (env.expression.model_dump_json(), env.start.model_dump_json(), env.chance, budget)
     found = memo.get(key)
@@ -112,7 +120,7 @@ def plan_from_start(env: SkillForgeTextEnv, budget: int = DEFAULT_BUDGET) -> tup
         memo.put(key, found)
         memo.save()  # a few hundred bytes a plan: kept at once, for the processes that start next
     plan, proven = found
-    return planner, None if plan is None else list(plan), proven
+    return None if plan is None else list(plan), proven
 
 
 _PLAN_MEMO: list[tuple[Any, Any]] = []

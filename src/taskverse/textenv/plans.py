@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from taskverse.errors import TaskverseError
 from taskverse.textenv.env import SkillForgeTextEnv
-from taskverse.textenv.planning import DEFAULT_BUDGET, game_time_costs, planner_for
+from taskverse.textenv.planning import DEFAULT_BUDGET, game_time_costs, planner_for, remembered_best_plan
 from taskverse.world.search import infeasibility
 
 Objective = Literal["steps", "time"]
@@ -65,7 +65,8 @@ def plan_task(task: Any, library: Any, objective: Objective = "steps", budget: i
     reason = infeasibility(planner.rules, planner.tracker, planner.start)
     if reason is not None:
         raise TaskverseError(f"{env.target.description!r} cannot be done in the text world: {reason}")
-    plan, proven = planner.best_plan()
+    # In steps, the plan every caller shares (the suite checks, evaluations, criteria): remembered on disk.
+    plan, proven = remembered_best_plan(env, planner, budget) if objective == "steps" else planner.best_plan()
     if plan is None:
         raise TaskverseError(f"no plan for {env.target.description!r} within {budget} expanded states: "
                              "it is not solvable from this start, or needs a larger --budget")
