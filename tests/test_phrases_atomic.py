@@ -168,3 +168,18 @@ def test_a_build_of_no_shape_the_library_checks_is_never_read_as_crafting(thing,
     with pytest.raises(PhraseError) as caught:
         _reader().read(f"build {article}{thing}")
     assert caught.value.free_form is not None and caught.value.status == "not expressible"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("trade for Any color wool", "wool"), ("buy any colour carpet", "carpet"),
+    ("trade for Any color blank banner", "banner"), ("trade for any kind of bed", "bed"),
+])
+def test_any_color_of_a_kind_is_every_one_of_it_never_the_one_an_old_name_means(text, kind):
+    expr = to_expr(_reader().read(text).root)
+    tasks = {part.task for part in expr.parts}
+    assert len(tasks) >= 2 and all(t.startswith("trade.") and t.endswith(f"_{kind}") for t in tasks)
+
+
+def test_wool_alone_keeps_its_old_name_s_meaning_and_any_color_wool_widens_it():
+    assert _reads_as("trade for wool", "trade.white_wool")
+    assert not _reads_as("trade for any color wool", "trade.white_wool")

@@ -37,6 +37,7 @@ from taskverse.language.reading import (
 )
 from taskverse.language.vocabulary import (
     ALSO_MEANS,
+    ANY_KIND,
     ARTICLES,
     CAVE_WORDS,
     CONTEXT_TAILS,
@@ -339,9 +340,13 @@ class PhraseReader:
             if all(steps):
                 node: Node = Joined("all", tuple(Step(s.id) for s in steps if s is not None))
                 return node, (verb, " ".join(rest))
-        task = self.task_for(verb, tuple(rest))
+        any_kind = rest[0] == ANY_KIND  # "any color wool": every wool, not the white wool "wool" once named
+        rest = rest[1:] if any_kind else rest
+        task = None if any_kind or not rest else self.task_for(verb, tuple(rest))
         if task is None:
-            named = self.known(tuple(rest), ("item", "block", "entity", "biome", "structure"))
+            if not rest:
+                return None
+            named = None if any_kind else self.known(tuple(rest), ("item", "block", "entity", "biome", "structure"))
             kinds = self.any_kind(verb, tuple(rest)) if named is None else []  # "craft a log": oak_log, not a kind
             if not kinds:
                 return None
@@ -723,6 +728,7 @@ class PhraseReader:
                                suggestions=close_matches(verb, VERBS))
         rest = [w for w in words[1:] if w not in SKIP_AFTER_VERB]
         rest = strip_articles(rest)
+        rest = rest[1:] if rest and rest[0] == ANY_KIND else rest
         if rest and self.number(rest[0]) is not None:
             rest = strip_articles(rest[1:])
         if self._count_error is not None:

@@ -197,6 +197,10 @@ def _words(*phrases: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(p.split()) for p in phrases)
 
 
+ANY_KIND = "any-kind"
+"""The word ``any color`` / ``any kind of`` become: the thing after it is read as a kind (every wool), never as the
+one item an old name means (``wool`` alone is white wool, its 1.12 name)."""
+
 REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     # names of several words, one of them "and" or split in two (the game's flint_and_steel, stonecutter)
     ("flint", "and", "steel"): ("flint_and_steel",),
@@ -252,6 +256,8 @@ REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("leather", "tunic"): ("leather_chestplate",), ("leather", "cap"): ("leather_helmet",),
     ("leather", "pants"): ("leather_leggings",), ("turtle", "scute"): ("scute",),
     ("rabbit's", "foot"): ("rabbit_foot",), ("bucket", "of", "cod"): ("cod_bucket",),
+    ("any", "color"): (ANY_KIND,), ("any", "colour"): (ANY_KIND,), ("any", "kind", "of"): (ANY_KIND,),
+    ("blank", "banner"): ("banner",),
 }
 """Word sequences MCU's texts use for things the reader knows under other words (whole tokens, longest first).
 
