@@ -531,3 +531,23 @@ def test_a_trail_ruins_suspicious_gravel_is_brushed_for_its_archaeology_table(li
     assert (loot.node, loot.tool, loot.on) == ("minecraft:structure_trail_ruins", "minecraft:brush",
                                                "minecraft:suspicious_gravel")
     assert loot.item == "minecraft:shaper_armor_trim_smithing_template" and loot.tries == tries_for(1 / 12, 1)
+
+
+def test_a_model_read_back_from_the_cache_is_the_model_built(library, monkeypatch):
+    """The project's knowledge gets its game model from the cache after the first build; any other knowledge never."""
+    import copy
+
+    from taskverse.engine import model as engine_model
+
+    built = GameModel("minetest_game", library.knowledge)
+    for _ in range(2):  # the first may build and keep it, the second reads it back
+        monkeypatch.setattr(engine_model, "_MODELS", {})
+        kept = game_model("minetest_game", library.knowledge)
+        assert kept is not built and kept.kn is library.knowledge
+        assert [a.model_dump() for a in kept.atoms] == [a.model_dump() for a in built.atoms]
+        assert kept.rules.resources == built.rules.resources and kept.rules.ways == built.rules.ways
+        assert kept.places == built.places and kept.acts == built.acts
+    other = copy.copy(library.knowledge)
+    monkeypatch.setattr(engine_model, "_MODELS", {})
+    monkeypatch.setattr(engine_model, "_remembered_model", lambda *a: pytest.fail("another knowledge was cached"))
+    assert game_model("minetest_game", other).kn is other

@@ -114,6 +114,7 @@ from taskverse.engine.profile import (
     load_game_settings,
     load_mapping,
     load_registry,
+    profile_dir,
 )
 from taskverse.errors import TaskverseError
 from taskverse.library.combat import fight_needs
@@ -239,6 +240,10 @@ class GameModel:
         self.atoms: list[AtomTask] = atoms.tasks
         self.acts: dict[str, Act] = atoms.acts
         self.rules = Rules(self.atoms, extra_items=[n for n in self.items if n not in NOT_BLOCKS])
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a cached model keeps: everything but the knowledge (``game_model`` gives it back)."""
+        return {k: v for k, v in self.__dict__.items() if k != "kn"}
 
     def item(self, name: str) -> int:
         """The resource index of a game item."""
@@ -1138,27 +1143,44 @@ def _merge_ways(ways: list[tuple[list[Need], list[Yield]]]) -> list[tuple[list[N
     is not three planks of any mix.
     """
     out = list(ways)
+    keys = [_way_key(way) for way in out]  # compared thousands of times: plain tuples, not models
     merged = True
     while merged:
         merged = False
-        pairs = [(i, j) for i in range(len(out)) for j in range(i + 1, len(out))]
-        for first, second in pairs:
-            joined = _joined(out[first], out[second])
-            if joined is not None:
-                out[first] = joined
-                del out[second]
-                merged = True
+        for first in range(len(out)):
+            for second in range(first + 1, len(out)):
+                joined = _joined(out[first], out[second], keys[first], keys[second])
+                if joined is not None:
+                    out[first], keys[first] = joined, _way_key(joined)
+                    del out[second], keys[second]
+                    merged = True
+                    break
+            if merged:
                 break
     return out
 
 
-def _joined(first: tuple[list[Need], list[Yield]], second: tuple[list[Need], list[Yield]]
-            ) -> tuple[list[Need], list[Yield]] | None:
-    (needs, made), (other, other_made) = first, second
-    if made != other_made or len(needs) != len(other):
+_WayKey = tuple[list[tuple[Any, ...]], tuple[tuple[Any, ...], ...]]
+
+
+def _way_key(way: tuple[list[Need], list[Yield]]) -> _WayKey:
+    """A way's needs and yields as tuples of their fields: equal exactly when the models are equal."""
+    needs, made = way
+    return [_fields(n) for n in needs], tuple(_fields(y) for y in made)
+
+
+def _fields(model: Need | Yield) -> tuple[Any, ...]:
+    return tuple(tuple(v) if isinstance(v, list) else v for v in model.__dict__.values())
+
+
+def _joined(first: tuple[list[Need], list[Yield]], second: tuple[list[Need], list[Yield]],
+            first_key: _WayKey, second_key: _WayKey) -> tuple[list[Need], list[Yield]] | None:
+    (needs, made), (other, _) = first, second
+    (keys, made_key), (other_keys, other_made_key) = first_key, second_key
+    if made_key != other_made_key or len(needs) != len(other):
         return None
-    only = [n for n in needs if n not in other]
-    other_only = [n for n in other if n not in needs]
+    only = [n for n, k in zip(needs, keys, strict=True) if k not in other_keys]
+    other_only = [n for n, k in zip(other, other_keys, strict=True) if k not in keys]
     if len(only) != 1 or len(other_only) != 1:
         return None
     a, b = only[0], other_only[0]
@@ -1212,11 +1234,29 @@ _MODELS: dict[str, GameModel] = {}
 
 
 def game_model(game: str = "minetest_game", kn: Any = None) -> GameModel:
-    """The model of a game (built once per game and process, about a second or two)."""
-    if game not in _MODELS:
-        if kn is None:
-            from taskverse.knowledge.facts import load_knowledge
+    """The model of a game (built once per game and process; kept on disk for the project's own knowledge).
 
-            kn = load_knowledge()
-        _MODELS[game] = GameModel(game, kn)
+    Building taskverse_mc's model takes some ten seconds of CPU, and every command that plans or proves in the
+    engine needs it: with the knowledge of ``atoms/knowledge`` it is kept in the cache, keyed by the game's
+    profile, the knowledge and the code, so that only the first process of a checkout builds it.
+    """
+    if game not in _MODELS:
+        from taskverse.knowledge.facts import load_knowledge
+
+        default = load_knowledge()
+        kn = default if kn is None else kn
+        _MODELS[game] = _remembered_model(game, kn) if kn is default else GameModel(game, kn)
     return _MODELS[game]
+
+
+def _remembered_model(game: str, kn: Any) -> GameModel:
+    from taskverse.memo import code_digest, files_digest, remembered
+    from taskverse.paths import knowledge_dir
+
+    profile = profile_dir(game)
+    inputs = [*sorted(p for p in profile.rglob("*") if p.is_file()),
+              *sorted(p for p in knowledge_dir().rglob("*") if p.is_file())]
+    key = f"{files_digest(inputs)}-{code_digest()}"
+    model = remembered(f"gamemodel_{game}", key, lambda: GameModel(game, kn))  # a kind per game: both kept
+    model.kn = kn  # kept apart from the file: the knowledge this process has loaded already
+    return model
