@@ -4,12 +4,13 @@ All three in one run (Ray with 2 CPUs).
 
 Prints figures (never asserts): wall seconds and episodes per second of each backend, and Ray's overhead per
 episode (its wall time minus the 2-worker local run's, per episode; and against one worker), both with Ray's
-start-up (starting Ray, loading the library in its workers) and after it (Ray started and its workers warmed by a
-first small run, as a long evaluation sees it). The episodes are craft targets from an empty inventory (the first
-100 reachable craft atoms, 10 episodes each), no observations kept, the trajectory file written as in a real
-run. On Ray the episodes go in batches (``evaluation.ray_batch``) to a pool of actors, one per CPU, each of which
-loaded the library once when it started (``evaluation.prepare_worker``); with Ray started by the script, the
-warm-up's pool serves the timed run.
+start-up (starting Ray, loading the library in its workers) and after it (Ray started and its workers warmed by one
+episode a target, six times over, so that each actor has planned the targets' shortest plans as the forked local
+workers inherit them from this process, as a long evaluation sees it). The episodes are craft targets from an empty
+inventory (the first 100 reachable craft atoms, 10 episodes each), no observations kept, the trajectory file
+written as in a real run. On Ray the episodes go in batches (``evaluation.ray_batch``) to a pool of actors, one per
+CPU, each of which loaded the library once when it started (``evaluation.prepare_worker``); with Ray started by the
+script, the warm-up's pool serves the timed run.
 
 Beside wall time, each backend's CPU seconds: this process's, its children's that ended (the forked workers), and
 those of its descendants still running (the Ray processes and actors, ``psutil``). On a busy machine the CPU
@@ -31,6 +32,9 @@ from typing import Any
 from taskverse.textenv.env import shared_library, task_list
 from taskverse.textenv.evaluation import EvalSettings, evaluate, named_tasks
 from taskverse.workers import Backend
+
+WARM_PASSES = 6
+"""Runs of one episode a target that warm Ray's actors before the timed run after start-up."""
 
 
 def _cpu_seconds() -> float:
@@ -91,8 +95,11 @@ def main() -> None:
 
     started = time.perf_counter()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=True)
-    # warm-up: every worker loads the library once (a batch each), as it does at the start of a long run
-    evaluate(settings, tasks[:8], episodes=2, progress=False, backend=Backend(workers=2, ray=True))
+    # warm-up: every worker loads the library once, as at the start of a long run, and plans the targets'
+    # shortest plans, which the forked local workers inherit from this process: each pass gives a target to one
+    # actor or the other, so after WARM_PASSES an actor has missed a given target with odds of 1 in 2**WARM_PASSES
+    for _ in range(WARM_PASSES):
+        evaluate(settings, tasks, episodes=1, progress=False, backend=Backend(workers=2, ray=True))
     print(f"Ray start-up and warm-up: {time.perf_counter() - started:.2f} s")
     try:
         show("Ray (local, 2 CPUs), after start-up", *_run(settings, tasks, args.episodes_per_task,
