@@ -183,3 +183,22 @@ def test_any_color_of_a_kind_is_every_one_of_it_never_the_one_an_old_name_means(
 def test_wool_alone_keeps_its_old_name_s_meaning_and_any_color_wool_widens_it():
     assert _reads_as("trade for wool", "trade.white_wool")
     assert not _reads_as("trade for any color wool", "trade.white_wool")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("mine birch_wood", "mine.birch_wood"),  # the bark block the id names
+    ("mine birch wood", "mine.birch_log"),  # the literature's "mine oak wood": logs (an alias)
+    ("mine grass_path", "mine.dirt_path"),  # an id the game renamed (1.17) still means its block
+])
+def test_a_game_id_written_as_an_id_means_that_id_not_an_alias_s_thing(text, expected):
+    assert _reads_as(text, expected)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("craft to iron_ore", "iron_ore has no crafting recipe"),
+    ("craft to nether_brick", "nether_brick has no crafting recipe"),
+])
+def test_an_id_with_no_recipe_is_impossible_not_read_as_another_thing_s_recipe(text, reason):
+    with pytest.raises(PhraseError) as caught:
+        _reader().read(text)
+    assert caught.value.status == "impossible" and reason in caught.value.message

@@ -124,6 +124,7 @@ class PhraseReader:
             for alias in getattr(structure, "aliases", None) or []:
                 self.names.setdefault(loose_name(alias).replace(" ", "_"), name)
         self._near: dict[str, list[str]] = {}
+        self._exact: set[str] = set()
         self._atoms: dict[str, dict[str, Any]] = library.index.data  # plain data: no task model is built here
         self.potions = {str(goal["target"]) for data in self._atoms.values()
                         if data.get("verb") in ("brew", "drink")
@@ -144,6 +145,8 @@ class PhraseReader:
 
     def read(self, phrase: str) -> PhraseReading:
         """Read a phrase; raise ``PhraseError`` naming the words not understood and close known names."""
+        self._exact = {w for w in re.findall(r"[a-z0-9]+(?:_[a-z0-9]+)+", phrase.lower()) if w in self.names}
+        """Game ids written as ids (``oak_wood``): each means that id, never an old name's or an alias's thing."""
         words = rewrite([TYPOS.get(word, word) for word in tokenize(phrase)])
         if not words:
             raise PhraseError("an empty phrase", field="phrase")
@@ -241,6 +244,9 @@ class PhraseReader:
     def _clause_uncached(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
         """A clause: a library description, a verb and a thing, modifiers peeled off the end, or a join."""
         atom = None if self._renamed_first(words) else self.library.lookup(" ".join(w for w in words if w != ","))
+        if atom is not None and self._exact and "_".join(strip_articles(words[1:])) in self._exact and \
+                "_".join(strip_articles(words[1:])) != (atom.metrics.success.target or ""):
+            atom = None  # "mine oak_wood" is the bark block, not the oak log an alias ("mine oak wood") names
         if atom is not None and words[0] in VERBS and atom.verb not in VERBS[words[0]]:
             # a hand-written stand-in (use.breed_cows) yields to the atom of the phrase's own verb (breed.cow)
             core = self.core(words)
@@ -269,7 +275,7 @@ class PhraseReader:
         Phrases do not tell ``iron ore`` from ``iron_ore``; the atom ``obtain.iron_ore`` is named by its id (or, as
         a TASK argument, by its description, which is tried before a phrase).
         """
-        if len(words) < 2 or words[0] not in VERBS:
+        if len(words) < 2 or words[0] not in VERBS or "_".join(strip_articles(words[1:])) in self._exact:
             return False
         rename = self.renames.get(loose_name(" ".join(strip_articles(words[1:]))))
         return rename is not None and bool(set(rename.first_for) & set(VERBS[words[0]]))
@@ -442,6 +448,8 @@ class PhraseReader:
 
         A rename marked ``first_for`` one of ``verbs`` (the library verbs the phrase's verb may mean) comes first.
         """
+        if "_".join(strip_articles(words)) in self._exact:
+            return ["_".join(strip_articles(words))]
         out: list[str] = []
         potion = potion_name(words)  # "splash potion of fire": splash_potion_of_fire_resistance
         if potion is not None:
