@@ -56,6 +56,13 @@ def test_a_run_that_starts_ray_itself_shuts_it_down():
     assert not ray.is_initialized() and not workers._ACTOR_POOLS
 
 
+def test_a_local_ray_started_here_runs_its_workers_at_the_callers_priority():
+    """Ray's default nice 15 would leave its workers waiting behind any other work on a busy machine."""
+    if ray.is_initialized():
+        ray.shutdown()
+    assert [nice for _, nice in run_jobs(os.nice, [(0,)], backend=Backend(workers=1, ray=True))] == [os.nice(0)]
+
+
 def test_a_ray_that_cannot_start_is_one_clean_error(monkeypatch):
     """Ray raises a bare Exception when its node times out starting (a busy machine): tried again, then a
     TaskverseError, not a bug."""

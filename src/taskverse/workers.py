@@ -157,7 +157,10 @@ def _start_ray(ray: Any, backend: Backend) -> None:
             if backend.address:
                 ray.init(address=backend.address, log_to_driver=True, include_dashboard=False)
             else:
-                ray.init(num_cpus=backend.workers, include_dashboard=False, log_to_driver=True)
+                # Ray runs its workers at nice 15 by default: on a machine busy with other work they would wait
+                # behind it, where --workers' processes (nice 0) do not.
+                ray.init(num_cpus=backend.workers, include_dashboard=False, log_to_driver=True,
+                         _system_config={"worker_niceness": 0})
             return
         except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception when its node times out starting
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
