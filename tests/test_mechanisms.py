@@ -29,7 +29,9 @@ def _yield(task: AtomTask, name: str, way: int = 0) -> Yield:
 
 
 def _producers(library, name: str) -> set[str]:
-    return {t.id for t in library.tasks for outcome in way_yields(t) for y in outcome if y.name == name}
+    """The atoms that give ``name`` without using it up (an anvil's repair gives back the item it takes)."""
+    return {t.id for t in library.tasks for way, outcome in zip(ways_of(t), way_yields(t), strict=True)
+            for y in outcome if y.name == name and not any(name in n.any_of and not n.kept for n in way)}
 
 
 # -- stripping ------------------------------------------------------------------------------------------------

@@ -138,8 +138,6 @@ def test_pot_a_flower_is_any_pot_atom_of_the_game_s_flowers_tag():
     ("Bring a cow into nether.", "dimension"),
     ("turn a villager into librarian", "profession"),
     ("light up a tower", "how lit"),
-    ("rename a bow", "renaming is one atom"),
-    ("combine a Bow and a book with the Power enchantment", "combining is one atom"),
     ("build a chair", "free-form build"),
     ("Build a cave", "free-form build"),
     ("build XOR gate", "free-form build"),

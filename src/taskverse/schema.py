@@ -25,6 +25,9 @@ NAME_PATTERN = r"^#?[a-z0-9_:]+$"
 Name = Annotated[str, Field(pattern=NAME_PATTERN, min_length=1, max_length=128)]
 GOAL_ONLY_TAG = "goal_only"
 """The tag of an atom that is a goal only (see ``AtomTask.goal_only``)."""
+REPAIRS_TAG = "repairs"
+"""The tag of an atom that gives back the item it takes in repaired (an anvil's repair): the text world takes a unit
+of material's share of the durability (``anvil.yaml``), or all of it for a second item, off the item's wear."""
 MAX_COUNT = 2304
 """The largest count a task may name: a full inventory (36 slots of 64)."""
 Finite = Annotated[float, Field(allow_inf_nan=False)]

@@ -73,6 +73,7 @@ from taskverse.engine.profile import (
 )
 from taskverse.errors import TaskverseError
 from taskverse.schema import Goal, Initialization, ResourceKind, WaySpec
+from taskverse.world.graph import ways_of
 
 
 def stand_in_nodes(registry: Registry, markers: set[str]) -> set[str]:
@@ -368,6 +369,15 @@ class Compiler:
         s.find_entities.add(mob)
         return [target]
 
+    def _at_anvil(self, task_id: str) -> bool:
+        """Whether every way of an atom keeps an anvil (``anvil.yaml``): a repair, rename or combine."""
+        mech = self.kn.mechanisms
+        task = self.library.by_id.get(task_id)
+        if mech is None or task is None or not task.requires:
+            return False
+        stations = set(mech.anvil.stations)
+        return all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways_of(task))
+
     def _use_items(self, s: _State, name: str, mapped: dict[str, str]) -> None:
         usable = {e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS}
         if mapped and not usable:
@@ -522,7 +532,12 @@ class Compiler:
         if isinstance(node, AtomRef):
             if node.task not in goals:
                 goal = own[node.task] if node.task in own else self.library.by_id[node.task].goal
-                goals[node.task] = self.goal(s, node.task, goal)
+                if self._at_anvil(node.task):
+                    s.problem("no anvil in the game", "anvil", f"{node.task} is done at an anvil, which the engine "
+                              "runtime does not run (no repair, rename or enchanted book in the game)")
+                    goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
+                else:
+                    goals[node.task] = self.goal(s, node.task, goal)
             return AtomIR(atom=node.task)
         if isinstance(node, AllOf | AnyOf | Then):
             op: Literal["all", "any", "then"] = "all" if isinstance(node, AllOf) else \

@@ -5,7 +5,7 @@ Silk Touch from an enchanting table, blocks that change into others (copper weat
 dying, anvils wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by
 other mobs, special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron),
 what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests, which blocks a player breaks
-and what a break that drops nothing leaves. The atom generator
+and what a break that drops nothing leaves, and the anvil (repair, rename, combine). The atom generator
 (``taskverse.library.mechanisms``) interprets them, one rule per verb.
 """
 
@@ -691,6 +691,50 @@ class Breaking(_Table):
         return [entry.leaves for entry in self.leaves if block in entry.blocks]
 
 
+# -- the anvil --------------------------------------------------------------------------------------------------
+
+class AnvilRepair(_Table):
+    """Items one material repairs at an anvil (``material``: an item or ``#tag``; none: only two items combine)."""
+
+    material: str | None = None
+    also: list[str] = Field(default_factory=list)
+    items: list[str] = Field(min_length=1)
+
+    @property
+    def materials(self) -> list[str]:
+        """The material and the other items that repair as it does (cobbled deepslate for stone tools)."""
+        return [*([self.material] if self.material else []), *self.also]
+
+
+class Anvil(_Table):
+    """``anvil.yaml``: what an anvil repairs and with what, what it renames, and the book it puts on an item."""
+
+    source: str
+    stations: list[str] = Field(min_length=1)
+    unit_share: float = Field(gt=0, le=1)
+    levels: dict[str, int]
+    renamed_prefix: str = Field(pattern=r"^[a-z_]+_$")
+    book: str
+    also_renamed: list[str] = Field(default_factory=list)
+    repairs: list[AnvilRepair] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _each_item_once(self) -> Anvil:
+        items = [i for r in self.repairs for i in r.items]
+        twice = sorted({i for i in items if items.count(i) > 1})
+        if twice:
+            raise ValueError(f"items listed twice: {twice}")
+        if sorted(self.levels) != ["combine", "rename", "unit"]:
+            raise ValueError("levels must give rename, unit and combine")
+        return self
+
+    @property
+    def renamed(self) -> dict[str, str]:
+        """Each item the anvil renames, with its renamed name (``named_iron_sword``)."""
+        items = [*(i for r in self.repairs for i in r.items), *self.also_renamed]
+        return {item: self.renamed_prefix + item for item in items}
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -715,6 +759,7 @@ class Mechanisms:
     outer_end: OuterEnd
     honey: Honey
     breaking: Breaking
+    anvil: Anvil
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -733,13 +778,13 @@ class Mechanisms:
 
     @property
     def library_items(self) -> list[str]:
-        """Items the library names that minecraft-data does not: potions, enchanted items.
+        """Items the library names that minecraft-data does not: potions, enchanted items, renamed items.
 
         The Silk Touch tools are ``enchanted_items``.
         """
         anyway = self.enchanting.any_enchantment
         enchanted = [anyway.enchanted(i) for i in anyway.items] if anyway else []
-        return [*self.brewing.items, *enchanted]
+        return [*self.brewing.items, *enchanted, *self.anvil.renamed.values()]
 
     @property
     def enchanted_items(self) -> dict[str, str]:
@@ -766,6 +811,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "outer_end": ("outer_end.yaml", OuterEnd),
     "honey": ("honey.yaml", Honey),
     "breaking": ("breaking.yaml", Breaking),
+    "anvil": ("anvil.yaml", Anvil),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -870,4 +916,7 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     out += [("breaking.yaml", n, "block") for g in (*breaking.not_broken, *breaking.left_out) for n in g.names]
     out += [("breaking.yaml", b, "block") for entry in breaking.leaves for b in entry.blocks]
     out += [("breaking.yaml", entry.leaves.name, entry.leaves.kind.value) for entry in breaking.leaves]
+    anvil = mech.anvil
+    out += [("anvil.yaml", n, "item") for n in (*anvil.stations, anvil.book, *anvil.also_renamed)]
+    out += [("anvil.yaml", n, "item") for r in anvil.repairs for n in (*r.materials, *r.items)]
     return out

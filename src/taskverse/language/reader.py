@@ -56,6 +56,7 @@ from taskverse.language.vocabulary import (
     NOT_IN_GAME,
     NUMBERS,
     OBTAIN_WORDS,
+    ONTO_WORDS,
     PAIR_VERBS,
     PARTNER_WORDS,
     REPEATS,
@@ -85,6 +86,15 @@ MAX_KIND = 64
 """The most things a kind ("door", "wool") stands for in one reading (an any of their atoms)."""
 
 # --- the reader ---------------------------------------------------------------------------------------------------
+
+def _steps_of(node: Node) -> list[str] | None:
+    """The atoms of a step, or of a choice of steps (``any kind of pickaxe``); None for anything else."""
+    if isinstance(node, Step):
+        return [node.task]
+    if isinstance(node, Joined) and node.op == "any" and all(isinstance(p, Step) for p in node.parts):
+        return [p.task for p in node.parts if isinstance(p, Step)]
+    return None
+
 
 def _without_partner(words: list[str]) -> list[str]:
     """A trade phrase's words without the villager it names (``with a librarian``, ``to a farmer``)."""
@@ -257,6 +267,9 @@ class PhraseReader:
         core = self.core(words)
         if core is not None:
             return core
+        onto = self.put_onto(words) or self.used_on(words)
+        if onto is not None:
+            return onto
         for i in range(len(words) - 1, 0, -1):  # the rightmost modifier first
             modifier = self.modifier(words[i:], words[:i])
             if modifier is None:
@@ -268,6 +281,54 @@ class PhraseReader:
             if node is not None:
                 return node, (*inner[1], modifier.text)
         return self.join(words)
+
+    def put_onto(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``VERB A with B``, where the task is done to B and uses A up: ``combine an enchanted book with a pickaxe``.
+
+        Read as ``VERB B`` when every atom that reads names A among the items its ways use, and no atom of the verb
+        is done to A itself (that reading is ``VERB A``, started with B).
+        """
+        if len(words) < 4 or words[0] not in VERBS:
+            return None
+        for i in range(2, len(words) - 1):
+            if words[i] not in ONTO_WORDS:
+                continue
+            used = self.known(tuple(strip_articles(words[1:i])), ("item",))
+            read = self.core((words[0], *words[i + 1:])) if used is not None else None
+            steps = _steps_of(read[0]) if read is not None else None
+            if read is None or not steps or not all(self._uses_item(s, used) for s in steps):
+                continue
+            return read[0], (words[0], " ".join(words[1:i + 1]), *read[1][1:])
+        return None
+
+    def used_on(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``use ITEM on THING``: the atoms whose success is the item used on that mob or block.
+
+        As their goals say it (``use THING using ITEM``): ``use.milk_cow``, ``breed.cow``, ``tame.wolf``.
+        """
+        if len(words) < 4 or "use" not in VERBS.get(words[0], ())[:1]:
+            return None
+        for i in range(2, len(words) - 1):
+            if words[i] not in ("on", "at"):
+                continue
+            item = self.known(tuple(strip_articles(words[1:i])), ("item",))
+            thing = self.known(tuple(strip_articles(words[i + 1:])), ("entity", "block"))
+            if item is None or thing is None:
+                continue
+            found = sorted(t for t, d in self._atoms.items()
+                           if ((d.get("metrics") or {}).get("success") or {}).get("event") == "use"
+                           and d["metrics"]["success"].get("target") == thing
+                           and d["metrics"]["success"].get("using") == item)
+            if found:
+                node: Node = Step(found[0]) if len(found) == 1 else Joined("any", tuple(Step(t) for t in found))
+                return node, (words[0], " ".join(words[1:i]), " ".join(words[i:]))
+        return None
+
+    def _uses_item(self, task_id: str, item: str | None) -> bool:
+        """Whether every way of an atom uses up ``item`` (an enchanted book put onto a tool)."""
+        ways = self._atoms.get(task_id, {}).get("requires") or []
+        return bool(ways) and all(any(item in (n.get("any_of") or []) and not n.get("kept") for n in
+                                      (w.get("needs", []) if isinstance(w, dict) else w)) for w in ways)
 
     def _renamed_first(self, words: tuple[str, ...]) -> bool:
         """Whether a verb's thing is an old name read first for that verb (``obtain iron ore``: raw iron).

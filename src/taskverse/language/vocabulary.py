@@ -32,6 +32,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "trade": ("trade",), "buy": ("trade",), "purchase": ("trade",), "sell": ("sell",),
     "brew": ("brew",), "drink": ("drink",), "fill": ("fill",),
     "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",), "pot": ("pot",),
+    "repair": ("repair",), "fix": ("repair",), "mend": ("repair",), "rename": ("rename",), "name": ("rename",),
+    "combine": ("combine",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
 
@@ -42,8 +44,10 @@ USE_MEANINGS = {"use": "an item used, as the game's used statistic counts it (a 
                 "eat": "the game's used statistic: a food is used by eating it",
                 "equip": "the game's used statistic: armour is used by putting it on"}
 """Why ``use X`` became each library verb (Minecraft Wiki, Statistics: minecraft:used), for the audit trail."""
-MISSING_VERBS = {"ride": "riding", "repair": "repairing", "fish": "fishing", "sleep": "sleeping"}
+MISSING_VERBS = {"ride": "riding", "fish": "fishing", "sleep": "sleeping"}
 """Verbs of the game the library has only a few fixed atoms for: lines beyond those are explained, not read."""
+ONTO_WORDS = {"with", "onto", "on", "to", "and"}
+"""``combine an enchanted book with a pickaxe``: the thing used up first, the thing the task is done to after."""
 SKIP_AFTER_VERB = {"up", "down", "for", "to", "out"}
 """Particles of two-word verbs (``pick up``, ``look for``, ``go to``)."""
 OBTAIN_WORDS = {"obtain", "get"}
@@ -330,10 +334,6 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("open", "shulker", "box"): "a shulker box's screen opened is no event the world model counts",
     ("hang",): "an item frame hangs as an entity, not a block, and no atom places one",
     ("tidy",): "how tidy a place looks is judged by eye, which no state of the world model shows",
-    ("rename",): "the anvil's renaming is one atom (use.rename_with_anvil: a sword); renaming another item "
-                 "is no event the world model counts",
-    ("combine",): "the anvil's combining is one atom (use.combine_with_anvil: two pickaxes); combining other "
-                  "items or a book is no event the world model counts",
 }
 """MCU texts the world model has no task for, each with why: the config imports with this named, not read."""
 

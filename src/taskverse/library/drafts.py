@@ -36,6 +36,9 @@ CATEGORY_OF_VERB = {
     "drink": Category.EXPLOITATION,
     "breed": Category.EXPLOITATION,
     "tame": Category.EXPLOITATION,
+    "repair": Category.EXPLOITATION,
+    "rename": Category.EXPLOITATION,
+    "combine": Category.EXPLOITATION,
     "place": Category.BUILDING,
     "pot": Category.BUILDING,
 }

@@ -16,7 +16,9 @@ table into atoms, with no per-item code:
 * ``tend.<name>``: raising animals (turtle eggs and scutes, sniffers and their seeds);
 * ``pot.<plant>``: a plant put in a flower pot (read off minecraft-data: a potted block drops its pot and plant);
 * ``fill.<item>``, ``brew.<potion>``, ``drink.<potion>``: bottles filled, potions brewed in a brewing stand and drunk;
-* ``breed.<animal>``, ``tame.<animal>``: animals bred with their food, tamed with theirs or by riding.
+* ``breed.<animal>``, ``tame.<animal>``: animals bred with their food, tamed with theirs or by riding;
+* ``repair.<item>``, ``rename.<item>``, ``combine.<item>``: an item repaired at an anvil with its material or a
+  second of its kind, renamed, or given an enchanted book's enchantments.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from taskverse.knowledge.enchanting import from_knowledge, offer_chance, offered
 from taskverse.knowledge.facts import Knowledge
 from taskverse.knowledge.mechanisms import LootPool, Mechanisms
 from taskverse.library.drafts import Draft, draft, goal, need
-from taskverse.schema import Category, Need, ResourceKind
+from taskverse.schema import REPAIRS_TAG, Category, Need, ResourceKind
 
 BLOCK = ResourceKind.BLOCK
 ENTITY = ResourceKind.ENTITY
@@ -436,8 +438,62 @@ def pots(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
+def _names(kn: Knowledge, names: list[str]) -> list[str]:
+    """Item names with ``#tag`` read as the tag's members."""
+    return [m for n in names for m in (kn.tags[n[1:]] if n.startswith("#") else [n])]
+
+
+def repairs(kn: Knowledge) -> list[Draft]:
+    """``repair.<item>``: the item and a unit of its material, or two of it, at an anvil (kept): one item back.
+
+    Success is the item used on the anvil, as the curated ``use.repair_with_anvil``'s. The atom is tagged
+    ``REPAIRS_TAG``: the text world takes the unit's share, or all, off the wear of the item given back.
+    """
+    table = _mech(kn).anvil
+    drafts = []
+    for group in table.repairs:
+        materials = _names(kn, group.materials)
+        for item in group.items:
+            anvil = need(table.stations, kept=True)
+            ways = [[need([item]), need(materials), anvil]] if materials else []
+            ways.append([need([item], 2), anvil])
+            how = f"{' or '.join(group.materials)} or another {item}" if materials else f"another {item}"
+            made = draft("repair", item, "use", ways, [{"name": item}], metrics=goal("use", "anvil", using=item),
+                         description=f"repair {item} at an anvil with {how}", tags=[REPAIRS_TAG])
+            drafts.append(made)
+    return drafts
+
+
+def renames(kn: Knowledge) -> list[Draft]:
+    """``rename.<item>``: the item at an anvil (kept), given a name: ``named_<item>``, taken from its output."""
+    table = _mech(kn).anvil
+    return [draft("rename", item, "craft", [[need([item]), need(table.stations, kept=True)]], [{"name": named}],
+                  metrics=goal("craft", named), description=f"rename {item} at an anvil")
+            for item, named in table.renamed.items()]
+
+
+def combines(kn: Knowledge) -> list[Draft]:
+    """``combine.<item>``: an enchanted book onto the item at an anvil (kept): the enchanted item, from its output.
+
+    The items an enchanting table enchants (``enchanting.yaml``), each named as there (``enchanted_<item>``).
+    """
+    table = _mech(kn).anvil
+    anyway = _mech(kn).enchanting.any_enchantment
+    if anyway is None:
+        return []
+    drafts = []
+    for item in sorted(anyway.items):
+        result = anyway.enchanted(item)
+        if result == table.book:
+            continue
+        ways = [[need([item]), need([table.book]), need(table.stations, kept=True)]]
+        drafts.append(draft("combine", item, "craft", ways, [{"name": result}], metrics=goal("craft", result),
+                            description=f"combine {table.book} with {item} at an anvil"))
+    return drafts
+
+
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
     strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, variants, tending, pots,
-    fills, brews, drinks, breeds, tames,
+    fills, brews, drinks, breeds, tames, repairs, renames, combines,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""

@@ -5,8 +5,8 @@
 * An action's way whose every need names one member (no tagged group, no fuel, no tool that wears) and whose
   yields are certain has fixed effects: the same items taken and given every time, the same things found (found
   again: no change). Those are compiled once into a plan; a find is the commonest case.
-* Any other way (a group to take from, fuel, wear, chance yields or count ranges) is done by ``Rules.effects``
-  itself, so the general rules live in one place.
+* Any other way (a group to take from, fuel, wear or a repair of it, chance yields or count ranges) is done by
+  ``Rules.effects`` itself, so the general rules live in one place.
 * Where the agent ends up (``Rules.moved``) after a fixed plan is worked out from flat per-resource tables.
 * The changes are applied with the same incremental mask bookkeeping as ``Rules.change``, flattened into one
   loop per resource over itself and the groups it belongs to.
@@ -175,6 +175,8 @@ def fixed_plan(rules: Rules, a: int, w: int) -> Plan | None:
     needs = rules.ways[a][w]
     outputs = rules.way_outputs[a][w]
     n_items = rules.n_items
+    if (a, w) in rules.restores:  # an anvil's repair: the wear it takes off depends on the wear
+        return None
     if not needs and len(outputs) == 1 and outputs[0].resource >= n_items:  # Rules.effects' shortcut for a find
         r = outputs[0].resource
         return (), (r,), ((r, 1),), (), ((r, 1),), _moves(rules, a, needs, (), ((r, 1),))

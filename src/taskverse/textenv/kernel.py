@@ -77,6 +77,8 @@ class Tables:
     where_biome: np.ndarray
     wear_counter: np.ndarray  # per resource: its wear counter, or -1
     durability: np.ndarray
+    restore_counter: np.ndarray  # per way: the wear counter an anvil's repair lowers (Rules.restores), or -1
+    restore_amount: np.ndarray
     fuel_back: np.ndarray  # per resource: the container it leaves when it burns, or -1
     fan_start: np.ndarray  # per resource: itself and its groups, with what one unit counts for
     fan_virtual: np.ndarray
@@ -122,7 +124,7 @@ def _compile(rules: Rules) -> Tables:
     for a, ways in enumerate(rules.ways):
         spare = rules.output_items[a]
         for w, way in enumerate(ways):
-            deltas = 1
+            deltas = 2  # one more for a repair's wear (Rules.restores)
             for need in way:
                 needs["consume"].append(need.consume)
                 needs["presence"].append(need.presence)
@@ -174,6 +176,11 @@ def _compile(rules: Rules) -> Tables:
     for tool, (counter, most) in rules.wear_of.items():
         wear_counter[tool] = counter
         durability[tool] = most
+    restore_counter = np.full(way_start[-1], -1, dtype=i32)
+    restore_amount = np.zeros(way_start[-1], dtype=i64)
+    for (a, w), (counter, amount) in rules.restores.items():
+        restore_counter[way_start[a] + w] = counter
+        restore_amount[way_start[a] + w] = amount
     fuel_back = np.full(n, -1, dtype=i32)
     for fuel, back in rules.fuel_back.items():
         fuel_back[fuel] = back
@@ -205,7 +212,7 @@ def _compile(rules: Rules) -> Tables:
         way_find=np.array(way_find, np.bool_), can_move=np.array(list(rules.can_move), np.bool_),
         kind=np.array([kinds.index(kind) for kind, _ in rules.resources], np.int8),
         where_dimension=where_dimension, where_biome=where_biome, wear_counter=wear_counter, durability=durability,
-        fuel_back=fuel_back,
+        restore_counter=restore_counter, restore_amount=restore_amount, fuel_back=fuel_back,
         fan_start=np.array(fan_start, i32), fan_virtual=np.array(fan_virtual, i32),
         fan_weight=np.array(fan_weight, i64), threshold_start=np.array(threshold_start, i32),
         threshold=np.array(threshold, i64), threshold_way=np.array(threshold_way, i32),
@@ -283,7 +290,8 @@ def step_batch(actions: np.ndarray, active: np.ndarray, sampled: np.ndarray, amo
                can_move: np.ndarray,
                kind: np.ndarray,
                where_dimension: np.ndarray, where_biome: np.ndarray, wear_counter: np.ndarray,
-               durability: np.ndarray, fuel_back: np.ndarray, fan_start: np.ndarray, fan_virtual: np.ndarray,
+               durability: np.ndarray, restore_counter: np.ndarray, restore_amount: np.ndarray,
+               fuel_back: np.ndarray, fan_start: np.ndarray, fan_virtual: np.ndarray,
                fan_weight: np.ndarray,
                threshold_start: np.ndarray, threshold: np.ndarray, threshold_way: np.ndarray,
                way_action: np.ndarray, max_deltas: int, max_needs: int,
@@ -431,6 +439,11 @@ def step_batch(actions: np.ndarray, active: np.ndarray, sampled: np.ndarray, amo
                             delta_resource[nd] = tool
                             delta_value[nd] = -broken
                             nd += 1
+            counter = restore_counter[w]
+            if counter >= 0 and counts[n, counter] > 0:  # an anvil's repair takes wear off (Rules.restores)
+                delta_resource[nd] = counter
+                delta_value[nd] = -min(counts[n, counter], restore_amount[w])
+                nd += 1
             column = 0
             for o in range(first_out, output_start[w + 1]):
                 amount = output_count[o]

@@ -15,6 +15,9 @@ Rules:
 * Kept needs (tools, a crafting table, a furnace) and presence needs are not consumed; the other item needs are.
   A kept item with durability in the game data wears: each action spends the need's ``uses`` of it, and when the
   item has none left it breaks (one fewer held); the uses spent on the item in hand are part of the state.
+  An anvil's repair (an atom tagged ``REPAIRS_TAG``) gives the item back with less wear: all of it when a second
+  of the item is used up (the other held items are whole), else the ``repair_share`` of its durability a unit of
+  material.
 * A fuel need (``measure: smelts``) counts in smelts: each fuel item burns for its own number of ticks (200 a
   smelt: a coal smelts 8 items, a stick half of one). What an action burns beyond its need stays in the furnace
   as heat for the next smelt, so one coal smelts eight items, one at a time; the heat is used before any item.
@@ -63,7 +66,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from taskverse.errors import TaskverseError, close_matches
-from taskverse.schema import AtomTask, Initialization, Measure
+from taskverse.schema import REPAIRS_TAG, AtomTask, Initialization, Measure
 from taskverse.world import chance
 from taskverse.world.graph import USED_BY_HAND, items_used, way_yields, ways_of
 
@@ -202,6 +205,7 @@ class Rules:
         fuel_ticks: Burn ticks of each fuel item (200 smelt one item), for fuel needs.
         durability: Durability of each item that wears, for kept needs.
         fuel_remainders: The container a fuel leaves in the fuel slot when it burns (a lava bucket's bucket).
+        repair_share: The share of an item's durability a unit of material restores at an anvil.
 
     """
 
@@ -209,8 +213,9 @@ class Rules:
                  places: Mapping[Resource, tuple[str | None, str | None]] | None = None,
                  extra_items: Iterable[str] = (), fuel_ticks: Mapping[str, int] | None = None,
                  durability: Mapping[str, int] | None = None,
-                 fuel_remainders: Mapping[str, str] | None = None) -> None:
+                 fuel_remainders: Mapping[str, str] | None = None, repair_share: float = 0.0) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
+        self.repair_share = repair_share
         self.fuel_ticks = dict(fuel_ticks or {})
         self.fuel_remainders = dict(fuel_remainders or {})
         self.durability = dict(durability or {})
@@ -258,7 +263,8 @@ class Rules:
         """The rules of some atoms, with the game facts they read (tags, places, fuels, durability) from ``kn``."""
         return cls(tasks, kn.tags, places_from_knowledge(kn), extra_items=extra_items,
                    fuel_ticks=fuel_ticks_from_knowledge(kn), durability=durability_from_knowledge(kn),
-                   fuel_remainders=fuel_remainders_from_knowledge(kn))
+                   fuel_remainders=fuel_remainders_from_knowledge(kn),
+                   repair_share=kn.mechanisms.anvil.unit_share if getattr(kn, "mechanisms", None) else 0.0)
 
     def _compile_resources(self, tasks: list[AtomTask], extra_items: Iterable[str]) -> None:
         seen: set[Resource] = {("item", name) for name in extra_items}
@@ -370,6 +376,8 @@ class Rules:
             for name, durability in self.durability.items()
             if ("item", name) in index and ("item", WEAR_PREFIX + name) in index}
         """Tool -> (its wear counter, its durability), for tools some kept need wears."""
+        self.restores: dict[tuple[int, int], tuple[int, int]] = self._restores(action_tasks)
+        """(action, way) -> (wear counter, uses it takes off): an anvil's repair (``REPAIRS_TAG``)."""
         self.producers: list[list[int]] = [[] for _ in range(self.n_resources)]
         for a, compiled in enumerate(self.outputs):
             for out in compiled:
@@ -397,6 +405,24 @@ class Rules:
         for a, possible in enumerate(self.action_keys):
             for event_key in possible:
                 self.actions_by_key.setdefault(event_key, []).append(a)
+
+    def _restores(self, action_tasks: list[AtomTask]) -> dict[tuple[int, int], tuple[int, int]]:
+        """The wear each way of a repair takes off the item it gives back (all, or a share a unit of material)."""
+        out: dict[tuple[int, int], tuple[int, int]] = {}
+        for a, task in enumerate(action_tasks):
+            if REPAIRS_TAG not in task.tags:
+                continue
+            for w, way in enumerate(self.ways[a]):
+                tools = [o.resource for o in self.way_outputs[a][w] if o.resource in self.wear_of]
+                if not tools:
+                    continue
+                counter, durability = self.wear_of[tools[0]]
+                if any(n.consume and n.members == (tools[0],) and n.count >= 2 for n in way):
+                    out[(a, w)] = (counter, durability)
+                else:
+                    units = sum(n.count for n in way if n.consume and tools[0] not in n.members)
+                    out[(a, w)] = (counter, units * int(durability * self.repair_share))
+        return out
 
     def _uses_on_block(self, a: int) -> bool:
         goal = self.goals[a]
@@ -686,6 +712,9 @@ class Rules:
                     deltas.append((counter, spent - broken * durability - get(counter)))
                     if broken:
                         deltas.append((tool, -broken))
+        restore = self.restores.get((a, way))
+        if restore is not None and get(restore[0]) > 0:
+            deltas.append((restore[0], -min(get(restore[0]), restore[1])))
         outputs: list[tuple[int, int]] = []
         n_items = self.n_items
         for out in outputs_a:
