@@ -165,3 +165,11 @@ def test_an_item_used_on_a_mob_or_block_reads_as_the_atoms_with_that_goal(librar
     for task_id in read:  # the goal is the item used on the thing, whatever the atom's verb
         goal = library.get(task_id).goal
         assert goal.event.value == "use" and goal.using in phrase.replace(" ", "_")
+
+
+def test_coverage_says_the_rule_behind_a_thing_used_up_or_used_on(library):
+    from taskverse.benchmarks.coverage import coverage
+
+    rows = coverage(["combine an enchanted book with an iron pickaxe", "use a bucket on a cow"], library)["lines"]
+    assert any("'an enchanted book' is used up by combine.iron_pickaxe" in r for r in rows[0]["rules"])
+    assert any("cow used with bucket" in r for r in rows[1]["rules"])

@@ -20,7 +20,7 @@ from typing import Any
 
 from taskverse.knowledge.renames import loose_name
 from taskverse.language.reading import Counted, Joined, Limited, Node, PhraseReading, Started, Step
-from taskverse.language.vocabulary import USE_MEANINGS, VERBS
+from taskverse.language.vocabulary import ONTO_WORDS, USE_MEANINGS, VERBS, strip_articles
 
 JOINS = {"then": "one after the other: THEN (>>)", "all": "all of them, in any order: AND (&)",
          "any": "either of them: OR (|)"}
@@ -87,6 +87,15 @@ def _step_rules(task_id: str, reading: PhraseReading, reader: Any) -> list[str]:
         if rename is not None and rename.now in target and rename.now != "_".join(words):
             out.append(f"old name '{' '.join(words)}' is {rename.now} ({rename.source})")
             break
+    goal = (reader.library.index.data.get(task_id, {}).get("metrics") or {}).get("success") or {}
+    for piece in reading.used:
+        words = piece.split()
+        used = reader.known(tuple(strip_articles(words[:-1])), ("item",)) if len(words) > 1 else None
+        if used is not None and words[-1] in ONTO_WORDS and reader.uses_item(task_id, used):  # put_onto
+            out.append(f"'{' '.join(words[:-1])}' is used up by {task_id}, done to what follows '{words[-1]}'")
+        elif len(words) > 1 and words[0] in ("on", "at") and goal.get("event") == "use" and goal.get("using"):
+            out.append(f"'use ITEM {words[0]} THING' is the atom whose success is {goal['target']} used with "
+                       f"{goal['using']}")
     said = next((w for p in pieces for w in p.split()[:1] if w in VERBS and verb in VERBS[w] and w != verb), None)
     if said is not None:
         out.append(f"'{said}' means {verb}" + (f" ({USE_MEANINGS[verb]})" if said == "use" else ""))

@@ -296,7 +296,7 @@ class PhraseReader:
             used = self.known(tuple(strip_articles(words[1:i])), ("item",))
             read = self.core((words[0], *words[i + 1:])) if used is not None else None
             steps = _steps_of(read[0]) if read is not None else None
-            if read is None or not steps or not all(self._uses_item(s, used) for s in steps):
+            if read is None or not steps or not all(self.uses_item(s, used) for s in steps):
                 continue
             return read[0], (words[0], " ".join(words[1:i + 1]), *read[1][1:])
         return None
@@ -324,7 +324,7 @@ class PhraseReader:
                 return node, (words[0], " ".join(words[1:i]), " ".join(words[i:]))
         return None
 
-    def _uses_item(self, task_id: str, item: str | None) -> bool:
+    def uses_item(self, task_id: str, item: str | None) -> bool:
         """Whether every way of an atom uses up ``item`` (an enchanted book put onto a tool)."""
         ways = self._atoms.get(task_id, {}).get("requires") or []
         return bool(ways) and all(any(item in (n.get("any_of") or []) and not n.get("kept") for n in
