@@ -115,3 +115,23 @@ def test_iron_sword_from_scratch_goes_through_the_tech_tree(library):
 def test_a_goal_that_names_a_tool_is_planned_with_that_tool(library, task, tool, last):
     report = plan_task(task, library)
     assert tool in report.actions and report.actions[-1] == last
+
+
+@pytest.mark.parametrize("goal", ["craft golden_apple", "craft cake", "craft enchanting_table"])
+def test_a_plan_burns_no_tool_or_station_it_needs_again(library, goal):
+    # Smelting takes a held crafting table or pickaxe as fuel only when nothing else burns: the planner must get
+    # a log to burn first while a step above still keeps that table or tool, not burn it and make it again.
+    rules = Rules.for_library(library)
+    plan = plan_task(f"naive({goal})", library, "steps").actions
+    state = rules.new_state()
+    burnt = {}
+    for step, action in enumerate(plan):
+        before = rules.inventory(state)
+        rules.act(state, rules.action_index[action])
+        after = rules.inventory(state)
+        if action.startswith("smelt."):
+            for item, held in before.items():
+                if after.get(item, 0) < held and rules.index[("item", item)] in rules.kept_items:
+                    burnt.setdefault(item, step)
+        for item, at in burnt.items():
+            assert after.get(item, 0) <= before.get(item, 0), f"{item} burnt at step {at + 1}, made again: {plan}"

@@ -1104,8 +1104,10 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     Pick the part of the target left to do (in order for ``>>``, the cheapest of ``|``), the cheapest action
     that advances it, and, while that action is not a candidate, the cheapest producer of the dearest unmet
     need of its cheapest way. An action that would use up what a step above is collecting (smelting green dye
-    with the green wool as fuel) counts as not possible yet. Costs come from ``CostModel`` (a dependency-graph
-    rank that counts batches).
+    with the green wool as fuel), or the last of a tool or station a step above keeps (smelting the gold for a
+    golden apple with the crafting table it is crafted on as fuel), counts as not possible yet: its need is met
+    some other way first (a log to burn). Costs come from ``CostModel`` (a dependency-graph rank that counts
+    batches).
 
     ``careful`` (``best_plan``'s second try when the rule above finds nothing) also passes over a way that makes
     the wanted item out of something made of it (white wool from dyed wool, itself dyed from white wool), leaves
@@ -1136,27 +1138,32 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     visiting: set[int] = set()
     get = state.get
 
-    def spoils(a: int, way: tuple[Need, ...], protected: frozenset[int]) -> list[Need]:
-        """The consumed needs of a way that would use up something a step above is collecting."""
-        if not protected:
+    def spoils(a: int, way: tuple[Need, ...], protected: frozenset[int], keeping: frozenset[int]) -> list[Need]:
+        """The consumed needs of a way that would use up what a step above collects, or the last it keeps of one."""
+        if not protected and not keeping:
             return []
         spare = rules.output_items[a]
-        return [n for n in way if n.consume and any(m in protected for m, _ in rules.take(n, lambda r: get(r, 0),
-                                                                                         spare))]
+        return [n for n in way if n.consume and any(m in protected or (m in keeping and get(m, 0) <= k)
+                                                    for m, k in rules.take(n, lambda r: get(r, 0), spare))]
+
+    def kept_by(way: tuple[Need, ...]) -> frozenset[int]:
+        """The held items that meet a way's kept needs (its tools and stations)."""
+        return frozenset(m for n in way if not n.consume and not n.presence for m in n.members if get(m, 0) > 0)
 
     # A pursuit that fails without meeting the path (a cycle) or the depth limit fails from anywhere in this state:
     # remembered. A web of alternatives that cycle (wool dyed from wool of every colour, in an engine game's
     # recipes) can still take exponentially many paths: past GREEDY_EFFORT pursuits the choice gives up (None),
     # and ``best_plan`` searches instead.
-    failed: set[tuple[int, frozenset[int]]] = set()
+    failed: set[tuple[int, frozenset[int], frozenset[int]]] = set()
     cut = [False]
     effort = [0]
 
-    def pursue(a: int, depth: int, protected: frozenset[int], wanted: int | None = None) -> int | None:
+    def pursue(a: int, depth: int, protected: frozenset[int], keeping: frozenset[int] = frozenset(),
+               wanted: int | None = None) -> int | None:
         if a in visiting or depth > 64:
             cut[0] = True
             return None
-        if (a, protected) in failed or (careful and (a, frozenset()) in failed):
+        if (a, protected, keeping) in failed or (careful and (a, frozenset(), frozenset()) in failed):
             return None
         effort[0] += 1
         if effort[0] > GREEDY_EFFORT:
@@ -1164,7 +1171,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         w = planner.enabled_way(a, state)
         # Doing an action takes its first way whose needs are met: pursued for ``wanted``, that way must make it
         # (sugar crafted from sugar cane gives no glass bottle, though sugar from a honey bottle does).
-        if w is not None and not spoils(a, rules.ways[a][w], protected) and _gives(rules, a, w, wanted):
+        if w is not None and not spoils(a, rules.ways[a][w], protected, keeping) and _gives(rules, a, w, wanted):
             return a
         outer, cut[0] = cut[0], False
         visiting.add(a)
@@ -1173,7 +1180,8 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         for way in ways:
             if careful and wanted is not None and _way_recycles(rules, costs, state, way, wanted, any_member=True):
                 continue  # it makes the wanted item out of something made of it (wool dyed back to white)
-            unmet = [n for n in way if not _met(n, state)] or spoils(a, way, protected)
+            unmet = [n for n in way if not _met(n, state)] or spoils(a, way, protected, keeping)
+            keeps = keeping | kept_by(way)
             unmet.sort(key=lambda n: -min(unit[m] for m in n.members))
             for need in unmet:
                 amount = max(1.0, need.count - _credit(need, state)) if need.consume else 1.0
@@ -1183,7 +1191,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                     for p in costs.producers_by_batch(m, amount):
                         if acost[p] == INF:
                             continue
-                        choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, m)
+                        choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, keeps, m)
                         if choice is not None:
                             visiting.discard(a)
                             cut[0] = cut[0] or outer
@@ -1192,9 +1200,9 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                     break  # a need none of whose producers can be pursued now: the way cannot be done
         visiting.discard(a)
         if not cut[0]:
-            failed.add((a, protected))
+            failed.add((a, protected, keeping))
         if careful:  # once failed, never again in this choice, whatever the path: linear in the actions
-            failed.add((a, frozenset()))
+            failed.add((a, frozenset(), frozenset()))
         cut[0] = cut[0] or outer
         return None
 
