@@ -135,3 +135,13 @@ def test_a_plan_burns_no_tool_or_station_it_needs_again(library, goal):
                     burnt.setdefault(item, step)
         for item, at in burnt.items():
             assert after.get(item, 0) <= before.get(item, 0), f"{item} burnt at step {at + 1}, made again: {plan}"
+
+
+@pytest.mark.parametrize("goal", ["obtain.name_tag", "obtain.saddle", "craft golden_apple"])
+def test_a_plan_kills_no_more_evokers_than_the_mansions_it_finds_hold(library, goal):
+    # A mansion's evokers never respawn: a plan that wants more finds another mansion (over 18 minutes of travel
+    # each) or takes another way to its emeralds (emerald ore, once the pickaxe is at hand, a mine an emerald).
+    held = library.knowledge.mobs["evoker"].finite
+    plan = plan_task(f"naive({goal})", library, "steps").actions
+    assert plan.count("combat.evoker") <= held * plan.count("find.evoker")
+    assert plan.count("find.evoker") <= 1, plan

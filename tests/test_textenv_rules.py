@@ -98,6 +98,48 @@ def test_a_placed_block_is_mined_back_once_a_found_one_again_and_again(rules):
     assert rules.inventory(state)["cobblestone"] == 3 and ("block", "stone") in rules.found(state)
 
 
+def test_a_mansions_evokers_are_used_up_and_another_mansion_gives_more(rules, library):
+    # Evokers generate once with their woodland mansion and never respawn (mobs.yaml: finite, with its source):
+    # a find gives the few a mansion holds, each kill uses one up, and more take another find.
+    held = library.knowledge.mobs["evoker"].finite
+    assert held == 2
+    find, kill = rules.action_index["find.evoker"], rules.action_index["combat.evoker"]
+    state = rules.new_state({"iron_sword": 1})
+    rules.act(state, find)
+    for _ in range(held):
+        events = rules.act(state, kill)
+        assert [e[0] for e in events] == ["kill", "obtain"]  # no event for the count of evokers left
+    assert not state.mask[kill] and ("entity", "evoker") in rules.found(state)
+    assert "one more evoker" in rules.explain(state, kill)
+    assert "left:evoker" not in rules.inventory(state)
+    rules.act(state, find)
+    assert state.mask[kill]
+    # an atom that summons an evoker starts with one to kill; a sheep herd is no finite source
+    start = rules.state_from_initialization(library.by_id["combat.evoker"].initialization)
+    assert start.mask[kill]
+    sheep = rules.new_state({"iron_sword": 1}, [("entity", "sheep")])
+    for _ in range(5):
+        rules.act(sheep, rules.action_index["hunt.sheep"])
+
+
+@pytest.mark.parametrize(("structure", "chests"), [("desert_pyramid", 4), ("jungle_pyramid", 2),
+                                                  ("buried_treasure", 1), ("pillager_outpost", 1)])
+def test_a_structures_chests_are_looted_once_each(rules, library, structure, chests):
+    # A structure's loot chests are there once (structures.yaml: chests, with its source); more take another find.
+    assert library.knowledge.structures[structure].chests == chests
+    find, loot = rules.action_index[f"find.{structure}"], rules.action_index[f"loot.{structure}"]
+    state = rules.new_state()
+    rules.act(state, find)
+    for _ in range(chests):
+        rules.act(state, loot)
+    assert not state.mask[loot] and f"one more {structure}" in rules.explain(state, loot)
+    rules.act(state, find)
+    assert state.mask[loot]
+    mansion = rules.new_state({}, [("structure", "woodland_mansion")])  # its chests vary: not counted
+    for _ in range(chests + 3):
+        rules.act(mansion, rules.action_index["loot.woodland_mansion"])
+
+
 @pytest.mark.parametrize("item", ["oak_slab", "white_candle", "sea_pickle", "pink_petals"])
 def test_a_stacking_block_placed_once_gives_back_one(rules, item):
     # minecraft-data lists the fullest state's drop (a double slab: 2); one placed item is one in the block

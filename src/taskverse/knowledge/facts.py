@@ -104,6 +104,9 @@ class Mob(_Curated):
     """Structures a player reaches before one appears (an evoker's woodland mansion; a raid's outpost and village)."""
     appears_after: int = Field(default=0, ge=0)
     """Expected game ticks a player waits there before one appears (a phantom: three days without sleep)."""
+    finite: int | None = Field(default=None, ge=1)
+    """How many a find can count on when they generate once with their structure and never respawn (a woodland
+    mansion's evokers): killing uses one up, and more take another structure. None: they spawn again."""
     source: str | None = None
 
 
@@ -125,6 +128,9 @@ class Structure(_Curated):
     """Blocks from the world's origin, for ring-placed structures (strongholds)."""
     located_with: str | None = None
     """An item a survival player uses up to locate it (an eye of ender for a stronghold), or None."""
+    chests: int | None = Field(default=None, ge=1)
+    """Loot chests one structure holds when the count is fixed (a desert pyramid's four): looting uses one up, and
+    more take another structure. None: many, or a number that varies with the layout."""
     source: str | None = None
 
 

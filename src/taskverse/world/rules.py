@@ -11,7 +11,11 @@ Rules:
   planks), or, for a presence need (block, entity, biome, structure, dimension), when any of them was found.
 * Presence is a fact, not a stock: a found tree, ore vein, herd or biome stays found, so hunting a found sheep
   or mining a found log can be done again. Reaching a dimension is a fact too (there is no position). A block
-  that only placing gives is one block: mining it uses it up (a placed quartz block is mined back once).
+  that only placing gives is one block: mining it uses it up (a placed quartz block is mined back once). Finite
+  sources are found with the count one structure holds, kept as an internal item (``left:evoker``): a mob that
+  generates once with its structure and never respawns (a woodland mansion's evokers), each kill using one up,
+  and a structure's loot chests (a desert pyramid's four), each looting using one up. More take another find
+  (another mansion or pyramid, priced by its travel).
 * Kept needs (tools, a crafting table, a furnace) and presence needs are not consumed; the other item needs are.
   A kept item with durability in the game data wears: each action spends the need's ``uses`` of it, and when the
   item has none left it breaks (one fewer held); the uses spent on the item in hand are part of the state.
@@ -76,6 +80,10 @@ HEAT = "furnace_heat"
 """The internal item that holds a furnace's unburnt fuel, in ticks."""
 TICKS_PER_SMELT = 200
 WEAR_PREFIX = "wear:"
+LEFT_PREFIX = "left:"
+"""Internal items counting what finds of a finite source gave and nothing used up yet (``left:evoker``)."""
+USES_UP = {"entity": "kill", "structure": "interact"}
+"""The event that uses one of a finite source up: killing one of its mobs, looting one of its chests."""
 """Internal items ``wear:<tool>``: durability spent on the tool in hand (it breaks when this reaches its durability)."""
 CHANCE_MODES = ("sure", "sample")
 STATION_EVENTS = frozenset({"craft", "smelt"})
@@ -206,6 +214,9 @@ class Rules:
         durability: Durability of each item that wears, for kept needs.
         fuel_remainders: The container a fuel leaves in the fuel slot when it burns (a lava bucket's bucket).
         repair_share: The share of an item's durability a unit of material restores at an anvil.
+        finite: Finite sources, with how many one find gives: mobs that generate once with their structure and
+            never respawn (``mobs.yaml``'s ``finite``: a mansion's evokers), and structures' loot chests
+            (``structures.yaml``'s ``chests``: a desert pyramid's four).
 
     """
 
@@ -213,9 +224,11 @@ class Rules:
                  places: Mapping[Resource, tuple[str | None, str | None]] | None = None,
                  extra_items: Iterable[str] = (), fuel_ticks: Mapping[str, int] | None = None,
                  durability: Mapping[str, int] | None = None,
-                 fuel_remainders: Mapping[str, str] | None = None, repair_share: float = 0.0) -> None:
+                 fuel_remainders: Mapping[str, str] | None = None, repair_share: float = 0.0,
+                 finite: Mapping[Resource, int] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
         self.repair_share = repair_share
+        self.finite = dict(finite or {})
         self.fuel_ticks = dict(fuel_ticks or {})
         self.fuel_remainders = dict(fuel_remainders or {})
         self.durability = dict(durability or {})
@@ -263,7 +276,7 @@ class Rules:
         """The rules of some atoms, with the game facts they read (tags, places, fuels, durability) from ``kn``."""
         return cls(tasks, kn.tags, places_from_knowledge(kn), extra_items=extra_items,
                    fuel_ticks=fuel_ticks_from_knowledge(kn), durability=durability_from_knowledge(kn),
-                   fuel_remainders=fuel_remainders_from_knowledge(kn),
+                   fuel_remainders=fuel_remainders_from_knowledge(kn), finite=finite_from_knowledge(kn),
                    repair_share=kn.mechanisms.anvil.unit_share if getattr(kn, "mechanisms", None) else 0.0)
 
     def _compile_resources(self, tasks: list[AtomTask], extra_items: Iterable[str]) -> None:
@@ -277,6 +290,7 @@ class Rules:
                             for m in n.any_of if m in self.durability)
             seen.update((y.kind.value, y.name) for outcome in way_yields(task) for y in outcome)
             seen.update(initialization_resources(task.initialization))
+        seen.update(("item", LEFT_PREFIX + name) for source, name in self.finite if (source, name) in seen)
         seen.add(("dimension", "overworld"))
         kind_order = {"item": 0, **{k: i + 1 for i, k in enumerate(PRESENCE_KINDS)}}
         self.resources: list[Resource] = sorted(seen, key=lambda r: (kind_order[r[0]], r[1]))
@@ -285,8 +299,12 @@ class Rules:
         self.n_items = sum(1 for r in self.resources if r[0] == "item")
         self.names = [r[1] for r in self.resources]
         self.internal = frozenset(r for r, (kind, name) in enumerate(self.resources)
-                                  if kind == "item" and (name == HEAT or name.startswith(WEAR_PREFIX)))
-        """Items the state tracks that are not things held: furnace heat, wear."""
+                                  if kind == "item" and (name == HEAT or name.startswith((WEAR_PREFIX, LEFT_PREFIX))))
+        """Items the state tracks that are not things held: furnace heat, wear, what finite sources have left."""
+        self.left_of: dict[int, tuple[int, int]] = {
+            self.index[source]: (self.index[("item", LEFT_PREFIX + source[1])], count)
+            for source, count in sorted(self.finite.items()) if ("item", LEFT_PREFIX + source[1]) in self.index}
+        """Finite source -> (the internal item counting what is left of it, how many one find gives)."""
         self.heat = self.index.get(("item", HEAT), -1)
         self.fuel_back: dict[int, int] = {
             self.index[("item", fuel)]: self.index[("item", back)]
@@ -341,6 +359,10 @@ class Rules:
                     needs.append(Need(tuple(members), 1 if presence else count,
                                       consume=not presence and not need.kept, presence=presence, virtual=virtual,
                                       weights=weights, uses=need.uses if wears else 0))
+                    finite = self.left_of.get(members[0]) if presence and len(members) == 1 else None
+                    if (finite is not None and task.goal.event.value == USES_UP.get(kind)
+                            and task.goal.target == self.names[members[0]]):  # a kill, a chest looted: one used up
+                        needs.append(Need((finite[0],), 1, consume=True, presence=False, virtual=finite[0]))
                 compiled_ways.append(tuple(needs))
             self.ways.append(tuple(compiled_ways))
             outcomes = []
@@ -353,6 +375,9 @@ class Rules:
                         self.slot_action.append(a)
                     outputs.append(Output(index[(y.kind.value, y.name)], y.count, y.chance, slot,
                                           y.upper if y.upper != y.count else 0))
+                    held_by = self.left_of.get(index[(y.kind.value, y.name)])
+                    if held_by is not None:  # a find of a finite source gives the few one structure holds
+                        outputs.append(Output(held_by[0], held_by[1], 1.0, -1))
                 outcomes.append(tuple(outputs))
             self.way_outputs.append(tuple(outcomes))
             self.outputs.append(_best_outputs(outcomes))
@@ -500,7 +525,8 @@ class Rules:
         goal = self.goals[a]
         targets = goal.target_tag if goal.target_tag is not None else {goal.target}
         keys = {(goal.event, t) for t in targets}
-        keys |= {("obtain", self.names[o.resource]) for o in self.outputs[a] if o.resource < self.n_items}
+        keys |= {("obtain", self.names[o.resource]) for o in self.outputs[a]
+                 if o.resource < self.n_items and o.resource not in self.internal}
         return frozenset(keys | self.use_keys[a])
 
     def _compile_masks(self) -> None:
@@ -572,6 +598,9 @@ class Rules:
             r = self.resource(kind, name)
             if not state.counts[r]:
                 self.change(state, r, 1)
+                left = self.left_of.get(r)
+                if left is not None:  # found with the few one structure holds
+                    self.change(state, left[0], left[1])
         return state
 
     def resource(self, kind: str, name: str) -> int:
@@ -591,6 +620,10 @@ class Rules:
                 inventory[item] = inventory.get(item, 0) + 1
         found = [r for r in initialization_resources(init) if r[0] != "item"]
         state = self.new_state(inventory, [*found, ("dimension", init.dimension.value)], track=track)
+        for summoned in init.summon:  # as many finite mobs as the initialization summons, at least
+            left = self.left_of.get(self.index[("entity", summoned.entity)])
+            if left is not None and summoned.count > state.counts[left[0]]:
+                self.change(state, left[0], summoned.count - state.counts[left[0]])
         state.place = (self.index.get(("biome", init.biome), -1) if init.biome else -1,
                        self.index[("dimension", init.dimension.value)])
         return state
@@ -882,8 +915,9 @@ class Rules:
         for item in self._used(a, goal, way_needs, used, target, held):
             if (goal.event, target) != ("use", item):
                 events.append(("use", item, 1, held, biome, dimension, None))
+        internal = self.internal
         for r, amount in outputs:
-            if r < n_items and not (goal.event == "obtain" and names[r] == target):
+            if r < n_items and r not in internal and not (goal.event == "obtain" and names[r] == target):
                 events.append(("obtain", names[r], amount, held, biome, dimension, None))
         return events
 
@@ -947,6 +981,8 @@ class Rules:
         have = state.virtual[need.virtual]
         if need.weights is not None:
             return f"fuel for {need.count / TICKS_PER_SMELT:g} smelt(s), have {have / TICKS_PER_SMELT:g}"
+        if len(need.members) == 1 and names[0].startswith(LEFT_PREFIX):
+            return f"one more {names[0][len(LEFT_PREFIX):]} (those found are used up: find another)"
         kept = "" if need.consume else " (kept)"
         return f"{need.count} {shown}{kept}, have {have}"
 
@@ -1075,17 +1111,49 @@ class CostModel:
                     best = min(best, marginal / per + setup)
         return best
 
-    def producers_by_batch(self, r: int, amount: float) -> list[int]:
+    def producers_by_batch(self, r: int, amount: float, at_hand: Callable[[Need], bool] | None = None) -> list[int]:
         """The producers of ``r``, cheapest first for ``amount`` of it (``batch``; ties in index order); memoised.
 
-        The greedy rule asks this of the same few resources and amounts at every step of a plan.
+        The greedy rule asks this of the same few resources and amounts at every step of a plan. With ``at_hand``
+        the order is ``batch``'s with the setup of the needs met now left out; it is memoised by which of the
+        setup-bearing kept and presence needs of ``r``'s producers are met (``setup_needs``), mostly none, when it
+        is the order without ``at_hand``.
         """
+        met: tuple[int, ...] = ()
+        if at_hand is not None:
+            met = tuple(i for i, need in enumerate(self.setup_needs(r)) if at_hand(need))
         orders = self.__dict__.setdefault("_producer_orders", {})  # made here: ``lowered`` skips __init__
-        key = (r, amount)
+        key = (r, amount, met)
         found: list[int] | None = orders.get(key)
         if found is None:
-            found = sorted(self.rules.producers[r], key=lambda p: self.batch(p, r, amount))
+            if met:
+                needs = self.setup_needs(r)
+                held = {needs[i] for i in met}
+                found = sorted(self.rules.producers[r], key=lambda p: self.batch(p, r, amount, held.__contains__))
+            else:
+                found = sorted(self.rules.producers[r], key=lambda p: self.batch(p, r, amount))
             orders[key] = found
+        return found
+
+    def setup_needs(self, r: int) -> tuple[Need, ...]:
+        """The kept and presence needs that add setup to a way making ``r`` (a pickaxe, found ore); memoised.
+
+        Only these change ``batch``'s price of ``r`` when they are at hand: a need whose members cost nothing
+        already (held from the start) adds no setup either way.
+        """
+        memo: dict[int, tuple[Need, ...]] = self.__dict__.setdefault("_setup_needs", {})
+        found = memo.get(r)
+        if found is None:
+            rules, fronts = self.rules, self.fronts
+            seen: dict[Need, None] = {}
+            for p in rules.producers[r]:
+                for w, outputs in enumerate(rules.way_outputs[p]):
+                    if not self.way_prices[p][w][1] or all(out.resource != r for out in outputs):
+                        continue
+                    for need in rules.ways[p][w]:
+                        if not need.consume and any(_cost_at(fronts[m], 1.0) > 0 for m in need.members):
+                            seen.setdefault(need)
+            found = memo[r] = tuple(seen)
         return found
 
     def members_by_amount(self, members: tuple[int, ...], amount: float) -> list[int]:
@@ -1098,15 +1166,20 @@ class CostModel:
             orders[key] = found
         return found
 
-    def batch(self, a: int, r: int, amount: float) -> float:
+    def batch(self, a: int, r: int, amount: float, at_hand: Callable[[Need], bool] | None = None) -> float:
         """What ``amount`` units of ``r`` cost when action ``a`` makes them: runs' marginal costs plus one setup.
 
         Runs are whole (two raw iron from a block of nine take a whole craft, as two ores take two mines); a chance
-        yield takes the runs that give the amount for sure (``Output.runs_for``).
+        yield takes the runs that give the amount for sure (``Output.runs_for``). Kept and presence needs that
+        ``at_hand`` says are met now add no setup (a held pickaxe and found emerald ore make emeralds a mine each);
+        consumed needs still bring theirs.
         """
         best = INF
         for w, outputs in enumerate(self.rules.way_outputs[a]):
             marginal, setup = self.way_prices[a][w]
+            if setup and at_hand is not None:
+                way = self.rules.ways[a][w]
+                setup = self._way_price(tuple(n for n in way if n.consume or not at_hand(n)), self.fronts)[1]
             for out in outputs:
                 if out.resource == r:
                     best = min(best, marginal * self._runs(out, amount) + setup)
@@ -1327,6 +1400,15 @@ def fuel_remainders_from_knowledge(kn: Any) -> dict[str, str]:
     if table is None:
         return {}
     return {f.item: back for f in kn.fuels if (back := table.remainder(f.item)) is not None}
+
+
+def finite_from_knowledge(kn: Any) -> dict[Resource, int]:
+    """Finite sources with how many one find gives: mobs that never respawn (``mobs.yaml``), structures' chests."""
+    finite: dict[Resource, int] = {("entity", name): mob.finite for name, mob in sorted(kn.mobs.items())
+                                   if getattr(mob, "finite", None)}
+    finite.update({("structure", name): s.chests for name, s in sorted(kn.structures.items())
+                   if getattr(s, "chests", None)})
+    return finite
 
 
 def durability_from_knowledge(kn: Any) -> dict[str, int]:

@@ -1103,7 +1103,8 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
 
     Pick the part of the target left to do (in order for ``>>``, the cheapest of ``|``), the cheapest action
     that advances it, and, while that action is not a candidate, the cheapest producer of the dearest unmet
-    need of its cheapest way. An action that would use up what a step above is collecting (smelting green dye
+    need of its cheapest way (a producer whose tools and found things are at hand counts no setup). An action
+    that would use up what a step above is collecting (smelting green dye
     with the green wool as fuel), or the last of a tool or station a step above keeps (smelting the gold for a
     golden apple with the crafting table it is crafted on as fuel), counts as not possible yet: its need is met
     some other way first (a log to burn). Costs come from ``CostModel`` (a dependency-graph rank that counts
@@ -1145,6 +1146,10 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         spare = rules.output_items[a]
         return [n for n in way if n.consume and any(m in protected or (m in keeping and get(m, 0) <= k)
                                                     for m, k in rules.take(n, lambda r: get(r, 0), spare))]
+
+    def at_hand(need: Need) -> bool:
+        """Whether a need is met now (a kept or presence need met adds no setup to a producer's price)."""
+        return _met(need, state)
 
     def kept_by(way: tuple[Need, ...]) -> frozenset[int]:
         """The held items that meet a way's kept needs (its tools and stations)."""
@@ -1188,7 +1193,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                 for m in costs.members_by_amount(need.members, amount):
                     if m in protected:
                         continue
-                    for p in costs.producers_by_batch(m, amount):
+                    for p in costs.producers_by_batch(m, amount, at_hand):
                         if acost[p] == INF:
                             continue
                         choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, keeps, m)
