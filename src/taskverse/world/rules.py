@@ -1111,49 +1111,69 @@ class CostModel:
                     best = min(best, marginal / per + setup)
         return best
 
-    def producers_by_batch(self, r: int, amount: float, at_hand: Callable[[Need], bool] | None = None) -> list[int]:
+    def producers_by_batch(self, r: int, amount: float,
+                           at_hand: Sequence[tuple[int, int]] = ()) -> list[int]:
         """The producers of ``r``, cheapest first for ``amount`` of it (``batch``; ties in index order); memoised.
 
         The greedy rule asks this of the same few resources and amounts at every step of a plan. With ``at_hand``
-        the order is ``batch``'s with the setup of the needs met now left out; it is memoised by which of the
-        setup-bearing kept and presence needs of ``r``'s producers are met (``setup_needs``), mostly none, when it
-        is the order without ``at_hand``.
+        (``setup_at_hand`` of a state) the order is ``batch``'s with the setup of the kept and presence needs met
+        now left out (a held pickaxe and found emerald ore make emeralds a mine each). It is memoised by the
+        members of ``at_hand`` that count for ``r`` (``setup_watch``), mostly none, when it is the order
+        without ``at_hand``.
         """
-        met: tuple[int, ...] = ()
-        if at_hand is not None:
-            met = tuple(i for i, need in enumerate(self.setup_needs(r)) if at_hand(need))
+        at: tuple[tuple[int, int], ...] = ()
+        if at_hand:
+            watch = self.setup_watch(r)
+            at = tuple((m, min(c, watch[m])) for m, c in at_hand if m in watch)
         orders = self.__dict__.setdefault("_producer_orders", {})  # made here: ``lowered`` skips __init__
-        key = (r, amount, met)
+        key = (r, amount, at)
         found: list[int] | None = orders.get(key)
         if found is None:
-            if met:
-                needs = self.setup_needs(r)
-                held = {needs[i] for i in met}
-                found = sorted(self.rules.producers[r], key=lambda p: self.batch(p, r, amount, held.__contains__))
+            if at:
+                have = dict(at)
+
+                def met(need: Need) -> bool:
+                    return sum(have.get(m, 0) for m in need.members) >= need.count
+
+                found = sorted(self.rules.producers[r], key=lambda p: self.batch(p, r, amount, met))
             else:
                 found = sorted(self.rules.producers[r], key=lambda p: self.batch(p, r, amount))
             orders[key] = found
         return found
 
-    def setup_needs(self, r: int) -> tuple[Need, ...]:
-        """The kept and presence needs that add setup to a way making ``r`` (a pickaxe, found ore); memoised.
+    def setup_at_hand(self, state: Mapping[int, int]) -> tuple[tuple[int, int], ...]:
+        """What a state holds of the members of kept and presence needs, with counts, in index order.
 
-        Only these change ``batch``'s price of ``r`` when they are at hand: a need whose members cost nothing
-        already (held from the start) adds no setup either way.
+        Tools, stations and found places: what ``producers_by_batch`` reads of a state.
         """
-        memo: dict[int, tuple[Need, ...]] = self.__dict__.setdefault("_setup_needs", {})
+        members: frozenset[int] | None = self.__dict__.get("_setup_members")
+        if members is None:
+            members = frozenset(m for ways in self.rules.ways for way in ways for need in way if not need.consume
+                                for m in need.members)
+            self.__dict__["_setup_members"] = members
+        return tuple(sorted((m, c) for m, c in state.items() if c > 0 and m in members))
+
+    def setup_watch(self, r: int) -> dict[int, int]:
+        """The held members that can lower ``batch``'s price of ``r``, each with the most it counts; memoised.
+
+        They are the members of the kept and presence needs that add setup to a way making ``r``, in index order,
+        each with the largest count of those needs (holding more changes nothing). A need whose members cost
+        nothing already (held from the start) adds no setup either way, and is left out.
+        """
+        memo: dict[int, dict[int, int]] = self.__dict__.setdefault("_setup_watch", {})
         found = memo.get(r)
         if found is None:
             rules, fronts = self.rules, self.fronts
-            seen: dict[Need, None] = {}
+            caps: dict[int, int] = {}
             for p in rules.producers[r]:
                 for w, outputs in enumerate(rules.way_outputs[p]):
                     if not self.way_prices[p][w][1] or all(out.resource != r for out in outputs):
                         continue
                     for need in rules.ways[p][w]:
                         if not need.consume and any(_cost_at(fronts[m], 1.0) > 0 for m in need.members):
-                            seen.setdefault(need)
-            found = memo[r] = tuple(seen)
+                            for m in need.members:
+                                caps[m] = max(caps.get(m, 0), need.count)
+            found = memo[r] = dict(sorted(caps.items()))
         return found
 
     def members_by_amount(self, members: tuple[int, ...], amount: float) -> list[int]:

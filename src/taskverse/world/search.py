@@ -1071,6 +1071,14 @@ _MEMBER_SETS: dict[tuple[int, ...], frozenset[int]] = {}
 _WEIGHTS: dict[tuple[tuple[int, ...], tuple[int, ...]], dict[int, int]] = {}
 
 
+def _member_set(members: tuple[int, ...]) -> frozenset[int]:
+    """A need's members as a set, made once per member tuple."""
+    group = _MEMBER_SETS.get(members)
+    if group is None:
+        group = _MEMBER_SETS[members] = frozenset(members)
+    return group
+
+
 def _credit(need: Need, state: StateDict) -> int:
     """How many of a need's members are held, in the need's units (walks the smaller of the two)."""
     members = need.members
@@ -1085,9 +1093,7 @@ def _credit(need: Need, state: StateDict) -> int:
     if len(members) <= 4 or len(members) <= len(state):
         get = state.get
         return sum(get(m, 0) for m in members)
-    group = _MEMBER_SETS.get(members)
-    if group is None:
-        group = _MEMBER_SETS[members] = frozenset(members)
+    group = _member_set(members)
     return sum(c for r, c in state.items() if r in group)
 
 
@@ -1143,13 +1149,21 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         """The consumed needs of a way that would use up what a step above collects, or the last it keeps of one."""
         if not protected and not keeping:
             return []
+        watched = protected | keeping
         spare = rules.output_items[a]
-        return [n for n in way if n.consume and any(m in protected or (m in keeping and get(m, 0) <= k)
-                                                    for m, k in rules.take(n, lambda r: get(r, 0), spare))]
+        return [n for n in way if n.consume and not watched.isdisjoint(_member_set(n.members))
+                and any(m in protected or (m in keeping and get(m, 0) <= k)
+                        for m, k in rules.take(n, lambda r: get(r, 0), spare))]
 
-    def at_hand(need: Need) -> bool:
-        """Whether a need is met now (a kept or presence need met adds no setup to a producer's price)."""
-        return _met(need, state)
+    orders: dict[tuple[int, float], list[int]] = {}
+    at_hand = costs.setup_at_hand(state)
+
+    def producers(m: int, amount: float) -> list[int]:
+        """The producers of ``m``, cheapest first for ``amount`` with what is at hand now (one state a choice)."""
+        found = orders.get((m, amount))
+        if found is None:
+            found = orders[(m, amount)] = costs.producers_by_batch(m, amount, at_hand)
+        return found
 
     def kept_by(way: tuple[Need, ...]) -> frozenset[int]:
         """The held items that meet a way's kept needs (its tools and stations)."""
@@ -1193,7 +1207,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                 for m in costs.members_by_amount(need.members, amount):
                     if m in protected:
                         continue
-                    for p in costs.producers_by_batch(m, amount, at_hand):
+                    for p in producers(m, amount):
                         if acost[p] == INF:
                             continue
                         choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, keeps, m)
