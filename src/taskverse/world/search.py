@@ -41,6 +41,10 @@ FUEL_BATCHES = (1, 24)
 """Smelts a fuel choice is priced for: one, and a long furnace run (coal then beats planks)."""
 LONG_RUN = 8
 """Runs of an action its needs' producers are also chosen for (by their marginal cost: setups had already)."""
+NARROW_GAP = 2
+"""How far above the heuristic's bound (in steps) a first plan still gets an exact search to shorten or prove it."""
+TWO_STEP_BUDGET = 100
+"""Expansions the exact search gets on a first plan two steps above the bound (one step: the whole budget)."""
 WIDE_GAP_BUDGET = 10_000
 """From this many expansions on, ``best_plan`` also tries to prove a first plan far above the bound."""
 TIE_WEIGHT = 1e-12
@@ -825,7 +829,10 @@ class Planner:
             incumbent = found
         if self.cost_of(incumbent) <= h0 + 1e-9:
             return incumbent, True
-        if self._gap(incumbent, h0) > 2:
+        gap = self._gap(incumbent, h0)
+        if 1 < gap <= NARROW_GAP and budget < WIDE_GAP_BUDGET:
+            budget = min(budget, TWO_STEP_BUDGET)
+        if gap > NARROW_GAP:
             if budget < WIDE_GAP_BUDGET:
                 return incumbent, False
             found, _ = self.solve(self.cost_of(incumbent), weight=2.0, max_expansions=budget // 5)
