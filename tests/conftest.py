@@ -34,6 +34,22 @@ def library():
     return load_library()
 
 
+@pytest.fixture(scope="session")
+def rules(library):
+    """The text world's rules of the library."""
+    from taskverse.world.rules import Rules
+
+    return Rules.for_library(library)
+
+
+@pytest.fixture(scope="session")
+def reader(library):
+    """The phrase reader of the library."""
+    from taskverse.language.reader import PhraseReader
+
+    return PhraseReader(library)
+
+
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """Run the installed ``taskverse`` command as a user would."""
     return subprocess.run(

@@ -8,24 +8,12 @@ import pytest
 from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import CompileError, compile_task
-from taskverse.language.reader import PhraseReader
 from taskverse.language.reading import render
 from taskverse.textenv.fast import FastRules
 from taskverse.textenv.kernel import BACKENDS
 from taskverse.textenv.plans import plan_task
 from taskverse.textenv.vector import SkillForgeTextVectorEnv
 from taskverse.world.graph import ways_of
-from taskverse.world.rules import Rules
-
-
-@pytest.fixture(scope="module")
-def rules(library):
-    return Rules.for_library(library)
-
-
-@pytest.fixture(scope="module")
-def reader(library):
-    return PhraseReader(library)
 
 
 def test_the_table_declares_the_games_anvil(library):

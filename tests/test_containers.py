@@ -7,13 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from taskverse.world.rules import Rules
-
-
-@pytest.fixture(scope="module")
-def rules(library):
-    return Rules.for_library(library)
-
 
 def _after(rules, inventory, action, found=()):
     state = rules.new_state(inventory, found=list(found))

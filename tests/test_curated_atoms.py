@@ -10,7 +10,6 @@ import pytest
 from taskverse.algebra.expr import canonical
 from taskverse.algebra.molecule import resolve_refs
 from taskverse.algebra.parse import parse_expression
-from taskverse.language.reader import PhraseReader
 from taskverse.language.reading import to_expr
 from taskverse.world.derivation import Derivation
 from taskverse.world.rules import CostModel, Rules
@@ -35,11 +34,6 @@ PHRASES = {
     "find bedrock": "find.bedrock",
     "find a monster spawner": "find.spawner",
 }
-
-
-@pytest.fixture(scope="module")
-def reader(library):
-    return PhraseReader(library)
 
 
 @pytest.mark.parametrize("phrase", sorted(PHRASES))

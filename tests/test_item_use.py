@@ -12,21 +12,10 @@ from hypothesis import strategies as st
 from taskverse.algebra.expr import Amount, AtomRef, Then
 from taskverse.algebra.molecule import build_molecule
 from taskverse.algebra.semantics import Evaluator, GameEvent
-from taskverse.language.reader import PhraseReader
 from taskverse.language.reading import to_expr
 from taskverse.textenv.plans import plan_task
 from taskverse.world.graph import items_used
-from taskverse.world.rules import Rules, durability_from_knowledge
-
-
-@pytest.fixture(scope="module")
-def rules(library):
-    return Rules.for_library(library)
-
-
-@pytest.fixture(scope="module")
-def reader(library):
-    return PhraseReader(library)
+from taskverse.world.rules import durability_from_knowledge
 
 
 def uses(rules, action, items, found=()):

@@ -34,6 +34,13 @@ def _reads_as(phrase: str, expected: str) -> bool:
         resolve_refs(parse_expression(expected), reader.library))
 
 
+def _refused(text: str) -> PhraseError:
+    """The error reading a line gives (the test fails if the line reads)."""
+    with pytest.raises(PhraseError) as caught:
+        _reader().read(text)
+    return caught.value
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     # potions by the names players give them; "craft to" a potion is brewing it (no potion has a recipe)
     ("craft to potion of swiftness", "brew.potion_of_swiftness"),
@@ -71,9 +78,8 @@ def test_each_atomic_list_family_reads_as_the_game_means_it(text, expected):
     ("drink a lingering potion of healing", "thrown, not drunk"),
 ])
 def test_what_the_1_20_game_does_not_have_or_do_is_impossible_with_its_reason(text, reason):
-    with pytest.raises(PhraseError) as caught:
-        _reader().read(text)
-    assert caught.value.status == "impossible" and reason in caught.value.message
+    error = _refused(text)
+    assert error.status == "impossible" and reason in error.message
 
 
 def test_coverage_reads_a_potion_list_and_names_what_the_game_lacks(tmp_path):
@@ -143,9 +149,8 @@ def test_pot_a_flower_is_any_pot_atom_of_the_game_s_flowers_tag():
     ("build XOR gate", "free-form build"),
 ])
 def test_lines_needing_a_mechanism_the_world_model_lacks_name_it(text, named):
-    with pytest.raises(PhraseError) as caught:
-        _reader().read(text)
-    assert caught.value.status == "not expressible" and named in caught.value.message
+    error = _refused(text)
+    assert error.status == "not expressible" and named in error.message
 
 
 @pytest.mark.parametrize(("text", "named"), [
@@ -154,9 +159,8 @@ def test_lines_needing_a_mechanism_the_world_model_lacks_name_it(text, named):
     ("use splash potion of healing", "throwing it"),
 ])
 def test_lines_the_library_lacks_an_atom_for_say_what_the_world_model_lacks(text, named):
-    with pytest.raises(PhraseError) as caught:
-        _reader().read(text)
-    assert caught.value.status == "not expressible" and named in caught.value.message
+    error = _refused(text)
+    assert error.status == "not expressible" and named in error.message
 
 
 @settings(max_examples=40)
@@ -197,6 +201,5 @@ def test_a_game_id_written_as_an_id_means_that_id_not_an_alias_s_thing(text, exp
     ("craft to nether_brick", "nether_brick has no crafting recipe"),
 ])
 def test_an_id_with_no_recipe_is_impossible_not_read_as_another_thing_s_recipe(text, reason):
-    with pytest.raises(PhraseError) as caught:
-        _reader().read(text)
-    assert caught.value.status == "impossible" and reason in caught.value.message
+    error = _refused(text)
+    assert error.status == "impossible" and reason in error.message

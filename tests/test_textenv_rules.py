@@ -7,12 +7,6 @@ from hypothesis import strategies as st
 from taskverse.algebra.expr import AllOf, AnyOf, AtLeast, AtomRef, Avoid, Repeat, Then, Within
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
-from taskverse.world.rules import Rules
-
-
-@pytest.fixture(scope="module")
-def rules(library):
-    return Rules.for_library(library)
 
 
 def way_met(rules, counts, way):
