@@ -98,9 +98,11 @@ def test_suite_tasks_record_their_step_limit_from_the_optimal_plan():
         for item in suite.tasks:
             assert item.optimal_steps is not None and item.max_steps == step_limit(item.optimal_steps)
     rejected = load_suite("SkillForge").built_with.rejected
-    # Each task left out says why: a molecule no plan reaches in the text world (which ones depends on the random
-    # molecules the library gives; an axe in hand while placing a bed was one: the placing hand holds the bed)
-    assert rejected and all(r.reason.startswith("infeasible") and r.description for r in rejected)
+    # Each task left out says why: a molecule the text world proves infeasible (which ones depends on the random
+    # molecules the library gives; an axe in hand while placing a bed was one: the placing hand holds the bed), or
+    # one its planner finds no plan for within the budget, unproven (nether gold ore mined in a warm ocean)
+    assert rejected and all(r.reason.startswith(("infeasible", "no plan")) and r.description for r in rejected)
+    assert any(r.reason.startswith("infeasible") for r in rejected)
     kept = {t.id for name in ("SkillForge", "SkillForge-Chain") for t in load_suite(name).tasks}
     assert not kept & {r.id for r in rejected}
 
