@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, cli, one_clean_line
+from phrase_support import phrase_reader as _reader
 from taskverse.algebra.expr import canonical
 from taskverse.algebra.molecule import build_molecule, resolve_refs
 from taskverse.algebra.parse import parse_expression
@@ -23,11 +23,6 @@ from taskverse.language.reading import Counted, PhraseError, Step, render, to_ex
 DATA = Path(__file__).parent / "data"
 
 
-@functools.cache
-def _reader() -> PhraseReader:
-    from taskverse import load_library
-
-    return PhraseReader(load_library())
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ each read as the game means it or named with the game's reason. The lines here a
 
 from __future__ import annotations
 
-import functools
 import json
 
 import pytest
@@ -12,26 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import cli
-from taskverse.algebra.expr import canonical
-from taskverse.algebra.molecule import resolve_refs
-from taskverse.algebra.parse import parse_expression
-from taskverse.language.reader import PhraseReader
+from phrase_support import phrase_reader as _reader
+from phrase_support import reads_as
 from taskverse.language.reading import PhraseError, to_expr
 from taskverse.language.vocabulary import potion_name
-
-
-@functools.cache
-def _reader() -> PhraseReader:
-    from taskverse import load_library
-
-    return PhraseReader(load_library())
-
-
-def _reads_as(phrase: str, expected: str) -> bool:
-    reader = _reader()
-    got = to_expr(reader.read(phrase).root)
-    return canonical(resolve_refs(got, reader.library)) == canonical(
-        resolve_refs(parse_expression(expected), reader.library))
 
 
 def _refused(text: str) -> PhraseError:
@@ -65,7 +48,7 @@ def _refused(text: str) -> PhraseError:
     ("use a bow", "use.bow"),
 ])
 def test_each_atomic_list_family_reads_as_the_game_means_it(text, expected):
-    assert _reads_as(text, expected)
+    assert reads_as(text, expected)
 
 
 @pytest.mark.parametrize(("text", "reason"), [
@@ -124,7 +107,7 @@ def test_a_potion_s_display_name_means_the_item_id_of_its_form_level_and_effect(
     ("sell a Rabbit's Foot", "sell.rabbit_foot"),
 ])
 def test_other_words_for_use_atoms_and_display_names_read_as_their_atoms(text, expected):
-    assert _reads_as(text, expected)
+    assert reads_as(text, expected)
 
 
 def test_pot_a_flower_is_any_pot_atom_of_the_game_s_flowers_tag():
@@ -183,8 +166,8 @@ def test_any_color_of_a_kind_is_every_one_of_it_never_the_one_an_old_name_means(
 
 
 def test_wool_alone_keeps_its_old_name_s_meaning_and_any_color_wool_widens_it():
-    assert _reads_as("trade for wool", "trade.white_wool")
-    assert not _reads_as("trade for any color wool", "trade.white_wool")
+    assert reads_as("trade for wool", "trade.white_wool")
+    assert not reads_as("trade for any color wool", "trade.white_wool")
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -193,7 +176,7 @@ def test_wool_alone_keeps_its_old_name_s_meaning_and_any_color_wool_widens_it():
     ("mine grass_path", "mine.dirt_path"),  # an id the game renamed (1.17) still means its block
 ])
 def test_a_game_id_written_as_an_id_means_that_id_not_an_alias_s_thing(text, expected):
-    assert _reads_as(text, expected)
+    assert reads_as(text, expected)
 
 
 @pytest.mark.parametrize(("text", "reason"), [

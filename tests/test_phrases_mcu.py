@@ -3,7 +3,6 @@ no task can judge named, and configs with such a text imported with the reason p
 
 from __future__ import annotations
 
-import functools
 import json
 
 import pytest
@@ -11,27 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import cli
+from phrase_support import phrase_reader as _reader
+from phrase_support import reads_as
 from taskverse.algebra.expr import canonical
-from taskverse.algebra.molecule import resolve_refs
-from taskverse.algebra.parse import parse_expression
-from taskverse.language.reader import PhraseReader
 from taskverse.language.reading import PhraseError, to_expr
 from taskverse.language.vocabulary import CONTEXT_TAILS
-
-
-@functools.cache
-def _reader() -> PhraseReader:
-    from taskverse import load_library
-
-    return PhraseReader(load_library())
-
-
-def reads_as(phrase: str, expected: str) -> bool:
-    """Whether the phrase reads as the expected composition (both resolved and canonical)."""
-    reader = _reader()
-    got = to_expr(reader.read(phrase).root)
-    return canonical(resolve_refs(got, reader.library)) == canonical(
-        resolve_refs(parse_expression(expected), reader.library))
 
 
 @pytest.mark.parametrize(("text", "expected"), [
