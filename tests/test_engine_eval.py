@@ -386,6 +386,44 @@ def test_the_game_proves_a_tool_that_cannot_harvest_out_of_reach_and_a_craft_not
     assert game_proof(stick, compile_task(stick, library, "minetest_game"), library) is None
 
 
+#: The draw of ``engine eval --tasks craft.stick --impossible 4`` (seed 0, the task's own start, minetest_game).
+#: Each is a block the tool cannot dig in minetest_game as the test below checks on the registry (a pickaxe digs a
+#: ``cracky`` level only when its capabilities give that level a time) and as Minecraft has it (iron ore needs a
+#: stone pickaxe, gold blocks and diamond ore an iron one).
+DRAWN = [("craft.stick >> mine iron_ore with wooden_pickaxe", "default:stone_with_iron", "default:pick_wood"),
+         ("craft.stick >> mine gold_block with stone_pickaxe", "default:goldblock", "default:pick_stone"),
+         ("mine diamond_ore with wooden_pickaxe", "default:stone_with_diamond", "default:pick_wood"),
+         ("mine gold_block with stone_pickaxe", "default:goldblock", "default:pick_stone")]
+
+
+def test_the_draw_for_a_seed_is_the_same_and_a_second_draw_proves_nothing_again(library, monkeypatch):
+    import taskverse.engine.impossible as engine_impossible
+    import taskverse.textenv.impossible as text_impossible
+    from taskverse.engine.profile import load_registry
+
+    def draw():
+        stick = library.get("craft.stick")
+        return engine_impossible.engine_impossible_tasks(library, "minetest_game", 4, 0, [("craft.stick", stick)],
+                                                         "task")
+
+    first = draw()
+    assert [e.reference for e in first] == [ref for ref, _, _ in DRAWN]
+    registry = load_registry("minetest_game")
+    for drawn, (_, node, tool) in zip(first, DRAWN, strict=True):
+        assert f"with {tool}: no way to do it has a {tool} in hand" in drawn.reason
+        level = str(registry.items[node].groups["cracky"])
+        caps = registry.items[tool].tool_capabilities
+        assert caps is not None and level not in caps.groupcaps["cracky"].times  # the game's own dig rule
+    # the proofs are kept (text world and game alike): drawing again proves nothing, and draws the same
+    def never(*_):
+        raise AssertionError("proved again")
+
+    monkeypatch.setattr(text_impossible, "proof", never)
+    monkeypatch.setattr(engine_impossible, "game_proof", never)
+    again = draw()
+    assert [(e.reference, e.task.id, e.reason) for e in again] == [(e.reference, e.task.id, e.reason) for e in first]
+
+
 def test_the_report_scores_the_give_up_apart_by_f1():
     def run(episode, success, gave_up, impossible):
         return {"episode": episode, "success": success, "steps": 1, "invalid_steps": 0, "replay_agrees": True,

@@ -9,8 +9,9 @@ The targets are drawn as the text world draws them (seeded, from the same famili
 world model from the start the run gives them), and each is kept only when it also compiles for the game and the
 game's own model (``taskverse.engine.model``) proves it out of reach from the compiled start (``infeasibility``
 over the game's rules): the engine's world is not the text world's, and nothing is called impossible there on the
-text world's word alone. A target the game cannot prove (it has no weather, so ``find desert @ when=rain`` is
-neither done nor proven undone by its model) is passed over.
+text world's word alone. Both proofs of a candidate are kept in the cache (the text world's under ``impossible``,
+the game's under ``impossible_<game>``), so drawing again proves only what is new. A target the game cannot prove
+(it has no weather, so ``find desert @ when=rain`` is neither done nor proven undone by its model) is passed over.
 
 The built-in planner agents give up where :func:`game_proof` proves the episode's task out of reach
 (``Resigning`` with the engine's proof); the random agent takes the give-up as one more candidate.
@@ -18,6 +19,7 @@ The built-in planner agents give up where :func:`game_proof` proves the episode'
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -90,21 +92,29 @@ def engine_impossible_tasks(library: Any, game: str, count: int, seed: int, poss
     from taskverse.textenv.evaluation import EvalTask
     from taskverse.textenv.impossible import ImpossibleTask, impossible_tasks
 
-    compiler = Compiler(library, game)
+    compiler = functools.cache(lambda: Compiler(library, game))  # its mapping is read once a proof is needed
     kept: dict[str, EngineImpossible] = {}
+    memo = _game_verdicts(library, game)
 
-    def keep(drawn: ImpossibleTask) -> bool:
+    def game_reason(drawn: ImpossibleTask) -> str | None:
         try:
             task = task_of(drawn.target, library)
             started = start_as(task, initialization, library)
         except TaskverseError:
-            return False
-        if compiler.problems(started):
-            return False
-        reason = game_proof(started, compiler.compile(started), library)
+            return None
+        if compiler().problems(started):
+            return None
+        return game_proof(started, compiler().compile(started), library)
+
+    def keep(drawn: ImpossibleTask) -> bool:
+        key = (drawn.target.id, initialization)
+        known = memo.get(key) if memo is not None else None
+        reason = known[0] if known is not None else game_reason(drawn)
+        if known is None and memo is not None:
+            memo.put(key, (reason,))
         if reason is None:
             return False
-        kept[drawn.target.id] = EngineImpossible(drawn.reference, task, reason)
+        kept[drawn.target.id] = EngineImpossible(drawn.reference, task_of(drawn.target, library), reason)
         return True
 
     firsts = []
@@ -113,9 +123,29 @@ def engine_impossible_tasks(library: Any, game: str, count: int, seed: int, poss
             firsts.append(EvalTask(name, resolve_target(task, library)))
         except TaskverseError:
             continue
-    drawn = impossible_tasks(library, count, seed, firsts, initialization, keep=keep,
-                             where=f" that compile for {game} and its model proves out of reach too")
+    try:
+        drawn = impossible_tasks(library, count, seed, firsts, initialization, keep=keep,
+                                 where=f" that compile for {game} and its model proves out of reach too")
+    finally:
+        if memo is not None:
+            memo.save()
     return [kept[task.target.id] for task in drawn]
+
+
+def _game_verdicts(library: Any, game: str) -> Any:
+    """The game's proofs of drawn targets, kept on disk (``memo.DiskMemo``), or None for a library with no digest.
+
+    Keyed as the game's model is (its profile's files and the code) and by the library's digest: a target's proof
+    in the game depends on all three.
+    """
+    digest = getattr(library, "digest", "")
+    if not digest:
+        return None
+    from taskverse.engine.profile import profile_dir
+    from taskverse.memo import DiskMemo, code_digest, files_digest
+
+    profile = files_digest(sorted(p for p in profile_dir(game).rglob("*") if p.is_file()))
+    return DiskMemo(f"impossible_{game}", f"{digest[:16]}-{profile}-{code_digest()}")
 
 
 __all__ = ["EngineImpossible", "engine_impossible_tasks", "episode_proof", "game_proof", "task_of"]

@@ -18,6 +18,10 @@ and the second cannot be). The last two the molecule builder refuses as composit
 and the text world's proof both say it is out of reach. A candidate whose proof fails is never used: nothing is
 called impossible on a guess.
 
+Each candidate's verdict (its proof, or none) is kept in the cache under the library's and the code's digests
+(``memo.DiskMemo``, kind ``impossible``), so a later draw from the same start mode proves only what it has not seen;
+the draw itself, and its order, are the same either way.
+
 When a run offers the give-up (``taskverse eval --impossible N``), every observation lists one more candidate
 after the view's, ``N: give up``; answering it (its number, ``give up``, ``give_up`` or ``impossible``) ends the
 episode as ``gave_up``. ``impossible_scores`` compares "said impossible" with "is impossible" over episodes.
@@ -25,9 +29,10 @@ episode as ``gave_up``. ``impossible_scores`` compares "said impossible" with "i
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,11 +85,63 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
     if count == 0:
         return []
     rng = random.Random(seed)
-    env = SkillForgeTextEnv(observation="structured", plan_info=False, library=library,
-                            initialization=initialization)  # type: ignore[arg-type]
+
+    @functools.cache
+    def env() -> Any:  # built when a proof is first needed: a draw whose verdicts are all kept needs none
+        return SkillForgeTextEnv(observation="structured", plan_info=False, library=library,
+                                 initialization=initialization)  # type: ignore[arg-type]
+
     unreachable = set(_out_of_reach_atoms(library))
+    verdicts = Verdicts(library, initialization)
+    try:
+        return _draw(library, env, rng, unreachable, verdicts, count, possible, keep, where)
+    finally:
+        verdicts.save()
+
+
+class Verdicts:
+    """Candidates' proofs from one start mode (``None``: not proven), kept on disk between draws.
+
+    Keyed by the library's and the code's digests as the other caches are: a change to either starts afresh. A
+    library loaded without the cache (no digest) keeps them for this process only.
+    """
+
+    def __init__(self, library: Any, initialization: str) -> None:
+        from taskverse.memo import DiskMemo, code_digest
+
+        self.initialization = initialization
+        digest = getattr(library, "digest", "")
+        self.memo = DiskMemo("impossible", f"{digest[:16]}-{code_digest()}") if digest else None
+        self.local: dict[Any, tuple[str | None]] = {}
+
+    def get(self, candidate: Hashable) -> tuple[str | None] | None:
+        """``(proof,)`` kept for a candidate (the proof may be None), or None when it was never proven."""
+        key = (candidate, self.initialization)
+        found = self.local.get(key)
+        if found is None and self.memo is not None:
+            found = self.memo.get(key)
+        return found
+
+    def put(self, candidate: Hashable, reason: str | None) -> None:
+        """Keep a candidate's proof (or that it has none)."""
+        key = (candidate, self.initialization)
+        self.local[key] = (reason,)
+        if self.memo is not None:
+            self.memo.put(key, (reason,))
+
+    def save(self) -> None:
+        """Write the verdicts learnt (a cache that cannot be written only costs time)."""
+        if self.memo is not None:
+            self.memo.save()
+
+
+def _draw(library: Any, env: Callable[[], Any], rng: random.Random, unreachable: set[str], verdicts: Verdicts,
+          count: int, possible: Sequence[Any], keep: Callable[[ImpossibleTask], bool] | None,
+          where: str) -> list[ImpossibleTask]:
+    """The draw of :func:`impossible_tasks` once its environment and verdicts are set up."""
     proven = (task for task in _proven(env, library, [rng.sample(family, len(family))
-                                                      for family in candidate_families(library)], unreachable)
+                                                      for family in candidate_families(library)], unreachable,
+                                       verdicts)
               if keep is None or keep(task))
     pool = list(itertools.islice(proven, count))  # the lasts of the compositions are drawn from these
     firsts = [task for task in possible if task.target.id not in unreachable]
@@ -99,7 +156,11 @@ def impossible_tasks(library: Any, count: int, seed: int, possible: Sequence[Any
             target, _ = _target(first.target.expression >> last.target.expression, library)
         except TaskverseError:
             continue
-        reason = proof(env, target) if target.id not in seen else None
+        reason = None
+        if target.id not in seen:
+            known = verdicts.get(("then", target.id))
+            reason = known[0] if known is not None else proof(env(), target)
+            verdicts.put(("then", target.id), reason)
         task = None if reason is None else ImpossibleTask(f"{first.reference} >> {last.reference}", target, reason,
                                                           first.max_steps)
         if task is not None and (keep is None or keep(task)):
@@ -171,7 +232,8 @@ def _target(expr: Any, library: Any) -> tuple[Any, str | None]:
         return resolve_target(molecule, library), conflict
 
 
-def _proven(env: Any, library: Any, families: list[list[str]], unreachable: set[str]) -> Iterator[ImpossibleTask]:
+def _proven(env: Callable[[], Any], library: Any, families: list[list[str]], unreachable: set[str],
+            verdicts: Verdicts) -> Iterator[ImpossibleTask]:
     """The candidates the world model proves out of reach, taking the families in turn.
 
     ``unreachable`` holds the out-of-reach atoms, which need no conflict of the molecule builder.
@@ -180,7 +242,7 @@ def _proven(env: Any, library: Any, families: list[list[str]], unreachable: set[
     while queues:
         for queue in list(queues):
             for candidate in queue:
-                task = _proven_one(env, library, candidate, candidate in unreachable)
+                task = _proven_one(env, library, candidate, candidate in unreachable, verdicts)
                 if task is not None:
                     yield task
                     break
@@ -188,18 +250,30 @@ def _proven(env: Any, library: Any, families: list[list[str]], unreachable: set[
                 queues.remove(queue)
 
 
-def _proven_one(env: Any, library: Any, candidate: str, atom: bool) -> ImpossibleTask | None:
+def _proven_one(env: Callable[[], Any], library: Any, candidate: str, atom: bool,
+                verdicts: Verdicts) -> ImpossibleTask | None:
     """A candidate as an impossible task when it is proven, else None.
 
     An out-of-reach atom needs the world model's proof; a constrained one also the game's own reason, the
     molecule builder's conflict (the text world alone would prove ``find plains @ when=rain`` out of reach, as
-    its weather never changes, but it rains in the plains).
+    its weather never changes, but it rains in the plains). The conflict is looked at first: it costs nothing,
+    and the proof a reachability fixpoint from the candidate's own start.
     """
+    kept = verdicts.get(candidate)
+    if kept is not None and kept[0] is None:
+        return None
     try:
         target, conflict = _target(candidate, library)
     except TaskverseError:  # another refusal (clashing starts): not a candidate
+        verdicts.put(candidate, None)
         return None
-    reason = proof(env, target)
+    if kept is not None:
+        reason = kept[0]
+    elif not atom and conflict is None:
+        reason = None
+    else:
+        reason = proof(env(), target)
+    verdicts.put(candidate, reason)
     if reason is None or (not atom and conflict is None):
         return None
     return ImpossibleTask(target.description, target, reason)
