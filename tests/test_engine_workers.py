@@ -1,4 +1,9 @@
-"""Engine episodes on the shared worker pool: a local Ray instance gives the report a local run gives."""
+"""Engine episodes on the shared worker pool: a local Ray instance gives the report a local run gives.
+
+One local Ray instance serves the module (started here, as a long-lived driver would, so the second command finds
+its actors up); the commands run in-process. Starting Ray from a command and shutting it down again is
+``test_workers_ray``'s, and a command run as a user runs it is ``test_engine_proofs``'.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine_support import ENGINE_TIMEOUT, need_engine, run_engine_cli
+from engine_support import ENGINE_TIMEOUT, need_engine
 
 TIMING_FIELDS = ("wall_seconds", "mean_episode_seconds", "episodes_per_minute")
 
@@ -22,15 +27,35 @@ def _untimed(value: Any) -> Any:
     return value
 
 
-def test_engine_episodes_on_a_local_ray_instance_report_as_a_local_run():
+@pytest.fixture(scope="module")
+def local_ray():
     need_engine(client=True)
-    pytest.importorskip("ray")
+    ray = pytest.importorskip("ray")
+    from taskverse import workers
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        workers._ACTOR_POOLS.clear()
+        ray.shutdown()
+
+
+def _engine(*args: str):
+    from click.testing import CliRunner
+
+    from taskverse.cli.engine import engine
+
+    return CliRunner().invoke(engine, list(args))
+
+
+def test_engine_episodes_on_a_local_ray_instance_report_as_a_local_run(local_ray):
     args = ("run", "craft.stick", "--episodes", "2", "--parallel", "2", "--timeout", str(ENGINE_TIMEOUT), "--format",
             "json")
-    local = run_engine_cli(*args)
-    on_ray = run_engine_cli(*args, "--ray")
-    assert local.returncode == 0, local.stderr
-    assert on_ray.returncode == 0 and "Traceback" not in on_ray.stderr, on_ray.stderr
+    local = _engine(*args)
+    on_ray = _engine(*args, "--ray")
+    assert local.exit_code == 0, local.output
+    assert on_ray.exit_code == 0 and "Traceback" not in on_ray.stderr, on_ray.output
     here, there = json.loads(local.stdout), json.loads(on_ray.stdout)
     assert here["run"] == {"backend": "local", "workers": 2}
     assert there["run"] == {"backend": "ray", "address": "local", "workers": 2}
@@ -48,15 +73,13 @@ def _without_clock(value: Any) -> Any:
     return value
 
 
-def test_engine_eval_on_a_local_ray_instance_reports_as_a_local_run():
-    need_engine(client=True)
-    pytest.importorskip("ray")
+def test_engine_eval_on_a_local_ray_instance_reports_as_a_local_run(local_ray):
     args = ("eval", "--tasks", "craft.stick", "--tasks", "mine.stone", "--agent", "optimal", "--workers", "2",
             "--format", "json")
-    local = run_engine_cli(*args)
-    on_ray = run_engine_cli(*args, "--ray")
-    assert local.returncode == 0, local.stderr
-    assert on_ray.returncode == 0 and "Traceback" not in on_ray.stderr, on_ray.stderr
+    local = _engine(*args)
+    on_ray = _engine(*args, "--ray")
+    assert local.exit_code == 0, local.output
+    assert on_ray.exit_code == 0 and "Traceback" not in on_ray.stderr, on_ray.output
     here, there = json.loads(local.stdout), json.loads(on_ray.stdout)
     assert here["run"]["backend"] == "local" and there["run"]["backend"] == "ray"
     assert there["summary"]["successes"] == 2 and there["summary"]["replay_agrees"] is True
