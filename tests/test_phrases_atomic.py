@@ -137,7 +137,7 @@ def test_lines_needing_a_mechanism_the_world_model_lacks_name_it(text, named):
 
 
 @pytest.mark.parametrize(("text", "named"), [
-    ("find glass", "records neither the structures"),
+    ("find piston_head", "records neither the structures"),
     ("enchant shears", "an enchanting table does not take it"),
     ("use splash potion of healing", "throwing it"),
 ])

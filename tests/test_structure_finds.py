@@ -7,6 +7,7 @@ import json
 import pytest
 
 from conftest import run_cli
+from phrase_support import reads_as
 from taskverse.algebra.expr import ref
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import Compiler
@@ -77,3 +78,44 @@ def test_a_structure_block_compiles_where_a_stand_in_holds_it(library):
 @pytest.mark.parametrize("name", ["bell", "cobweb", "spawner"])
 def test_natural_blocks_keep_their_find_atoms_without_a_structure(library, name):
     assert library.get(f"find.{name}").requires in ([[]], [])
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("find glass", "find.glass"),  # a woodland mansion's windows
+    ("find a damaged anvil", "find.damaged_anvil"),  # trail ruins and mansions
+    ("find cobblestone_wall", "find.cobblestone_wall"),
+    ("find the white wall banner", "find.white_wall_banner"),  # an outpost's ominous banner
+    ("find polished_andesite", "find.polished_andesite"),  # an igloo's basement
+    ("find stripped_spruce_wood", "find.stripped_spruce_wood"),  # a snowy village's mason
+    ("find coal_block", "find.coal_block"),  # trail ruins: no longer "never generated"
+    ("find fire", "find.fire"),
+])
+def test_find_lines_of_blocks_the_structures_and_the_nether_generate_read_as_their_find_atoms(text, expected):
+    assert reads_as(text, expected)
+
+
+@pytest.mark.parametrize(("block", "structures"), [
+    ("glass", ["woodland_mansion"]),
+    ("damaged_anvil", ["trail_ruins", "woodland_mansion"]),
+    ("cobblestone_wall", ["pillager_outpost", "woodland_mansion"]),
+    ("coal_block", ["trail_ruins"]),
+    ("lime_carpet", ["village", "woodland_mansion"]),
+])
+def test_a_find_atom_has_one_way_per_structure_whose_wiki_page_lists_the_block(library, block, structures):
+    task = library.get(f"find.{block}")
+    ways = sorted(n.any_of[0] for way in task.requires for n in way if n.kind == ResourceKind.STRUCTURE)
+    assert ways == structures
+    assert block not in library.knowledge.never_generated
+
+
+def test_fire_is_found_in_the_nether_where_its_patches_generate(library):
+    task = library.get("find.fire")
+    assert task.initialization.dimension == "nether"
+    assert [n.any_of for way in task.requires for n in way] == [["nether"]]
+    assert set(library.knowledge.natural_blocks["fire"].biomes) == {"basalt_deltas", "nether_wastes",
+                                                                   "soul_sand_valley"}
+
+
+def test_the_plan_for_glass_found_from_scratch_goes_through_a_woodland_mansion(library):
+    ids = plan_task("naive(find.glass)", library).actions
+    assert ids[-1] == "find.glass" and "find.woodland_mansion" in ids[:-1]
