@@ -100,6 +100,10 @@ def test_find_lines_of_blocks_the_structures_and_the_nether_generate_read_as_the
     ("cobblestone_wall", ["pillager_outpost", "woodland_mansion"]),
     ("coal_block", ["trail_ruins"]),
     ("lime_carpet", ["village", "woodland_mansion"]),
+    ("light_blue_carpet", ["ancient_city"]),  # every colour but orange and light blue in mansions
+    ("ender_chest", ["end_city"]),  # no longer "a player places it"
+    ("potted_dandelion", ["village", "woodland_mansion"]),
+    ("acacia_wood", ["village"]),
 ])
 def test_a_find_atom_has_one_way_per_structure_whose_wiki_page_lists_the_block(library, block, structures):
     task = library.get(f"find.{block}")
