@@ -112,10 +112,29 @@ def test_mobs_are_spawned_where_minecraft_spawns_them(library):
     assert "plains" in (steps[0].biomes or []) and "desert" not in (steps[0].biomes or [])
     assert steps[1].entity == "minecraft:cow"
     assert "standing in for Minecraft's natural spawning" in (steps[1].note or "")
-    # leather is a chance drop: the last cow is killed (another spawned beside the player for each) until one
-    # drops it
-    last_kill = [s for s in steps if s.do == "kill"][-1]
-    assert (last_kill.item, last_kill.count, last_kill.spawn) == ("minecraft:leather", 1, True)
+    # leather is a chance drop: the three kills are one step, cows killed (another spawned beside the player for
+    # each, where it stands: no travel again) until one drops it
+    kills = [s for s in steps if s.do == "kill"]
+    assert [(s.item, s.count, s.tries, s.spawn) for s in kills] == [("minecraft:leather", 1, 13, True)]
+    assert [s.do for s in steps].count("goto_biome") == 1 and [s.do for s in steps].count("spawn") == 1
+
+
+def test_a_run_of_kills_travels_once_and_counted_kills_keep_their_count(library):
+    def steps(expression, game="taskverse_mc"):
+        task = build_molecule(expression, library)
+        return scripted_plan(task, compile_task(task, library, game), library).plan.steps
+
+    # five leathers for a helmet: the cows are killed where the first was found, until five leathers are held
+    helmet = steps(naive(ref("craft.leather_helmet")))
+    assert [s.do for s in helmet].count("goto_biome") == 1
+    assert [(s.item, s.count, s.tries) for s in helmet if s.do == "kill"] == [("minecraft:leather", 5, 65)]
+    # three zombies, each a part of its own (the start summons one): three kills, the second and third spawned
+    # where the player is, which it leaves once (for where zombies spawn), not once a kill
+    zombies = steps(3 * ref("combat.zombie"))
+    after = zombies[next(i for i, s in enumerate(zombies) if s.do == "kill"):]
+    assert [(s.do, s.count, s.item) for s in after if s.do in ("kill", "spawn")] == \
+        [("kill", None, None), ("spawn", None, None), ("kill", None, None), ("spawn", None, None), ("kill", None, None)]
+    assert sum(1 for s in after if s.do in MOVES) == 1
 
 
 def test_a_spawned_mob_is_fought_with_the_gear_the_combat_table_asks(library):

@@ -844,9 +844,10 @@ local function collect_drops(player, radius)
 	runtime.poll(player)
 end
 
--- One mob killed by hitting, or (with step.item) mobs killed and their drops picked up until `count` more of
--- that item are held (a chance drop); with step.spawn another is spawned beside the player for each further kill,
--- standing in for Minecraft's natural spawning as the `spawn` step does.
+-- `count` mobs (one by default) killed by hitting, or (with step.item) mobs killed and their drops picked up until
+-- `count` more of that item are held (a chance drop); with step.spawn another is spawned beside the player for each
+-- further kill, standing in for Minecraft's natural spawning as the `spawn` step does. A plan's run of kills of one
+-- mob is one step: the player stays where it is and does not travel to the mob's biome again for each.
 function actions.kill(player, step, done, record, progress)
 	progress = progress or {kills = 0, goal = step.item and held_count(player, step.item) + (step.count or 1)}
 	if progress.goal ~= nil and held_count(player, step.item) >= progress.goal then
@@ -883,7 +884,10 @@ function actions.kill(player, step, done, record, progress)
 		return done(false, step.entity .. " is still alive")
 	end
 	progress.kills = progress.kills + 1
-	if progress.goal == nil then
+	if progress.goal == nil and progress.kills >= (step.count or 1) then
+		if progress.kills > 1 then
+			record.kills = progress.kills
+		end
 		return done(true)
 	end
 	record.kills = progress.kills

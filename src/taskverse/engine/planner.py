@@ -692,13 +692,16 @@ class _Player:
     def _spawn(self, mob: str, why: str, dimension: str | None = None) -> None:
         """Go where Minecraft spawns a mob and have the harness spawn one beside the player (the stand-in).
 
-        ``dimension``: where the model met it; else where the player is, or the first the mob spawns in.
+        ``dimension``: where the model met it; else where the player is, or the first the mob spawns in. A player
+        still standing where it killed one (``("killed", mob)``) does not travel again.
         """
         spawns = self.model.spawns[mob]
         if dimension is None:
             dimension = self.met.get(mob) or next(iter(spawns))
         biomes = spawns[dimension]
-        if biomes:
+        if self.here == ("killed", mob) and self.met.get(mob) == dimension:
+            pass
+        elif biomes:
             self.add(Step(do="goto_biome", biomes=list(biomes), y=self.model.biome_floor(biomes[0])),
                      f"teleport: to a biome where Minecraft spawns {mob} for {why}", main=False)
         elif dimension != "overworld":
@@ -716,7 +719,32 @@ class _Player:
         self.met[mob] = dimension
 
     def _kill(self, act: Any, name: str, taken: Any, kept: Any, presence: Any, outputs: Any, w: int) -> None:
+        """A mob killed: the one found, one summoned at the start, or one spawned where Minecraft spawns it.
+
+        Kills of a spawned mob one after the other, where the player still stands, are one ``kill`` step with a
+        count (the harness spawns another beside the player for each further kill), as a run of digs is one
+        ``dig``; the player does not travel to the mob's biome again for each.
+        """
         mob = act.name
+        leaf = self._leaf()
+        weapon = next((k for k in kept if k.split(":", 1)[-1] in self.model.weapons), None)
+        tool = leaf.hold[0] if leaf is not None and leaf.hold else weapon
+        rules = self.rules
+        a = rules.action_index[name]
+        received = {rules.names[r]: n for r, n in outputs if r < rules.n_items}
+        chancy = {rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0}
+        step = Step(do="kill", note=name, entity=mob, tool=tool, spawn=True)
+        last = self.out[-2] if len(self.out) >= 2 and self.here == ("killed", mob) else None
+        this = _Out(step, [self.index])
+        # (a kill for a chance drop and one a kill goal counts stay apart: the first goes on until the drop is held)
+        if last is not None and self.out[-1].step.do == "collect" and \
+                last.step.model_copy(update={"count": None}) == step and \
+                self._kill_goals(last) == self._kill_goals(this) and self._joins(last, this):
+            last.step = last.step.model_copy(update={"count": (last.step.count or 1) + 1})
+            last.actions.append(self.index)
+            last.received.update(received)
+            last.chancy.update(chancy)
+            return
         spawned = self.here == ("spawned", mob)
         if spawned:  # the one spawned for finding it, still beside the player
             pass
@@ -728,16 +756,12 @@ class _Player:
             spawned = True
         else:
             raise NoPlan(f"not enough {mob} summoned at the start (and Minecraft does not spawn it)")
-        self.here = ("moved", "kill")
-        leaf = self._leaf()
-        weapon = next((k for k in kept if k.split(":", 1)[-1] in self.model.weapons), None)
-        tool = leaf.hold[0] if leaf is not None and leaf.hold else weapon
+        # where a spawned mob was killed, Minecraft spawns more of its kind (``_spawn`` need not travel there)
+        self.here = ("killed", mob) if spawned else ("moved", "kill")
         self.add(Step(do="kill", entity=mob, tool=tool, spawn=spawned or None), name)
-        rules = self.rules
         out = self.out[-1]
-        out.received.update({rules.names[r]: n for r, n in outputs if r < rules.n_items})
-        a = rules.action_index[name]
-        out.chancy.update({rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0})
+        out.received.update(received)
+        out.chancy.update(chancy)
         self.add(Step(do="collect"), f"{name}: its drops", main=False)
 
     def _interact(self, act: Any, name: str, taken: Any, kept: Any, presence: Any, outputs: Any, w: int) -> None:
@@ -882,8 +906,8 @@ class _Player:
         counted = any(self.goals.leaves[k].goal.event in ("mine", "kill")
                       for k in self._counts_for(out) if k in self.goals.leaves)
         if out.step.do not in ("dig", "kill", "enchant", "loot") or not got or counted:
-            if out.step.do == "kill" and out.step.spawn:
-                out.step = out.step.model_copy(update={"spawn": None})
+            if out.step.do == "kill" and out.step.spawn and (out.step.count or 1) == 1:
+                out.step = out.step.model_copy(update={"spawn": None})  # the one spawned before it is there
             return []
         wanted = {n for names in self.goals.tags.values() for n in names}
         wanted |= {n for o in self.out[at + 1:] for n in o.taken}
@@ -953,6 +977,11 @@ class _Player:
 
     def _counts_for(self, out: _Out) -> set[str]:
         return {k for i in out.actions for k in self.contributes.get(i, [])}
+
+    def _kill_goals(self, out: _Out) -> set[str]:
+        """The occurrences of kill goals a step counts for (its kills are counted, not played for a drop)."""
+        leaves = self.goals.leaves
+        return {k for k in self._counts_for(out) if k in leaves and leaves[k].goal.event == "kill"}
 
     def _constrain(self) -> None:
         """Before each step that counts for a constrained occurrence, the set-up its constraints ask for.
