@@ -61,6 +61,30 @@ def test_the_player_starts_standing_on_the_ground_in_the_open(idle_reports):
         assert abs(first["y"] - 8.5) < 0.5 and first["in_cave"] is False, (task, first)
 
 
+def test_a_port_taken_before_the_engine_binds_it_costs_a_restart_not_the_episode(library, monkeypatch):
+    need_engine(client=True)
+    import socket
+
+    from taskverse.engine import binaries
+    from taskverse.engine.runner import run_episode
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as taken:  # another process's, in the engine's way
+        taken.bind(("127.0.0.1", 0))
+        chosen: list[int] = []
+        real = binaries.free_port
+
+        def first_the_taken_one() -> int:
+            chosen.append(taken.getsockname()[1] if not chosen else real())
+            return chosen[-1]
+
+        monkeypatch.setattr(binaries, "free_port", first_the_taken_one)
+        task = library.get("craft.stick")
+        ir = compile_task(task, library)
+        report = run_episode(task, ir, plan_task(task, ir, library), library=library, timeout=ENGINE_TIMEOUT)
+    assert report.error is None and report.success, (report.error, report.engine_errors)
+    assert len(chosen) == 2 and chosen[0] != chosen[1]
+
+
 def test_wrong_plans_fail_every_time(library):
     need_engine(client=True)
     task = build_molecule(ref("craft.stick").at(where="cave"), library)

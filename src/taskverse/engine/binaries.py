@@ -173,6 +173,8 @@ def game_id(game: str) -> str:
     return game.removesuffix("_game")
 
 
+PORT_TRIES = 3
+"""How often a server is started on another port when the one chosen was taken before the engine bound it."""
 _PORTS_LOCK = threading.Lock()
 _PORTS_GIVEN: list[int] = []
 
@@ -355,6 +357,20 @@ class ServerRun:
                 raise failure
             time.sleep(0.02)
 
+    def lost_its_port(self) -> bool:
+        """Whether another process took the engine's port first (it could not bind it, and is about to exit).
+
+        Waits until the engine says it listens (5.6.1 says so after a failed bind too: "Bind failed" comes before
+        it in the log, the engine's exit a second later), exits, or the run's time is up.
+        """
+        while True:
+            log = self.log()
+            if "Bind failed" in log or "Failed to bind socket" in log:
+                return True
+            if "listening on" in log or self.process.poll() is not None or time.monotonic() >= self.deadline:
+                return False
+            time.sleep(0.02)
+
     def wait_for_file(self, path: Path, timeout: float | None = None) -> bool:
         """Wait until a mod has written ``path`` (True) or the server has exited (False).
 
@@ -493,23 +509,35 @@ def headless_server(
     run: ServerRun | None = None
     try:
         world = directory / "world"
-        _write_world(world, game, worldmods or {}, world_settings or {}, enable_mods)
-        if map_meta:
-            (world / "map_meta.txt").write_text(format_map_meta(map_meta))
-        port = free_port()
         config = directory / "server.conf"
-        config.write_text(format_settings({**SERVER_DEFAULTS, "port": port, **(settings or {})}))
-        command = [str(SERVER), "--config", str(config), "--world", str(world), "--gameid", game_id(game),
-                   "--logfile", ""]
-        with _LIVE_LOCK:
-            if _STOPPING.is_set():
-                raise TaskverseError("interrupted: no new engine is started")
-            with (directory / "server.log").open("wb") as log:
-                process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                           env=_environment(directory / "home"), cwd=directory,
-                                           start_new_session=True)
-            run = ServerRun(directory, port, process, timeout)
-            _LIVE.add(run)
+        for attempt in range(1, PORT_TRIES + 1):
+            # A port free when chosen can be taken before the engine binds it (another process's engine or
+            # Ray, choosing from the same range): the engine then exits, and starts again on another port in a
+            # fresh world (the one it left may hold files it saved on the way out).
+            shutil.rmtree(world, ignore_errors=True)
+            _write_world(world, game, worldmods or {}, world_settings or {}, enable_mods)
+            if map_meta:
+                (world / "map_meta.txt").write_text(format_map_meta(map_meta))
+            port = free_port()
+            config.write_text(format_settings({**SERVER_DEFAULTS, "port": port, **(settings or {})}))
+            command = [str(SERVER), "--config", str(config), "--world", str(world), "--gameid", game_id(game),
+                       "--logfile", ""]
+            with _LIVE_LOCK:
+                if _STOPPING.is_set():
+                    raise TaskverseError("interrupted: no new engine is started")
+                with (directory / "server.log").open("wb") as log:
+                    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log,
+                                               stderr=subprocess.STDOUT, env=_environment(directory / "home"),
+                                               cwd=directory, start_new_session=True)
+                run = ServerRun(directory, port, process, timeout)
+                _LIVE.add(run)
+            if attempt == PORT_TRIES or not run.lost_its_port():
+                break
+            run.stop()
+            with _LIVE_LOCK:
+                _LIVE.discard(run)
+            run = process = None
+        assert run is not None
         yield run
     finally:
         if run is not None:
