@@ -146,7 +146,7 @@ def test_a_config_whose_text_the_game_forbids_names_the_game_s_reason(tmp_path):
 
 
 FREE = ["decorate the wall", "stack acacia fences", "light up the surroundings", "hook a chicken with a fishing rod",
-        "prepare a birthday present for your neighbor", "trap a spider with a boat", "throw a snowball"]
+        "prepare a birthday present for your neighbor", "trap a spider with a boat"]
 
 
 @settings(max_examples=60)

@@ -5,7 +5,8 @@ Silk Touch from an enchanting table, blocks that change into others (copper weat
 dying, anvils wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by
 other mobs, special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron),
 what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests, which blocks a player breaks
-and what a break that drops nothing leaves, and the anvil (repair, rename, combine). The atom generator
+and what a break that drops nothing leaves, the anvil (repair, rename, combine), and the items a player throws. The
+atom generator
 (``taskverse.library.mechanisms``) interprets them, one rule per verb.
 """
 
@@ -735,6 +736,49 @@ class Anvil(_Table):
         return {item: self.renamed_prefix + item for item in items}
 
 
+# -- throwing ---------------------------------------------------------------------------------------------------
+
+class Thrown(_Table):
+    """An item a player throws: the chance it comes back (``back``), or the durability a throw takes (``wears``)."""
+
+    item: str
+    back: float = Field(default=0.0, ge=0, lt=1)
+    wears: int = Field(default=0, ge=0)
+    source: str
+
+
+class NotThrown(_Table):
+    """Items the literature writes as thrown that no player throws, and why."""
+
+    names: list[str] = Field(min_length=1)
+    reason: str
+    source: str
+
+
+class Throwing(_Table):
+    """``throwing.yaml``: the items a player throws (the game's ``used`` statistic counts each throw)."""
+
+    source: str
+    items: list[Thrown] = Field(min_length=1)
+    potions: list[Container] = Field(default_factory=list)
+    potions_source: str
+    not_thrown: list[NotThrown] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _each_item_once(self) -> Throwing:
+        items = [t.item for t in self.items]
+        twice = sorted({i for i in items if items.count(i) > 1})
+        if twice:
+            raise ValueError(f"items listed twice: {twice}")
+        if any(t.back and t.wears for t in self.items):
+            raise ValueError("an item is either picked up again with wear (wears) or comes back by chance (back)")
+        return self
+
+    def why_not_thrown(self, item: str) -> str | None:
+        """Why a player cannot throw ``item``, if the table says (a fire charge), else None."""
+        return next((g.reason for g in self.not_thrown if item in g.names), None)
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -760,6 +804,7 @@ class Mechanisms:
     honey: Honey
     breaking: Breaking
     anvil: Anvil
+    throwing: Throwing
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -812,6 +857,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "honey": ("honey.yaml", Honey),
     "breaking": ("breaking.yaml", Breaking),
     "anvil": ("anvil.yaml", Anvil),
+    "throwing": ("throwing.yaml", Throwing),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -919,4 +965,7 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     anvil = mech.anvil
     out += [("anvil.yaml", n, "item") for n in (*anvil.stations, anvil.book, *anvil.also_renamed)]
     out += [("anvil.yaml", n, "item") for r in anvil.repairs for n in (*r.materials, *r.items)]
+    throwing = mech.throwing
+    out += [("throwing.yaml", n, "item") for n in (*(t.item for t in throwing.items),
+                                                    *(n for g in throwing.not_thrown for n in g.names))]
     return out

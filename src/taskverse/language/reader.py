@@ -141,11 +141,11 @@ class PhraseReader:
                         and (goal := (data.get("metrics") or {}).get("success") or {}).get("target")}
         """Potions by item id (``potion_of_long_fire_resistance``): the game data names one ``potion`` item."""
         self._used: dict[str, str] = {}
-        """The use atom whose goal is exactly the game's used statistic of an item (ender_pearl:
-        use.throw_ender_pearl), for ``use X`` when no atom is named ``use.X``."""
+        """The use or throw atom whose goal is exactly the game's used statistic of an item (ender_pearl:
+        throw.ender_pearl), for ``use X`` when no atom is named ``use.X``."""
         for task_id, data in sorted(self._atoms.items()):
             goal = (data.get("metrics") or {}).get("success") or {}
-            if data.get("verb") == "use" and set(goal) == {"event", "target"} and goal["event"] == "use":
+            if data.get("verb") in ("use", "throw") and set(goal) == {"event", "target"} and goal["event"] == "use":
                 self._used.setdefault(str(goal["target"]), task_id)
         self._smelts: dict[str, list[str]] = {}
         for recipe in self.kn.smelting:
@@ -841,9 +841,6 @@ class PhraseReader:
         if VERBS[verb][0] == "obtain":
             return PhraseError(f"the library has no obtain task for {name} (obtain atoms are the items the world "
                                "model can get from scratch)", field="phrase")
-        if "use" in VERBS[verb] and name.startswith(("splash_potion", "lingering_potion")):
-            return PhraseError(f"the library has no use task for {name}: a splash or lingering potion is used by "
-                               "throwing it, which no atom counts", field="phrase")
         if VERBS[verb][0] == "find" and name in self.kn.blocks:
             return PhraseError(f"the library has no find task for {name}: the world model records neither the "
                                "structures that generate it nor that the world never does (structure_blocks.yaml)",
@@ -894,6 +891,9 @@ class PhraseReader:
             return f"{name} is not a mob"
         elif verb == "drink" and name.startswith(("splash_", "lingering_")):
             return f"{name} is thrown, not drunk (Minecraft Wiki, Splash Potion, Lingering Potion)"
+        elif verb == "throw" and kn.mechanisms is not None and \
+                (why := kn.mechanisms.throwing.why_not_thrown(name)) is not None:
+            return f"{why} (throwing.yaml)"
         elif verb == "eat" and name not in kn.foods:
             return f"{name} is not food"
         elif verb == "place" and name not in kn.blocks:

@@ -33,7 +33,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "brew": ("brew",), "drink": ("drink",), "fill": ("fill",),
     "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",), "pot": ("pot",),
     "repair": ("repair",), "fix": ("repair",), "mend": ("repair",), "rename": ("rename",), "name": ("rename",),
-    "combine": ("combine",),
+    "combine": ("combine",), "throw": ("throw",), "toss": ("throw",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
 
@@ -307,7 +307,6 @@ FREE_FORM: dict[tuple[str, ...], str] = {
                                       "(use.fill_item_frame puts an item in one)",
     ("place", "a", "item", "frame"): "an item frame hangs as an entity, not a block, and no atom places one "
                                      "(use.fill_item_frame puts an item in one)",
-    ("throw", "a", "snowball"): "the world model has no use of a snowball (it counts no thrown snowball)",
     ("trap", "a", "spider"): "a trapped spider is no event the world model counts (use.trap_in_boat traps a cow "
                              "in a boat)",
     ("trap", "a", "witch"): "a trapped witch is no event the world model counts (use.trap_in_boat traps a cow in "

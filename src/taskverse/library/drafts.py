@@ -39,6 +39,7 @@ CATEGORY_OF_VERB = {
     "repair": Category.EXPLOITATION,
     "rename": Category.EXPLOITATION,
     "combine": Category.EXPLOITATION,
+    "throw": Category.EXPLOITATION,
     "place": Category.BUILDING,
     "pot": Category.BUILDING,
 }

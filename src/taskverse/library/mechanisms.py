@@ -18,7 +18,8 @@ table into atoms, with no per-item code:
 * ``fill.<item>``, ``brew.<potion>``, ``drink.<potion>``: bottles filled, potions brewed in a brewing stand and drunk;
 * ``breed.<animal>``, ``tame.<animal>``: animals bred with their food, tamed with theirs or by riding;
 * ``repair.<item>``, ``rename.<item>``, ``combine.<item>``: an item repaired at an anvil with its material or a
-  second of its kind, renamed, or given an enchanted book's enchantments.
+  second of its kind, renamed, or given an enchanted book's enchantments;
+* ``throw.<item>``: an item thrown (a snowball, an ender pearl, a splash potion), as the game's used statistic counts.
 """
 
 from __future__ import annotations
@@ -492,8 +493,27 @@ def combines(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
+def throws(kn: Knowledge) -> list[Draft]:
+    """``throw.<item>``: the item thrown from the hand; success is its ``use`` (the game's used statistic).
+
+    It leaves the inventory, comes back with the table's chance (an eye of ender dropping where it lands), or is
+    picked up again, worn by the throw (a trident). Every splash and lingering potion of ``brewing.yaml`` is thrown.
+    """
+    table = _mech(kn).throwing
+    brewing = _mech(kn).brewing
+    thrown = [(t.item, t.back, t.wears) for t in table.items]
+    thrown += [(brewing.name(p.id, c), 0.0, 0) for c in table.potions for p in brewing.potions]
+    drafts = []
+    for item, back, wears in sorted(thrown):
+        kept = need([item], kept=True, uses=wears) if wears else need([item])
+        yields = [{"name": item, "chance": back}] if back else []
+        drafts.append(draft("throw", item, "use", [[kept]], yields, description=f"throw {item}",
+                            initialization={"main_hand": item} if wears else {}))
+    return drafts
+
+
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
     strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, variants, tending, pots,
-    fills, brews, drinks, breeds, tames, repairs, renames, combines,
+    fills, brews, drinks, breeds, tames, repairs, renames, combines, throws,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""
