@@ -80,7 +80,6 @@ def test_each_mcu_family_reads_as_the_game_means_it(text, expected):
     ("light up the surroundings using torches at night", "how lit"),
     ("hook a cow using a fishing rod", "hooking"),
     ("trap a witch with a boat", "use.trap_in_boat"),
-    ("place an item frame on a block", "entity"),
     ("find_bedrock_or_light_up_the_surroundings_at_night", "how lit"),
     ("find_blue_bed_and_stacking_acacia_fence", "stacking"),
 ])

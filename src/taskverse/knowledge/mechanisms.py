@@ -5,8 +5,8 @@ Silk Touch from an enchanting table, blocks that change into others (copper weat
 dying, anvils wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by
 other mobs, special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron),
 what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests, which blocks a player breaks
-and what a break that drops nothing leaves, the anvil (repair, rename, combine), and the items a player throws. The
-atom generator
+and what a break that drops nothing leaves, the anvil (repair, rename, combine), the items a player throws and those
+hung on a block face. The atom generator
 (``taskverse.library.mechanisms``) interprets them, one rule per verb.
 """
 
@@ -779,6 +779,20 @@ class Throwing(_Table):
         return next((g.reason for g in self.not_thrown if item in g.names), None)
 
 
+class Hung(_Table):
+    """An item a player hangs on a block face (an item frame, a painting)."""
+
+    item: str
+    source: str
+
+
+class Hanging(_Table):
+    """``hanging.yaml``: the items hung on a block face as entities (the game's ``used`` statistic counts each)."""
+
+    source: str
+    items: list[Hung] = Field(min_length=1)
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -805,6 +819,7 @@ class Mechanisms:
     breaking: Breaking
     anvil: Anvil
     throwing: Throwing
+    hanging: Hanging
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -858,6 +873,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "breaking": ("breaking.yaml", Breaking),
     "anvil": ("anvil.yaml", Anvil),
     "throwing": ("throwing.yaml", Throwing),
+    "hanging": ("hanging.yaml", Hanging),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -968,4 +984,5 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     throwing = mech.throwing
     out += [("throwing.yaml", n, "item") for n in (*(t.item for t in throwing.items),
                                                     *(n for g in throwing.not_thrown for n in g.names))]
+    out += [("hanging.yaml", h.item, "item") for h in mech.hanging.items]
     return out

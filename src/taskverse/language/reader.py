@@ -141,11 +141,12 @@ class PhraseReader:
                         and (goal := (data.get("metrics") or {}).get("success") or {}).get("target")}
         """Potions by item id (``potion_of_long_fire_resistance``): the game data names one ``potion`` item."""
         self._used: dict[str, str] = {}
-        """The use or throw atom whose goal is exactly the game's used statistic of an item (ender_pearl:
+        """The use, throw or hang atom whose goal is exactly the game's used statistic of an item (ender_pearl:
         throw.ender_pearl), for ``use X`` when no atom is named ``use.X``."""
         for task_id, data in sorted(self._atoms.items()):
             goal = (data.get("metrics") or {}).get("success") or {}
-            if data.get("verb") in ("use", "throw") and set(goal) == {"event", "target"} and goal["event"] == "use":
+            verb = data.get("verb")
+            if verb in ("use", "throw", "hang") and set(goal) == {"event", "target"} and goal["event"] == "use":
                 self._used.setdefault(str(goal["target"]), task_id)
         self._smelts: dict[str, list[str]] = {}
         for recipe in self.kn.smelting:

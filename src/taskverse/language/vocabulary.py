@@ -33,7 +33,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "brew": ("brew",), "drink": ("drink",), "fill": ("fill",),
     "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",), "pot": ("pot",),
     "repair": ("repair",), "fix": ("repair",), "mend": ("repair",), "rename": ("rename",), "name": ("rename",),
-    "combine": ("combine",), "throw": ("throw",), "toss": ("throw",),
+    "combine": ("combine",), "throw": ("throw",), "toss": ("throw",), "hang": ("hang",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
 
@@ -303,10 +303,6 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("clean", "the", "weeds"): "a cleared area is not part of the world model's state (nearest atoms: "
                                "mine.grass, mine.tall_grass, for one plant)",
     ("hook",): "hooking a mob with a fishing rod is no event the world model counts",
-    ("place", "an", "item", "frame"): "an item frame hangs as an entity, not a block, and no atom places one "
-                                      "(use.fill_item_frame puts an item in one)",
-    ("place", "a", "item", "frame"): "an item frame hangs as an entity, not a block, and no atom places one "
-                                     "(use.fill_item_frame puts an item in one)",
     ("trap", "a", "spider"): "a trapped spider is no event the world model counts (use.trap_in_boat traps a cow "
                              "in a boat)",
     ("trap", "a", "witch"): "a trapped witch is no event the world model counts (use.trap_in_boat traps a cow in "
@@ -331,7 +327,6 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("hit", "target"): "a target block hit by a projectile is no event the world model counts",
     ("trigger",): "a redstone signal is not part of the world model's state",
     ("open", "shulker", "box"): "a shulker box's screen opened is no event the world model counts",
-    ("hang",): "an item frame hangs as an entity, not a block, and no atom places one",
     ("tidy",): "how tidy a place looks is judged by eye, which no state of the world model shows",
 }
 """MCU texts the world model has no task for, each with why: the config imports with this named, not read."""
@@ -401,9 +396,10 @@ POTION_EFFECTS = {"fire": "fire_resistance", "leap": "leaping", "jumping": "leap
                   "the_turtle_master": "turtle_master"}
 """Effect words as players shorten them: ``potion of fire`` is the potion of Fire Resistance, ``leap`` Leaping,
 ``speed`` Swiftness (the game's Speed effect) (Minecraft Wiki, Potion)."""
-ALSO_MEANS: dict[str, tuple[str, ...]] = {"craft": ("brew",), "make": ("brew",)}
+ALSO_MEANS: dict[str, tuple[str, ...]] = {"craft": ("brew",), "make": ("brew",), "place": ("hang",), "put": ("hang",)}
 """Library verbs a phrase's verb may also mean when its own find no atom: ``craft to potion of healing`` is brewed
-(MCU's atomic list names every potion after ``craft to``; no potion has a crafting recipe)."""
+(MCU's atomic list names every potion after ``craft to``; no potion has a crafting recipe), and ``place an item
+frame`` is hanging it (a frame or a painting is an entity, not a block)."""
 TYPOS: dict[str, str] = {"ot": "to", "dink": "drink", "bulid": "build", "villiager": "villager", "smlie": "slime",
                          "endmite": "endermite", "suger": "sugar"}
 """Misspellings in the published lists whose intended word is certain (``craft ot potion``, ``dink potion``)."""

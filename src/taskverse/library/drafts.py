@@ -41,6 +41,7 @@ CATEGORY_OF_VERB = {
     "combine": Category.EXPLOITATION,
     "throw": Category.EXPLOITATION,
     "place": Category.BUILDING,
+    "hang": Category.BUILDING,
     "pot": Category.BUILDING,
 }
 """The MCU category of each generated verb's atoms (a rule may give its own, e.g. block changes)."""

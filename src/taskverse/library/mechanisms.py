@@ -19,7 +19,8 @@ table into atoms, with no per-item code:
 * ``breed.<animal>``, ``tame.<animal>``: animals bred with their food, tamed with theirs or by riding;
 * ``repair.<item>``, ``rename.<item>``, ``combine.<item>``: an item repaired at an anvil with its material or a
   second of its kind, renamed, or given an enchanted book's enchantments;
-* ``throw.<item>``: an item thrown (a snowball, an ender pearl, a splash potion), as the game's used statistic counts.
+* ``throw.<item>``: an item thrown (a snowball, an ender pearl, a splash potion), as the game's used statistic counts;
+* ``hang.<item>``: an item frame or a painting hung on a block face, as the game's used statistic counts.
 """
 
 from __future__ import annotations
@@ -512,8 +513,14 @@ def throws(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
+def hangs(kn: Knowledge) -> list[Draft]:
+    """``hang.<item>``: the item hung on a block face, used up; success is its ``use`` (the game's used statistic)."""
+    return [draft("hang", h.item, "use", [[need([h.item])]], [], description=f"hang {h.item} on a block")
+            for h in _mech(kn).hanging.items]
+
+
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
     strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, variants, tending, pots,
-    fills, brews, drinks, breeds, tames, repairs, renames, combines, throws,
+    fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""
