@@ -237,10 +237,25 @@ def test_an_episode_asks_for_the_game_and_it_is_made_again_only_when_its_inputs_
     assert build.ensure_game(GAME) == folder and len(made) == 3
 
 
+#: Families whose mechanism the generated game does not have: a thrown projectile, an entity hung on a block face,
+#: a fishing rod's bobber (throwing.yaml, hanging.yaml, hooking.yaml), with the reason the compile step gives.
+ABSENT = {"throw": "nothing happens on use in the game", "hang": "nothing happens on use in the game",
+          "hook": "no fishing hook in the game"}
+
+
 def test_at_least_nine_in_ten_atoms_solvable_from_scratch_compile(library):
     report = coverage(library, GAME)
     scratch = report["solvable_from_scratch"]
-    assert scratch["share"] >= 0.9, report["reasons"][:3]
+    # The share is of the atoms outside the ABSENT families, as it was before they joined the library; each of
+    # those is refused with its family's reason, but an item the game does use (an eye of ender, a trident).
+    compiler = Compiler(library, GAME)
+    absent = [t for t in library.tasks if t.verb in ABSENT and library.world.task_rank(t.id) != float("inf")]
+    problems = {t.id: compiler.problems(t) for t in absent}
+    assert all(p.reason == ABSENT[t.id.split(".")[0]] for t in absent for p in problems[t.id])
+    compiled = sorted(t for t, p in problems.items() if not p)
+    assert compiled == ["throw.ender_eye", "throw.trident"]
+    share = (scratch["compiled"] - len(compiled)) / (scratch["atoms"] - len(absent))
+    assert share >= 0.9, report["reasons"][:3]
     for verb in ("smelt", "obtain", "place", "eat", "equip"):
         counts = report["by_verb"][verb]
         assert counts["compiled"] == counts["atoms"], verb

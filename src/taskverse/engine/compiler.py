@@ -378,6 +378,12 @@ class Compiler:
         stations = set(mech.anvil.stations)
         return all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways_of(task))
 
+    def _hooks(self, goal: Goal) -> bool:
+        """Whether a goal is a mob hooked with the fishing rod (``hooking.yaml``): the rod used on the mob."""
+        mech = self.kn.mechanisms
+        return mech is not None and goal.event.value == "use" and goal.using == mech.hooking.rod and \
+            goal.target in self.kn.mobs
+
     def _use_items(self, s: _State, name: str, mapped: dict[str, str]) -> None:
         usable = {e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS}
         if mapped and not usable:
@@ -535,6 +541,11 @@ class Compiler:
                 if self._at_anvil(node.task):
                     s.problem("no anvil in the game", "anvil", f"{node.task} is done at an anvil, which the engine "
                               "runtime does not run (no repair, rename or enchanted book in the game)")
+                    goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
+                elif self._hooks(goal):
+                    s.problem("no fishing hook in the game", goal.target, f"{node.task} hooks a mob with a fishing "
+                              "rod's bobber, which the engine game does not have (a rod right-clicked on a mob "
+                              "does nothing there)")
                     goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
                 else:
                     goals[node.task] = self.goal(s, node.task, goal)

@@ -5,9 +5,9 @@ Silk Touch from an enchanting table, blocks that change into others (copper weat
 dying, anvils wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by
 other mobs, special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron),
 what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests, which blocks a player breaks
-and what a break that drops nothing leaves, the anvil (repair, rename, combine), the items a player throws and those
-hung on a block face. The atom generator
-(``taskverse.library.mechanisms``) interprets them, one rule per verb.
+and what a break that drops nothing leaves, the anvil (repair, rename, combine), the items a player throws, those
+hung on a block face and the mobs a fishing rod hooks. The atom generator (``taskverse.library.mechanisms``)
+interprets them, one rule per verb.
 """
 
 from __future__ import annotations
@@ -793,6 +793,14 @@ class Hanging(_Table):
     items: list[Hung] = Field(min_length=1)
 
 
+class Hooking(_Table):
+    """``hooking.yaml``: the rod that hooks mobs and the durability a hooked mob reeled in takes off it."""
+
+    source: str
+    rod: str
+    wear: int = Field(ge=1)
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -820,6 +828,7 @@ class Mechanisms:
     anvil: Anvil
     throwing: Throwing
     hanging: Hanging
+    hooking: Hooking
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -874,6 +883,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "anvil": ("anvil.yaml", Anvil),
     "throwing": ("throwing.yaml", Throwing),
     "hanging": ("hanging.yaml", Hanging),
+    "hooking": ("hooking.yaml", Hooking),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -985,4 +995,5 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     out += [("throwing.yaml", n, "item") for n in (*(t.item for t in throwing.items),
                                                     *(n for g in throwing.not_thrown for n in g.names))]
     out += [("hanging.yaml", h.item, "item") for h in mech.hanging.items]
+    out += [("hooking.yaml", mech.hooking.rod, "item")]
     return out

@@ -34,6 +34,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",), "pot": ("pot",),
     "repair": ("repair",), "fix": ("repair",), "mend": ("repair",), "rename": ("rename",), "name": ("rename",),
     "combine": ("combine",), "throw": ("throw",), "toss": ("throw",), "hang": ("hang",),
+    "hook": ("hook",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
 
@@ -302,7 +303,6 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("light", "up", "the", "surroundings"): "how lit an area is, is not part of the world model's state",
     ("clean", "the", "weeds"): "a cleared area is not part of the world model's state (nearest atoms: "
                                "mine.grass, mine.tall_grass, for one plant)",
-    ("hook",): "hooking a mob with a fishing rod is no event the world model counts",
     ("trap", "a", "spider"): "a trapped spider is no event the world model counts (use.trap_in_boat traps a cow "
                              "in a boat)",
     ("trap", "a", "witch"): "a trapped witch is no event the world model counts (use.trap_in_boat traps a cow in "

@@ -40,6 +40,7 @@ CATEGORY_OF_VERB = {
     "rename": Category.EXPLOITATION,
     "combine": Category.EXPLOITATION,
     "throw": Category.EXPLOITATION,
+    "hook": Category.EXPLOITATION,
     "place": Category.BUILDING,
     "hang": Category.BUILDING,
     "pot": Category.BUILDING,

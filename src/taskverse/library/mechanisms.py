@@ -20,7 +20,8 @@ table into atoms, with no per-item code:
 * ``repair.<item>``, ``rename.<item>``, ``combine.<item>``: an item repaired at an anvil with its material or a
   second of its kind, renamed, or given an enchanted book's enchantments;
 * ``throw.<item>``: an item thrown (a snowball, an ender pearl, a splash potion), as the game's used statistic counts;
-* ``hang.<item>``: an item frame or a painting hung on a block face, as the game's used statistic counts.
+* ``hang.<item>``: an item frame or a painting hung on a block face, as the game's used statistic counts;
+* ``hook.<mob>``: a mob hooked with a fishing rod and reeled in (the rod used on the mob).
 """
 
 from __future__ import annotations
@@ -519,8 +520,24 @@ def hangs(kn: Knowledge) -> list[Draft]:
             for h in _mech(kn).hanging.items]
 
 
+def hooks(kn: Knowledge) -> list[Draft]:
+    """``hook.<mob>``: a mob found (kept) hooked with the rod (kept, worn by the table's wear) and reeled in.
+
+    Every mob the world finds (``natural``); success is the rod used on the mob.
+    """
+    table = _mech(kn).hooking
+    drafts = []
+    for mob in sorted(m for m, info in kn.mobs.items() if info.natural):
+        ways = [[need([table.rod], kept=True, uses=table.wear), need([mob], kind=ENTITY, kept=True)]]
+        made = draft("hook", mob, "use", ways, [], initialization=_with_mobs(kn, ways[0]),
+                     description=f"hook {mob} with a {table.rod}")
+        made.data["metrics"] = goal("use", mob, using=table.rod)
+        drafts.append(made)
+    return drafts
+
+
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
     strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, variants, tending, pots,
-    fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs,
+    fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, hooks,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""
