@@ -292,6 +292,9 @@ VAGUE_THINGS: frozenset[tuple[str, ...]] = frozenset(_words(
 """Things after ``with``/``using`` that name no one item (``various blocks``, ``a sword``): what the task is done
 with is whatever its start gives (an MCU config's commands), so the words add nothing to the expression."""
 
+LIT = ("how lit an area is, is not part of the world model's state (placing a light source, place.torch, is a "
+       "step of it, not the area lit that MCU's criteria rate)")
+"""Why "light up X" is not read as placing torches: one torch placed would meet it, where MCU rates dark spots left."""
 FREE_FORM: dict[tuple[str, ...], str] = {
     ("decorate",): "decorating is judged by how the result looks, which no state of the world model shows",
     ("prepare", "a", "birthday", "present"): "a present is judged by how it looks, which no state shows",
@@ -300,7 +303,7 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("interact", "with", "a", "bee", "nest"): "interacting with a bee nest names no event the model counts",
     ("stack",): "stacking is a shape (one block on another), which the world model does not record",
     ("stacking",): "stacking is a shape (one block on another), which the world model does not record",
-    ("light", "up", "the", "surroundings"): "how lit an area is, is not part of the world model's state",
+    ("light", "up", "the", "surroundings"): LIT,
     ("clean", "the", "weeds"): "a cleared area is not part of the world model's state (nearest atoms: "
                                "mine.grass, mine.tall_grass, for one plant)",
     ("trap", "a", "spider"): "a trapped spider is no event the world model counts (use.trap_in_boat traps a cow "
@@ -319,7 +322,7 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("clean",): "washing dye off in a cauldron is no event the world model counts",
     ("climb",): "climbing (where the player stands in a block) is not part of the world model's state",
     ("clog",): "where fluids flow is not part of the world model's state",
-    ("light", "up"): "how lit an area is, is not part of the world model's state",
+    ("light", "up"): LIT,
     ("merge",): "a double chest (two chests placed side by side) is not part of the world model's state",
     ("hatch",): "a chick hatched from a thrown egg is no event the world model counts",
     ("attract",): "a mob following the player is not part of the world model's state",
