@@ -286,3 +286,60 @@ def test_plan_task_gives_the_plan_the_optimal_agent_starts_with(library, monkeyp
         monkeypatch.setattr(search.Planner, "best_plan", lambda self, budget=None: pytest.fail("planned again"))
         assert plan_task(task, library).actions == expected
         monkeypatch.undo()
+
+
+def test_a_place_no_way_reaches_is_proven_without_a_search(library, rules):
+    """``where=`` a biome or dimension: an atom every way of which takes the agent elsewhere never counts there."""
+    from taskverse.world.search import infeasibility
+
+    evaluator = Evaluator.for_library(library)
+    cases = {
+        "mine.nether_gold_ore @ where=warm_ocean": "takes the agent to the nether",
+        "(craft.stick >> mine.netherrack) @ where=overworld": "'mine.netherrack' in overworld",
+        "mine.end_stone @ where=forest": "takes the agent to the end",
+    }
+    for text, reason in cases.items():
+        tracker = GoalTracker(parse(text, evaluator), evaluator, Context())
+        assert reason in (infeasibility(rules, tracker) or ""), text
+    for text in ("mine.nether_gold_ore @ where=nether", "craft.stick @ where=warm_ocean", "mine.oak_log @ where=forest",
+                 "(mine.nether_gold_ore @ where=warm_ocean) | craft.stick", "mine.netherrack @ where=cave"):
+        tracker = GoalTracker(parse(text, evaluator), evaluator, Context())
+        assert infeasibility(rules, tracker) is None, text
+
+
+def test_leaving_a_dimension_leaves_its_biome(library):
+    """Going back to the nether from a warm ocean (to mine its gold ore) is not mining in the warm ocean."""
+    task = ("(craft smooth_red_sandstone_stairs >> mine nether_gold_ore) @ where=warm_ocean")
+    env = SkillForgeTextEnv(task=task, initialization="task", plan_info=False, library=library)
+    env.reset(seed=0)
+    rules = env.rules
+    for action in ("find.warm_ocean", "craft.smooth_red_sandstone_stairs", "find.nether_gold_ore"):
+        env.step(rules.action_index[action])
+    assert env.state.place == (-1, rules.index[("dimension", "nether")])
+    *_, info = env.step(rules.action_index["mine.nether_gold_ore"])
+    assert not info["success"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_place_proof_agrees_with_every_move(rules, data):
+    """Law: where ``_place_after`` says an action's way ends in a dimension (or a biome), ``Rules.moved`` puts the
+    agent there from every place and with every member of its needs."""
+    from taskverse.world.search import _UNKNOWN, _place_after
+
+    a = data.draw(st.integers(0, len(rules.actions) - 1))
+    w = data.draw(st.integers(0, len(rules.ways[a]) - 1))
+    biomes = [r for r, (kind, _) in enumerate(rules.resources) if kind == "biome"]
+    dimensions = [r for r, (kind, _) in enumerate(rules.resources) if kind == "dimension"]
+    dimension = data.draw(st.sampled_from(dimensions))
+    homes = {b: rules.index.get(("dimension", rules.places.get(b, (None, None))[1] or "")) for b in biomes}
+    in_dimension = [b for b in biomes if homes[b] == dimension]
+    biome = data.draw(st.sampled_from([-1, *in_dimension]))
+    used = [data.draw(st.sampled_from(need.members)) for need in rules.ways[a][w]]
+    outputs = [(o.resource, o.count) for o in rules.way_outputs[a][w]]
+    moved = rules.moved(a, w, used, outputs, (biome, dimension))
+    biome_after, dimension_after = _place_after(rules, a, w)
+    if dimension_after != _UNKNOWN:
+        assert moved[1] == dimension_after
+    if biome_after != _UNKNOWN:
+        assert moved[0] == biome_after

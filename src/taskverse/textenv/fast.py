@@ -101,6 +101,8 @@ class FastRules:
                     if kind == BIOME:
                         biome = r
                     elif kind == DIMENSION:
+                        if r != dimension:
+                            biome = -1
                         dimension = r
                     if where_dimension >= 0:
                         if where_dimension != dimension and kind != BIOME:

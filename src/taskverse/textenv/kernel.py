@@ -497,6 +497,8 @@ def step_batch(actions: np.ndarray, active: np.ndarray, sampled: np.ndarray, amo
                 if code == BIOME:
                     biome = r
                 elif code == DIMENSION:
+                    if r != dimension:
+                        biome = -1
                     dimension = r
                 if where_dimension[r] >= 0:
                     if where_dimension[r] != dimension and code != BIOME:

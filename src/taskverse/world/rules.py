@@ -840,6 +840,8 @@ class Rules:
         if kind == "biome":
             biome = r
         elif kind == "dimension":
+            if r != dimension:
+                biome = -1  # being in another dimension (a need met there) leaves the biome we were in
             dimension = r
         where = self.places.get(r)
         if where is not None:

@@ -116,7 +116,93 @@ def dead_leaves(rules: Rules, tracker: GoalTracker, start: StateDict | None = No
             for members, name in tools.get(leaf.index, ()):
                 if not any(_may_wield(rules, a, members) for a in able):
                     dead[leaf.index] = f"'{leaf.atom}' with {name}: no way to do it has a {name} in hand"
+            for c in leaf.constraints:
+                if c.where is not None and (elsewhere := _elsewhere(rules, able, c.where)) is not None:
+                    dead[leaf.index] = (f"'{leaf.atom}' in {c.where}: every way to do it takes the agent to "
+                                        f"{elsewhere}")
     return dead
+
+
+_UNKNOWN = -2
+"""A place component that depends on where the agent was before the action, or on which member it used."""
+
+
+def _elsewhere(rules: Rules, able: list[int], where: str) -> str | None:
+    """Where the actions in ``able`` take the agent, when none can happen at ``where`` (a biome, a dimension).
+
+    None when one of their ways may happen there, or when ``where`` is a cave or a height.
+
+    The event of an action happens where ``Rules.moved`` puts the agent: a way that mines netherrack or finds a
+    nether fortress is in the nether, whatever the agent did before, so it never counts ``in warm_ocean``.
+    A biome belongs to one dimension (``Rules.places``), and a move into another dimension leaves the biome.
+    """
+    biome_target = rules.index.get(("biome", where))
+    dimension_target = rules.index.get(("dimension", where))
+    if biome_target is not None:
+        dimension_name = rules.places.get(biome_target, (None, None))[1]
+        dimension_target = rules.index.get(("dimension", dimension_name)) if dimension_name else None
+    elif dimension_target is None:
+        return None  # a cave or a height: the text world has no position to prove it by
+    ends: set[int] = set()
+    for a in able:
+        for w in range(len(rules.ways[a])):
+            biome, dimension = _place_after(rules, a, w)
+            if dimension == _UNKNOWN or dimension < 0:
+                return None
+            if dimension == dimension_target and (biome_target is None or biome in (_UNKNOWN, biome_target)):
+                return None
+            ends.add(dimension)
+    if not ends:
+        return None
+    return " or ".join(sorted(f"the {rules.names[d]}" for d in ends))
+
+
+def _place_after(rules: Rules, a: int, w: int) -> tuple[int, int]:
+    """``Rules.moved`` for way ``w`` of action ``a`` from an unknown place: (biome, dimension).
+
+    A component is ``_UNKNOWN`` where it depends on the place before or on the member a need uses.
+    """
+    place = (_UNKNOWN, _UNKNOWN)
+    for need in rules.ways[a][w]:
+        if need.presence:
+            after = {_step_place(rules, m, *place) for m in need.members}
+            place = after.pop() if len(after) == 1 else _merge_places(after | {place})
+    for out in rules.way_outputs[a][w]:
+        if out.resource >= rules.n_items:
+            moved = _step_place(rules, out.resource, *place)
+            if rules.resources[out.resource][0] == "dimension":
+                moved = (-1, moved[1])
+            sure = out.chance >= 1.0 and out.count >= 1
+            place = moved if sure else _merge_places({moved, place})
+    return place
+
+
+def _merge_places(places: set[tuple[int, int]]) -> tuple[int, int]:
+    biomes = {b for b, _ in places}
+    dimensions = {d for _, d in places}
+    return (biomes.pop() if len(biomes) == 1 else _UNKNOWN, dimensions.pop() if len(dimensions) == 1 else _UNKNOWN)
+
+
+def _step_place(rules: Rules, r: int, biome: int, dimension: int) -> tuple[int, int]:
+    """``Rules._at`` with unknowns: where using or finding resource ``r`` puts the agent."""
+    kind = rules.resources[r][0]
+    if kind == "biome":
+        biome = r
+    elif kind == "dimension":
+        if r != dimension:
+            biome = -1 if dimension != _UNKNOWN or biome == -1 else _UNKNOWN
+        dimension = r
+    where = rules.places.get(r)
+    if where is not None:
+        if where[1] is not None:
+            new_dimension = rules.index.get(("dimension", where[1]), dimension)
+            if kind != "biome" and new_dimension != dimension:
+                known = dimension != _UNKNOWN and new_dimension != _UNKNOWN
+                biome = -1 if known or biome == -1 else _UNKNOWN
+            dimension = new_dimension
+        if where[0] is not None:
+            biome = rules.index.get(("biome", where[0]), biome)
+    return biome, dimension
 
 
 def possible_actions(rules: Rules, start: StateDict) -> bytearray:
