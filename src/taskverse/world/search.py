@@ -145,8 +145,8 @@ def _elsewhere(rules: Rules, able: list[int], where: str) -> str | None:
     if biome_target is not None:
         dimension_name = rules.places.get(biome_target, (None, None))[1]
         dimension_target = rules.index.get(("dimension", dimension_name)) if dimension_name else None
-    elif dimension_target is None:
-        return None  # a cave or a height: the text world has no position to prove it by
+    if dimension_target is None:
+        return None  # a cave, a height or a biome of no known dimension: nothing to prove it by
     ends: set[int] = set()
     for a in able:
         for w in range(len(rules.ways[a])):
