@@ -130,13 +130,14 @@ def test_bad_input_is_a_clean_error(library):
 
 KIT = {"flint_and_steel": 2, "obsidian": 20, "ender_eye": 12, "coal": 2, "raw_iron": 9, "furnace": 1,
        "stone_pickaxe": 1, "oak_planks": 3, "birch_planks": 3, "spruce_planks": 2, "crafting_table": 1,
-       "white_wool": 2, "stick": 3, "stone_sword": 1}
+       "white_wool": 2, "stick": 3, "stone_sword": 1, "stonecutter": 1}
 FOUND = [("block", "stone"), ("block", "gravel"), ("block", "iron_ore"), ("block", "lapis_ore"),
          ("biome", "desert"), ("entity", "sheep"), ("structure", "stronghold")]
 WALK = ["enter.nether", "enter.overworld", "enter.end", "find.desert", "find.plains", "find.crimson_forest",
         "smelt.iron_ingot", "smelt.charcoal", "mine.stone", "mine.gravel", "mine.lapis_ore", "mine.netherrack",
         "craft.stick", "craft.crafting_table", "hunt.sheep", "craft.green_wool", "craft.chest",
-        "find.evoker", "combat.evoker"]  # a mansion's evokers are used up (mobs.yaml: finite)
+        "find.evoker", "combat.evoker",  # a mansion's evokers are used up (mobs.yaml: finite)
+        "stonecut.cobblestone_slab", "stonecut.cobblestone_stairs"]  # ways that make 2 and 1 (stonecutting.yaml)
 
 
 def as_rows(rules, state):

@@ -369,14 +369,20 @@ class Compiler:
         s.find_entities.add(mob)
         return [target]
 
-    def _at_anvil(self, task_id: str) -> bool:
-        """Whether every way of an atom keeps an anvil (``anvil.yaml``): a repair, rename or combine."""
+    def _unrun_station(self, task_id: str) -> str | None:
+        """The station the runtime does not run that every way of an atom keeps, if any.
+
+        An anvil (``anvil.yaml``: a repair, rename or combine) or a stonecutter (``stonecutting.yaml``: the game's
+        stonecutter node has no recipes).
+        """
         mech = self.kn.mechanisms
         task = self.library.by_id.get(task_id)
         if mech is None or task is None or not task.requires:
-            return False
-        stations = set(mech.anvil.stations)
-        return all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways_of(task))
+            return None
+        for name, stations in (("anvil", set(mech.anvil.stations)), ("stonecutter", {mech.stonecutting.station})):
+            if all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways_of(task)):
+                return name
+        return None
 
     def _hooks(self, goal: Goal) -> bool:
         """Whether a goal is a mob hooked with the fishing rod (``hooking.yaml``): the rod used on the mob."""
@@ -538,9 +544,14 @@ class Compiler:
         if isinstance(node, AtomRef):
             if node.task not in goals:
                 goal = own[node.task] if node.task in own else self.library.by_id[node.task].goal
-                if self._at_anvil(node.task):
+                station = self._unrun_station(node.task)
+                if station == "anvil":
                     s.problem("no anvil in the game", "anvil", f"{node.task} is done at an anvil, which the engine "
                               "runtime does not run (no repair, rename or enchanted book in the game)")
+                elif station is not None:
+                    s.problem("no stonecutter recipes in the game", station, f"{node.task} is done at a stonecutter, "
+                              f"which the engine runtime does not run (the {self.game} stonecutter cuts nothing)")
+                if station is not None:
                     goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
                 elif self._hooks(goal):
                     s.problem("no fishing hook in the game", goal.target, f"{node.task} hooks a mob with a fishing "

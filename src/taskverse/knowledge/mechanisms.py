@@ -3,18 +3,18 @@
 Each table declares one mechanism of Minecraft Java Edition 1.20 with its source: stripping logs, tools used on blocks,
 Silk Touch from an enchanting table, blocks that change into others (copper weathering, concrete hardening, coral
 dying, anvils wearing), what structures hold (chest loot, archaeology), villager trades, drops of mobs killed by
-other mobs, special crafting recipes, smithing upgrades, blocks placed in another form (on a wall, into a cauldron),
-what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests, which blocks a player breaks
-and what a break that drops nothing leaves, the anvil (repair, rename, combine), the items a player throws, those
-hung on a block face and the mobs a fishing rod hooks. The atom generator (``taskverse.library.mechanisms``)
-interprets them, one rule per verb.
+other mobs, special crafting recipes, smithing upgrades, stonecutter recipes, blocks placed in another form (on a
+wall, into a cauldron), what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests, which
+blocks a player breaks and what a break that drops nothing leaves, the anvil (repair, rename, combine), the items a
+player throws, those hung on a block face and the mobs a fishing rod hooks. The atom generator
+(``taskverse.library.mechanisms``) interprets them, one rule per verb.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -389,6 +389,29 @@ class Smithing(_Table):
     template: str
     addition: str
     upgrades: list[Upgrade] = Field(min_length=1)
+
+
+class Cut(_Table):
+    """What a stonecutter makes from one item: each result with the count one item gives."""
+
+    from_: str = Field(alias="from")
+    makes: dict[str, Annotated[int, Field(ge=1, le=64)]] = Field(min_length=1)
+
+
+class Stonecutting(_Table):
+    """``stonecutting.yaml``: the station (kept) and what it cuts each item into."""
+
+    source: str
+    station: str
+    cuts: list[Cut] = Field(min_length=1)
+
+    def ways(self) -> dict[str, list[tuple[str, int]]]:
+        """Per result, the items it is cut from with the count one gives, in the file's order."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for cut in self.cuts:
+            for result, count in cut.makes.items():
+                out.setdefault(result, []).append((cut.from_, count))
+        return out
 
 
 # -- block variants, husbandry ----------------------------------------------------------------------------------
@@ -816,6 +839,7 @@ class Mechanisms:
     mob_kills: MobKills
     special_recipes: SpecialRecipes
     smithing: Smithing
+    stonecutting: Stonecutting
     block_variants: BlockVariants
     husbandry: Husbandry
     brewing: Brewing
@@ -871,6 +895,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "mob_kills": ("mob_kills.yaml", MobKills),
     "special_recipes": ("special_recipes.yaml", SpecialRecipes),
     "smithing": ("smithing.yaml", Smithing),
+    "stonecutting": ("stonecutting.yaml", Stonecutting),
     "block_variants": ("block_variants.yaml", BlockVariants),
     "husbandry": ("husbandry.yaml", Husbandry),
     "brewing": ("brewing.yaml", Brewing),
@@ -948,6 +973,9 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     smith = mech.smithing
     out += [("smithing.yaml", n, "item") for n in (smith.station, smith.template, smith.addition)]
     out += [("smithing.yaml", n, "item") for u in smith.upgrades for n in (u.base, u.result)]
+    cutter = mech.stonecutting
+    out += [("stonecutting.yaml", cutter.station, "item")]
+    out += [("stonecutting.yaml", n, "item") for c in cutter.cuts for n in (c.from_, *c.makes)]
     for v in mech.block_variants.variants:
         out += [("block_variants.yaml", v.block, "block"), ("block_variants.yaml", v.item, "item")]
         out += [("block_variants.yaml", v.into, "block")] if v.into else []

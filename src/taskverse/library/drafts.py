@@ -17,6 +17,7 @@ CATEGORY_OF_VERB = {
     "craft": Category.CRAFTING,
     "smelt": Category.CRAFTING,
     "smith": Category.CRAFTING,
+    "stonecut": Category.CRAFTING,
     "brew": Category.CRAFTING,
     "mine": Category.MINING,
     "hunt": Category.COMBAT,

@@ -12,6 +12,7 @@ table into atoms, with no per-item code:
 * ``trade.<item>`` / ``sell.<item>``: a villager of a profession sells an item for emeralds, or buys it for them;
 * ``lure.<drop>``: a mob killed by another drops what no player kill gives (heads, wither roses, froglights);
 * ``smith.<item>``: a smithing table upgrades a diamond item to netherite;
+* ``stonecut.<item>``: a stonecutter cuts one item into a block of another shape (``stonecutting.yaml``);
 * ``place.<block>``: an item placed in another form (on a wall, into a cauldron);
 * ``tend.<name>``: raising animals (turtle eggs and scutes, sniffers and their seeds);
 * ``pot.<plant>``: a plant put in a flower pot (read off minecraft-data: a potted block drops its pot and plant);
@@ -301,6 +302,24 @@ def smiths(kn: Knowledge) -> list[Draft]:
             for u in table.upgrades]
 
 
+def stonecuts(kn: Knowledge) -> list[Draft]:
+    """``stonecut.<item>``: one item cut at the stonecutter (kept), a way per item it is cut from with its count.
+
+    The game counts the result as crafted, so the atom's goal is the craft event, as a crafting recipe's.
+    """
+    table = _mech(kn).stonecutting
+    drafts = []
+    for result, ways in sorted(table.ways().items()):
+        needs = [[need([item]), need([table.station], kept=True)] for item, _ in ways]
+        made = draft("stonecut", result, "craft", needs, [{"name": result, "count": ways[0][1]}],
+                     description=f"cut {result} at a stonecutter")
+        outcomes = [[{"name": result, "count": count}] for _, count in ways]
+        if any(o != outcomes[0] for o in outcomes):
+            made.outcomes = outcomes
+        drafts.append(made)
+    return drafts
+
+
 def variants(kn: Knowledge) -> list[Draft]:
     """``place.<block>``: the item placed in its other form (into a block placed beforehand, kept)."""
     drafts = []
@@ -537,7 +556,7 @@ def hooks(kn: Knowledge) -> list[Draft]:
 
 
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
-    strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, variants, tending, pots,
-    fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, hooks,
+    strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, stonecuts, variants,
+    tending, pots, fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, hooks,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""
