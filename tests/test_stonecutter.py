@@ -101,3 +101,9 @@ def test_the_engine_compile_step_says_the_runtime_cuts_nothing(library):
     with pytest.raises(CompileError, match="done at a stonecutter, which the engine runtime does not run") as info:
         compile_task(library.get("stonecut.stone_brick_stairs"), library, game="taskverse_mc")
     assert "\n" not in str(info.value)
+
+
+def test_a_masons_trade_keeps_its_stonecutter_as_a_job_site_and_still_compiles(library):
+    trade = library.get("sell.clay_ball")
+    assert all(any("stonecutter" in n.any_of and n.kept for n in way) for way in ways_of(trade))
+    compile_task(trade, library, game="taskverse_mc")  # the refusal is for cuts only

@@ -372,16 +372,19 @@ class Compiler:
     def _unrun_station(self, task_id: str) -> str | None:
         """The station the runtime does not run that every way of an atom keeps, if any.
 
-        An anvil (``anvil.yaml``: a repair, rename or combine) or a stonecutter (``stonecutting.yaml``: the game's
-        stonecutter node has no recipes).
+        An anvil (``anvil.yaml``: a repair, rename or combine) or, for a cut (``stonecutting.yaml``), a stonecutter:
+        the game's stonecutter node has no recipes.
         """
         mech = self.kn.mechanisms
         task = self.library.by_id.get(task_id)
         if mech is None or task is None or not task.requires:
             return None
-        for name, stations in (("anvil", set(mech.anvil.stations)), ("stonecutter", {mech.stonecutting.station})):
-            if all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways_of(task)):
-                return name
+        stations = set(mech.anvil.stations)
+        if all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways_of(task)):
+            return "anvil"
+        # a cut, not every atom that keeps the block: a mason's trades keep it as the villager's job site
+        if task.verb == "stonecut" and task.goal.target in mech.stonecutting.ways():
+            return mech.stonecutting.station
         return None
 
     def _hooks(self, goal: Goal) -> bool:
