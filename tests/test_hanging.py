@@ -2,18 +2,15 @@
 judged as the game's ``used`` statistic counts it, with one meaning for the world's rules, the fast and the batched
 stepping, the evaluator, the phrase reader, the MCU importer and the engine compile step."""
 
-import gymnasium
-import numpy as np
 import pytest
 
 from phrase_support import reads_as
+from stepping_support import assert_fast_path_agrees, one_step_single_and_batched
 from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import CompileError, compile_task
-from taskverse.textenv.fast import FastRules
 from taskverse.textenv.kernel import BACKENDS
 from taskverse.textenv.plans import plan_task
-from taskverse.textenv.vector import SkillForgeTextVectorEnv
 
 HUNG = ["item_frame", "glow_item_frame", "painting"]
 
@@ -35,31 +32,15 @@ def test_hanging_uses_the_item_up_and_counts_one_use(rules):
 
 
 def test_hangs_step_the_same_in_the_fast_path(rules):
-    fast = FastRules.for_rules(rules)
     start = {"item_frame": 2, "glow_item_frame": 1, "painting": 1}
-    reference = rules.new_state(start, track=True)
-    quick = rules.new_state(start, track=True)
-    for name in ["hang.item_frame", "hang.painting", "hang.glow_item_frame", "hang.item_frame"]:
-        a = rules.action_index[name]
-        got, _ = fast.act(quick, a, events=True)
-        assert got == rules.act(reference, a, events=True)
-        assert quick.counts == reference.counts and quick.mask == reference.mask
+    plan = ["hang.item_frame", "hang.painting", "hang.glow_item_frame", "hang.item_frame"]
+    assert_fast_path_agrees(rules, start, plan)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_hangs_step_the_same_batched(library, backend):
-    kwargs = {"task": "hang.glow_item_frame", "max_steps": 10, "library": library, "initialization": "task"}
-    singles = gymnasium.make_vec("taskverse/SkillForgeTextStructured-v0", num_envs=2, vectorization_mode="sync",
-                                 plan_info=False, **kwargs)
-    batched = SkillForgeTextVectorEnv(2, backend=backend, **kwargs)
-    rules = batched.rules
-    seen = []
-    for envs in (singles, batched):
-        envs.reset(seed=0)
-        obs, reward, terminated, *_ = envs.step(np.full(2, rules.action_index["hang.glow_item_frame"]))
-        seen.append(obs["inventory"])
-        assert terminated.all() and reward.all()
-    assert (seen[0] == seen[1]).all() and seen[1][0, rules.index[("item", "glow_item_frame")]] == 0
+    rules, inventory = one_step_single_and_batched(library, backend, "hang.glow_item_frame")
+    assert inventory[0, rules.index[("item", "glow_item_frame")]] == 0
 
 
 def test_the_evaluator_counts_a_frame_hung_as_its_use(library):

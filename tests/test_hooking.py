@@ -2,17 +2,14 @@
 on the mob, with one meaning for the world's rules, the fast and the batched stepping, the evaluator, the phrase
 reader and the engine compile step."""
 
-import gymnasium
-import numpy as np
 import pytest
 
 from phrase_support import reads_as
+from stepping_support import assert_fast_path_agrees, one_step_single_and_batched
 from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import CompileError, compile_task
-from taskverse.textenv.fast import FastRules
 from taskverse.textenv.kernel import BACKENDS
-from taskverse.textenv.vector import SkillForgeTextVectorEnv
 from taskverse.world.graph import ways_of
 
 
@@ -43,31 +40,14 @@ def test_a_hook_wears_the_rod_and_counts_the_rod_used_on_the_mob(rules):
 
 
 def test_hooks_step_the_same_in_the_fast_path(rules):
-    fast = FastRules.for_rules(rules)
-    reference = rules.new_state({"fishing_rod": 2}, [("entity", "cow"), ("entity", "pig")], track=True)
-    quick = rules.new_state({"fishing_rod": 2}, [("entity", "cow"), ("entity", "pig")], track=True)
-    for name in ["hook.cow", "hook.pig"] * 13:  # both rods worn out and broken
-        a = rules.action_index[name]
-        got, _ = fast.act(quick, a, events=True)
-        assert got == rules.act(reference, a, events=True)
-        assert quick.counts == reference.counts and quick.mask == reference.mask
+    found = [("entity", "cow"), ("entity", "pig")]
+    assert_fast_path_agrees(rules, {"fishing_rod": 2}, ["hook.cow", "hook.pig"] * 13, found)  # both rods worn out
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_hooks_step_the_same_batched(library, backend):
-    kwargs = {"task": "hook.chicken", "max_steps": 10, "library": library, "initialization": "task"}
-    singles = gymnasium.make_vec("taskverse/SkillForgeTextStructured-v0", num_envs=2, vectorization_mode="sync",
-                                 plan_info=False, **kwargs)
-    batched = SkillForgeTextVectorEnv(2, backend=backend, **kwargs)
-    rules = batched.rules
-    counter = rules.wear_of[rules.index[("item", "fishing_rod")]][0]
-    seen = []
-    for envs in (singles, batched):
-        envs.reset(seed=0)
-        obs, reward, terminated, *_ = envs.step(np.full(2, rules.action_index["hook.chicken"]))
-        seen.append(obs["inventory"])
-        assert terminated.all() and reward.all()
-    assert (seen[0] == seen[1]).all() and seen[1][0, counter] == 5
+    rules, inventory = one_step_single_and_batched(library, backend, "hook.chicken")
+    assert inventory[0, rules.wear_of[rules.index[("item", "fishing_rod")]][0]] == 5
 
 
 def test_the_evaluator_needs_the_rod_on_the_mob(library):

@@ -1,17 +1,14 @@
 """The stonecutter (``stonecutting.yaml``): the game's recipes with their counts, with one meaning for the world's
 rules, the fast and the batched stepping, the planner and the engine compile step."""
 
-import gymnasium
-import numpy as np
 import pytest
 
+from stepping_support import assert_fast_path_agrees, one_step_single_and_batched
 from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
 from taskverse.engine.compiler import CompileError, compile_task
-from taskverse.textenv.fast import FastRules
 from taskverse.textenv.kernel import BACKENDS
-from taskverse.textenv.vector import SkillForgeTextVectorEnv
 from taskverse.world.graph import ways_of
 from taskverse.world.search import Planner, holdings
 
@@ -50,34 +47,16 @@ def test_a_cut_takes_one_item_keeps_the_station_and_gives_the_recipes_count(rule
 
 
 def test_cuts_step_the_same_in_the_fast_path(rules):
-    fast = FastRules.for_rules(rules)
     start = {"stonecutter": 1, "stone": 3, "stone_bricks": 2, "cobblestone": 2, "crafting_table": 1}
-    reference, quick = rules.new_state(start, track=True), rules.new_state(start, track=True)
     plan = ["stonecut.stone_brick_slab", "stonecut.stone_brick_stairs", "stonecut.stone_bricks",
             "stonecut.chiseled_stone_bricks", "stonecut.cobblestone_slab", "craft.stone_brick_stairs"]
-    for name in plan:
-        a = rules.action_index[name]
-        if not reference.mask[a]:
-            continue
-        assert fast.act(quick, a, events=True)[0] == rules.act(reference, a, events=True), name
-        assert quick.counts == reference.counts and quick.mask == reference.mask, name
+    assert_fast_path_agrees(rules, start, plan, candidates_only=True)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_cuts_step_the_same_batched(library, backend):
-    kwargs = {"task": "stonecut.stone_brick_slab", "max_steps": 10, "library": library, "initialization": "task"}
-    singles = gymnasium.make_vec("taskverse/SkillForgeTextStructured-v0", num_envs=2, vectorization_mode="sync",
-                                 plan_info=False, **kwargs)
-    batched = SkillForgeTextVectorEnv(2, backend=backend, **kwargs)
-    rules = batched.rules
-    slab = rules.index[("item", "stone_brick_slab")]
-    seen = []
-    for envs in (singles, batched):
-        obs, _ = envs.reset(seed=0)
-        obs, reward, terminated, *_ = envs.step(np.full(2, rules.action_index["stonecut.stone_brick_slab"]))
-        seen.append(obs["inventory"])
-        assert terminated.all() and reward.all()
-    assert (seen[0] == seen[1]).all() and seen[1][0, slab] == 2
+    rules, inventory = one_step_single_and_batched(library, backend, "stonecut.stone_brick_slab")
+    assert inventory[0, rules.index[("item", "stone_brick_slab")]] == 2
 
 
 @pytest.mark.parametrize(("start", "task", "plan"), [

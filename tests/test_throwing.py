@@ -2,19 +2,16 @@
 meaning for the world's rules, the fast and the batched stepping, the evaluator, the planner, the phrase reader, the
 MCU importer and the engine compile step."""
 
-import gymnasium
-import numpy as np
 import pytest
 
 from phrase_support import reads_as
+from stepping_support import assert_fast_path_agrees, one_step_single_and_batched
 from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import CompileError, compile_task
 from taskverse.language.reading import PhraseError
-from taskverse.textenv.fast import FastRules
 from taskverse.textenv.kernel import BACKENDS
 from taskverse.textenv.plans import plan_task
-from taskverse.textenv.vector import SkillForgeTextVectorEnv
 from taskverse.world.graph import ways_of
 
 
@@ -58,36 +55,17 @@ def test_a_thrown_trident_is_kept_and_worn(rules):
 
 
 def test_throws_step_the_same_in_the_fast_path(rules):
-    fast = FastRules.for_rules(rules)
     start = {"snowball": 3, "trident": 1, "ender_eye": 2, "splash_potion_of_healing": 1}
-    reference = rules.new_state(start, track=True)
-    quick = rules.new_state(start, track=True)
     plan = ["throw.snowball", "throw.trident", "throw.ender_eye", "throw.splash_potion_of_healing", "throw.trident",
             "throw.snowball", "throw.ender_eye"]
-    for seed, name in enumerate(plan):
-        a = rules.action_index[name]
-        got, _ = fast.act(quick, a, rng=np.random.default_rng(seed), events=True)
-        want = rules.act(reference, a, rng=np.random.default_rng(seed), events=True)
-        assert got == want
-        assert quick.counts == reference.counts and quick.mask == reference.mask
+    assert_fast_path_agrees(rules, start, plan, seeded=True)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_throws_step_the_same_batched(library, backend):
-    kwargs = {"task": "throw.trident", "max_steps": 10, "library": library, "initialization": "task"}
-    singles = gymnasium.make_vec("taskverse/SkillForgeTextStructured-v0", num_envs=2, vectorization_mode="sync",
-                                 plan_info=False, **kwargs)
-    batched = SkillForgeTextVectorEnv(2, backend=backend, **kwargs)
-    rules = batched.rules
+    rules, inventory = one_step_single_and_batched(library, backend, "throw.trident")
     counter = rules.wear_of[rules.index[("item", "trident")]][0]
-    seen = []
-    for envs in (singles, batched):
-        obs, _ = envs.reset(seed=0)
-        obs, reward, terminated, *_ = envs.step(np.full(2, rules.action_index["throw.trident"]))
-        seen.append(obs["inventory"])
-        assert terminated.all() and reward.all()
-    assert (seen[0] == seen[1]).all()
-    assert seen[1][0, counter] == 1 and seen[1][0, rules.index[("item", "trident")]] == 1
+    assert inventory[0, counter] == 1 and inventory[0, rules.index[("item", "trident")]] == 1
 
 
 def test_the_evaluator_counts_a_throw_as_the_games_used_statistic(library):
