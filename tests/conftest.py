@@ -4,6 +4,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -133,3 +135,18 @@ initialization:
 metrics:
   success: {event: craft, target: iron_sword}
 """
+
+
+@contextmanager
+def local_ray() -> Iterator[None]:
+    """A local Ray instance of two CPUs for the block; the workers' actor pools are forgotten when it stops."""
+    import ray
+
+    from taskverse import workers
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        workers._ACTOR_POOLS.clear()
+        ray.shutdown()

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from conftest import local_ray as running_ray
 from engine_support import ENGINE_TIMEOUT, need_engine
 
 TIMING_FIELDS = ("wall_seconds", "mean_episode_seconds", "episodes_per_minute")
@@ -30,15 +31,9 @@ def _untimed(value: Any) -> Any:
 @pytest.fixture(scope="module")
 def local_ray():
     need_engine(client=True)
-    ray = pytest.importorskip("ray")
-    from taskverse import workers
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
+    pytest.importorskip("ray")
+    with running_ray():
         yield
-    finally:
-        workers._ACTOR_POOLS.clear()
-        ray.shutdown()
 
 
 def _engine(*args: str):

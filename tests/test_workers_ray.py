@@ -9,6 +9,7 @@ import os
 
 import pytest
 
+from conftest import local_ray as running_ray
 from taskverse import workers
 from taskverse.workers import Backend, run_jobs
 
@@ -17,12 +18,8 @@ ray = pytest.importorskip("ray")
 
 @pytest.fixture()
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
+    with running_ray():
         yield
-    finally:
-        workers._ACTOR_POOLS.clear()
-        ray.shutdown()
 
 
 def _pids(setup=os.getpid, jobs: int = 12) -> set[int]:
