@@ -128,86 +128,58 @@ def dead_leaves(rules: Rules, tracker: GoalTracker, start: StateDict | None = No
     return dead
 
 
-_UNKNOWN = -2
-"""A place component that depends on where the agent was before the action, or on which member it used."""
-
-
 def _elsewhere(rules: Rules, able: list[int], where: str) -> str | None:
     """Where the actions in ``able`` take the agent, when none can happen at ``where`` (a biome, a dimension).
 
-    None when one of their ways may happen there, or when ``where`` is a cave or a height.
-
     The event of an action happens where ``Rules.moved`` puts the agent: a way that mines netherrack or finds a
-    nether fortress is in the nether, whatever the agent did before, so it never counts ``in warm_ocean``.
-    A biome belongs to one dimension (``Rules.places``), and a move into another dimension leaves the biome.
+    nether fortress is in the nether, whatever the agent did before, so it never counts ``in warm_ocean``. Each way
+    is moved from every place the agent can be in, with every member of its presence needs and with or without
+    each uncertain place it yields. None when one of them ends at ``where``, when ``where`` is a cave or a height,
+    or when a way has too many such choices to try.
     """
     biome_target = rules.index.get(("biome", where))
     dimension_target = rules.index.get(("dimension", where))
-    if biome_target is not None:
-        dimension_name = rules.places.get(biome_target, (None, None))[1]
-        dimension_target = rules.index.get(("dimension", dimension_name)) if dimension_name else None
-    if dimension_target is None:
-        return None  # a cave, a height or a biome of no known dimension: nothing to prove it by
+    if biome_target is None and dimension_target is None:
+        return None  # a cave or a height: the text world has no position to prove it by
+    kinds = [kind for kind, _ in rules.resources]
+    dimensions = [r for r, kind in enumerate(kinds) if kind == "dimension"]
+    starts = [(-1, -1), *((-1, d) for d in dimensions)]
+    for b in (r for r, kind in enumerate(kinds) if kind == "biome"):
+        home = rules.places.get(b, (None, None))[1]
+        starts.append((b, rules.index.get(("dimension", home), -1) if home else -1))
     ends: set[int] = set()
     for a in able:
         for w in range(len(rules.ways[a])):
-            biome, dimension = _place_after(rules, a, w)
-            if dimension == _UNKNOWN or dimension < 0:
+            places = _places_after(rules, a, w, starts)
+            if places is None:
                 return None
-            if dimension == dimension_target and (biome_target is None or biome in (_UNKNOWN, biome_target)):
-                return None
-            ends.add(dimension)
-    if not ends:
+            for biome, dimension in places:
+                if biome == biome_target or (biome_target is None and dimension == dimension_target):
+                    return None
+                ends.add(dimension)
+    if not ends or -1 in ends:
         return None
     return " or ".join(sorted(f"the {rules.names[d]}" for d in ends))
 
 
-def _place_after(rules: Rules, a: int, w: int) -> tuple[int, int]:
-    """``Rules.moved`` for way ``w`` of action ``a`` from an unknown place: (biome, dimension).
+MOVE_CHOICES = 256
+"""Most member and yield choices of one way ``_elsewhere`` tries; past it the way proves nothing."""
 
-    A component is ``_UNKNOWN`` where it depends on the place before or on the member a need uses.
+
+def _places_after(rules: Rules, a: int, w: int, starts: list[tuple[int, int]]) -> set[tuple[int, int]] | None:
+    """Every place ``Rules.moved`` can put the agent after way ``w`` of action ``a`` from ``starts``.
+
+    None when the way has more than ``MOVE_CHOICES`` choices of members and uncertain yields to try.
     """
-    place = (_UNKNOWN, _UNKNOWN)
-    for need in rules.ways[a][w]:
-        if need.presence:
-            after = {_step_place(rules, m, *place) for m in need.members}
-            place = after.pop() if len(after) == 1 else _merge_places(after | {place})
-    for out in rules.way_outputs[a][w]:
-        if out.resource >= rules.n_items:
-            moved = _step_place(rules, out.resource, *place)
-            if rules.resources[out.resource][0] == "dimension":
-                moved = (-1, moved[1])
-            sure = out.chance >= 1.0 and out.count >= 1
-            place = moved if sure else _merge_places({moved, place})
-    return place
-
-
-def _merge_places(places: set[tuple[int, int]]) -> tuple[int, int]:
-    biomes = {b for b, _ in places}
-    dimensions = {d for _, d in places}
-    return (biomes.pop() if len(biomes) == 1 else _UNKNOWN, dimensions.pop() if len(dimensions) == 1 else _UNKNOWN)
-
-
-def _step_place(rules: Rules, r: int, biome: int, dimension: int) -> tuple[int, int]:
-    """``Rules._at`` with unknowns: where using or finding resource ``r`` puts the agent."""
-    kind = rules.resources[r][0]
-    if kind == "biome":
-        biome = r
-    elif kind == "dimension":
-        if r != dimension:
-            biome = -1 if dimension != _UNKNOWN or biome == -1 else _UNKNOWN
-        dimension = r
-    where = rules.places.get(r)
-    if where is not None:
-        if where[1] is not None:
-            new_dimension = rules.index.get(("dimension", where[1]), dimension)
-            if kind != "biome" and new_dimension != dimension:
-                known = dimension != _UNKNOWN and new_dimension != _UNKNOWN
-                biome = -1 if known or biome == -1 else _UNKNOWN
-            dimension = new_dimension
-        if where[0] is not None:
-            biome = rules.index.get(("biome", where[0]), biome)
-    return biome, dimension
+    members = [need.members if need.presence else need.members[:1] for need in rules.ways[a][w]]
+    outputs = [o for o in rules.way_outputs[a][w] if o.resource >= rules.n_items]
+    sure = [(o.resource, o.count) for o in outputs if o.chance >= 1.0 and o.count >= 1]
+    maybe = [(o.resource, o.most) for o in outputs if not (o.chance >= 1.0 and o.count >= 1)]
+    if math.prod(len(m) for m in members) << len(maybe) > MOVE_CHOICES:
+        return None
+    yields = [sure + [p for k, p in enumerate(maybe) if mask >> k & 1] for mask in range(1 << len(maybe))]
+    return {rules.moved(a, w, list(used), given, start) for start in starts
+            for used in itertools.product(*members) for given in yields}
 
 
 def possible_actions(rules: Rules, start: StateDict) -> bytearray:
