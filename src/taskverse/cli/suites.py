@@ -13,11 +13,14 @@ from taskverse.errors import TaskverseError
 
 def scorer_for(library: Any) -> Any:
     """The difficulty scorer (calibrated and raw scores by dimension) for filters and selection."""
+    from taskverse.difficulty.calibration import load_table
     from taskverse.difficulty.scores import scores
     from taskverse.schema import DIFFICULTY_DIMENSIONS
 
+    table = load_table()  # once for the thousands of tasks a selection scores
+
     def score(task: Any) -> tuple[dict[str, float], dict[str, float]]:
-        difficulty = scores(task, library)
+        difficulty = scores(task, library, table=table)
         calibrated, raw = {}, {}
         for dim in DIFFICULTY_DIMENSIONS:
             value = getattr(difficulty, dim)

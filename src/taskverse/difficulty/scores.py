@@ -572,19 +572,23 @@ def naive_raw_scores(atom_id: str, library: Any) -> dict[str, RawScore]:
                       initialization=Initialization())
 
 
-def scores(task: Any, library: Any, calibrated: bool = True) -> Difficulty:
+def scores(task: Any, library: Any, calibrated: bool = True, table: Any = None) -> Difficulty:
     """The six scores of a task: raw, calibrated to [0, 5] (when a calibration table exists) and their sources.
 
     Args:
         task: An ``AtomTask`` or a ``MoleculeTask``.
         library: The loaded library.
         calibrated: Whether to fill in the calibrated values from ``calibration/quantiles.json``.
+        table: The calibration table to use, read once by a caller scoring many tasks (else read here).
 
     """
     from taskverse.difficulty.calibration import load_table
 
     raw = raw_scores(task, library)
-    table = load_table() if calibrated else None
+    if table is None and calibrated:
+        table = load_table()
+    if not calibrated:
+        table = None
     fields: dict[str, Score] = {}
     for dim, score in raw.items():
         value = None

@@ -357,12 +357,16 @@ class Knowledge:
                 return tier
         return None
 
+    def knows(self, name: str, kind: str) -> bool:
+        """Whether ``name`` is a known ``kind`` (item, block, ...); a ``#tag`` is known when the tag is."""
+        return name[1:] in self.tags if name.startswith("#") else name in self.names(kind)
+
     def check_name(self, name: str, kind: str) -> None:
         """Raise a TaskverseError with close matches if ``name`` is not a known ``kind`` (item, block, ...)."""
+        if self.knows(name, kind):
+            return
         table = self.names(kind)
         if name.startswith("#"):
-            if name[1:] in self.tags:
-                return
             suggestions = ["#" + s for s in close_matches(name[1:], self.tags)]
             raise TaskverseError(f"unknown tag {name!r}", suggestions=suggestions)
         if name not in table:

@@ -207,14 +207,15 @@ def check_names(kn: Knowledge, data: dict[str, Any], file: Path, lines: Lines,
     for name, kinds, loc in _name_checks(data):
         if kinds is None or not _is_name(name):
             continue
-        problems = []
+        if any(kn.knows(name, kind) for kind in kinds.split("|")):
+            continue
+        problems = []  # close matches are dear (difflib): only for a name no kind knows
         for kind in kinds.split("|"):
             try:
                 kn.check_name(name, kind)
-                break
             except TaskverseError as exc:
                 problems.append(exc)
-        else:
+        if problems:
             suggestions = list(dict.fromkeys(s for p in problems for s in p.suggestions))[:3]  # closest first
             where = (*prefix, *loc)  # the whole path, as the schema's errors give it
             errors.append(TaskverseError(

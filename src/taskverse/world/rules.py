@@ -1235,22 +1235,23 @@ class CostModel:
         """(marginal, setup) of one run of a way: consumed needs add their marginal costs; the dearest setup."""
         marginal = step
         setup = 0.0
-        for need in way:
-            weights = need.weights or (1,) * len(need.members)
-            best, best_part = INF, (INF, INF)
-            for m, weight in zip(need.members, weights, strict=True):
-                amount = need.count / weight if need.consume else 1.0
+        for need in way:  # the fixpoint's inner loop: written for speed, without per-member tuples
+            consume, weights = need.consume, need.weights
+            best = best_marginal = best_setup = INF
+            for i, m in enumerate(need.members):
+                amount = (need.count if weights is None else need.count / weights[i]) if consume else 1.0
                 for m_cost, s_cost in fronts[m]:
                     total = amount * m_cost + s_cost
                     if total < best:
-                        best, best_part = total, (amount * m_cost, s_cost)
+                        best, best_marginal, best_setup = total, amount * m_cost, s_cost
             if best == INF:
                 return INF, INF
-            if need.consume:
-                marginal += best_part[0]
-                setup = max(setup, best_part[1])
-            else:
-                setup = max(setup, best)
+            if consume:
+                marginal += best_marginal
+                if best_setup > setup:
+                    setup = best_setup
+            elif best > setup:
+                setup = best
         return marginal, setup
 
     def cheapest_way(self, r: int) -> tuple[Need, ...] | None:
