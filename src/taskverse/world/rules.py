@@ -1043,6 +1043,9 @@ class CostModel:
     FRONT = 4
     """Prices kept per resource (the best for some amount among 1, 3, 9, 27, ...)."""
 
+    compiled = True
+    """Whether the fixpoint runs compiled when numba is installed (False: the Python loop, as tests compare)."""
+
     def __init__(self, rules: Rules, held: Iterable[int] = (), steps: Sequence[float] | None = None) -> None:
         self.rules = rules
         self.steps = steps
@@ -1070,7 +1073,15 @@ class CostModel:
 
     def _settle(self, fronts: list[list[tuple[float, float]]], way_prices: list[list[tuple[float, float]]],
                 start: Iterable[int]) -> None:
-        """Lower prices until nothing changes, starting from the actions ``start`` (the fixpoint)."""
+        """Lower prices until nothing changes, starting from the actions ``start`` (the fixpoint).
+
+        With numba, ``world.settle`` runs this loop compiled, to the same prices.
+        """
+        from taskverse.world import settle
+
+        if settle.HAVE_NUMBA and self.compiled:
+            settle.settle(self.rules, fronts, way_prices, list(start), self.steps, self.FRONT)
+            return
         rules, steps = self.rules, self.steps
         n_actions = len(rules.actions)
         consumers = consumers_of(rules)
