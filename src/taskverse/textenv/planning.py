@@ -112,15 +112,34 @@ def remembered_best_plan(env: SkillForgeTextEnv, planner: Planner, budget: int =
     library = env.library
     if env.target.extra_goals or not getattr(library, "digest", ""):  # a file's own atoms: not remembered
         return planner.best_plan()
-    memo = _plan_memo(library)
-    key = (env.expression.model_dump_json(), env.start.model_dump_json(), env.chance, budget)
-    found = memo.get(key)
+    found = recalled_plan(env, budget)
     if found is None:
         found = planner.best_plan()
-        memo.put(key, found)
+        memo = _plan_memo(library)
+        memo.put(_plan_key(env, budget), found)
         memo.save()  # a few hundred bytes a plan: kept at once, for the processes that start next
     plan, proven = found
     return None if plan is None else list(plan), proven
+
+
+def recalled_plan(env: SkillForgeTextEnv, budget: int = DEFAULT_BUDGET) -> tuple[list[int] | None, bool] | None:
+    """The (plan, proven) ``remembered_best_plan`` kept for the episode's target and start, or None.
+
+    A caller with a remembered plan needs no planner: building one (its cost model lowered for the start) can
+    take longer than the plan took to look up.
+    """
+    library = env.library
+    if env.target.extra_goals or not getattr(library, "digest", ""):
+        return None
+    found = _plan_memo(library).get(_plan_key(env, budget))
+    if found is None:
+        return None
+    plan, proven = found
+    return None if plan is None else list(plan), proven
+
+
+def _plan_key(env: SkillForgeTextEnv, budget: int) -> tuple[Any, ...]:
+    return (env.expression.model_dump_json(), env.start.model_dump_json(), env.chance, budget)
 
 
 _PLAN_MEMO: list[tuple[Any, Any]] = []

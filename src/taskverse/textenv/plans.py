@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from taskverse.errors import TaskverseError
 from taskverse.textenv.env import SkillForgeTextEnv
-from taskverse.textenv.planning import DEFAULT_BUDGET, game_time_costs, planner_for, remembered_best_plan
+from taskverse.textenv.planning import DEFAULT_BUDGET, game_time_costs, planner_for, recalled_plan, remembered_best_plan
 from taskverse.world.search import infeasibility
 
 Objective = Literal["steps", "time"]
@@ -61,12 +61,17 @@ def plan_task(task: Any, library: Any, objective: Objective = "steps", budget: i
     env = SkillForgeTextEnv(task=task, initialization="task", plan_info=False, library=library)
     env.reset(seed=0)
     times = game_time_costs(env.rules, library)
-    planner = planner_for(env, from_start=True, budget=budget, action_cost=times if objective == "time" else None)
-    reason = infeasibility(planner.rules, planner.tracker, planner.start)
-    if reason is not None:
-        raise TaskverseError(f"{env.target.description!r} cannot be done in the text world: {reason}")
-    # In steps, the plan every caller shares (the suite checks, evaluations, criteria): remembered on disk.
-    plan, proven = remembered_best_plan(env, planner, budget) if objective == "steps" else planner.best_plan()
+    # In steps, the plan every caller shares (the suite checks, evaluations, criteria): remembered on disk. A
+    # remembered plan was planned after the infeasibility check passed, by the same library and code.
+    found = recalled_plan(env, budget) if objective == "steps" else None
+    if found is None:
+        planner = planner_for(env, from_start=True, budget=budget,
+                              action_cost=times if objective == "time" else None)
+        reason = infeasibility(planner.rules, planner.tracker, planner.start)
+        if reason is not None:
+            raise TaskverseError(f"{env.target.description!r} cannot be done in the text world: {reason}")
+        found = remembered_best_plan(env, planner, budget) if objective == "steps" else planner.best_plan()
+    plan, proven = found
     if plan is None:
         raise TaskverseError(f"no plan for {env.target.description!r} within {budget} expanded states: "
                              "it is not solvable from this start, or needs a larger --budget")
