@@ -1044,7 +1044,7 @@ class CostModel:
     """Prices kept per resource (the best for some amount among 1, 3, 9, 27, ...)."""
 
     compiled = True
-    """Whether the fixpoint runs compiled when numba is installed (False: the Python loop, as tests compare)."""
+    """Whether ``lowered`` may run the fixpoint compiled (False: the Python loop, as the tests compare them)."""
 
     def __init__(self, rules: Rules, held: Iterable[int] = (), steps: Sequence[float] | None = None) -> None:
         self.rules = rules
@@ -1072,14 +1072,17 @@ class CostModel:
         """What one run of each action costs, setup included."""
 
     def _settle(self, fronts: list[list[tuple[float, float]]], way_prices: list[list[tuple[float, float]]],
-                start: Iterable[int]) -> None:
+                start: Iterable[int], compiled: bool = False) -> None:
         """Lower prices until nothing changes, starting from the actions ``start`` (the fixpoint).
 
-        With numba, ``world.settle`` runs this loop compiled, to the same prices.
+        ``compiled``: with numba, ``world.settle`` runs this loop compiled, to the same prices. ``lowered`` asks for
+        it: lowering for a held table or tool can take seconds in Python, and milliseconds compiled. A model from
+        scratch is settled once per rules and kept in the cache; in Python it takes less time than loading the
+        compiled loop in a fresh process (0.4 s) or compiling it on a fresh checkout (2 s).
         """
         from taskverse.world import settle
 
-        if settle.HAVE_NUMBA and self.compiled:
+        if compiled and settle.HAVE_NUMBA and self.compiled:
             settle.settle(self.rules, fronts, way_prices, list(start), self.steps, self.FRONT)
             return
         rules, steps = self.rules, self.steps
@@ -1323,12 +1326,12 @@ class CostModel:
         lasting = [r for r in held if (r >= rules.n_items or r in rules.kept_items) and fronts[r] != [(0.0, 0.0)]]
         for r in lasting:
             fronts[r] = [(0.0, 0.0)]
-        model._settle(fronts, way_prices, sorted({b for r in lasting for b in consumers[r]}))
+        model._settle(fronts, way_prices, sorted({b for r in lasting for b in consumers[r]}), compiled=True)
         stock = [r for r in held if not fronts[r]]  # as in __init__: a held stack nothing makes is free
         for r in stock:
             fronts[r] = [(0.0, 0.0)]
         if stock:
-            model._settle(fronts, way_prices, sorted({b for r in stock for b in consumers[r]}))
+            model._settle(fronts, way_prices, sorted({b for r in stock for b in consumers[r]}), compiled=True)
         model.fronts = fronts
         model.way_prices = way_prices
         model.unit = [min((m + s for m, s in front), default=INF) for front in fronts]

@@ -2,10 +2,11 @@
 
 ``CostModel`` prices every resource and way by lowering prices until nothing changes. On the library's rules that
 is tens of thousands of way prices, and every plan from a start that holds something lowers them again
-(``CostModel.lowered``): a tenth of a second a plan in Python. Here the rules are flattened once (CSR style, as
-``textenv.kernel.Tables`` flattens them for stepping) and the loop runs compiled. It does exactly what the Python
-loop does, in the same order and with the same floating-point operations, so both give the same prices to the
-last bit (a test compares them on the library's rules); without numba (an optional extra) the Python loop runs.
+(``CostModel.lowered``, which runs this loop): up to seconds a plan in Python when the start holds a table or
+tools. Here the rules are flattened once (CSR style, as ``textenv.kernel.Tables`` flattens them for stepping) and
+the loop runs compiled. It does exactly what the Python loop does, in the same order and with the same
+floating-point operations, so both give the same prices to the last bit (a test compares them on the library's
+rules); without numba (an optional extra) the Python loop runs.
 """
 
 from __future__ import annotations
