@@ -17,6 +17,7 @@
 local modpath = minetest.get_modpath(minetest.get_current_modname())
 local eval = dofile(modpath .. "/eval.lua")
 local json = dofile(modpath .. "/json.lua")
+local changes = dofile(modpath .. "/changes.lua")
 
 local FORMAT = 1
 local EVENTS_FILE = "taskverse_events.jsonl"
@@ -96,6 +97,7 @@ local status = {
 }
 local players = {}  -- name -> per-player state (see setup_player)
 local placed = {}   -- hashed positions of nodes players placed this episode (build patterns)
+local restarting = false -- while api.restart puts the start back: nothing that happens is an event
 
 local function worldfile(name)
 	return minetest.get_worldpath() .. "/" .. name
@@ -222,7 +224,7 @@ end
 --- Record one observed event: log it, and evaluate the task when it can matter.
 -- `ctx` is the context captured when it happened (context(player) if nil).
 local function emit(player, event, engine_name, target, count, fields, ctx)
-	if task == nil then
+	if task == nil or restarting then
 		return
 	end
 	local e = ctx and table.copy(ctx) or context(player)
@@ -1267,8 +1269,43 @@ local function begin(player, state)
 	state.dimension = dimension_at(player:get_pos())
 	state.ready = true
 	episode_start = clock
+	changes.start(player:get_pos())
 	write_status()
 	api.poll(player)
+end
+
+-- The player as the start left it (every inventory list, health, breath, physics, where it looks) and the time of
+-- day: what api.restart puts back.
+local function take_start(player)
+	local lists = {}
+	for listname, list in pairs(player:get_inventory():get_lists()) do
+		local items = {}
+		for i, stack in ipairs(list) do
+			items[i] = stack:to_string()
+		end
+		lists[listname] = items
+	end
+	return {lists = lists, hp = player:get_hp(), breath = player:get_breath(), physics = player:get_physics_override(),
+		look = {player:get_look_horizontal(), player:get_look_vertical()}, time = minetest.get_timeofday()}
+end
+
+local function put_start(player, start)
+	local inv = player:get_inventory()
+	for listname in pairs(inv:get_lists()) do
+		if start.lists[listname] == nil then
+			inv:set_size(listname, 0)
+		end
+	end
+	for listname, items in pairs(start.lists) do
+		inv:set_size(listname, #items)
+		inv:set_list(listname, items)
+	end
+	player:set_hp(start.hp)
+	player:set_breath(start.breath)
+	player:set_physics_override(start.physics)
+	player:set_look_horizontal(start.look[1])
+	player:set_look_vertical(start.look[2])
+	minetest.set_timeofday(start.time)
 end
 
 local function setup_player(player)
@@ -1288,6 +1325,7 @@ local function setup_player(player)
 				note.tries = tries
 				status.players[name] = {ready_at = clock, start = state.start_pos, spawn = note}
 				apply_surroundings(state)
+				state.start = take_start(current)
 				begin(current, state)
 			end)
 		end)
@@ -1324,6 +1362,69 @@ local function soft_reset()
 	reset_termination() -- in Craftium this also clears the soft reset request
 	minetest.log("action", "[taskverse] soft reset: episode " .. episode)
 	write_status()
+end
+
+-------------------------------------------------------------------------------------------------------------
+-- Restarts (an agent's episode started again in the same server, taskverse.engine.episode): the start as the
+-- first one set it up, and a verdict, an event log and a clock that begin again, as in a fresh server
+-------------------------------------------------------------------------------------------------------------
+
+-- Every object but the players: mobs, dropped items, falling blocks (the start's own mobs are summoned again).
+local function clear_objects()
+	local objects = {}
+	for _, entity in pairs(minetest.luaentities) do
+		objects[#objects + 1] = entity.object
+	end
+	for _, obj in ipairs(objects) do
+		obj:remove()
+	end
+end
+
+local function new_verdict()
+	trace, placed, seq = {}, {}, 0
+	status.satisfied, status.satisfied_seq, status.satisfied_at = false, nil, nil
+	status.failed, status.failed_seq, status.failed_at, status.decided_clock = false, nil, nil, nil
+	status.outcome, status.clock, status.progress, status.events = "pending", 0.0, 0.0, 0
+	status.rewards, status.reward_total, status.terminated = {}, 0.0, false
+	set_reward(0.0)
+	reset_termination()
+	if log_file ~= nil then
+		log_file:close()
+	end
+	log_file = io.open(worldfile(EVENTS_FILE), "w")
+end
+
+--- Start player `name`'s episode again from its start; `callback(true)` once it can act, or `callback(false,
+-- why)` when this server cannot give the start back whole (the player died, the map around the start changed in
+-- a way changes.lua does not see, a changed node was unloaded since): the caller then starts a fresh world.
+function api.restart(name, callback)
+	local state = players[name]
+	local player = minetest.get_player_by_name(name)
+	if task == nil or state == nil or not state.ready or state.start == nil or player == nil then
+		return callback(false, "the player's start is not set up")
+	end
+	if player:get_hp() <= 0 then
+		return callback(false, "the player is dead")
+	end
+	restarting = true
+	state.ready = false
+	local unrestored = changes.restore()
+	clear_objects()
+	state.summoned = {}
+	put_start(player, state.start)
+	place_player(name, state.start_pos, false, 1, function(current)
+		apply_surroundings(state)
+		local differ = changes.differences()
+		restarting = false
+		if unrestored > 0 or differ > 0 then
+			return callback(false, unrestored > 0 and (unrestored .. " changed nodes are no longer loaded") or
+				(differ .. " nodes around the start changed beyond what the runtime can put back"))
+		end
+		new_verdict()
+		begin(current, state)
+		minetest.log("action", "[taskverse] restart: " .. task.id .. " from its start")
+		callback(true)
+	end)
 end
 
 api.soft_reset_check = function()

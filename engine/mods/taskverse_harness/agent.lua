@@ -7,7 +7,11 @@
 --   * a globalstep looks for the next one (one io.open a server step), plays it with the same action the
 --     scripted harness plays (init.lua's `perform`), and writes taskverse_obs_<n>.json (safe_file_write:
 --     written aside and renamed) with the step's outcome and an observation of the world;
---   * taskverse_obs_0.json is the first observation, written once the runtime has set up the start.
+--   * taskverse_obs_0.json is the first observation, written once the runtime has set up the start;
+--   * an action file holding {"restart": true} (Python's own: an agent's action is one of the plan format, which
+--     has no such field) starts the episode again from its start in this server (the runtime's api.restart); the
+--     answer is the new episode's first observation, or ok = false with `fresh` when only a fresh world can give
+--     the start back.
 -- A bad action (unknown, malformed, an action that raises) fails its step with the reason; the server goes on.
 
 local ACT = "taskverse_act_"
@@ -174,8 +178,19 @@ return function(h)
 		minetest.safe_file_write(h.worldfile(OBS .. index .. ".json"), json.encode(out) .. "\n")
 	end
 
+	local function restart(index)
+		runtime.restart(name, function(ok, err)
+			answer(index, {ok = ok, error = err, fresh = not ok or nil, restarted = ok or nil})
+			next_step = index + 1
+			busy = false
+		end)
+	end
+
 	local function play(index, text)
 		local step = minetest.parse_json(text)
+		if type(step) == "table" and step.restart == true then
+			return restart(index)
+		end
 		local record = {}
 		local answered = false
 		local started = clock

@@ -402,17 +402,19 @@ def _json_action(text: str) -> Any:
 
 
 def play(episode: EngineEpisode, agent: Any, max_steps: int = 1000, seed: int = 0,
-         shuffle: bool = False, view: str = "all") -> EpisodeReport:
+         shuffle: bool = False, view: str = "all", stop: bool = True) -> EpisodeReport:
     """Reset the episode and let a text-world agent act until the task is decided, it stops, or ``max_steps``.
 
     The server is stopped before this returns, whatever happens (an agent that raises included); the agent's
-    ``AgentError`` propagates after that.
+    ``AgentError`` propagates after that. With ``stop=False`` a server that played the episode to its end is left
+    running, for the next ``play`` to start again in (``EngineEpisode.reset``); the caller closes the episode.
     """
     from taskverse.engine.agents import AgentStopped
 
     world = EngineWorld(episode, max_steps=max_steps, shuffle=shuffle, view=view)
     world.begin(seed)
     agent.reset(world, seed)  # before the server starts (a planner with no plan raises NoPlan here)
+    finished = False
     try:
         result = world.reset(seed)
         while not result.done and episode.steps < max_steps:
@@ -420,8 +422,9 @@ def play(episode: EngineEpisode, agent: Any, max_steps: int = 1000, seed: int = 
                 result = world.turn(agent)
             except AgentStopped:
                 break
+        finished = True
     finally:
-        report = episode.close()
+        report = episode.current_report() if finished and not stop else episode.close()
     if report is None:  # pragma: no cover - reset() ran, so close() reports it
         raise TaskverseError("the episode ended without a report")
     return report

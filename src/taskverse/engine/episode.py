@@ -14,6 +14,11 @@ An action that is not one (unknown fields, names the game lacks, not JSON) fails
 sees it: the step counts as invalid and the server is untouched. The server is stopped by :meth:`close`, on
 leaving a ``with`` block, when the episode is collected, and at interpreter exit: nothing is left running.
 
+A reset after the first starts the episode again in the running server (the runtime's ``api.restart``: the map,
+the player and the start's mobs put back, a new verdict and event log), about a hundredth of a new server's
+start; a reset starts a new server on a fresh world only when the running one cannot give the start back whole
+(docs/engine.md says when).
+
 Example:
     >>> with EngineEpisode("craft.stick") as episode:  # doctest: +SKIP
     ...     first = episode.reset()
@@ -227,6 +232,8 @@ class EngineEpisode:
             on a virtual screen, ``taskverse.engine.frames``); None: a headless client, no frames.
         screen: The frames' width and height in pixels.
         settle: Seconds between the harness's answer and the frame (the client draws what the server sent).
+        reuse: Whether a reset starts again in the running server when it can (:meth:`reset`); False: every reset
+            starts a new server on a fresh world.
 
     Raises:
         CompileError: when the task does not compile for the game (one line saying why).
@@ -235,7 +242,7 @@ class EngineEpisode:
 
     def __init__(self, task: Any, *, library: Any = None, game: str = "minetest_game", ir: Any = None,
                  step_limit: float = STEP_LIMIT, client_home: Path | None = None, screenshots: Path | None = None,
-                 screen: tuple[int, int] = (320, 240), settle: float = FRAME_SETTLE) -> None:
+                 screen: tuple[int, int] = (320, 240), settle: float = FRAME_SETTLE, reuse: bool = True) -> None:
         if library is None:
             from taskverse.library.loader import load_library
 
@@ -274,17 +281,80 @@ class EngineEpisode:
         self._started = 0.0
         self._listening: float | None = None
         self.report: EpisodeReport | None = None
+        self.reuse = reuse
+        self.last_reset: str | None = None
+        """``"fresh"`` (a new server on a fresh world) or ``"restart"`` (the running one), for the last reset."""
+        self.refused_restart: str | None = None
+        """Why the last reset could not restart in the running server (None if it did or did not try)."""
+        self.server_starts = 0
+        self.restarts = 0
+        self.first: StepResult | None = None
+        """The first observation of the current episode (what the last reset returned)."""
 
     # -- the episode ------------------------------------------------------------------------------------------
 
-    def reset(self) -> StepResult:
-        """Start a fresh episode (a new world, server and player); the first observation."""
-        self.close()
+    def reset(self, *, fresh: bool = False) -> StepResult:
+        """Start the episode again from the task's start; the first observation.
+
+        The first reset starts a server on a fresh world. A later one (unless ``fresh`` or the episode was made with
+        ``reuse=False``) starts again in the running server: the runtime puts the start back (the map as the
+        episode began, the player's inventory, health, place and the time of day, the start's mobs; no other
+        objects) and begins a new verdict, event log and clock. When the server cannot give the start back whole
+        (it died or stopped answering, the player died, the map around the start changed in a way the runtime does
+        not see) a new server on a fresh world starts instead; :attr:`last_reset` says which was done.
+        """
+        if self.reuse and not fresh and self._run is not None:
+            restarted = self._restart()
+            if restarted is not None:
+                return restarted
+        return self._start()
+
+    def _begin_counts(self) -> None:
         self.report = None
-        self._sent = self._steps = self._invalid = 0
+        self._steps = self._invalid = 0
         self._records = []
         self._error = None
         self._started = time.monotonic()
+
+    def _restart(self) -> StepResult | None:
+        """Start again in the running server; None when it cannot (:attr:`refused_restart` says why)."""
+        run = self._run
+        self.refused_restart = None
+        if run.process.poll() is not None:
+            self.refused_restart = "the engine had stopped"
+            return None
+        self._sent += 1
+        path = run.world / f"{ACT_PREFIX}{self._sent}.json"
+        aside = path.with_suffix(".tmp")
+        aside.write_text(json.dumps({"restart": True}), encoding="utf-8")
+        os.replace(aside, path)
+        answer_path = run.world / f"{OBS_PREFIX}{self._sent}.json"
+        try:
+            answered = _wait_for_file(run, answer_path, self.step_limit)
+        except TaskverseError as exc:  # stopped answering: it was stopped, a fresh one starts
+            self.refused_restart = exc.message
+            return None
+        if not answered:
+            self.refused_restart = "the engine stopped without answering"
+            return None
+        answer = json.loads(answer_path.read_text(encoding="utf-8"))
+        answer_path.unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
+        if not answer.get("ok"):
+            self.refused_restart = str(answer.get("error") or "the runtime could not restart")
+            return None
+        self._begin_counts()
+        self._listening = None
+        self.last_reset = "restart"
+        self.restarts += 1
+        self._last = self.first = self._result(answer, None)
+        return self._last
+
+    def _start(self) -> StepResult:
+        """Start a fresh episode: a new world, server and player."""
+        self.close()
+        self._begin_counts()
+        self._sent = 0
         stack = ExitStack()
         self._stack = stack
         self._finalizer = weakref.finalize(self, _stop, stack)  # collected or at exit: the server is stopped
@@ -308,7 +378,9 @@ class EngineEpisode:
             error = str(answer.get("error") or "the harness could not start the episode")
             self.close()
             raise TaskverseError(error)
-        self._last = self._result(answer, None)
+        self.last_reset = "fresh"
+        self.server_starts += 1
+        self._last = self.first = self._result(answer, None)
         return self._last
 
     def _frame(self) -> str | None:
@@ -389,6 +461,25 @@ class EngineEpisode:
                                  f"no candidate {text[:12]}: the last step listed none")
         return candidates[int(text)]
 
+    def _report_of(self, run: Any) -> EpisodeReport:
+        status = read_json_file(run.world / STATUS_FILE) or {}
+        events = read_events(run.world / EVENTS_FILE)
+        result = {"completed": False, "steps": self._records, "error": self._error}
+        return episode_report(self.task, self.library, episode=1, status=status, events=events, result=result,
+                              listening=self._listening, total=time.monotonic() - self._started,
+                              error=self._error, engine_errors=[])
+
+    def current_report(self) -> EpisodeReport | None:
+        """The running episode's report so far, the server left running for the next reset (else :attr:`report`).
+
+        Between steps everything that counts is written: the runtime writes its verdict and events before the
+        harness answers.
+        """
+        if self._run is None:
+            return self.report
+        self.report = self._report_of(self._run)
+        return self.report
+
     def close(self) -> EpisodeReport | None:
         """Stop the server (nothing is left running) and return the episode's report (None if none ran)."""
         stack, self._stack = self._stack, None
@@ -400,13 +491,7 @@ class EngineEpisode:
         try:
             if run is not None:
                 run.stop(grace=0)  # the world is thrown away unsaved: what counts is written already
-                status = read_json_file(run.world / STATUS_FILE) or {}
-                events = read_events(run.world / EVENTS_FILE)
-                result = {"completed": False, "steps": self._records, "error": self._error}
-                report = episode_report(self.task, self.library, episode=1, status=status, events=events,
-                                        result=result, listening=self._listening,
-                                        total=time.monotonic() - self._started, error=self._error,
-                                        engine_errors=[])
+                report = self._report_of(run)
         finally:
             if self._finalizer is not None:
                 self._finalizer.detach()

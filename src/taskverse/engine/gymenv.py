@@ -6,7 +6,9 @@ observation (the task, inventory, what is around, the last step's outcome and th
 each written as the JSON an agent can send back), for language models. The
 structured observation is ``info["observation"]`` and the candidates ``info["candidates"]``. The reward is 1 when
 the runtime judges the task done (the episode terminates), 0 otherwise; an avoided thing done or a deadline
-missed terminates with 0. Each ``reset()`` starts a fresh world and server; ``close()`` stops it.
+missed terminates with 0. The first ``reset()`` starts a server on a fresh world; a later one starts the episode
+again in that server from the task's start (``EngineEpisode.reset``: a new server only when the running one cannot
+give the start back whole, or with ``options={"fresh": True}`` or ``reuse=False``); ``close()`` stops it.
 
 Example:
     >>> import gymnasium, taskverse
@@ -91,13 +93,15 @@ class EngineSkillsEnv(gymnasium.Env[str, str]):
         max_steps: Step limit; the episode is truncated when it is reached (invalid actions count).
         library: A loaded library (default: the bundled one).
         step_limit: Seconds the engine may take to answer a step (``episode.STEP_LIMIT``).
+        reuse: Whether a reset starts again in the running server when it can (False: a new server every reset).
 
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, task: Any = "craft.stick", game: str = "taskverse_mc", max_steps: int = DEFAULT_MAX_STEPS,
-                 library: Any = None, step_limit: float | None = None, render_mode: str | None = None) -> None:
+                 library: Any = None, step_limit: float | None = None, render_mode: str | None = None,
+                 reuse: bool = True) -> None:
         from taskverse.errors import TaskverseError
 
         if max_steps < 1:
@@ -107,7 +111,7 @@ class EngineSkillsEnv(gymnasium.Env[str, str]):
         from taskverse.engine.episode import STEP_LIMIT
 
         self.episode = EngineEpisode(task, library=library, game=game,
-                                     step_limit=STEP_LIMIT if step_limit is None else step_limit)
+                                     step_limit=STEP_LIMIT if step_limit is None else step_limit, reuse=reuse)
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.observation_space = spaces.Text(max_length=MAX_TEXT, min_length=0, charset=TEXT_CHARSET)
@@ -122,9 +126,13 @@ class EngineSkillsEnv(gymnasium.Env[str, str]):
                 "success": result.success, "steps": self.episode.steps}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
-        """Start a fresh episode (a new world and server); the world is the task's whatever the seed."""
+        """Start the episode from the task's start; the world is the task's whatever the seed.
+
+        The running server starts the episode again when it can give the start back whole; ``options={"fresh":
+        True}`` asks for a new server on a fresh world.
+        """
         super().reset(seed=seed)
-        result = self.episode.reset()
+        result = self.episode.reset(fresh=bool((options or {}).get("fresh")))
         self._rewarded = False
         self._ended = False
         self._text = observation_text(result, self.episode.description, 0, self.max_steps)

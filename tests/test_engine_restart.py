@@ -1,0 +1,71 @@
+"""A reset that starts an agent's episode again in the running server plays as one on a fresh server.
+
+The optimal agent plays a task on a fresh server, then again after a reset in the same server: the start it sees
+(inventory, place, health, time, the nodes around, the kinds of mobs), the plan it plays, whether the runtime
+judges the task done, its judged progress and the Python evaluator's replay are the same both times. A server that
+died, or a start the server cannot give back whole (the player died), makes the reset start a fresh server.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from engine_support import need_engine
+from taskverse.engine.episode import EngineEpisode, Observation
+
+
+def _start_of(observation: Observation) -> dict[str, object]:
+    """What a start must give back: mobs wander from where they were summoned, so of them only kind and count."""
+    data = observation.model_dump(mode="json", exclude={"entities", "drops"})
+    data["entities"] = {name: seen.count for name, seen in observation.entities.items()}
+    return data
+
+
+def _played(report: object) -> list[tuple[object, object]]:
+    return [(step.get("do"), step.get("ok")) for step in report.steps]  # type: ignore[attr-defined]
+
+
+# from scratch, trees and stone are dug and a furnace is placed and burns: the map the next episode needs is changed
+@pytest.mark.parametrize(("task_id", "game"), [("naive(craft.wooden_pickaxe)", "minetest_game"),
+                                               ("hunt.cow", "minetest_game"),
+                                               ("naive(smelt.iron_ingot)", "taskverse_mc")])
+def test_an_episode_started_again_in_the_running_server_plays_as_on_a_fresh_one(library, task_id, game):
+    need_engine(client=True)
+    from taskverse.engine.adapter import play
+    from taskverse.textenv.agents import make_agent
+
+    with EngineEpisode(task_id, library=library, game=game) as episode:
+        fresh = play(episode, make_agent("optimal"), stop=False)
+        fresh_start = episode.first
+        server = episode._run.process.pid
+        again = play(episode, make_agent("optimal"), stop=False)
+        assert episode.last_reset == "restart", episode.refused_restart
+        assert episode._run.process.pid == server and episode.server_starts == 1
+        again_start = episode.first
+    assert fresh_start is not None and again_start is not None
+    assert _start_of(again_start.observation) == _start_of(fresh_start.observation)
+    assert fresh.success and fresh.replay is not None and fresh.replay.agrees, fresh.summary()
+    assert again.success and again.replay is not None and again.replay.agrees, again.summary()
+    assert (again.progress, again.replay.progress) == (fresh.progress, fresh.replay.progress)
+    assert _played(again) == _played(fresh)
+    assert [e["game_event"]["event"] for e in again.events] == [e["game_event"]["event"] for e in fresh.events]
+
+
+def test_a_start_the_server_cannot_give_back_or_a_dead_server_gets_a_fresh_one(library):
+    need_engine(client=True)
+    with EngineEpisode("craft.stick", library=library) as episode:
+        episode.reset()
+        episode.step({"do": "die"})
+        first = episode.reset()
+        assert episode.last_reset == "fresh" and episode.refused_restart == "the player is dead"
+        assert first.observation.inventory == {"default:wood": 2} and first.observation.health > 0
+        os.killpg(episode._run.process.pid, signal.SIGKILL)  # the server dies between two episodes
+        episode.reset()
+        assert episode.last_reset == "fresh" and episode.server_starts == 3
+        result = episode.step({"do": "craft", "item": "default:stick"})
+        assert result.success
+        episode.reset(fresh=True)
+        assert episode.last_reset == "fresh" and episode.server_starts == 4
