@@ -37,7 +37,9 @@ local function remember(pos)
 		return
 	end
 	local timer = raw.get_node_timer(p)
-	originals[hash] = {pos = p, node = node, meta = raw.get_meta(p):to_table(),
+	-- a node with no metadata is left with none (reading it with to_table would make an empty one)
+	local meta = #minetest.find_nodes_with_meta(p, p) > 0 and raw.get_meta(p):to_table() or nil
+	originals[hash] = {pos = p, node = node, meta = meta,
 		timer = timer:is_started() and {timer:get_timeout(), timer:get_elapsed()} or nil}
 	touched = touched + 1
 end
@@ -113,7 +115,7 @@ function M.restore()
 			failed = failed + 1 -- unloaded since (far from the start, long ago): left to a fresh world
 		else
 			raw.swap_node(entry.pos, entry.node) -- no construct or destruct callbacks: the node as it was
-			raw.get_meta(entry.pos):from_table(entry.meta)
+			raw.get_meta(entry.pos):from_table(entry.meta) -- nil: no metadata at all
 			local timer = raw.get_node_timer(entry.pos)
 			if entry.timer ~= nil then
 				timer:set(entry.timer[1], entry.timer[2])
