@@ -253,6 +253,8 @@ def test_engine_skills_passes_gymnasiums_check_env():
     env = gymnasium.make("taskverse/EngineSkills-v0", task="craft.stick", max_steps=5)
     try:
         check_env(env.unwrapped)
+        episode = env.unwrapped.episode
+        assert episode.restarts > 0 and episode.server_starts < episode.restarts  # resets reuse the server
         text, info = env.reset(seed=0)
         assert text.startswith("Task: craft stick.") and info["candidates"]
         text, reward, terminated, truncated, info = env.step('{"do": "fly"}')

@@ -67,5 +67,3 @@ def test_a_start_the_server_cannot_give_back_or_a_dead_server_gets_a_fresh_one(l
         assert episode.last_reset == "fresh" and episode.server_starts == 3
         result = episode.step({"do": "craft", "item": "default:stick"})
         assert result.success
-        episode.reset(fresh=True)
-        assert episode.last_reset == "fresh" and episode.server_starts == 4

@@ -481,7 +481,7 @@ minetest.register_globalstep(function(dtime)
 		return
 	end
 	api.soft_reset_check()
-	if task.expression.timed and episode_start ~= nil and not status.terminated then
+	if task.expression.timed and episode_start ~= nil and not status.terminated and not restarting then
 		evaluate(episode_clock(), true) -- a deadline passes with no event
 	end
 	scan_timer = scan_timer + dtime
