@@ -102,7 +102,8 @@ def main() -> int:
     for reuse in (True, False):
         took, servers = check_env_seconds(args.game, reuse)
         way = "resets in the running server" if reuse else "a new server every reset"
-        print(f"check_env on EngineSkills-v0 ({way}): {took:.1f} s, {servers} server(s) started")
+        print(f"check_env on EngineSkills-v0 ({way}): {took:.1f} s, {servers} server(s) started by the checked "
+              "environment (the one check_env makes to try the render modes starts its own)")
     return 0
 
 
