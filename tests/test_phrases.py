@@ -165,9 +165,20 @@ def test_names_as_written_win_over_the_rename_table_unless_it_is_read_first_for_
 ATOM_VERBS = ("craft", "mine", "smelt", "hunt", "combat", "eat", "place", "find", "obtain", "equip")
 
 
+_ATOM_LISTS: dict[tuple[str, int], list] = {}
+"""The lists of atoms the laws below draw from, made once per library (each takes a fraction of a second)."""
+
+
 def _generated(library):
     """Atoms named '<verb> <target>', but those an old name is read first for ('obtain iron ore' is raw iron)
     and those whose words the literature uses for another atom (Cai et al.'s "mine birch wood" is the log)."""
+    key = ("generated", id(library))
+    if key not in _ATOM_LISTS:
+        _ATOM_LISTS[key] = _generated_uncached(library)
+    return _ATOM_LISTS[key]
+
+
+def _generated_uncached(library):
     reader = _reader()
     elsewhere = {alias.lower(): t.id for t in library.tasks for alias in t.aliases}
     return [t for t in library.tasks if t.verb in ATOM_VERBS and t.description == f"{t.verb} {t.goal.target}"
@@ -193,15 +204,22 @@ def _plural(word: str) -> str:
     return word if word.endswith("s") else word + "s"  # stairs, leggings: the plural is the word
 
 
+def _countable(library, names):
+    """The generated atoms whose plural reads as themselves (no other name is spelled as it)."""
+    key = ("countable", id(library))
+    if key not in _ATOM_LISTS:
+        _ATOM_LISTS[key] = [t for t in _generated(library) if t.verb in ("craft", "obtain", "hunt", "combat", "mine")
+                            and (_plural(t.goal.target) == t.goal.target or _plural(t.goal.target) not in names)]
+    return _ATOM_LISTS[key]
+
+
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_plural_and_count_read_as_the_same_atom_counted(data):
     reader = _reader()
     library = reader.library
     names = reader.names
-    atoms = [t for t in _generated(library) if t.verb in ("craft", "obtain", "hunt", "combat", "mine")
-             and (_plural(t.goal.target) == t.goal.target or _plural(t.goal.target) not in names)]
-    atom = data.draw(st.sampled_from(atoms))
+    atom = data.draw(st.sampled_from(_countable(library, names)))
     count = data.draw(st.integers(min_value=2, max_value=64))
     words = atom.goal.target.replace("_", " ")
     plural = " ".join([*words.split()[:-1], _plural(words.split()[-1])])
