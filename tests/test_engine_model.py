@@ -558,7 +558,12 @@ def test_a_model_read_back_from_the_cache_is_the_model_built(library, monkeypatc
 
     from taskverse.engine import model as engine_model
 
-    built = GameModel("minetest_game", library.knowledge)
+    other = copy.copy(library.knowledge)  # the same facts in another object: built, never cached
+    with monkeypatch.context() as patch:
+        patch.setattr(engine_model, "_MODELS", {})
+        patch.setattr(engine_model, "_remembered_model", lambda *a: pytest.fail("another knowledge was cached"))
+        built = game_model("minetest_game", other)
+    assert built.kn is other
     for _ in range(2):  # the first may build and keep it, the second reads it back
         monkeypatch.setattr(engine_model, "_MODELS", {})
         kept = game_model("minetest_game", library.knowledge)
@@ -566,7 +571,3 @@ def test_a_model_read_back_from_the_cache_is_the_model_built(library, monkeypatc
         assert [a.model_dump() for a in kept.atoms] == [a.model_dump() for a in built.atoms]
         assert kept.rules.resources == built.rules.resources and kept.rules.ways == built.rules.ways
         assert kept.places == built.places and kept.acts == built.acts
-    other = copy.copy(library.knowledge)
-    monkeypatch.setattr(engine_model, "_MODELS", {})
-    monkeypatch.setattr(engine_model, "_remembered_model", lambda *a: pytest.fail("another knowledge was cached"))
-    assert game_model("minetest_game", other).kn is other
