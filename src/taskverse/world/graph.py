@@ -115,15 +115,30 @@ USED_BY_HAND = frozenset({"place", "eat", "equip"})
 armour put on (right-clicked on)."""
 
 
-def items_used(task: AtomTask, tags: Mapping[str, Collection[str]], durability: Collection[str],
+def target_used(task: AtomTask) -> bool:
+    """Whether doing an atom uses its goal's own item: the food eaten, the armour put on (``USED_BY_HAND``).
+
+    A place uses the item it takes, not the block it names (``items_used``). An equip whose need keeps the item
+    with no ``uses`` (an engine game's: the item only held in hand) puts nothing on, and the game counts no use of
+    an item merely held.
+    """
+    event = task.goal.event.value
+    if event not in USED_BY_HAND or event == "place":
+        return False
+    return event != "equip" or not any(need.kept and need.uses == 0 and task.goal.target in need.any_of
+                                       for way in ways_of(task) for need in way)
+
+
+def items_used(task: AtomTask, tags: Mapping[str, Collection[str]], tools: Collection[str],
                worn: Collection[str]) -> set[str]:
     """The items doing an atom can use, as the game's ``used`` statistic counts them (Minecraft Wiki, Statistics).
 
-    The block it places, the food it eats, the armour it puts on; a tool it keeps and wears down (an item of
-    ``durability`` other than the ``worn`` armour, which wears when hit: no use); and the item held when its goal
-    is a use on a block in the world (a bucket on water, a compass on a lodestone). An item used on a mob (wheat
-    fed to a cow) or at a station in the inventory (an anvil, an enchanting table) is no use of it in the game's
-    count. ``world.rules.Rules.events`` emits a ``use`` event for each it uses.
+    The block it places, the food it eats, the armour it puts on; a tool it keeps and uses (a need's ``uses`` > 0:
+    a pickaxe breaking a block, a sword hitting a mob), one of ``tools`` (the items with durability) other than
+    the ``worn`` armour, which wears when hit: no use; and the item held when its goal is a use on a block in the
+    world (a bucket on water, a compass on a lodestone). An item used on a mob (wheat fed to a cow) or at a
+    station in the inventory (an anvil, an enchanting table) is no use of it in the game's count.
+    ``world.rules.Rules.events`` emits a ``use`` event for each it uses.
     """
     goal = task.goal
     event = goal.event.value
@@ -137,11 +152,11 @@ def items_used(task: AtomTask, tags: Mapping[str, Collection[str]], durability: 
         for need in way:
             if need.kind != ResourceKind.ITEM:
                 continue
-            if need.kept and need.uses and any(m in durability for m in need.any_of):
-                out |= {m for m in need.any_of if m in durability and m not in worn}
+            if need.kept and need.uses and any(m in tools for m in need.any_of):
+                out |= {m for m in need.any_of if m in tools and m not in worn}
             elif event == "place" and not need.kept:
                 out |= set(need.any_of)
-    if event in USED_BY_HAND and event != "place":
+    if target_used(task):
         out |= names(goal.target)
     if event == "use" and goal.using is not None:
         blocks = names(goal.target)

@@ -72,7 +72,7 @@ import numpy as np
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import REPAIRS_TAG, AtomTask, Initialization, Measure
 from taskverse.world import chance
-from taskverse.world.graph import USED_BY_HAND, items_used, way_yields, ways_of
+from taskverse.world.graph import items_used, target_used, way_yields, ways_of
 
 INF = math.inf
 PRESENCE_KINDS = ("block", "entity", "biome", "structure", "dimension")
@@ -123,7 +123,8 @@ class Need:
     weights: tuple[int, ...] | None = None
     """Per member, what one unit counts for (a fuel's burn ticks); None: one each. ``count`` is in these units."""
     uses: int = 0
-    """Durability one action spends on a kept member that wears (see ``Rules.wear_of``)."""
+    """Uses one action makes of a kept tool (``Rules.tools``): a ``use`` event, and wear on one that wears
+    (``Rules.wear_of``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +213,9 @@ class Rules:
         extra_items: Further item names to give an inventory slot (items no atom mentions).
         fuel_ticks: Burn ticks of each fuel item (200 smelt one item), for fuel needs.
         durability: Durability of each item that wears, for kept needs.
+        tools: Further items a kept need uses as the game's ``used`` statistic counts a tool doing the work (a
+            dig, a kill), though these rules do not wear them (an engine game's model); the items with
+            ``durability`` are such tools too.
         fuel_remainders: The container a fuel leaves in the fuel slot when it burns (a lava bucket's bucket).
         repair_share: The share of an item's durability a unit of material restores at an anvil.
         finite: Finite sources, with how many one find gives: mobs that generate once with their structure and
@@ -225,13 +229,16 @@ class Rules:
                  extra_items: Iterable[str] = (), fuel_ticks: Mapping[str, int] | None = None,
                  durability: Mapping[str, int] | None = None,
                  fuel_remainders: Mapping[str, str] | None = None, repair_share: float = 0.0,
-                 finite: Mapping[Resource, int] | None = None) -> None:
+                 finite: Mapping[Resource, int] | None = None, tools: Iterable[str] = ()) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
         self.repair_share = repair_share
         self.finite = dict(finite or {})
         self.fuel_ticks = dict(fuel_ticks or {})
         self.fuel_remainders = dict(fuel_remainders or {})
         self.durability = dict(durability or {})
+        self.tools: frozenset[str] = frozenset(self.durability) | frozenset(tools)
+        """Items a kept need (``uses`` > 0) uses, as the ``used`` statistic counts them; those of ``durability``
+        also wear."""
         self.tags = {k: frozenset(v) for k, v in (tags or {}).items()}
         self.atom_ids: list[str] = [t.id for t in tasks]
         self.atom_index = {t: i for i, t in enumerate(self.atom_ids)}
@@ -355,10 +362,10 @@ class Rules:
                                      tuple(weights[members.index(m)] for m in key))
                         virtual = self.n_resources + groups.setdefault(group_key, len(groups))
                     presence = kind != "item"
-                    wears = need.kept and kind == "item" and any(self.names[m] in self.durability for m in members)
+                    works = need.kept and kind == "item" and any(self.names[m] in self.tools for m in members)
                     needs.append(Need(tuple(members), 1 if presence else count,
                                       consume=not presence and not need.kept, presence=presence, virtual=virtual,
-                                      weights=weights, uses=need.uses if wears else 0))
+                                      weights=weights, uses=need.uses if works else 0))
                     finite = self.left_of.get(members[0]) if presence and len(members) == 1 else None
                     if (finite is not None and task.goal.event.value == USES_UP.get(kind)
                             and task.goal.target == self.names[members[0]]):  # a kill, a chest looted: one used up
@@ -410,12 +417,15 @@ class Rules:
                     self.producers[out.resource].append(a)
 
         self._use_up_placed_blocks(action_tasks)
+        self.target_used: list[bool] = [target_used(task) for task in action_tasks]
+        """Per action, whether it uses its goal's own item (``world.graph.target_used``): eaten, put on."""
         self.worn: frozenset[int] = frozenset(
-            r for g in self.goals if g.event == "equip" and (r := index.get(("item", g.target))) is not None)
+            r for g, on in zip(self.goals, self.target_used, strict=True)
+            if on and g.event == "equip" and (r := index.get(("item", g.target))) is not None)
         """Armour (what equip actions put on): it wears when hit, which the game does not count as a use."""
         worn = {self.names[r] for r in self.worn}
         self.use_keys: list[frozenset[tuple[str, str]]] = [
-            frozenset(("use", m) for m in items_used(task, self.tags, self.durability, worn))
+            frozenset(("use", m) for m in items_used(task, self.tags, self.tools, worn))
             for task in action_tasks]
         """Per action, the ``use`` events it can emit (``world.graph.items_used``)."""
         self.used_on_block: list[bool] = [self._uses_on_block(a) for a in range(len(self.actions))]
@@ -928,9 +938,9 @@ class Rules:
         """The items action ``a`` uses this time, as the game's ``used`` statistic counts them (``items_used``)."""
         names = self.names
         out = [names[u] for u, n in zip(used, way_needs, strict=True)
-               if (n.uses and u not in self.worn and names[u] in self.durability)
+               if (n.uses and u not in self.worn and names[u] in self.tools)
                or (goal.event == "place" and n.consume and u < self.n_items)]
-        if goal.event in USED_BY_HAND and goal.event != "place":
+        if self.target_used[a]:
             out.append(target)
         if self.used_on_block[a] and held is not None:
             out.append(held)
