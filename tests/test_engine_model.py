@@ -453,6 +453,40 @@ def test_a_pickaxe_is_enchanted_for_silk_touch_as_the_library_has_it(library):
     assert [rules.names[o.resource] for o in rules.way_outputs[sensor][0]] == ["minecraft:sculk_sensor"]
 
 
+def test_a_tool_doing_its_work_is_used_as_the_runtime_logs_it(library):
+    """A node dug with a tool that digs it, a mob killed with a weapon: a use of it (the runtime's ``use`` events,
+    Minecraft's ``used`` statistic). An item only held, or a Silk Touch pickaxe digging glass as the hand does: none.
+    """
+    rules = game_model("taskverse_mc", library.knowledge).rules
+    pickaxes = {f"minecraft:{m}_pickaxe" for m in ("wooden", "stone", "iron", "golden", "diamond", "netherite")}
+    stone = rules.action_index["mine.minecraft:stone"]
+    assert rules.use_keys[stone] == {("use", p) for p in pickaxes}
+    (way,) = rules.ways[stone]
+    kept = next(n for n in way if not n.consume and not n.presence)
+    pickaxe = rules.resource("item", "minecraft:stone_pickaxe")
+    used = [pickaxe if n is kept else n.members[0] for n in way]
+    assert ("use", "minecraft:stone_pickaxe", 1) in [e[:3] for e in rules.events(stone, 0, used, [])]
+    zombie = rules.action_index["kill.minecraft:zombie"]
+    assert ("use", "minecraft:stone_sword") in rules.use_keys[zombie]
+    assert not any(key[1].endswith(("_helmet", "_chestplate")) for key in rules.use_keys[zombie])  # armour: no use
+    assert not rules.use_keys[rules.action_index["equip.minecraft:stone_pickaxe"]]  # held in hand, nothing put on
+    assert not rules.use_keys[rules.action_index["mine.minecraft:glass.minecraft:silk_touch_diamond_pickaxe"]]
+    assert rules.worn == frozenset()
+
+
+def test_use_of_a_pickaxe_is_one_dig_and_enchanting_is_still_a_way(library):
+    task = library.get("use.stone_pickaxe")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [(s.do, s.tool) for s in steps if s.do == "dig"] == [("dig", "minecraft:stone_pickaxe")]
+    assert len(steps) <= 2  # the pickaxe is held from the start: travel to a node it digs, and dig it
+    rules = game_model("taskverse_mc", library.knowledge).rules
+    assert "use.minecraft:silk_touch_stone_pickaxe.enchant" in {
+        rules.actions[a] for a in rules.actions_by_key[("use", "minecraft:stone_pickaxe")]}
+    sword = library.get("use.stone_sword")
+    steps = scripted_plan(sword, compile_task(sword, library, "taskverse_mc"), library).plan.steps
+    assert [s.tool for s in steps if s.do == "kill"] == ["minecraft:stone_sword"]
+
+
 def test_enchanting_tries_are_one_step_until_the_silk_touch_tool_is_held(library):
     task = build_molecule(naive(ref("obtain.deepslate_coal_ore")), library)
     steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps

@@ -534,7 +534,10 @@ end
 
 -- The item-use statistic (Minecraft's `used`): an item is used when a block is placed with it, it is eaten, or
 -- it is a tool that does the work (digs a node its capabilities dig, lands a killing blow). One `use` event
--- names the item, as the Python world's actions emit it (taskverse.world.graph.items_used).
+-- names the item, as the Python world's actions emit it (taskverse.world.graph.items_used; the engine model's
+-- digs and kills: taskverse.engine.model). Minecraft Wiki, Statistics (Java Edition 1.20, minecraft:used): the
+-- Items screen counts the times a tool was used to destroy blocks, and the game counts a block broken with a tool
+-- and a mob hit with a weapon or tool (ItemStack.mineBlock and hurtEnemy award the used statistic).
 local function tool_digs(tool, node_name)
 	local def = minetest.registered_tools[tool]
 	local node = minetest.registered_nodes[node_name]

@@ -417,6 +417,7 @@ class Compiler:
         tools = [mc for mc, e in mapped.items() if self._item_type(e) == "tool"]
         if tools:
             s.use_items.update(e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS)
+            s.game_mobs.update(self._game_registered_mobs)  # a kill with the tool is a use: any mob's death counts
             return tools
         self._use_items(s, target, mapped)
         return [mc for mc, e in mapped.items() if e in s.use_items]
@@ -433,6 +434,12 @@ class Compiler:
         s.problem("reach target the engine cannot measure", target,
                   f"reach {target}: the runtime measures only {', '.join(REACH_MEASURES)} and blocks to stand on")
         return []
+
+    @cached_property
+    def _game_registered_mobs(self) -> frozenset[str]:
+        """The mobs the game registers itself (taskverse_mc's): the runtime logs their deaths only when watched."""
+        return frozenset(c.to for c in self.mapping.entities.values()
+                         if c.supplied_by == "game" and c.to is not None and c.to in self.registry.entities)
 
     @cached_property
     def _structure_held(self) -> frozenset[str]:

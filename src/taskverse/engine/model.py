@@ -16,8 +16,8 @@ atom                  needs                                                     
 ``find.<entity>``     the entity (summoned at the start); a mob Minecraft         the mob, for a spawned one
                       spawns: being in a dimension it spawns in                   (the harness's ``spawn``)
 ``mine.<node>``       the node (found, placed or near the start), a tool that     its drops, chance lines as
-                      digs it unless the hand does (a tool with drops of its     chances
-                      own, shears: ``mine.<node>.<tool>``)
+                      digs it unless the hand does (a tool with drops of its     chances; a use of the tool
+                      own, shears: ``mine.<node>.<tool>``)                       that dug it
 ``craft.<item>``      one way per recipe: its cells (``group:`` any member)       the recipe's count
 ``smelt.<item>``      per cooking recipe: the input, fuel for one cooking, a      the output
                       furnace (held, or standing near the player)
@@ -36,7 +36,8 @@ atom                  needs                                                     
                       bottle (used up), in taskverse_mc
 ``use.<villager>.<i>`` a villager (met), its profession's job site (placed         the item (an emerald for
                       beside it), the price (emeralds and more), in taskverse_mc  what it buys)
-``kill.<mob>``        the mob (summoned or spawned)                               its loot (1 in 10 or likelier)
+``kill.<mob>``        the mob (summoned or spawned); a spawned one, the combat    its loot (1 in 10 or likelier);
+                      table's gear                                                a use of the weapon
 ``use.<mob>.<food>``  the animal (summoned or spawned), the food (used up); held:    its container (an axolotl's
                       the food (taskverse_mc: ``breeding.yaml``'s foods)          bucket; the game: fed, in love,
                                                                                   a baby, tamed by chance)
@@ -60,12 +61,16 @@ atom                  needs                                                     
 Each atom's success event is the event the runtime logs for that action, in game names; a task's goals are
 translated to game names to plan it (:mod:`taskverse.engine.planner`).
 
-What the model leaves out, and why: tools do not wear (the harness digs at most a few dozen nodes a plan, well
-within a tool's uses); fuel burns per cooking and what is left in the furnace is not counted (the harness fills
-the furnace for every ``cook`` step, and a furnace's fuel goes on burning while nothing cooks); items that only
-a mob drops come from the mobs a task's start summons or, in taskverse_mc, that the scripted player spawns where
-Minecraft spawns them (a stand-in: the game spawns none), drops rarer than 1 in 10 left out; a crafting grid
-needs no table (the harness crafts on the player's 3x3 grid).
+A tool doing its work is used, as Minecraft's ``used`` statistic counts it and the runtime logs it: a node dug
+with a tool whose capabilities dig it, a mob killed with a weapon in hand (``Rules``'s ``tools``); so
+``use.<tool>`` is one dig or one kill with it.
+
+What the model leaves out, and why: tools do not wear (the harness digs at most a few dozen nodes a plan, well within a
+tool's uses, and a use is counted whether or not the model wears the tool); fuel burns per cooking and what is left in
+the furnace is not counted (the harness fills the furnace for every ``cook`` step, and a furnace's fuel goes on burning
+while nothing cooks); items that only a mob drops come from the mobs a task's start summons or, in taskverse_mc, that
+the scripted player spawns where Minecraft spawns them (a stand-in: the game spawns none), drops rarer than 1 in 10 left
+out; a crafting grid needs no table (the harness crafts on the player's 3x3 grid).
 
 Why taskverse_mc reads its registry too, though it is generated from the same knowledge as the library: the
 game is not Minecraft. Its drops turn count ranges into rarities, its only enchantment is Silk Touch on pickaxes
@@ -239,7 +244,8 @@ class GameModel:
         atoms = self._atoms()
         self.atoms: list[AtomTask] = atoms.tasks
         self.acts: dict[str, Act] = atoms.acts
-        self.rules = Rules(self.atoms, extra_items=[n for n in self.items if n not in NOT_BLOCKS])
+        self.rules = Rules(self.atoms, extra_items=[n for n in self.items if n not in NOT_BLOCKS],
+                           tools=self.tools[1:])
 
     def __getstate__(self) -> dict[str, Any]:
         """What a cached model keeps: everything but the knowledge (``game_model`` gives it back)."""
@@ -262,7 +268,8 @@ class GameModel:
         self._crafts(out)
         self._smelts(out)
         self._places(out)
-        # a pickaxe's use is the enchanting (``use.<silk tool>.enchant``): used on anything else it does nothing
+        # a pickaxe's right-click is the enchanting (``use.<silk tool>.enchant``): on anything else it does
+        # nothing (its use by digging is the mine atoms')
         enchanted_by = {t["tool"] for t in self.enchanting["tools"]} if self.enchanting else set()
         for name, item in sorted(self.items.items()):
             if name in NOT_BLOCKS or item.type == "none":
@@ -412,9 +419,14 @@ class GameModel:
             groups = sorted(by_yields.items(), key=lambda kv: (HAND not in kv[1], kv[1]))
             for n, (drops, tools) in enumerate(groups):
                 needs = [_need("block", [node])]
-                if HAND not in tools:
-                    needs.append(_need("item", tools, kept=True))
-                out.add(Act("mine", "block", node), [(needs, list(drops))], suffix=tools[0] if n else "")
+                if HAND in tools:
+                    ways = [(needs, list(drops))]
+                else:  # a tool that digs it is used (the runtime logs a use); one that cannot is only held
+                    digging = [t for t in tools if self.digs(node, t)]
+                    idle = [t for t in tools if t not in digging]
+                    ways = [([*needs, _need("item", group, kept=True, held=group is idle)], list(drops))
+                            for group in (digging, idle) if group]
+                out.add(Act("mine", "block", node), ways, suffix=tools[0] if n else "")
 
     def _crafts(self, out: _Atoms) -> None:
         ways: dict[str, list[tuple[list[Need], list[Yield]]]] = {}
@@ -845,9 +857,10 @@ class GameModel:
     def fight_gear(self, mob: str) -> list[list[Need]]:
         """The gear that wins a fight with a mob the player meets by spawning: the combat table's, in game names.
 
-        The weapon is held (the harness hits with it), armour pieces and food are kept and eaten as the library's
-        combat atoms have them, so a plan fights a golem as a survival player would (a sword, diamond armour), not
-        bare-handed. A start that summons the mob is its own fight: the task's initialization gives the gear.
+        The weapon is kept and used (the harness hits with it: a use of it), armour pieces and food are kept and eaten
+        as the library's combat atoms have them, so a plan fights a golem as a survival player would (a sword, diamond
+        armour), not bare-handed. A start that summons the mob is its own fight: the task's initialization gives the
+        gear.
         """
         ways = []
         for way in fight_needs(self.kn, mob):
@@ -857,8 +870,7 @@ class GameModel:
                 if not names:
                     missing = True
                     break
-                weapon = need.kept and any(m in self.weapons for m in need.any_of)
-                gear.append(_need("item", names, count=need.count, kept=need.kept, held=weapon))
+                gear.append(_need("item", names, count=need.count, kept=need.kept))
             if not missing:
                 ways.append(gear)
         return ways
