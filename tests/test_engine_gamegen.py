@@ -355,13 +355,18 @@ PLAYED = ("craft.iron_pickaxe", "mine.diamond_ore", "smelt.iron_ingot", "combat.
           "tame.ocelot", "obtain.milk_bucket", "use.fill_lava_bucket", "enchant.silk_touch_golden_pickaxe",
           "mine.sculk_sensor.silk_touch", "obtain.cyan_candle", "trade.chainmail_chestplate", "obtain.carved_pumpkin",
           "obtain.heart_of_the_sea", "enter.end", "find.red_bed", "find.tnt", "find.end_portal_frame",
-          "use.stone_pickaxe")
+          "use.stone_pickaxe", "use.stone_sword")
 
 
 #: Wrong plans, played with the others, that must not complete their task: a trade with no job site beside the
 #: villager (its start gives one, not placed).
 WRONG = {"trade.chainmail_chestplate": [{"do": "trade", "entity": "minecraft:villager",
                                          "item": "minecraft:chainmail_chestplate"}]}
+
+#: Plans written here, played with the others, that must complete their task: a kill with a sword is its use (the
+#: scripted player's plan digs with it instead).
+BY_HAND = {"use.stone_sword": [{"do": "spawn", "entity": "minecraft:creeper"}, {"do": "wait", "seconds": 0.6},
+                               {"do": "kill", "entity": "minecraft:creeper", "tool": "minecraft:stone_sword"}]}
 
 
 @pytest.fixture(scope="module")
@@ -377,10 +382,11 @@ def played(library):
         ir = compile_task(task, library, GAME)
         jobs.append((task, ir, plan_task(task, ir, library)))
         keys.append(task_id)
-    for task_id, steps in WRONG.items():
-        task = library.get(task_id)
-        jobs.append((task, compile_task(task, library, GAME), Plan.model_validate({"steps": steps})))
-        keys.append(f"wrong:{task_id}")
+    for kind, plans in (("wrong", WRONG), ("by_hand", BY_HAND)):
+        for task_id, steps in plans.items():
+            task = library.get(task_id)
+            jobs.append((task, compile_task(task, library, GAME), Plan.model_validate({"steps": steps})))
+            keys.append(f"{kind}:{task_id}")
     return dict(zip(keys, run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT), strict=True))
 
 
@@ -390,6 +396,14 @@ def test_a_wrong_plan_does_not_complete_it(played, task_id):
     assert report.error is None, report.engine_errors
     assert not report.success
     assert "no job site block" in (report.plan_error or "")
+    assert report.replay is not None and report.replay.agrees
+
+
+@pytest.mark.parametrize("task_id", sorted(BY_HAND))
+def test_a_plan_written_here_completes_it_and_the_replay_agrees(played, task_id):
+    report = played[f"by_hand:{task_id}"]
+    assert report.error is None, report.engine_errors
+    assert report.success, (report.plan_error, report.events[-3:])
     assert report.replay is not None and report.replay.agrees
 
 

@@ -394,7 +394,8 @@ def test_an_animal_is_fed_each_food_the_breeding_table_gives_it(library):
     assert not rules.outputs[a]
     axolotl = rules.action_index["use.minecraft:axolotl.minecraft:tropical_fish_bucket"]
     assert [rules.names[o.resource] for o in rules.outputs[axolotl]] == ["minecraft:water_bucket"]  # given back
-    assert not any(n.startswith("use.default:") and n.count(".") > 1 for n in game_model("minetest_game").rules.actions)
+    assert not any(n.startswith("use.default:") and n.count(".") > 1 and not n.endswith(".dig")  # a tool's dig
+                   for n in game_model("minetest_game").rules.actions)
 
 
 @pytest.mark.parametrize(("atom", "food", "mob"), [
@@ -474,17 +475,27 @@ def test_a_tool_doing_its_work_is_used_as_the_runtime_logs_it(library):
     assert rules.worn == frozenset()
 
 
-def test_use_of_a_pickaxe_is_one_dig_and_enchanting_is_still_a_way(library):
-    task = library.get("use.stone_pickaxe")
-    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
-    assert [(s.do, s.tool) for s in steps if s.do == "dig"] == [("dig", "minecraft:stone_pickaxe")]
-    assert len(steps) <= 2  # the pickaxe is held from the start: travel to a node it digs, and dig it
-    rules = game_model("taskverse_mc", library.knowledge).rules
-    assert "use.minecraft:silk_touch_stone_pickaxe.enchant" in {
-        rules.actions[a] for a in rules.actions_by_key[("use", "minecraft:stone_pickaxe")]}
-    sword = library.get("use.stone_sword")
-    steps = scripted_plan(sword, compile_task(sword, library, "taskverse_mc"), library).plan.steps
-    assert [s.tool for s in steps if s.do == "kill"] == ["minecraft:stone_sword"]
+def test_use_of_a_tool_is_one_dig_with_it_and_enchanting_is_the_tables_use(library):
+    """``use.<tool>.dig``: a generated node the tool digs, dug with that tool in hand (the mine atoms dig with the
+    first tool held, as the library's rules do, so the library's ``use.<tool>`` is an action of its own too)."""
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    a = rules.action_index["use.minecraft:stone_pickaxe.dig"]
+    (way,) = rules.ways[a]
+    nodes = {rules.names[m] for n in way if n.presence for m in n.members}
+    assert {"minecraft:stone", "minecraft:deepslate"} <= nodes and "minecraft:obsidian" not in nodes
+    assert all(model.digs(node, "minecraft:stone_pickaxe") and node in model.places for node in nodes)
+    assert [rules.names[m] for n in way if not n.presence for m in n.members] == ["minecraft:stone_pickaxe"]
+    assert rules.use_keys[a] == {("use", "minecraft:stone_pickaxe")} and not rules.outputs[a]
+    enchant = rules.action_index["use.minecraft:silk_touch_stone_pickaxe.enchant"]  # the table's use, held the pickaxe
+    assert (rules.goals[enchant].target, rules.goals[enchant].using) == (
+        "minecraft:enchanting_table", "minecraft:stone_pickaxe")
+    for tool in ("stone_pickaxe", "iron_pickaxe", "stone_sword"):
+        task = library.get(f"use.{tool}")
+        steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+        assert [(s.do, s.tool) for s in steps if s.do in ("dig", "kill", "enchant")] == [
+            ("dig", f"minecraft:{tool}")], tool
+        assert len(steps) <= 3, tool  # the tool is held from the start: travel to a node it digs, and dig it
 
 
 def test_enchanting_tries_are_one_step_until_the_silk_touch_tool_is_held(library):

@@ -792,14 +792,17 @@ local function use_on_entity_hook(original)
 	end
 end
 
--- A mob killed by a player: the kill, and a use of the weapon that landed the blow (it wore it).
+-- A mob killed by a player: the kill, and a use of the weapon that landed the blow (it wore it): a tool with
+-- capabilities (a sword, a pickaxe), as Minecraft counts a mob hit with a weapon or a digging tool; a bow, a rod
+-- or armour in hand lands a blow no use counts (taskverse.engine.model's tools).
 local function emit_kill(self)
 	local cause = self.cause_of_death
 	local killer = cause and cause.puncher
 	if is_player(killer) then
 		emit(killer, "kill", self.name, target_of(self.name), 1)
 		local tool = killer:get_wielded_item():get_name()
-		if minetest.registered_tools[tool] ~= nil then
+		local def = minetest.registered_tools[tool]
+		if def ~= nil and def.tool_capabilities ~= nil then
 			emit(killer, "use", tool, target_of(tool), 1)
 		end
 	end

@@ -27,6 +27,7 @@ atom                  needs                                                     
 ``eat.<item>``        the item, eaten (items with ``on_use``)                     nothing
 ``equip.<item>``      the item, held                                              nothing
 ``use.<item>``        the item, held (items with a use callback)                  nothing
+``use.<tool>.dig``    a generated node the tool digs (found), the tool (kept)     nothing; the tool's use
 ``use.<t>.enchant``   a pickaxe, 3 lapis lazuli; kept: an enchanting table, 15    its Silk Touch tool ``<t>``
                       bookshelves, a grindstone (taskverse_mc)                    with the knowledge's chance,
                                                                                   else the pickaxe back
@@ -427,6 +428,23 @@ class GameModel:
                     ways = [([*needs, _need("item", group, kept=True, held=group is idle)], list(drops))
                             for group in (digging, idle) if group]
                 out.add(Act("mine", "block", node), ways, suffix=tools[0] if n else "")
+        self._tool_digs(out)
+
+    def _tool_digs(self, out: _Atoms) -> None:
+        """A node dug with a tool in hand (``use.<tool>.dig``): a use of that tool, as the library's ``use.<tool>``.
+
+        Any generated node the tool digs by its own capabilities (found where the map has it), the tool kept; its
+        event is the tool's use. The mine atoms use the tool too, but the first of their tools the player holds
+        (as the rules use the cheapest that does the work), so a use of one named tool is an atom of its own, as
+        the library's tiered tools have it; the drops are left out, as the library leaves them out.
+        """
+        generated = [n for n in sorted(self.places) if n in self.items and self.items[n].type == "node"
+                     and n not in self.structure_held]
+        for tool in self.tools[1:]:
+            nodes = [n for n in generated if self.digs(n, tool)]
+            if nodes:
+                out.add(Act("use", "dig", tool), [([_need("block", nodes), _need("item", [tool], kept=True)], [])],
+                        suffix="dig")
 
     def _crafts(self, out: _Atoms) -> None:
         ways: dict[str, list[tuple[list[Need], list[Yield]]]] = {}
@@ -657,7 +675,8 @@ class GameModel:
     def _enchants(self, out: _Atoms) -> None:
         """A pickaxe enchanted for Silk Touch (``use.<silk tool>.enchant``), as the library's ``enchant`` atoms.
 
-        Its event is the pickaxe's use (as the runtime logs a use: the item, and what it was used on). The
+        Its event is the table's use holding the pickaxe, as the runtime logs a use (the item, and what it was used
+        on) and the library's goal names it; the pickaxe's own use is its digs (``use.<tool>.dig``). The
         pickaxe, used on an enchanting table with 15 bookshelves around it, takes 3 lapis lazuli; with the
         knowledge's chance it comes back as its Silk Touch tool, else plain (a grindstone, kept, grinds off what
         the try gave instead). The table and the bookshelves are kept items: the scripted player sets them up at
@@ -673,7 +692,7 @@ class GameModel:
             tool, chance = entry["tool"], float(entry["chance"])
             made = [Yield(name=entry["enchanted"], chance=chance), Yield(name=tool, chance=round(1 - chance, 6))]
             out.add(Act("use", "enchant", entry["enchanted"], makes=tool), [([_need("item", [tool]), *setup], made)],
-                    target=tool, suffix="enchant")
+                    target=table["station"], using=tool, suffix="enchant")
 
     def _harvests(self, out: _Atoms) -> None:
         """An item used on a full bee nest (``use.<nest>.<item>``): shears (kept) give 3 honeycomb, a bottle honey.

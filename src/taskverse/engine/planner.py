@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from taskverse.algebra.expr import (
@@ -173,6 +173,8 @@ class _Goals:
         fed: list[str] = []  # an item used on a mob: the food it is fed, as the model's feeding events carry it
         if goal.event == "use" and self._on_mob(goal):
             fed = self.items(goal.using) if goal.using else self._start_foods(goal)
+        elif goal.event == "use" and goal.using and self._on_station(goal):
+            fed = self.items(goal.using)  # a pickaxe on the enchanting table: the table's use, holding the pickaxe
         asked = [self.items(c.how_items or [c.how[5:]]) for c in constraints if c.how and c.how.startswith("with:")]
         hold = [i for i in using if all(i in a for a in asked)] if using else (asked[0] if asked else [])
         bare = any(c.how == "bare_hand" for c in constraints)
@@ -218,6 +220,8 @@ class _Goals:
             # a suspicious block brushed: the structures' (taskverse_mc's archaeology), found where they stand
             brushed = {act.makes for act in self.model.acts.values() if act.kind == "brush"}
             names = [n for t in goal.targets for n in self.names(t) if n in brushed] or names
+            if self._on_station(goal):  # the station's use, held the item (other actions use a tool too)
+                names = [n for t in goal.targets for n in self.names(t)]
         else:
             names = []
             for target in goal.targets:
@@ -228,6 +232,11 @@ class _Goals:
             raise NoPlan(f"nothing in {self.ir.game} does {event} {' or '.join(goal.targets) or '?'}"
                          f"{' (' + ', '.join(sorted(set(names))) + ')' if names else ''}")
         return event, found
+
+    def _on_station(self, goal: GoalIR) -> bool:
+        """Whether a goal's targets are a station the model's actions use an item on (the enchanting table)."""
+        stations = {self.model.enchanting["station"]} if self.model.enchanting else set()
+        return bool(goal.targets) and all(n in stations for t in goal.targets for n in self.names(t))
 
     def _on_mob(self, goal: GoalIR) -> bool:
         """Whether a goal's targets are the model's mobs (an item used on an animal: feeding it)."""
@@ -566,6 +575,10 @@ class _Player:
             return
         if act.kind == "brush":  # a structure's suspicious block brushed
             self._loot(act, name, outputs, w)
+            return
+        if act.kind == "dig":  # a node the tool digs, dug with it in hand: its use
+            self._mine(replace(act, verb="mine", kind="block", name=presence[0]), name, taken, kept, presence,
+                       outputs, w)
             return
         if act.kind == "fill":  # the container used on the block it is filled at (a glass bottle on water)
             node = self._ensure_node([act.makes], name)
