@@ -12,12 +12,9 @@ rules); without numba (an optional extra) the Python loop runs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from taskverse.world.rules import Rules
 
 try:  # an optional extra: the loop compiled
     import numba
@@ -52,13 +49,11 @@ class SettleTables:
     consumer: np.ndarray
 
 
-def settle_tables(rules: Rules) -> SettleTables:
-    """The rules flattened for the compiled fixpoint (made once per rules)."""
+def settle_tables(rules: Any, consumers: list[list[int]]) -> SettleTables:
+    """``Rules`` flattened for the compiled fixpoint (made once per rules); ``consumers``: ``rules.consumers_of``."""
     cached: SettleTables | None = rules.__dict__.get("_settle_tables")
     if cached is not None:
         return cached
-    from taskverse.world.rules import consumers_of
-
     way_start, need_start, consume, member_start, member, amount = [0], [0], [], [0], [], []
     output_start, output, per_run = [0], [], []
     for a, ways in enumerate(rules.ways):
@@ -78,7 +73,6 @@ def settle_tables(rules: Rules) -> SettleTables:
                 per_run.append(out.units(rules.n_items))
             output_start.append(len(output))
         way_start.append(len(need_start) - 1)
-    consumers = consumers_of(rules)
     consumer_start = np.cumsum([0, *(len(c) for c in consumers)])
     tables = SettleTables(
         np.array(way_start, np.int64), np.array(need_start, np.int64), np.array(consume, np.bool_),
@@ -89,10 +83,13 @@ def settle_tables(rules: Rules) -> SettleTables:
     return tables
 
 
-def settle(rules: Rules, fronts: list[list[tuple[float, float]]], way_prices: list[list[tuple[float, float]]],
-           start: list[int], steps: Any, size: int) -> None:
-    """``CostModel._settle`` on flat arrays, compiled; ``fronts`` and ``way_prices`` are updated in place."""
-    t = settle_tables(rules)
+def settle(rules: Any, consumers: list[list[int]], fronts: list[list[tuple[float, float]]],
+           way_prices: list[list[tuple[float, float]]], start: list[int], steps: Any, size: int) -> None:
+    """``CostModel._settle`` on flat arrays, compiled; ``fronts`` and ``way_prices`` are updated in place.
+
+    ``rules`` is a ``Rules`` and ``consumers`` its ``consumers_of`` (passed in: this module imports nothing of it).
+    """
+    t = settle_tables(rules, consumers)
     n_resources = len(fronts)
     front_m = np.full((n_resources, size + 1), np.inf)
     front_s = np.full((n_resources, size + 1), np.inf)
