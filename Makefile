@@ -7,10 +7,12 @@ PY := $(VENV)/bin/python
 
 .PHONY: setup run test lint perf clean
 
+# --no-compile: byte-compiling every installed file (ray's alone are thousands) costs more CPU than compiling, on
+# first import, the modules that are used
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --no-compile --upgrade pip
+	$(PY) -m pip install --quiet --no-compile -e '.[dev]'
 	touch $@
 
 setup: $(VENV)/.installed
