@@ -39,7 +39,8 @@ Rules:
   something found (mining netherrack happens in the nether); it starts where the initialization says.
 * Each action emits the atom's own success event (a tag target is named by the member used) and an ``obtain``
   event per item received, where the agent is after the action, with the tool the action keeps in hand (none
-  for craft and smelt).
+  for craft and smelt). An atom whose success is to obtain the item it yields counts what came (a trade of 4
+  apples obtains 4), and a try that gave none (a wandering trader without the offer) obtains nothing.
 * It also emits a ``use`` event for each item it uses, as the game's ``used`` statistic counts them (Minecraft
   Wiki, Statistics): the block it places, the food it eats, the armour it puts on, the tool it wears down
   (mining, killing, tilling, shearing) and the item it uses on a block (a bucket on water, a compass on a
@@ -393,6 +394,11 @@ class Rules:
                 event=goal.event.value, target=goal.target, target_tag=self._tag(goal.target), count=goal.count,
                 value=goal.value, using=goal.using, using_tag=self._tag(goal.using)))
         self.n_slots = len(self.slot_action)
+        self.obtains_own: frozenset[int] = frozenset(
+            a for a, g in enumerate(self.goals)
+            if g.event == "obtain" and g.target_tag is None and ("item", g.target) in index
+            and all(any(o.resource == index[("item", g.target)] for o in outs) for outs in self.way_outputs[a]))
+        """Actions whose goal is to obtain an item every way of theirs yields: their goal event counts what came."""
         self.output_items: list[frozenset[int]] = [
             frozenset(o.resource for o in outputs if o.resource < self.n_items) for outputs in self.outputs]
         ordered_groups = [key for key, _ in sorted(groups.items(), key=lambda kv: kv[1])]
@@ -920,10 +926,14 @@ class Rules:
         biome = names[place[0]] if place[0] >= 0 else None
         dimension = names[place[1]] if place[1] >= 0 else None
         count = goal.count
+        events: list[Event] = []
         if goal.event in COUNTED_BY_ITEMS:  # as the game's statistics count them: a craft of 4 sticks counts 4
             made = sum(n for r, n in outputs if r < n_items and names[r] == target)
             count = made or count
-        events: list[Event] = [(goal.event, target, count, held, biome, dimension, goal.value)]
+        if goal.event == "obtain" and a in self.obtains_own:  # obtained is what came: 4 apples, or none this try
+            count = sum(n for r, n in outputs if r < n_items and names[r] == target)
+        if count:
+            events.append((goal.event, target, count, held, biome, dimension, goal.value))
         for item in self._used(a, goal, way_needs, used, target, held):
             if (goal.event, target) != ("use", item):
                 events.append(("use", item, 1, held, biome, dimension, None))

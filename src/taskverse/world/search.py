@@ -486,7 +486,9 @@ def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]], sure: b
     """How much one run of ``a`` counts towards an atom with event keys ``keys``: at most, or as a plan counts on."""
     goal = rules.goals[a]
     targets = goal.target_tag if goal.target_tag is not None else {goal.target}
-    best: float = goal.count if any((goal.event, t) in keys for t in targets) else 0
+    # An action obtaining its own yield counts what comes (below): a chance trade gives none on most tries.
+    counted = a not in rules.obtains_own and any((goal.event, t) in keys for t in targets)
+    best: float = goal.count if counted else 0
     for out in rules.outputs[a]:
         if _counts_output(rules, a, out.resource, keys):
             best = max(best, out.sure if sure else out.most)
