@@ -301,11 +301,46 @@ class Profession(_Table):
     sells: list[Trade] = Field(min_length=1)
 
 
+class Offer(_Table):
+    """A wandering trader's offer: ``count`` of an item for ``emeralds``, made ``uses`` times before it locks."""
+
+    item: str
+    count: int = Field(default=1, ge=1, le=64)
+    emeralds: int = Field(ge=1, le=64)
+    uses: int = Field(ge=1, le=64)
+
+
+class WanderingTrader(_Table):
+    """The wandering trader's offers: ``generic_offers`` drawn from ``generic`` and ``rare_offers`` from ``rare``."""
+
+    mob: str
+    source: str
+    generic_offers: int = Field(ge=1)
+    rare_offers: int = Field(ge=1)
+    generic: list[Offer] = Field(min_length=1)
+    rare: list[Offer] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _distinct(self) -> WanderingTrader:
+        for pool, picks in ((self.generic, self.generic_offers), (self.rare, self.rare_offers)):
+            if picks > len(pool):
+                raise ValueError(f"{picks} offers drawn from a pool of {len(pool)}")
+            if len({o.item for o in pool}) != len(pool):
+                raise ValueError("a pool lists an item twice")
+        return self
+
+    def offers(self) -> list[tuple[Offer, float]]:
+        """Every offer with the chance a trader has it: the offers drawn from its pool over the pool's size."""
+        return [(o, picks / len(pool)) for pool, picks in ((self.generic, self.generic_offers),
+                                                           (self.rare, self.rare_offers)) for o in pool]
+
+
 class Trading(_Table):
     """``trades.yaml``."""
 
     source: str
     professions: list[Profession] = Field(min_length=1)
+    wandering_trader: WanderingTrader
 
 
 # -- mobs killed by mobs ----------------------------------------------------------------------------------------
@@ -961,6 +996,9 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
         out += [("trades.yaml", item, "item") for t in prof.sells for item in t.goods]
         out += [("trades.yaml", t.also.item, "item") for t in prof.sells if t.also]
         out += [("trades.yaml", t.item, "item") for t in prof.buys]
+    trader = mech.trading.wandering_trader
+    out.append(("trades.yaml", trader.mob, "entity"))
+    out += [("trades.yaml", offer.item, "item") for offer, _ in trader.offers()]
     for killer in mech.mob_kills.killers:
         need_names("mob_kills.yaml", killer.needs)
         for kill in killer.kills:

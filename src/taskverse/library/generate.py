@@ -337,7 +337,7 @@ def _way_rank(way: list[Need], rank: dict[str, float]) -> tuple[float, int]:
 
 
 def _player_order(draft: Draft, rank: dict[str, float]) -> None:
-    """Put the way a player uses first: of the obtainable ways, the one that gives the most, then the earliest.
+    """Put the way a player uses first: of the obtainable ways, the one that gives the most on average, then the earliest.
 
     "Earliest" is the way whose needs have the lowest rank. Two planks (4 sticks) come before two bamboo
     (1 stick), an iron block (9 ingots) before nine nuggets (1).
@@ -347,9 +347,10 @@ def _player_order(draft: Draft, rank: dict[str, float]) -> None:
 
     def key(i: int) -> tuple[bool, float, float, int, int]:
         worst, spent = _way_rank(draft.ways[i], rank)
-        # what the way makes of the atom's own item (a container given back beside it is no more of it)
-        given = (sum(y.get("count", 1) for y in outcomes[i] if y.get("name") == target)
-                 or sum(y.get("count", 1) for y in outcomes[i]))
+        # what the way makes of the atom's own item (a container given back beside it is no more of it), on
+        # average: a trade a villager always offers before the wandering trader's chance of the same offer
+        given = (sum(y.get("count", 1) * y.get("chance", 1.0) for y in outcomes[i] if y.get("name") == target)
+                 or sum(y.get("count", 1) * y.get("chance", 1.0) for y in outcomes[i]))
         return (worst == INF, -given, worst, spent, i)
 
     order = sorted(range(len(draft.ways)), key=key)

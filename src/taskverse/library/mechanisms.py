@@ -229,8 +229,8 @@ def _villager_ways(kn: Knowledge, verb: str, offers: dict[str, list[tuple[str, l
         named = [("an " if p[0] in "aeiou" else "a ") + p for p in dict.fromkeys(p for p, _, _ in ways)]
         professions = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
         made = draft(verb, item, "obtain", [w for _, w, _ in ways], [ways[0][2]],
-                     description=description.format(profession=professions, item=item),
-                     initialization=presence(kn, ways[0][1]))
+                     description=description.format(profession=professions, item=item))
+        made.start = lambda way: presence(kn, way)  # beside the villager of the way a player uses first
         if len({repr(y) for _, _, y in ways}) > 1:
             made.outcomes = [[y] for _, _, y in ways]
         if verb == "sell":  # as the curated use.trade_villager: interacting with the villager, the goods in hand
@@ -247,6 +247,7 @@ def trades(kn: Knowledge) -> list[Draft]:
     """``trade.<item>``: emeralds (and the trade's other items) to a villager of a profession that sells the item.
 
     The villager's job site block is kept beside it; an item several professions sell has a way per profession.
+    A wandering trader's offer is a way too, whose item comes with the chance a trader has the offer.
     """
     offers: dict[str, list[tuple[str, list[Need], dict[str, Any]]]] = {}
     for prof in _mech(kn).trading.professions:
@@ -256,6 +257,11 @@ def trades(kn: Knowledge) -> list[Draft]:
                 given: dict[str, Any] = {"name": item, **({"count": trade.count} if trade.count > 1 else {})}
                 ways = [*_villager(prof.job_site), need(["emerald"], trade.emeralds), *extra]
                 offers.setdefault(item, []).append((prof.profession, ways, given))
+    trader = _mech(kn).trading.wandering_trader
+    for offer, chance in trader.offers():
+        given = {"name": offer.item, **({"count": offer.count} if offer.count > 1 else {}), "chance": chance}
+        ways = [need([trader.mob], kind=ENTITY), need(["emerald"], offer.emeralds)]
+        offers.setdefault(offer.item, []).append((trader.mob.replace("_", " "), ways, given))
     return _villager_ways(kn, "trade", offers, "trade emeralds with {profession} for {item}")
 
 
