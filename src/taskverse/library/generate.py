@@ -337,7 +337,7 @@ def _way_rank(way: list[Need], rank: dict[str, float]) -> tuple[float, int]:
 
 
 def _player_order(draft: Draft, rank: dict[str, float]) -> None:
-    """Put the way a player uses first: of the obtainable ways, the one that gives the most on average, then the earliest.
+    """Put the way a player uses first: of the obtainable ways, the one giving the most on average, then the earliest.
 
     "Earliest" is the way whose needs have the lowest rank. Two planks (4 sticks) come before two bamboo
     (1 stick), an iron block (9 ingots) before nine nuggets (1).
