@@ -145,3 +145,41 @@ def test_a_plan_kills_no_more_evokers_than_the_mansions_it_finds_hold(library, g
     plan = plan_task(f"naive({goal})", library, "steps").actions
     assert plan.count("combat.evoker") <= held * plan.count("find.evoker")
     assert plan.count("find.evoker") <= 1, plan
+
+
+@pytest.mark.parametrize("target", ["init(obtain.nautilus_shell, inventory.emerald=5)",
+                                    "naive(obtain.brain_coral_block)"])
+@pytest.mark.parametrize("budget", [1, 4, 40])
+def test_the_planner_works_within_its_budget(library, target, budget):
+    """Every search of ``best_plan`` grows with its budget, its first plan too (issue 24).
+
+    Counted in the planner's own unit of work, the candidate checks (``enabled_way``): the greedy policy's walks
+    and ``prune_plan``'s replays get ``FIRST_PLAN_WORK`` a state of the budget (overrun by at most one try of
+    ``FIRST_PLAN_STEPS``), and A* checks the universe's actions once an expanded state. A first plan of several
+    hundred steps took tens of thousands of checks whatever the budget before it was bounded.
+    """
+    from taskverse.textenv.env import SkillForgeTextEnv
+    from taskverse.textenv.planning import planner_for
+    from taskverse.world.search import FIRST_PLAN_STEPS, FIRST_PLAN_WORK
+
+    env = SkillForgeTextEnv(task=target, initialization="task", plan_info=False, library=library)
+    env.reset(seed=0)
+    planner = planner_for(env, from_start=True, budget=budget)
+    checks = [0]
+    enabled_way = planner.enabled_way
+
+    def counted(a, state):
+        checks[0] += 1
+        return enabled_way(a, state)
+
+    planner.enabled_way = counted
+    planner.best_plan()
+    searched = 2 * (budget + 1) * len(planner.universe.actions)
+    assert checks[0] <= budget * FIRST_PLAN_WORK + FIRST_PLAN_STEPS + searched
+    assert planner.work.spent <= budget * FIRST_PLAN_WORK + FIRST_PLAN_STEPS
+
+
+def test_a_long_first_plan_still_comes_within_the_default_budget(library):
+    """Bounding the first plan's work leaves the library's long plans as they were (614 steps to a coral block)."""
+    report = plan_task("naive(obtain.brain_coral_block)", library, "steps")
+    assert report.steps > 500

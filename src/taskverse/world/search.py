@@ -56,6 +56,17 @@ TIE_WEIGHT = 1e-12
 """Scale of a secondary cost next to one step: a plan of 2,000 hour-long actions still adds less than 1e-3."""
 GREEDY_EFFORT = 20_000
 """Producers one greedy choice may walk before it gives up (the library's choices walk a few hundred at most)."""
+FIRST_PLAN_STEPS = 2000
+"""The longest first plan the greedy policy makes (longer: it is taken to be going round in circles)."""
+FIRST_PLAN_WORK = 200
+"""Work units ``best_plan``'s first plan may take per state of its budget: a producer the greedy policy walks, a
+step it or ``prune_plan`` takes or replays.
+
+A first plan is not a search, yet it was bounded only by its own limits (2,000 greedy choices of up to
+``GREEDY_EFFORT`` walks each, and pruning that replays the plan once for every step it tries to drop), none of them
+tied to the budget. Tied to it, a budget of 1,000 states allows 200,000 units: the library's naive craft atoms take
+at most a few tens of thousands (``tests/test_plan.py`` checks the bound).
+"""
 StateDict = dict[int, int]
 """A planning state's holdings: resource index -> count (only non-zero), and ``n_resources + slot`` -> tries."""
 
@@ -505,6 +516,27 @@ def _counts_output(rules: Rules, a: int, r: int, keys: frozenset[tuple[str, str]
     return ("obtain", name) in keys or (event in COUNTED_BY_ITEMS and (event, name) in keys)
 
 
+class Work:
+    """Work a planner's first plan may still do, counted in units (a greedy walk, a replayed step)."""
+
+    def __init__(self, allowance: int) -> None:
+        self.left = allowance
+        self.spent = 0
+
+    def spend(self, units: int = 1) -> bool:
+        """Count ``units`` of work; False (and nothing counted) when they are more than what is left."""
+        if units > self.left:
+            self.left = 0
+            return False
+        self.charge(units)
+        return True
+
+    def charge(self, units: int = 1) -> None:
+        """Count ``units`` of work done in any case (what is left stops at none)."""
+        self.left = max(0, self.left - units)
+        self.spent += units
+
+
 class Planner:
     """Shortest plans for one target from one start (A* with an admissible heuristic, see the module docstring).
 
@@ -556,6 +588,8 @@ class Planner:
         self.universe = build_universe(rules, tracker, self.costs, self.start, slack, ties)
         self.max_expansions = max_expansions
         self.expanded = 0
+        self.work = Work(0)
+        """What ``best_plan``'s first plan (greedy choices and pruning) spent of its allowance, the last time."""
         self._compile()
 
     def _compile(self) -> None:
@@ -876,15 +910,17 @@ class Planner:
         plan shortened them by 25 steps in all (0.5%) and tripled the median planning time. A caller granting
         ``WIDE_GAP_BUDGET`` expansions or more (a test) gets a weighted A* of a
         fifth of them and then A* on wide gaps too. With no first plan, a weighted A* looks for one with the
-        whole budget.
+        whole budget. The first plan's own work (greedy walks, pruning's replays) is bounded by the budget too:
+        ``FIRST_PLAN_WORK`` units a state.
         """
         budget = self.max_expansions if budget is None else budget
-        incumbent = greedy_plan(self, limit=2000)
+        work = self.work = Work(budget * FIRST_PLAN_WORK)  # the first plan's work grows with the budget, no more
+        incumbent = greedy_plan(self, limit=FIRST_PLAN_STEPS, work=work)
         if incumbent is None:
-            incumbent = greedy_plan(self, limit=2000, careful=True)
+            incumbent = greedy_plan(self, limit=FIRST_PLAN_STEPS, careful=True, work=work)
         h0 = self.heuristic(self.start, self.start_progress)
         if incumbent is not None and self.unit_cost:  # no plan is shorter than the bound: pruning stops there
-            incumbent = prune_plan(self, incumbent, floor=h0 if h0 < INF else 0.0)
+            incumbent = prune_plan(self, incumbent, floor=h0 if h0 < INF else 0.0, work=work)
         if h0 == INF:
             return incumbent, False
         if incumbent is None:
@@ -1175,7 +1211,8 @@ def _union(marks: Iterable[int]) -> int:
     return out
 
 
-def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bool = False) -> int | None:
+def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bool = False,
+                  work: Work | None = None) -> int | None:
     """The greedy policy's action: work down from the target to the first thing that can be done now.
 
     Pick the part of the target left to do (in order for ``>>``, the cheapest of ``|``), the cheapest action
@@ -1192,6 +1229,8 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     a way as soon as one of its needs cannot be pursued instead of working on its other needs, and pursues an
     action at most once a choice: a web of recipes that recycle each other (an engine game's dyes, wool and beds)
     then neither sends the rule round in circles nor down every path of the web.
+
+    ``work``: an allowance each producer walked counts against; the choice gives up (None) when it runs out.
     """
     rules = planner.rules
     costs = planner.costs
@@ -1256,7 +1295,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         if (a, protected, keeping) in failed or (careful and (a, frozenset(), frozenset()) in failed):
             return None
         effort[0] += 1
-        if effort[0] > GREEDY_EFFORT:
+        if effort[0] > GREEDY_EFFORT or (work is not None and not work.spend()):
             raise _GaveUp
         w = planner.enabled_way(a, state)
         # Doing an action takes its first way whose needs are met: pursued for ``wanted``, that way must make it
@@ -1384,8 +1423,12 @@ def _way_gap(way: tuple[Need, ...], state: StateDict, unit: Sequence[float]) -> 
     return gap
 
 
-def greedy_plan(planner: Planner, limit: int = 1000, careful: bool = False) -> list[int] | None:
-    """Run the greedy policy in the planner's model from its start; the plan if it reaches the target."""
+def greedy_plan(planner: Planner, limit: int = 1000, careful: bool = False,
+                work: Work | None = None) -> list[int] | None:
+    """Run the greedy policy in the planner's model from its start; the plan if it reaches the target.
+
+    ``work``: an allowance its choices' walks count against (None when it runs out first).
+    """
     state, progress = dict(planner.start), planner.start_progress
     plan: list[int] = []
     seen: set[Any] = set()
@@ -1394,17 +1437,19 @@ def greedy_plan(planner: Planner, limit: int = 1000, careful: bool = False) -> l
         if len(plan) >= limit or key in seen:  # going round in circles: the greedy rule is stuck
             return None
         seen.add(key)
-        a = greedy_choice(planner, state, progress, careful)
+        a = greedy_choice(planner, state, progress, careful, work)
         if a is None:
             return None
         w = planner.enabled_way(a, state)
         assert w is not None
         state, progress = planner.apply(state, progress, a, w)
         plan.append(a)
+        if work is not None:
+            work.charge()
     return plan
 
 
-def prune_plan(planner: Planner, plan: list[int], floor: float = 0.0) -> list[int]:
+def prune_plan(planner: Planner, plan: list[int], floor: float = 0.0, work: Work | None = None) -> list[int]:
     """The plan without the steps it can do without (an extra log mined, a second crafting table).
 
     Drops one step at a time, last first, keeping a shorter plan whenever it still reaches the goal; repeats
@@ -1412,11 +1457,14 @@ def prune_plan(planner: Planner, plan: list[int], floor: float = 0.0) -> list[in
     the dropped one, stops at the first that is no longer possible, and stops with success as soon as it is
     back in the state the plan had there (the rest of the plan then runs as before). Cheap next to a search,
     and it closes part of the greedy policy's gap. A plan as short as ``floor`` (a lower bound on any plan's
-    length) is returned as it is: no step of it can go.
+    length) is returned as it is: no step of it can go. With ``work``, each replayed step counts against it, and
+    the plan is returned as pruned so far once it is spent (overrun by at most the one try under way).
     """
     if len(plan) <= floor + 1e-9:
         return plan
     prefix = [(dict(planner.start), planner.start_progress)]
+    if work is not None:
+        work.charge(len(plan))
     for a in plan:
         state, progress = prefix[-1]
         w = planner.enabled_way(a, state)
@@ -1433,7 +1481,9 @@ def prune_plan(planner: Planner, plan: list[int], floor: float = 0.0) -> list[in
                 # Dropping one of two equal neighbours gives the same plan: it failed a moment ago.
                 failed = i
                 continue
-            replayed = _replay_without(planner, plan, prefix, i)
+            if work is not None and work.left <= 0:
+                return plan
+            replayed = _replay_without(planner, plan, prefix, i, work)
             if replayed is not None:
                 plan = plan[:i] + plan[i + 1:]
                 prefix = replayed
@@ -1447,14 +1497,17 @@ def prune_plan(planner: Planner, plan: list[int], floor: float = 0.0) -> list[in
 
 
 def _replay_without(planner: Planner, plan: list[int], prefix: list[tuple[StateDict, Any]],
-                    i: int) -> list[tuple[StateDict, Any]] | None:
+                    i: int, work: Work | None = None) -> list[tuple[StateDict, Any]] | None:
     """The states before each step of ``plan`` without step ``i`` if it still reaches the goal, else None.
 
     ``prefix[k]`` is the (state, progress) before step ``k`` of ``plan`` (and ``prefix[-1]`` after the last).
+    Each step replayed is one unit of ``work`` (counted even past what is left: a try is finished).
     """
     states = [prefix[i]]
     state, progress = prefix[i]
     for k in range(i + 1, len(plan)):
+        if work is not None:
+            work.charge()
         w = planner.enabled_way(plan[k], state)
         if w is None:
             return None
