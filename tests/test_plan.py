@@ -155,12 +155,13 @@ def test_the_planner_works_within_its_budget(library, target, budget):
 
     Counted in the planner's own unit of work, the candidate checks (``enabled_way``): the greedy policy's walks
     and ``prune_plan``'s replays get ``FIRST_PLAN_WORK`` a state of the budget (overrun by at most one try of
-    ``FIRST_PLAN_STEPS``), and A* checks the universe's actions once an expanded state. A first plan of several
-    hundred steps took tens of thousands of checks whatever the budget before it was bounded.
+    ``FIRST_PLAN_STEPS``), and A* checks the universe's actions once an expanded state and evaluates at most
+    ``EVALUATIONS_PER_STATE`` states a state of the budget. A first plan of several hundred steps took tens of
+    thousands of checks whatever the budget before it was bounded.
     """
     from taskverse.textenv.env import SkillForgeTextEnv
     from taskverse.textenv.planning import planner_for
-    from taskverse.world.search import FIRST_PLAN_STEPS, FIRST_PLAN_WORK
+    from taskverse.world.search import EVALUATIONS_PER_STATE, FIRST_PLAN_STEPS, FIRST_PLAN_WORK
 
     env = SkillForgeTextEnv(task=target, initialization="task", plan_info=False, library=library)
     env.reset(seed=0)
@@ -177,6 +178,8 @@ def test_the_planner_works_within_its_budget(library, target, budget):
     searched = 2 * (budget + 1) * len(planner.universe.actions)
     assert checks[0] <= budget * FIRST_PLAN_WORK + FIRST_PLAN_STEPS + searched
     assert planner.work.spent <= budget * FIRST_PLAN_WORK + FIRST_PLAN_STEPS
+    assert planner.expanded <= 2 * (budget + 1)  # A* and, for a first plan far above the bound, a weighted A* first
+    assert planner.evaluated <= 2 * EVALUATIONS_PER_STATE * (budget + 1)
 
 
 def test_a_long_first_plan_still_comes_within_the_default_budget(library):
