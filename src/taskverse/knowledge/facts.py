@@ -107,6 +107,9 @@ class Mob(_Curated):
     finite: int | None = Field(default=None, ge=1)
     """How many a find can count on when they generate once with their structure and never respawn (a woodland
     mansion's evokers): killing uses one up, and more take another structure. None: they spawn again."""
+    spent_by: list[str] = Field(default_factory=list)
+    """Verbs whose actions use one of a finite mob up besides killing it (a wandering trader's offers are drawn
+    once: a trade with it, for an offer it may not have, sees them, and another draw takes another trader)."""
     source: str | None = None
 
 

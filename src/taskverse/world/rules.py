@@ -15,7 +15,8 @@ Rules:
   sources are found with the count one structure holds, kept as an internal item (``left:evoker``): a mob that
   generates once with its structure and never respawns (a woodland mansion's evokers), each kill using one up,
   and a structure's loot chests (a desert pyramid's four), each looting using one up. More take another find
-  (another mansion or pyramid, priced by its travel).
+  (another mansion or pyramid, priced by its travel). A wandering trader is one a find, and a trade with it uses
+  it up too (its offers are drawn once: trying again for an offer it lacks takes another trader).
 * Kept needs (tools, a crafting table, a furnace) and presence needs are not consumed; the other item needs are.
   A kept item with durability in the game data wears: each action spends the need's ``uses`` of it, and when the
   item has none left it breaks (one fewer held); the uses spent on the item in hand are part of the state.
@@ -222,6 +223,8 @@ class Rules:
         finite: Finite sources, with how many one find gives: mobs that generate once with their structure and
             never respawn (``mobs.yaml``'s ``finite``: a mansion's evokers), and structures' loot chests
             (``structures.yaml``'s ``chests``: a desert pyramid's four).
+        spent_by: Per finite source, the verbs whose actions use one up besides its ``USES_UP`` event
+            (``mobs.yaml``'s ``spent_by``: a trade with a wandering trader).
 
     """
 
@@ -230,8 +233,10 @@ class Rules:
                  extra_items: Iterable[str] = (), fuel_ticks: Mapping[str, int] | None = None,
                  durability: Mapping[str, int] | None = None,
                  fuel_remainders: Mapping[str, str] | None = None, repair_share: float = 0.0,
-                 finite: Mapping[Resource, int] | None = None, tools: Iterable[str] = ()) -> None:
+                 finite: Mapping[Resource, int] | None = None, tools: Iterable[str] = (),
+                 spent_by: Mapping[Resource, Iterable[str]] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
+        self.spent_by = {r: frozenset(verbs) for r, verbs in (spent_by or {}).items()}
         self.repair_share = repair_share
         self.finite = dict(finite or {})
         self.fuel_ticks = dict(fuel_ticks or {})
@@ -285,6 +290,7 @@ class Rules:
         return cls(tasks, kn.tags, places_from_knowledge(kn), extra_items=extra_items,
                    fuel_ticks=fuel_ticks_from_knowledge(kn), durability=durability_from_knowledge(kn),
                    fuel_remainders=fuel_remainders_from_knowledge(kn), finite=finite_from_knowledge(kn),
+                   spent_by=spent_by_from_knowledge(kn),
                    repair_share=kn.mechanisms.anvil.unit_share if getattr(kn, "mechanisms", None) else 0.0)
 
     def _compile_resources(self, tasks: list[AtomTask], extra_items: Iterable[str]) -> None:
@@ -368,8 +374,10 @@ class Rules:
                                       consume=not presence and not need.kept, presence=presence, virtual=virtual,
                                       weights=weights, uses=need.uses if works else 0))
                     finite = self.left_of.get(members[0]) if presence and len(members) == 1 else None
-                    if (finite is not None and task.goal.event.value == USES_UP.get(kind)
-                            and task.goal.target == self.names[members[0]]):  # a kill, a chest looted: one used up
+                    source = (kind, self.names[members[0]])
+                    if finite is not None and ((task.goal.event.value == USES_UP.get(kind)
+                                                and task.goal.target == source[1])  # a kill, a chest looted
+                                               or task.verb in self.spent_by.get(source, ())):  # a trader's offers
                         needs.append(Need((finite[0],), 1, consume=True, presence=False, virtual=finite[0]))
                 compiled_ways.append(tuple(needs))
             self.ways.append(tuple(compiled_ways))
@@ -1467,6 +1475,12 @@ def finite_from_knowledge(kn: Any) -> dict[Resource, int]:
     finite.update({("structure", name): s.chests for name, s in sorted(kn.structures.items())
                    if getattr(s, "chests", None)})
     return finite
+
+
+def spent_by_from_knowledge(kn: Any) -> dict[Resource, list[str]]:
+    """The verbs that use up one of a finite mob besides killing it (``mobs.yaml``'s ``spent_by``)."""
+    return {("entity", name): list(mob.spent_by) for name, mob in sorted(kn.mobs.items())
+            if getattr(mob, "spent_by", None)}
 
 
 def durability_from_knowledge(kn: Any) -> dict[str, int]:
