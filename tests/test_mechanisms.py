@@ -194,6 +194,53 @@ def test_villagers_sell_and_buy_at_the_games_prices(library):
     assert not any(f"trade.{s}" in library.by_id for s in skipped)
 
 
+@pytest.mark.parametrize(("item", "emeralds", "count", "chance"), [
+    ("nautilus_shell", 5, 1, 5 / 64),
+    ("red_dye", 1, 3, 5 / 64),
+    ("sand", 1, 8, 5 / 64),
+    ("podzol", 3, 3, 1 / 6),
+    ("blue_ice", 6, 1, 1 / 6),
+])
+def test_a_wandering_trader_sells_its_offers_at_the_games_prices_by_chance(library, item, emeralds, count, chance):
+    # Wandering Trader#Trading (Java 1.20): 5 offers of the 64 generic ones and 1 of the 6 rare ones a trader.
+    trade = library.get(f"trade.{item}")
+    way = next(w for w, needs in enumerate(ways_of(trade)) if any("wandering_trader" in n.any_of for n in needs))
+    assert _needs(trade, way)["emerald"].count == emeralds
+    given = _yield(trade, item, way)
+    assert (given.count, given.chance) == (count, pytest.approx(chance))
+
+
+def test_the_wandering_traders_table_is_the_games(library):
+    trader = load_knowledge().mechanisms.trading.wandering_trader
+    assert (len(trader.generic), trader.generic_offers, len(trader.rare), trader.rare_offers) == (64, 5, 6, 1)
+    assert {o.item: o.uses for o in trader.generic}["nautilus_shell"] == 5
+    # A cleric always sells glowstone: that way comes before the trader's chance of it.
+    glowstone = library.get("trade.glowstone")
+    assert "villager" in _needs(glowstone) and _yield(glowstone, "glowstone").chance == 1.0
+    assert glowstone.initialization.summon[0].entity == "villager"
+
+
+def test_each_try_at_a_wandering_traders_offer_takes_another_trader(library):
+    from taskverse.world.rules import Rules
+
+    rules = Rules.for_library(library)
+    state = rules.state_from_initialization(library.get("trade.nautilus_shell").initialization)
+    rules.change(state, rules.index[("item", "emerald")], 500)
+    trade, find = rules.action_index["trade.nautilus_shell"], rules.action_index["find.wandering_trader"]
+    shell = rules.index[("item", "nautilus_shell")]
+    tries = finds = 0
+    while not state.counts[shell]:
+        if not state.mask[trade]:  # the trader met has been seen: another must come by
+            rules.act(state, find)
+            finds += 1
+            continue
+        events = rules.act(state, trade)
+        tries += 1
+        assert (("obtain", "nautilus_shell") in {e[:2] for e in events}) == bool(state.counts[shell])
+    # 1 - (59/64) ** 37 >= 0.95: the 37th trader is the first a plan counts on having the offer
+    assert (tries, finds) == (37, 36)
+
+
 def test_heads_come_from_charged_creepers_and_froglights_from_frogs(library):
     head = _needs(library.get("lure.zombie_head"))
     assert head["lightning_rod"].kept and head["creeper"].kind.value == "entity" and "zombie" in head
