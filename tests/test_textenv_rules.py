@@ -117,6 +117,18 @@ def test_a_mansions_evokers_are_used_up_and_another_mansion_gives_more(rules, li
         rules.act(sheep, rules.action_index["hunt.sheep"])
 
 
+def test_an_atom_obtaining_what_it_yields_counts_what_came(rules, library):
+    # A farmer's trade gives 4 apples: its success event obtains 4, not 1 (an amount goal counts them all).
+    state = rules.state_from_initialization(library.by_id["trade.apple"].initialization)
+    events = rules.act(state, rules.action_index["trade.apple"])
+    assert [e[:3] for e in events if e[0] == "obtain"] == [("obtain", "apple", 4)]
+    # A wandering trader without the offer (its 5/64 chance, planned for on the 37th trader) gives nothing: no
+    # success event, where the atom's own event used to say a shell was obtained on every try.
+    state = rules.state_from_initialization(library.by_id["trade.nautilus_shell"].initialization)
+    events = rules.act(state, rules.action_index["trade.nautilus_shell"])
+    assert not [e for e in events if e[0] == "obtain"]
+
+
 @pytest.mark.parametrize(("structure", "chests"), [("desert_pyramid", 4), ("jungle_pyramid", 2),
                                                   ("buried_treasure", 1), ("pillager_outpost", 1)])
 def test_a_structures_chests_are_looted_once_each(rules, library, structure, chests):
