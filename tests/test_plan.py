@@ -150,7 +150,7 @@ def test_a_plan_kills_no_more_evokers_than_the_mansions_it_finds_hold(library, g
 @pytest.mark.parametrize("target", ["init(obtain.nautilus_shell, inventory.emerald=5)",
                                     "naive(obtain.brain_coral_block)"])
 @pytest.mark.parametrize("budget", [1, 4, 40])
-def test_the_planner_works_within_its_budget(library, target, budget):
+def test_the_planner_works_within_its_budget(library, target, budget, monkeypatch):
     """Every search of ``best_plan`` grows with its budget, its first plan too (issue 24).
 
     Counted in the planner's own unit of work, the candidate checks (``enabled_way``): the greedy policy's walks
@@ -161,8 +161,10 @@ def test_the_planner_works_within_its_budget(library, target, budget):
     """
     from taskverse.textenv.env import SkillForgeTextEnv
     from taskverse.textenv.planning import planner_for
-    from taskverse.world.search import EVALUATIONS_PER_STATE, FIRST_PLAN_STEPS, FIRST_PLAN_WORK
+    from taskverse.world import search
+    from taskverse.world.search import EVALUATIONS_PER_STATE, FIRST_PLAN_STEPS, first_plan_work
 
+    monkeypatch.setattr(search, "FIRST_PLAN_FLOOR", 0)  # the work a budget alone grants, without the floor
     env = SkillForgeTextEnv(task=target, initialization="task", plan_info=False, library=library)
     env.reset(seed=0)
     planner = planner_for(env, from_start=True, budget=budget)
@@ -176,10 +178,21 @@ def test_the_planner_works_within_its_budget(library, target, budget):
     planner.enabled_way = counted
     planner.best_plan()
     searched = 2 * (budget + 1) * len(planner.universe.actions)
-    assert checks[0] <= budget * FIRST_PLAN_WORK + FIRST_PLAN_STEPS + searched
-    assert planner.work.spent <= budget * FIRST_PLAN_WORK + FIRST_PLAN_STEPS
+    assert checks[0] <= first_plan_work(budget) + FIRST_PLAN_STEPS + searched
+    assert planner.work.spent <= first_plan_work(budget) + FIRST_PLAN_STEPS
     assert planner.expanded <= 2 * (budget + 1)  # A* and, for a first plan far above the bound, a weighted A* first
     assert planner.evaluated <= 2 * EVALUATIONS_PER_STATE * (budget + 1)
+
+
+def test_a_budget_of_0_still_gives_the_first_plan(library):
+    """A budget of 0 asks for the greedy first plan alone (the engine's greedy agent): its work has a floor."""
+    from taskverse.textenv.env import SkillForgeTextEnv
+    from taskverse.textenv.planning import planner_for
+
+    env = SkillForgeTextEnv(task="naive(craft.wooden_pickaxe)", plan_info=False, library=library)
+    env.reset(seed=0)
+    plan, _ = planner_for(env, from_start=True, budget=0).best_plan()
+    assert plan is not None and len(plan) > 5
 
 
 def test_a_long_first_plan_still_comes_within_the_default_budget(library):

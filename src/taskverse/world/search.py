@@ -76,6 +76,15 @@ tied to the budget. Tied to it, a budget of 1,000 states allows 200,000 units: t
 naive craft atoms take at most 11,400 and those of its 1,397 naive obtain, trade, combat and hunt atoms at most 29,600
 (a coral block's 650 steps), so no plan of the library changes (``tests/test_plan.py`` checks the bound).
 """
+FIRST_PLAN_FLOOR = 1000
+"""The budget whose first-plan work any budget gets at least: a budget of 0 asks for the first plan alone (the engine's
+greedy agent), and a first plan of the library takes at most 29,600 units (``FIRST_PLAN_WORK``)."""
+
+
+def first_plan_work(budget: int) -> int:
+    """Work units the first plan of a ``best_plan`` with ``budget`` expansions may take."""
+    return max(budget, FIRST_PLAN_FLOOR) * FIRST_PLAN_WORK
+
 StateDict = dict[int, int]
 """A planning state's holdings: resource index -> count (only non-zero), and ``n_resources + slot`` -> tries."""
 
@@ -931,7 +940,7 @@ class Planner:
         ``FIRST_PLAN_WORK`` units a state.
         """
         budget = self.max_expansions if budget is None else budget
-        work = self.work = Work(budget * FIRST_PLAN_WORK)  # the first plan's work grows with the budget, no more
+        work = self.work = Work(first_plan_work(budget))  # the first plan's work grows with the budget, no more
         incumbent = greedy_plan(self, limit=FIRST_PLAN_STEPS, work=work)
         if incumbent is None:
             incumbent = greedy_plan(self, limit=FIRST_PLAN_STEPS, careful=True, work=work)
