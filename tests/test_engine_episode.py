@@ -110,7 +110,8 @@ def test_the_text_view_is_printable_and_names_the_candidates():
 
 @pytest.mark.parametrize("module", ["taskverse.engine.episode", "taskverse.engine.candidates",
                                     "taskverse.engine.gymenv", "taskverse.engine.evaluation",
-                                    "taskverse.engine.adapter", "taskverse.engine.frames"])
+                                    "taskverse.engine.adapter", "taskverse.engine.frames",
+                                    "taskverse.engine.chains"])
 def test_docstring_examples(module):
     import importlib
 

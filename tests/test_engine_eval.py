@@ -135,7 +135,9 @@ def _fake_episodes(monkeypatch, stop_after=None, errors=()):
 
     calls = []
 
-    def episode(job, agent, settings, *, library, client_home=None):
+    def episode(job, agent, settings, *, library, client_home=None, episode=None):
+        if stop_after is not None and len(calls) == stop_after:
+            raise runner.Interrupted([], 0)  # Ctrl-C while this episode plays: it is not finished
         calls.append((job.index, job.episode))
         error = "agent: it crashed" if (job.index, job.episode) in errors else None
         return {"index": job.index, "episode": job.episode, "task": job.task.id, "seed": job.seed,
@@ -143,9 +145,7 @@ def _fake_episodes(monkeypatch, stop_after=None, errors=()):
                 "replay_agrees": True, "trajectory": [], "seconds": 0.5}
 
     def run_all(one, jobs, parallel):
-        for n, job in enumerate(jobs):
-            if stop_after is not None and n == stop_after:
-                raise runner.Interrupted([], len(jobs))
+        for job in jobs:
             one(job, None)
 
     monkeypatch.setattr(evaluation, "run_engine_episode", episode)
@@ -476,3 +476,98 @@ def test_impossible_tasks_in_the_engine_the_planner_gives_up_on_them_and_a_progr
     f1 = report["impossible"]
     assert (f1["true_positives"], f1["false_positives"], f1["precision"], f1["recall"]) == (1, 1, 0.5, 1.0)
     assert report["summary"]["successes"] == 0
+
+
+def test_a_tasks_episodes_are_cut_into_chains_one_per_worker_and_fresh_servers_play_one_each():
+    from types import SimpleNamespace
+
+    from taskverse.engine.chains import chains
+
+    def cut(jobs, workers, fresh=False):
+        return [[(j.index, j.episode) for j in chain] for chain in chains(jobs, workers, fresh)]
+
+    jobs = [SimpleNamespace(index=i, episode=k) for i in (0, 2) for k in range(5)]
+    assert cut(jobs, 1) == [[(0, k) for k in range(5)], [(2, k) for k in range(5)]]
+    assert cut(jobs, 2) == [[(0, 0), (0, 1), (0, 2)], [(0, 3), (0, 4)], [(2, 0), (2, 1), (2, 2)], [(2, 3), (2, 4)]]
+    assert cut(jobs[:2], 4) == [[(0, 0)], [(0, 1)]]  # never more chains than episodes
+    assert cut(jobs, 2, fresh=True) == [[(j.index, j.episode)] for j in jobs]
+    resumed = [jobs[1], jobs[3], jobs[4], jobs[7]]  # what a resumed run has left: chains of those alone
+    assert cut(resumed, 1) == [[(0, 1), (0, 3), (0, 4)], [(2, 2)]]
+
+
+def test_a_chains_episodes_share_one_episode_and_fresh_server_gives_each_its_own(monkeypatch):
+    from click.testing import CliRunner
+
+    from taskverse.cli.engine import engine
+    from taskverse.engine import evaluation
+
+    _fake_episodes(monkeypatch)
+    shared: list[tuple[int, int, object]] = []
+    fake = evaluation.run_engine_episode
+
+    def episode(job, agent, settings, *, library, client_home=None, episode=None):
+        shared.append((job.index, job.episode, episode))
+        assert episode is not None and episode.reuse is not settings.fresh_server
+        return fake(job, agent, settings, library=library, client_home=client_home, episode=episode)
+
+    monkeypatch.setattr(evaluation, "run_engine_episode", episode)
+    args = ["eval", "--tasks", "craft.stick", "--tasks", "mine.stone", "--agent", "random", "--episodes", "3",
+            "--format", "json"]
+    done = CliRunner().invoke(engine, args)
+    assert done.exit_code == 0, done.output
+    assert [(i, k) for i, k, _ in shared] == [(i, k) for i in (0, 1) for k in range(3)]
+    assert len({id(e) for _, _, e in shared[:3]}) == 1 and shared[0][2] is not shared[3][2]
+    assert json.loads(done.stdout)["run"]["fresh_server"] is False
+    shared.clear()
+    done = CliRunner().invoke(engine, [*args, "--fresh-server"])
+    assert done.exit_code == 0, done.output
+    assert len({id(e) for _, _, e in shared}) == 6 and json.loads(done.stdout)["run"]["fresh_server"] is True
+
+
+#: What may differ between an evaluation that restarts episodes in the running server and one that starts a new
+#: server for each: timings, and the counts of how episodes started.
+SERVER_COUNTS = ("run", "seconds", "wall_seconds", "server", "refused_restart", "servers_started",
+                 "restarted_in_server")
+
+
+def _but_servers(value):
+    if isinstance(value, list):
+        return [_but_servers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _but_servers(v) for k, v in value.items() if k not in SERVER_COUNTS}
+    return value
+
+
+def test_episodes_restarted_in_the_running_server_report_as_on_a_new_server_each():
+    need_engine(client=True)
+    # from scratch: trees are dug and a crafting table is placed, which the next episode must find put back
+    args = ("--tasks", "naive(craft.wooden_pickaxe)", "--agent", "optimal", "--episodes", "3", "--format", "json")
+    reused = _eval(*args)
+    fresh = _eval(*args, "--fresh-server")
+    assert reused.exit_code == 0 and fresh.exit_code == 0, reused.output + fresh.output
+    again, each = json.loads(reused.stdout), json.loads(fresh.stdout)
+    runs = again["tasks"][0]["episodes"]
+    assert [r["server"] for r in runs] == ["fresh", "restart", "restart"], runs
+    assert (again["summary"]["servers_started"], again["summary"]["restarted_in_server"]) == (1, 2)
+    assert [r["server"] for r in each["tasks"][0]["episodes"]] == ["fresh"] * 3
+    assert (each["summary"]["servers_started"], each["summary"]["restarted_in_server"]) == (3, 0)
+    assert again["summary"]["successes"] == 3 and all(r["steps"] > 5 and r["events"] for r in runs)
+    # successes, steps, progress, every step's action and outcome, the events logged: all the same
+    assert _but_servers(again) == _but_servers(each)
+
+
+def test_a_chain_keeps_each_episodes_frames_in_a_folder_of_its_own(tmp_path):
+    need_engine(client=True)
+    from taskverse.engine.frames import XVFB
+
+    assert XVFB.exists(), "screenshots need Debian's xvfb (scripts/install-engine.sh installs it)"
+    done = _eval("--tasks", "craft.stick", "--agent", "optimal", "--episodes", "2", "--screenshots",
+                 str(tmp_path / "frames"), "--format", "json")
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    runs = report["tasks"][0]["episodes"]
+    assert [r["server"] for r in runs] == ["fresh", "restart"] and [r["success"] for r in runs] == [True, True]
+    for k in (0, 1):
+        folder = tmp_path / "frames" / f"0-{k}"
+        assert sorted(p.name for p in folder.iterdir()) == ["frame_00000.png", "frame_00001.png"], k
+        assert runs[k]["trajectory"][0]["frame"] == str(folder / "frame_00001.png")

@@ -277,6 +277,10 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
 @click.option("--screenshots", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Keep a first-person frame of every step in DIR/<task>-<episode>/ (a virtual screen each "
                    "episode; Debian's xvfb).")
+@click.option("--fresh-server", is_flag=True,
+              help="Start a new server on a fresh world for every episode. By default a task's next episode starts "
+                   "again in the server that played the one before (the runtime puts back what the episode "
+                   "changed; a new server when it cannot): the same report, but faster.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report here (rewritten as the run goes) and the trajectories next to it "
                    "(REPORT.trajectories.jsonl).")
@@ -288,13 +292,16 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
 def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec: str, episodes: int, seed: int,
                  max_steps: int, workers: int, use_ray: bool, game: str, budget: int, shuffle: bool,
                  initialization: str, view: str, chance: str, impossible: int, screenshots: Path | None,
-                 output: Path | None, resume: bool, force: bool, fmt: str, agent_args: dict[str, Any]) -> None:
+                 fresh_server: bool, output: Path | None, resume: bool, force: bool, fmt: str,
+                 agent_args: dict[str, Any]) -> None:
     """Evaluate an agent acting a step at a time in the real engine, over a suite or tasks.
 
     The agents are the text world's, built from the same --agent spec and options, acting through one adapter
     (an observation and numbered candidate actions in, an action out). Tasks that do not compile for the game are
     listed with the reason and not run. The report: success rate, steps, invalid steps, why episodes failed, a
-    breakdown by category, and every episode's steps. With -o each finished episode is kept at once: Ctrl-C or a
+    breakdown by category, and every episode's steps. A task's episodes after the first start again in the
+    running server where it can give the start back whole (--fresh-server: a new server each); the report counts
+    the servers started. With -o each finished episode is kept at once: Ctrl-C or a
     killed run leaves a report --resume continues (episodes that ended in an agent error run again). Exits 0 when
     the evaluation ran (whatever the agent achieved), 2 on bad input, 130 on Ctrl-C (every engine is stopped; the
     finished episodes are reported).
@@ -340,7 +347,8 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
         tasks = [(ref, resolve_task(ref)) for ref in task_refs]
     settings = EngineSettings(agent_spec, game=game, max_steps=max_steps, budget=budget, shuffle=shuffle,
                               options=options, screenshots=None if screenshots is None else str(screenshots),
-                              initialization=initialization, view=view, give_up=impossible > 0)
+                              initialization=initialization, view=view, give_up=impossible > 0,
+                              fresh_server=fresh_server)
     out_of_reach: list[Any] = []
     if impossible:
         from taskverse.engine.impossible import engine_impossible_tasks

@@ -293,6 +293,19 @@ class EngineEpisode:
 
     # -- the episode ------------------------------------------------------------------------------------------
 
+    def keep_frames_in(self, folder: Path) -> None:
+        """Keep the next episode's frames in ``folder`` (an evaluation gives each episode its own).
+
+        Only for an episode made with ``screenshots``: its virtual screen serves every episode of its server.
+        Call it before :meth:`reset`; the frames are numbered by step from 0 again.
+        """
+        if self.screenshots is None:
+            raise TaskverseError("this episode keeps no frames: make it with screenshots=FOLDER")
+        from taskverse.fileio import check_output
+
+        check_output(Path(folder), force=True, folder=True)
+        self.screenshots = Path(folder)
+
     def reset(self, *, fresh: bool = False) -> StepResult:
         """Start the episode again from the task's start; the first observation.
 

@@ -15,7 +15,12 @@ With a report file (``output``) every finished episode is also appended at once 
 (``REPORT.trajectories.jsonl``, as the text world's), and the report is rewritten as the run goes, so a run that
 is interrupted or killed leaves what it finished: ``resume`` keeps those episodes (but runs again the ones that
 ended in an agent error), runs the rest and adds the earlier run's wall time. Episodes run in threads of this
-process (``workers`` at a time, each with its own server and client) or as Ray tasks (``taskverse.workers``).
+process (``workers`` at a time, each with its own server and client) or as Ray tasks (``taskverse.workers``), in
+chains of one task's episodes (``taskverse.engine.chains``): each episode of a chain after the first starts again
+in the server of the one before when that server can give the start back whole, and on a new server when it
+cannot (``fresh_server``: always on a new one). The report is the same either way, but for timings and the
+counts of how episodes started (each record's ``server`` and ``servers_started``, the summary's
+``servers_started`` and ``restarted_in_server``).
 
 Example:
     >>> report = evaluate_engine([("craft.stick", task)], EngineSettings("optimal"), library=lib)  # doctest: +SKIP
@@ -31,7 +36,7 @@ import re
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -68,6 +73,9 @@ class EngineSettings:
         view: Which candidates observations list (``all``, ``relevant``, ``top:K``; ``adapter.EngineWorld``).
         give_up: Offer the give-up (a run with impossible tasks); the planner agents give up where the game's model
             proves the task out of reach (``engine.impossible.game_proof``).
+        fresh_server: Start a new server on a fresh world for every episode, instead of starting the next episode
+            of a task again in the server that played the last one (``engine.chains``); the report is the same
+            but for timings and server counts, so a resumed run may choose either.
 
     """
 
@@ -81,9 +89,10 @@ class EngineSettings:
     initialization: str = "task"
     view: str = "all"
     give_up: bool = False
+    fresh_server: bool = False
 
     def public(self) -> dict[str, Any]:
-        """The settings a report records (never a key; not where frames go, which changes no result)."""
+        """The settings a report records (never a key; not where frames go nor how servers start: no result differs)."""
         out: dict[str, Any] = {"max_steps": self.max_steps, "budget": self.budget, "shuffle": self.shuffle}
         if self.initialization != "task":  # only then: reports made before the option existed still resume
             out["init"] = self.initialization
@@ -138,11 +147,28 @@ def _thoughts(step: dict[str, Any], agent: Any) -> None:
             step[name] = value
 
 
+def frames_folder(settings: EngineSettings, job: EngineJob) -> Path | None:
+    """Where an episode's frames go with screenshots: ``<screenshots>/<task index>-<episode>/`` (else None)."""
+    return None if settings.screenshots is None else Path(settings.screenshots) / f"{job.index}-{job.episode}"
+
+
+def episode_for(job: EngineJob, settings: EngineSettings, *, library: Any,
+                client_home: Path | None = None) -> EngineEpisode:
+    """An episode of the job's task, no server started yet (the first reset starts one)."""
+    return EngineEpisode(job.task, library=library, game=settings.game, ir=job.ir, client_home=client_home,
+                         screenshots=frames_folder(settings, job), reuse=not settings.fresh_server)
+
+
 def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, library: Any,
-                       client_home: Path | None = None) -> dict[str, Any]:
+                       client_home: Path | None = None, episode: EngineEpisode | None = None) -> dict[str, Any]:
     """One episode of ``job`` with the agent: a record of it (never raises for the agent's or the engine's failures).
 
     The agent is reset before the server starts, so a planner agent with no plan for the task costs no engine.
+    With ``episode`` (an episode of the same task, made by :func:`episode_for`, that played earlier episodes) the
+    episode starts again in its server when the server can give the start back whole (``EngineEpisode.reset``),
+    and the server is left running for the next one unless the engine failed; without, a server is started and
+    stopped for this episode alone. The record says which start it had (``server``: ``fresh`` or ``restart``;
+    ``refused_restart``: why the running server could not be reused) and how many servers it started.
     """
     from taskverse.engine.adapter import EngineWorld
     from taskverse.engine.agents import AgentStopped, GaveUp
@@ -150,9 +176,13 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     from taskverse.engine.planner import NoPlan
     from taskverse.textenv.options import AgentError
 
-    frames = None if settings.screenshots is None else Path(settings.screenshots) / f"{job.index}-{job.episode}"
-    episode = EngineEpisode(job.task, library=library, game=settings.game, ir=job.ir, client_home=client_home,
-                            screenshots=frames)
+    own = episode is None
+    if episode is None:
+        episode = episode_for(job, settings, library=library, client_home=client_home)
+    elif episode.screenshots is not None:
+        folder = frames_folder(settings, job)
+        assert folder is not None  # an episode made by episode_for has frames exactly when the settings ask
+        episode.keep_frames_in(folder)
     world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle, view=settings.view,
                         give_up=settings.give_up)
     started = time.monotonic()
@@ -165,12 +195,18 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     try:
         agent.reset(world, job.seed)
     except NoPlan as exc:
-        record.update(error=f"no plan: {exc.message}", seconds=time.monotonic() - started, trajectory=[])
+        record.update(error=f"no plan: {exc.message}", seconds=time.monotonic() - started, trajectory=[],
+                      servers_started=0)
         return record
     trajectory: list[dict[str, Any]] = []
     stopped = False
+    keep = False  # whether the server stays up for the next episode: not when the engine failed or on Ctrl-C
+    servers = episode.server_starts
     try:
         result = world.reset(job.seed)
+        record["server"] = episode.last_reset
+        if episode.last_reset == "fresh" and episode.refused_restart is not None:
+            record["refused_restart"] = episode.refused_restart
         while not result.done and episode.steps < settings.max_steps:
             step: dict[str, Any] = {}
             try:
@@ -182,14 +218,16 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
             trajectory.append({"step": result.step, "action": result.action, "ok": result.ok,
                                "invalid": result.invalid, "error": result.error,
                                "progress": result.observation.task.progress, **step})
+        keep = True
     except GaveUp:
         step["action"] = GIVE_UP_ID  # a step of the agent's, not the engine's: the episode ends here, unsuccessful
         trajectory.append({"step": episode.steps, "action": GIVE_UP_ID, "ok": True, "invalid": False, "error": None,
                            "progress": result.observation.task.progress, **step})
-        record["gave_up"] = stopped = True
+        record["gave_up"] = stopped = keep = True
     except AgentStopped:
-        stopped = True
+        stopped = keep = True
     except AgentError as exc:
+        keep = True  # the agent failed, not the engine: its server can start the next episode
         record["error"] = f"agent: {exc.message}"
         recover = getattr(agent, "recover", None)
         if recover is not None:
@@ -200,9 +238,10 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     except TaskverseError as exc:
         record["error"] = f"engine: {exc.message}"
     finally:
-        report = episode.close()
+        report = episode.current_report() if keep and not own else episode.close()
+    record["servers_started"] = episode.server_starts - servers
     record.update(success=bool(report and report.success), steps=episode.steps, invalid_steps=episode.invalid_steps,
-                  progress=report.progress if report else 0.0,
+                  progress=report.progress if report else 0.0, events=len(report.events) if report else 0,
                   replay_agrees=bool(report and report.replay and report.replay.agrees),
                   failed_steps=[{"step": s["step"], "error": s["error"]} for s in trajectory if not s["ok"]][:20],
                   seconds=time.monotonic() - started, trajectory=trajectory,
@@ -257,12 +296,41 @@ def close_agents() -> None:
     _LOCAL.agents = {}
 
 
-def run_engine_eval_job(settings: EngineSettings, job: EngineJob) -> dict[str, Any]:
-    """One episode wherever a worker is (a Ray task): the worker's agent, library and a client home of its own."""
+def run_engine_chain(chain: Sequence[EngineJob], agent: Any, settings: EngineSettings, *, library: Any,
+                     client_home: Path | None, finished: Callable[[dict[str, Any]], None]) -> None:
+    """Play a chain's episodes (``engine.chains``: one task's) in one server; each record to ``finished`` as it ends.
+
+    Every episode after the first starts again in the server that played the one before when it can
+    (:func:`run_engine_episode` with the chain's episode); the server is stopped when the chain ends, whatever
+    happens. After Ctrl-C (``binaries.stopping``) no record is handed on and no episode starts: the episode cut
+    short and those not played run again on ``--resume``.
+    """
+    from taskverse.engine.binaries import stopping
+
+    if not chain:
+        return
+    episode = episode_for(chain[0], settings, library=library, client_home=client_home)
+    try:
+        for job in chain:
+            if stopping():
+                return
+            record = run_engine_episode(job, agent, settings, library=library, client_home=client_home,
+                                        episode=episode)
+            if not stopping():
+                finished(record)
+    finally:
+        episode.close()
+
+
+def run_engine_eval_chain(settings: EngineSettings, chain: list[EngineJob]) -> list[dict[str, Any]]:
+    """A chain's records wherever a worker is (a Ray task): the worker's agent, library, a client home of its own."""
     from taskverse.engine.jobs import _worker_library, claimed_home
 
+    records: list[dict[str, Any]] = []
     with claimed_home() as home:
-        return run_engine_episode(job, _agent(settings), settings, library=_worker_library(), client_home=home)
+        run_engine_chain(chain, _agent(settings), settings, library=_worker_library(), client_home=home,
+                         finished=records.append)
+    return records
 
 
 # -- a run -------------------------------------------------------------------------------------------------------------
@@ -340,7 +408,8 @@ def evaluate_engine(tasks: Sequence[tuple[str, Any]], settings: EngineSettings |
     last_write = [time.monotonic()]
 
     def report_now(interrupted: dict[str, int] | None = None) -> dict[str, Any]:
-        return _report(entries, header, records, backend, time.monotonic() - started, len(jobs), interrupted)
+        return _report(entries, header, records, backend, time.monotonic() - started, len(jobs), interrupted,
+                       settings.fresh_server)
 
     def finished(record: dict[str, Any]) -> None:
         with lock:
@@ -371,32 +440,37 @@ def evaluate_engine(tasks: Sequence[tuple[str, Any]], settings: EngineSettings |
 
 
 def _run(settings: EngineSettings, jobs: list[EngineJob], backend: Backend, library: Any,
-         finished: Any) -> None:
-    """Run the jobs on the backend, handing each record to ``finished`` as its episode ends."""
+         finished: Callable[[dict[str, Any]], None]) -> None:
+    """Run the jobs on the backend as chains (``engine.chains``); each record to ``finished`` as its episode ends.
+
+    On Ray a record comes back when its chain ends, with the chain's others.
+    """
+    from taskverse.engine.chains import chains
+
     if not jobs:
         return
+    work = chains(jobs, backend.workers, fresh=settings.fresh_server)
     if backend.ray:
         from taskverse.workers import run_jobs
 
-        for _, record in run_jobs(run_engine_eval_job, [(settings, job) for job in jobs], backend=backend):
-            finished(record)
+        for _, records in run_jobs(run_engine_eval_chain, [(settings, chain) for chain in work], backend=backend):
+            for record in records:
+                finished(record)
         return
-    from taskverse.engine.binaries import stopping
     from taskverse.engine.runner import run_all
 
-    def one(job: EngineJob, home: Path | None) -> None:
-        record = run_engine_episode(job, _agent(settings), settings, library=library, client_home=home)
-        if not stopping():  # not an episode Ctrl-C cut short: that one runs again on --resume
-            finished(record)
+    def one(chain: list[EngineJob], home: Path | None) -> None:
+        run_engine_chain(chain, _agent(settings), settings, library=library, client_home=home, finished=finished)
 
     try:
-        run_all(one, jobs, backend.workers)
+        run_all(one, work, backend.workers)
     finally:
         close_agents()
 
 
 def _report(entries: list[dict[str, Any]], header: dict[str, Any], records: dict[tuple[int, int], dict[str, Any]],
-            backend: Backend, wall: float, total: int, interrupted: dict[str, int] | None) -> dict[str, Any]:
+            backend: Backend, wall: float, total: int, interrupted: dict[str, int] | None,
+            fresh_server: bool = False) -> dict[str, Any]:
     """The report over the episodes finished so far, each task's in episode order."""
     filled = [{**entry, "episodes": [records[key] for key in sorted(records) if key[0] == i]}
               for i, entry in enumerate(entries)]
@@ -408,7 +482,7 @@ def _report(entries: list[dict[str, Any]], header: dict[str, Any], records: dict
     report["tasks_run"] = header["tasks_run"]
     if "impossible_run" in header:
         report["impossible_run"] = header["impossible_run"]
-    report["run"] = {**backend.describe(), "wall_seconds": round(wall, 3)}
+    report["run"] = {**backend.describe(), "fresh_server": fresh_server, "wall_seconds": round(wall, 3)}
     report["complete"] = len(records) == total
     if interrupted is not None:
         report["interrupted"] = interrupted
@@ -492,6 +566,9 @@ def build_report(entries: list[dict[str, Any]], *, agent: str, game: str, episod
         "replay_agrees": all(r.get("replay_agrees", True) for r in runs if r.get("steps")),
         "agent_errors": sum(1 for r in runs if str(r.get("error") or "").startswith("agent: ")),
         "wall_seconds": wall,
+        # how the episodes started: a new server each, or again in the server of the task's episode before
+        "servers_started": sum(int(r.get("servers_started") or 0) for e in entries for r in e["episodes"]),
+        "restarted_in_server": sum(r.get("server") == "restart" for e in entries for r in e["episodes"]),
         "by_category": {c: {"episodes": len(g), "success_rate": rate(g)} for c, g in sorted(by_category.items())
                         if g},
         "failures": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
