@@ -1,0 +1,91 @@
+"""Benchmark: ``taskverse engine eval`` with a task's episodes restarted in the running server, and with a new one each.
+
+Runs the command as a user does (a process of its own, the library loaded, servers and clients started), once per
+way and ``--repeat`` times, and prints for each its wall time, the CPU time of the command and of every process it
+started (servers and clients included: they are its children), the servers it started and its successes. The
+ways: ``reuse`` (the default: a task's next episode starts again in the server that played the one before) and
+``fresh`` (``--fresh-server``: a new server on a fresh world for every episode). ``--src DIR`` runs another
+checkout's code (its ``src``), e.g. the code before restarts existed, whose default is a new server each episode.
+Needs the engine (scripts/install-engine.sh).
+
+    python scripts/perf/engine_eval.py [--task "naive(craft.wooden_pickaxe)"] [--episodes 5] [--agent optimal]
+        [--ways reuse,fresh] [--repeat 2] [--src DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, NamedTuple
+
+WAYS = {"reuse": [], "fresh": ["--fresh-server"]}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Run(NamedTuple):
+    """One run's figures."""
+
+    wall: float
+    cpu: float
+    servers: Any
+    successes: int
+    episodes: int
+
+
+def run_once(args: argparse.Namespace, way: str) -> Run:
+    """One run of the command: wall and CPU seconds, servers started, successes, episodes."""
+    env = dict(os.environ)
+    if args.src:
+        env["PYTHONPATH"] = str(Path(args.src).resolve())
+    command = [sys.executable, "-m", "taskverse.cli", "engine", "eval", "--tasks", args.task, "--agent", args.agent,
+               "--episodes", str(args.episodes), "--game", args.game, "--format", "json", *WAYS[way]]
+    cpu = _children_cpu()
+    started = time.monotonic()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    wall = time.monotonic() - started
+    cpu = _children_cpu() - cpu  # the command and every process it waited for: its servers and clients
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    summary = json.loads(done.stdout)["summary"]
+    return Run(wall, cpu, summary.get("servers_started", "?"), summary["successes"], summary["episodes"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--task", default="naive(craft.wooden_pickaxe)")
+    parser.add_argument("--episodes", type=int, default=5)
+    parser.add_argument("--agent", default="optimal")
+    parser.add_argument("--game", default="minetest_game")
+    parser.add_argument("--ways", default="reuse,fresh", help="comma-separated: reuse, fresh")
+    parser.add_argument("--repeat", type=int, default=2, help="runs of each way")
+    parser.add_argument("--src", help="another checkout's src folder to run (its default way only: --ways reuse)")
+    args = parser.parse_args()
+    ways = [w.strip() for w in args.ways.split(",") if w.strip()]
+    for way in ways:
+        if way not in WAYS:
+            parser.error(f"unknown way {way!r}; expected one of {', '.join(WAYS)}")
+    where = f" ({args.src})" if args.src else ""
+    for way in ways:
+        runs = [run_once(args, way) for _ in range(args.repeat)]
+        walls, cpus = [r.wall for r in runs], [r.cpu for r in runs]
+        last = runs[-1]
+        print(f"engine eval {args.task} --episodes {args.episodes} --agent {args.agent}, {way}{where}: "
+              f"wall {statistics.median(walls):.2f} s (runs {', '.join(f'{w:.2f}' for w in walls)}), "
+              f"CPU {statistics.median(cpus):.2f} s (runs {', '.join(f'{c:.2f}' for c in cpus)}); "
+              f"{last.servers} server(s) started, {last.successes}/{last.episodes} solved")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
