@@ -487,8 +487,10 @@ def test_a_tasks_episodes_are_cut_into_chains_one_per_worker_and_fresh_servers_p
         return [[(j.index, j.episode) for j in chain] for chain in chains(jobs, workers, fresh)]
 
     jobs = [SimpleNamespace(index=i, episode=k) for i in (0, 2) for k in range(5)]
-    assert cut(jobs, 1) == [[(0, k) for k in range(5)], [(2, k) for k in range(5)]]
-    assert cut(jobs, 2) == [[(0, 0), (0, 1), (0, 2)], [(0, 3), (0, 4)], [(2, 0), (2, 1), (2, 2)], [(2, 3), (2, 4)]]
+    assert cut(jobs, 1) == cut(jobs, 2) == [[(0, k) for k in range(5)], [(2, k) for k in range(5)]]
+    # as many chains as the workers need: a task alone is cut in two for two workers, in three for four of each
+    assert cut(jobs[:5], 2) == [[(0, 0), (0, 1), (0, 2)], [(0, 3), (0, 4)]]
+    assert [len(chain) for chain in cut(jobs, 5)] == [2, 2, 1, 2, 2, 1]
     assert cut(jobs[:2], 4) == [[(0, 0)], [(0, 1)]]  # never more chains than episodes
     assert cut(jobs, 2, fresh=True) == [[(j.index, j.episode)] for j in jobs]
     resumed = [jobs[1], jobs[3], jobs[4], jobs[7]]  # what a resumed run has left: chains of those alone

@@ -15,6 +15,7 @@ import pytest
 
 from engine_support import need_engine
 from taskverse.engine.episode import EngineEpisode, Observation
+from taskverse.engine.runner import EpisodeReport
 
 
 def _start_of(observation: Observation) -> dict[str, object]:
@@ -67,3 +68,38 @@ def test_a_start_the_server_cannot_give_back_or_a_dead_server_gets_a_fresh_one(l
         assert episode.last_reset == "fresh" and episode.server_starts == 3
         result = episode.step({"do": "craft", "item": "default:stick"})
         assert result.success
+
+
+def _verdict(r: EpisodeReport) -> tuple[object, ...]:
+    """What an episode of a scripted plan must report the same on a fresh server and after a restart."""
+    return (r.success, r.progress, r.plan_completed, r.stopped_on_success, r.failed_step, r.plan_error, _played(r),
+            [e["game_event"]["event"] for e in r.events], r.replay is not None and r.replay.agrees, r.error)
+
+
+def test_the_scripted_players_plans_of_one_task_play_in_one_server_as_on_fresh_ones(library):
+    need_engine(client=True)
+    from taskverse.algebra.molecule import build_molecule
+    from taskverse.algebra.parse import parse_expression
+    from taskverse.engine.compiler import compile_task
+    from taskverse.engine.harness import Plan, Step
+    from taskverse.engine.planner import plan_task
+    from taskverse.engine.runner import run_episode, run_jobs, run_plans
+
+    task = build_molecule(parse_expression("naive(craft.wooden_pickaxe)"), library)
+    ir = compile_task(task, library, "minetest_game")
+    plan = plan_task(task, ir, library)
+    short = Plan(steps=plan.steps[: len(plan.steps) // 2])  # trees dug, the pickaxe not made: not done
+    plans = [plan, short, plan]
+    chained = run_plans(task, ir, plans, library=library)
+    assert [r.restarted for r in chained] == [False, True, True]
+    fresh = [run_episode(task, ir, p, library=library) for p in plans]
+    assert [_verdict(r) for r in chained] == [_verdict(r) for r in fresh]
+    assert [r.success for r in chained] == [True, False, True]
+    # a player killed by its plan cannot be given its start back in that server: the next plan gets a fresh one
+    stick = library.get("craft.stick")
+    stick_ir = compile_task(stick, library, "minetest_game")
+    dying = Plan(steps=[Step(do="die")])
+    jobs = [(stick, stick_ir, dying), (stick, stick_ir, plan_task(stick, stick_ir, library))]
+    reports = run_jobs(jobs, library=library, parallel=1)
+    assert [r.restarted for r in reports] == [False, False] and reports[1].success
+    assert [r.restarted for r in run_jobs(jobs[1:] * 2, library=library, parallel=1)] == [False, True]

@@ -7,9 +7,15 @@
 -- eating, using items, right-clicking, moving. After the plan (or when the task is done) it writes
 -- <world>/taskverse_result.json and shuts the server down. The plan format is documented in docs/engine.md.
 -- With the server setting `taskverse_interactive`, an agent plays the same actions one at a time (agent.lua).
+-- With `taskverse_plans_in_turn`, plans of the task are played one after another in this server: plan n is
+-- <world>/taskverse_plan_<n>.json and its result taskverse_result_<n>.json; after a result the harness waits for the
+-- next plan and starts the episode again from its start (the runtime's api.restart) before playing it, or, when
+-- this server cannot give the start back whole, writes that plan's result with `fresh` (and the reason) and shuts
+-- down: the runner plays it on a fresh world.
 
 local PLAN_FILE = "taskverse_plan.json"
 local RESULT_FILE = "taskverse_result.json"
+local PLANS_IN_TURN = minetest.settings:get_bool("taskverse_plans_in_turn", false)
 local READY_TIMEOUT = 20.0
 local FORMAT = 1
 
@@ -20,16 +26,23 @@ local function worldfile(name)
 	return minetest.get_worldpath() .. "/" .. name
 end
 
+local turn = 1 -- the plan played (plans in turn)
+
+local function plan_file()
+	return PLANS_IN_TURN and ("taskverse_plan_" .. turn .. ".json") or PLAN_FILE
+end
+
 local function read_plan()
-	local handle = io.open(worldfile(PLAN_FILE), "r")
+	local file = plan_file()
+	local handle = io.open(worldfile(file), "r")
 	if handle == nil then
-		return nil, "no " .. PLAN_FILE .. " in the world folder"
+		return nil, "no " .. file .. " in the world folder"
 	end
 	local text = handle:read("*a")
 	handle:close()
 	local plan = minetest.parse_json(text)
 	if type(plan) ~= "table" or type(plan.steps) ~= "table" then
-		return nil, PLAN_FILE .. " is not a plan (a JSON object with a steps list)"
+		return nil, file .. " is not a plan (a JSON object with a steps list)"
 	end
 	return plan
 end
@@ -39,15 +52,33 @@ local plan
 local result = {format = FORMAT, steps = {}, completed = false}
 local started = nil
 local clock = 0.0
+local player_name = nil -- the player playing the plans
+local awaiting = false  -- plans in turn: a result is written, the next plan is looked for
+
+local next_plan -- defined below, with the plan's steps
 
 minetest.register_globalstep(function(dtime)
 	clock = clock + dtime
+	if awaiting then
+		local handle = io.open(worldfile(plan_file()), "r")
+		if handle ~= nil then
+			handle:close()
+			awaiting = false
+			next_plan()
+		end
+	end
 end)
 
 local function finish()
 	result.status = runtime.status()
 	result.seconds = started and (clock - started) or 0
-	minetest.safe_file_write(worldfile(RESULT_FILE), json.encode(result) .. "\n")
+	local file = PLANS_IN_TURN and ("taskverse_result_" .. turn .. ".json") or RESULT_FILE
+	minetest.safe_file_write(worldfile(file), json.encode(result) .. "\n")
+	if PLANS_IN_TURN and not result.fresh and player_name ~= nil and minetest.get_player_by_name(player_name) then
+		turn = turn + 1
+		awaiting = true
+		return
+	end
 	minetest.request_shutdown("taskverse: episode done", false, 0)
 end
 
@@ -1483,11 +1514,32 @@ minetest.register_on_joinplayer(function(player)
 	if agent ~= nil then
 		return agent.join(player)
 	end
+	player_name = player:get_player_name()
 	local err
 	plan, err = read_plan()
 	if plan == nil then
 		result.error = err
 		return finish()
 	end
-	minetest.after(0, await_ready, player:get_player_name(), 0)
+	minetest.after(0, await_ready, player_name, 0)
 end)
+
+-- Plans in turn: the next plan, from the start put back in this server; `fresh` when it cannot be.
+next_plan = function()
+	result = {format = FORMAT, steps = {}, completed = false}
+	started = nil
+	local err
+	plan, err = read_plan()
+	if plan == nil then
+		result.error = err
+		return finish()
+	end
+	runtime.restart(player_name, function(ok, why)
+		if not ok then
+			result.fresh = true
+			result.error = why
+			return finish()
+		end
+		minetest.after(0, await_ready, player_name, 0)
+	end)
+end

@@ -88,6 +88,8 @@ class EpisodeReport(BaseModel):
     failed_step: int | None = None
     plan_error: str | None = None
     soft_resets: int = 0
+    restarted: bool = False
+    """Whether the episode started again in a server that had played one before (:func:`run_plans`)."""
     steps: list[dict[str, Any]] = Field(default_factory=list)
     events: list[dict[str, Any]] = Field(default_factory=list)
     replay: Replay | None = None
@@ -209,6 +211,82 @@ def run_episode(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episode: int
     return episode_report(task, library, episode=episode, status=status or {}, events=events, result=result or {},
                           listening=listening, total=time.monotonic() - started, error=error,
                           engine_errors=engine_errors)
+
+
+PLANS_IN_TURN: dict[str, Any] = {"taskverse_plans_in_turn": True}
+"""Server settings of :func:`run_plans`: the harness plays plan after plan, each from the start put back."""
+
+
+def _plan_path(world: Path, turn: int) -> Path:
+    return world / f"taskverse_plan_{turn}.json"
+
+
+def _result_path(world: Path, turn: int) -> Path:
+    return world / f"taskverse_result_{turn}.json"
+
+
+def run_plans(task: Any, ir: TaskIR, plans: Sequence[Plan], *, library: Any, timeout: float = 60.0,
+              client_home: Path | None = None) -> list[EpisodeReport]:
+    """One episode of each plan of one task, played one after another in one server where it can; reports in order.
+
+    Each episode after the first starts again in the running server (the runtime's ``api.restart``, as an agent's
+    episode's reset does: the map, the player and the start's mobs put back, a new verdict and event log) and
+    reports as on a fresh server; a new server on a fresh world plays the rest when the running one cannot give
+    the start back whole (the harness says so), failed or died. Each episode may take :func:`episode_budget`
+    seconds (``timeout`` and a little more for each step); engine failures are reported, not raised.
+    """
+    reports: list[EpisodeReport] = []
+    while len(reports) < len(plans):
+        reports += _plans_in_one_server(task, ir, plans[len(reports):], library=library, timeout=timeout,
+                                        client_home=client_home)
+    return reports
+
+
+def _plans_in_one_server(task: Any, ir: TaskIR, plans: Sequence[Plan], *, library: Any, timeout: float,
+                         client_home: Path | None) -> list[EpisodeReport]:
+    """The reports of the plans one server played, from the first: at least one, fewer when it could not go on."""
+    import os
+
+    from taskverse.engine.binaries import error_lines
+
+    budgets = [episode_budget(timeout, plan) for plan in plans]
+    reports: list[EpisodeReport] = []
+    started = time.monotonic()
+    listening: float | None = None
+    with task_server(ir, timeout=sum(budgets), settings=PLANS_IN_TURN) as run:
+        for turn, (plan, budget) in enumerate(zip(plans, budgets, strict=True), start=1):
+            aside = run.world / f"taskverse_plan_{turn}.tmp"
+            aside.write_text(plan.to_json(), encoding="utf-8")
+            os.replace(aside, _plan_path(run.world, turn))  # whole or not at all: the harness looks for it
+            error: str | None = None
+            engine_errors: list[str] = []
+            try:
+                if turn == 1:
+                    run.wait_for("listening on")
+                    listening = time.monotonic() - started
+                    run.start_client("bot", home=client_home)
+                if not run.wait_for_file(_result_path(run.world, turn), timeout=budget):
+                    run.wait()  # exited without a result: raises with the engine's error lines
+            except TaskverseError as exc:
+                error = exc.message
+                engine_errors = error_lines(run.log(), limit=10)
+            result = read_json_file(_result_path(run.world, turn))
+            if turn > 1 and error is None and result is not None and result.get("fresh"):
+                break  # the start cannot be given back here: this plan and the rest go to a fresh server
+            status = result["status"] if result is not None and isinstance(result.get("status"), dict) else \
+                read_json_file(run.world / STATUS_FILE) or {}
+            events = read_events(run.world / EVENTS_FILE)
+            if error is None and not result:
+                error = "the harness wrote no result"
+            report = episode_report(task, library, episode=1, status=status, events=events, result=result or {},
+                                    listening=listening if turn == 1 else None, total=time.monotonic() - started,
+                                    error=error, engine_errors=engine_errors)
+            reports.append(report.model_copy(update={"restarted": turn > 1}))
+            if error is not None:
+                break  # a server that failed plays no more
+            started = time.monotonic()
+        run.stop(grace=0)  # the results are written; the world is thrown away unsaved
+    return reports
 
 
 def episode_report(task: Any, library: Any, *, episode: int, status: dict[str, Any], events: list[dict[str, Any]],
@@ -407,18 +485,34 @@ def run_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episodes: i
     return run_all(one, list(range(1, episodes + 1)), parallel)
 
 
-def run_jobs(jobs: list[tuple[Any, TaskIR, Plan]], *, library: Any, parallel: int = 2,
-             timeout: float = 60.0) -> list[EpisodeReport]:
+def run_jobs(jobs: list[tuple[Any, TaskIR, Plan]], *, library: Any, parallel: int = 2, timeout: float = 60.0,
+             fresh_server: bool = False) -> list[EpisodeReport]:
     """Run one episode of each (task, ir, plan), ``parallel`` at a time; reports in job order.
 
-    Each episode may take :func:`episode_budget` seconds (``timeout`` and a little more for each step).
+    The plans of one task (jobs whose compiled forms are equal) are played in chains (``engine.chains``), one
+    after another in one server where it can (:func:`run_plans`); ``fresh_server``: a new server for each. Each
+    episode may take :func:`episode_budget` seconds (``timeout`` and a little more for each step). On Ctrl-C,
+    :class:`Interrupted` holds the reports of the chains that had finished, in job order.
     """
+    from taskverse.engine.chains import chains
 
-    def one(job: tuple[Any, TaskIR, Plan], home: Path | None) -> EpisodeReport:
-        return run_episode(job[0], job[1], job[2], library=library, timeout=episode_budget(timeout, job[2]),
-                           client_home=home)
+    numbered = list(enumerate(jobs))
+    work = chains(numbered, parallel, fresh=fresh_server, key=lambda item: item[1][1].model_dump_json())
 
-    return run_all(one, jobs, parallel)
+    def one(chain: list[tuple[int, tuple[Any, TaskIR, Plan]]], home: Path | None) -> list[tuple[int, EpisodeReport]]:
+        task, ir, _ = chain[0][1]
+        reports = run_plans(task, ir, [job[2] for _, job in chain], library=library, timeout=timeout,
+                            client_home=home)
+        return [(i, report) for (i, _), report in zip(chain, reports, strict=True)]
+
+    def in_job_order(done: list[list[tuple[int, EpisodeReport]]]) -> list[EpisodeReport]:
+        return [report for _, report in sorted((pair for pairs in done for pair in pairs), key=lambda p: p[0])]
+
+    try:
+        results = run_all(one, work, parallel)
+    except Interrupted as exc:
+        raise Interrupted(in_job_order(exc.reports), len(jobs)) from None
+    return in_job_order(results)
 
 
 def summarise(reports: list[EpisodeReport], wall: float) -> dict[str, Any]:
@@ -429,6 +523,7 @@ def summarise(reports: list[EpisodeReport], wall: float) -> dict[str, Any]:
         "successes": sum(r.success for r in reports),
         "success_rate": sum(r.success for r in reports) / n if n else 0.0,
         "engine_errors": sum(r.error is not None for r in reports),
+        "servers_started": sum(not r.restarted for r in reports),
         "replay_agrees": all(r.replay is not None and r.replay.agrees for r in reports),
         "mean_episode_seconds": sum(r.timings.total for r in reports) / n if n else 0.0,
         "wall_seconds": wall,
