@@ -6,10 +6,12 @@ started (servers and clients included: they are its children), the servers it st
 ways: ``reuse`` (the default: a task's next episode starts again in the server that played the one before) and
 ``fresh`` (``--fresh-server``: a new server on a fresh world for every episode). ``--src DIR`` runs another
 checkout's code (its ``src``), e.g. the code before restarts existed, whose default is a new server each episode.
+Then (``--scripted``, the default) the scripted player's plan for the task, ``--episodes`` times through
+``runner.run_jobs`` in this process, in one server and with a new server each.
 Needs the engine (scripts/install-engine.sh).
 
     python scripts/perf/engine_eval.py [--task "naive(craft.wooden_pickaxe)"] [--episodes 5] [--agent optimal]
-        [--ways reuse,fresh] [--repeat 2] [--src DIR]
+        [--ways reuse,fresh] [--repeat 2] [--src DIR] [--no-scripted]
 """
 
 from __future__ import annotations
@@ -61,6 +63,37 @@ def run_once(args: argparse.Namespace, way: str) -> Run:
     return Run(wall, cpu, summary.get("servers_started", "?"), summary["successes"], summary["episodes"])
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of every process it waited for (servers and clients)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime + _children_cpu()
+
+
+def scripted(args: argparse.Namespace) -> None:
+    """The scripted player's plan for the task ``--episodes`` times through ``run_jobs``, in one server and fresh."""
+    from taskverse.algebra.molecule import build_molecule
+    from taskverse.algebra.parse import COMPOSITION_MARKS, parse_expression
+    from taskverse.engine.compiler import compile_task
+    from taskverse.engine.planner import plan_task
+    from taskverse.engine.runner import run_jobs
+    from taskverse.library.loader import load_library
+
+    library = load_library()
+    task = build_molecule(parse_expression(args.task), library) if any(m in args.task for m in COMPOSITION_MARKS) \
+        else library.get(args.task)
+    ir = compile_task(task, library, args.game)
+    plan = plan_task(task, ir, library)
+    jobs = [(task, ir, plan)] * args.episodes
+    for fresh in (False, True):
+        cpu, started = _cpu(), time.monotonic()
+        reports = run_jobs(jobs, library=library, parallel=1, fresh_server=fresh)
+        wall, cpu = time.monotonic() - started, _cpu() - cpu
+        way = "fresh" if fresh else "reuse"
+        print(f"run_jobs: the scripted plan of {args.task} ({len(plan.steps)} steps) x {args.episodes}, {way}: "
+              f"wall {wall:.2f} s, CPU {cpu:.2f} s; {sum(not r.restarted for r in reports)} server(s) started, "
+              f"{sum(r.success for r in reports)}/{len(reports)} solved")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="naive(craft.wooden_pickaxe)")
@@ -70,12 +103,15 @@ def main() -> int:
     parser.add_argument("--ways", default="reuse,fresh", help="comma-separated: reuse, fresh")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each way")
     parser.add_argument("--src", help="another checkout's src folder to run (its default way only: --ways reuse)")
+    parser.add_argument("--scripted", action=argparse.BooleanOptionalAction, default=True,
+                        help="also time the scripted player's run_jobs in this process (not with --src)")
     args = parser.parse_args()
     ways = [w.strip() for w in args.ways.split(",") if w.strip()]
     for way in ways:
         if way not in WAYS:
             parser.error(f"unknown way {way!r}; expected one of {', '.join(WAYS)}")
     where = f" ({args.src})" if args.src else ""
+    run_once(args, ways[0])  # not counted: the first run of a checkout fills the caches (compiled tasks, plans)
     for way in ways:
         runs = [run_once(args, way) for _ in range(args.repeat)]
         walls, cpus = [r.wall for r in runs], [r.cpu for r in runs]
@@ -84,6 +120,8 @@ def main() -> int:
               f"wall {statistics.median(walls):.2f} s (runs {', '.join(f'{w:.2f}' for w in walls)}), "
               f"CPU {statistics.median(cpus):.2f} s (runs {', '.join(f'{c:.2f}' for c in cpus)}); "
               f"{last.servers} server(s) started, {last.successes}/{last.episodes} solved")
+    if args.scripted and not args.src:
+        scripted(args)
     return 0
 
 
