@@ -69,13 +69,15 @@ def _without_clock(value: Any) -> Any:
 
 
 def test_engine_eval_on_a_local_ray_instance_reports_as_a_local_run(local_ray):
+    # two episodes of each task: a chain of two on each worker, the second started again in the first's server
     args = ("eval", "--tasks", "craft.stick", "--tasks", "mine.stone", "--agent", "optimal", "--workers", "2",
-            "--format", "json")
+            "--episodes", "2", "--format", "json")
     local = _engine(*args)
     on_ray = _engine(*args, "--ray")
     assert local.exit_code == 0, local.output
     assert on_ray.exit_code == 0 and "Traceback" not in on_ray.stderr, on_ray.output
     here, there = json.loads(local.stdout), json.loads(on_ray.stdout)
     assert here["run"]["backend"] == "local" and there["run"]["backend"] == "ray"
-    assert there["summary"]["successes"] == 2 and there["summary"]["replay_agrees"] is True
+    assert there["summary"]["successes"] == 4 and there["summary"]["replay_agrees"] is True
+    assert there["summary"]["restarted_in_server"] == 2 and there["summary"]["servers_started"] == 2
     assert _without_clock(there) == _without_clock(here)

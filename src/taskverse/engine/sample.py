@@ -78,6 +78,7 @@ def run_sample(library: Any, game: str = "taskverse_mc", *, atoms: int = 200, mo
         "success_rate": round(sum(r.success for r in reports) / n, 4) if n else 0.0,
         "replay_agrees": sum(1 for r in reports if r.replay is not None and r.replay.agrees),
         "episodes": len(reports), "engine_errors": sum(r.error is not None for r in reports),
+        "servers_started": sum(not r.restarted for r in reports),
         "by_verb": {verb: dict(counts) for verb, counts in sorted(by_verb.items())},
         "failure_reasons": dict(reasons.most_common()),
         "failures": dict(sorted(failures.items())),
