@@ -179,10 +179,8 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     own = episode is None
     if episode is None:
         episode = episode_for(job, settings, library=library, client_home=client_home)
-    elif episode.screenshots is not None:
-        folder = frames_folder(settings, job)
-        assert folder is not None  # an episode made by episode_for has frames exactly when the settings ask
-        episode.keep_frames_in(folder)
+    elif (folder := frames_folder(settings, job)) is not None:
+        episode.keep_frames_in(folder)  # each episode's frames in a folder of its own, as on a new server
     world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle, view=settings.view,
                         give_up=settings.give_up)
     started = time.monotonic()
