@@ -107,6 +107,67 @@ def test_yaml_messages_are_one_line():
         assert "\n" not in str(info.value) and str(info.value).startswith("t.yaml")
 
 
+
+def _typed(value):
+    """``value`` with every scalar's type beside it (``True == 1``; the fast path must keep booleans)."""
+    if isinstance(value, dict):
+        return [("dict", _typed(k), _typed(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return ["list", *map(_typed, value)]
+    return (type(value).__name__, repr(value))
+
+
+PLAIN_CASES = ["a", "1", "~", "'': 1", "? \n: x", "[?]", "- ? a\n", "--- a\n...\n", "%YAML 1.1\n--- {a: b}",
+               "a: [1, 2.5, true, null, '3', yes, 0x1f, .nan, -.inf, 1e3, 0o17, +12_000]\n", "{1: a, '1': b}",
+               "a: |\n  text\n  more\n", "a:\n  - b\n  -\n  - c", "\ufeffa: 1",
+               "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1)]
+CHECKED_CASES = ["", "{.nan: 1, .NaN: 2}", "{1: a, 01: b}", "{1: a, 1.0: b}", "{true: 1, True: 2}", "a: !!str 1",
+                 "a: 2001-12-14", "base: &b {x: 1}\nuse: {<<: *b, y: 2}\n", "[" * MAX_DEPTH + "1" + "]" * MAX_DEPTH]
+
+
+@pytest.mark.parametrize("text", PLAIN_CASES + CHECKED_CASES)
+def test_the_fast_path_reads_what_the_checking_loader_reads(text):
+    import yaml
+
+    from taskverse.yaml_plain import NOT_PLAIN, plain_data
+    from taskverse.yamlio import Loader
+
+    fast = plain_data(text, MAX_DEPTH, MAX_NODES)
+    assert (fast is NOT_PLAIN) == (text in CHECKED_CASES)
+    try:
+        checked = _typed(yaml.load(text, Loader=Loader))  # noqa: S506 - the safe loader with limits
+    except yaml.YAMLError:
+        assert fast is NOT_PLAIN
+        return
+    if fast is not NOT_PLAIN:
+        assert _typed(fast) == checked
+    assert _typed(parse_yaml(text)) == checked
+
+
+def test_the_fast_path_reads_every_shipped_yaml_file_as_the_checking_loader_does():
+    import yaml
+
+    from taskverse.yaml_plain import NOT_PLAIN, plain_data
+    from taskverse.yamlio import Loader
+
+    files = sorted(project_root().glob("atoms/**/*.yaml"))
+    assert len(files) > 50
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        fast = plain_data(text, MAX_DEPTH, MAX_NODES)
+        assert fast is not NOT_PLAIN, path
+        assert _typed(fast) == _typed(yaml.load(text, Loader=Loader)), path  # noqa: S506 - as above
+
+
+def test_the_fast_path_leaves_a_broken_limit_to_the_checking_loader():
+    from taskverse.yaml_plain import NOT_PLAIN, plain_data
+
+    assert plain_data("[1, 2, 3]", MAX_DEPTH, 4) == [1, 2, 3]
+    assert plain_data("[1, 2, 3]", MAX_DEPTH, 3) is NOT_PLAIN  # four values
+    assert plain_data("{a: 1, a: 2}", MAX_DEPTH, MAX_NODES) is NOT_PLAIN
+    assert plain_data("a: [1\n", MAX_DEPTH, MAX_NODES) is NOT_PLAIN
+    assert plain_data("a: 1\n---\nb: 2\n", MAX_DEPTH, MAX_NODES) is NOT_PLAIN
+
 # -- writing ----------------------------------------------------------------------------------------------------
 
 def test_no_overwrite_without_force(tmp_path):
