@@ -24,7 +24,7 @@ from taskverse.errors import TaskverseError
 from taskverse.memo import DiskMemo, code_digest
 from taskverse.textenv.agents import OptimalAgent
 from taskverse.textenv.env import SkillForgeTextEnv
-from taskverse.textenv.planning import DEFAULT_BUDGET
+from taskverse.textenv.planning import DEFAULT_BUDGET, plans_saved_together
 from taskverse.world.search import holdings, infeasibility
 
 
@@ -94,7 +94,8 @@ def remembered_checks(library: Any) -> Iterator[Checker]:
         return verdict
 
     try:
-        yield check
+        with plans_saved_together(library):  # the checks' plans from the start, written once
+            yield check
     finally:
         memo.save()
 

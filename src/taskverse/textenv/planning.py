@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from taskverse.algebra.tracker import GoalTracker
@@ -117,7 +118,8 @@ def remembered_best_plan(env: SkillForgeTextEnv, planner: Planner, budget: int =
         found = planner.best_plan()
         memo = _plan_memo(library)
         memo.put(_plan_key(env, budget), found)
-        memo.save()  # a few hundred bytes a plan: kept at once, for the processes that start next
+        if not any(memo is later for later in _SAVED_LATER):
+            memo.save()  # a few hundred bytes a plan: kept at once, for the processes that start next
     plan, proven = found
     return None if plan is None else list(plan), proven
 
@@ -143,6 +145,26 @@ def _plan_key(env: SkillForgeTextEnv, budget: int) -> tuple[Any, ...]:
 
 
 _PLAN_MEMO: list[tuple[Any, Any]] = []
+_SAVED_LATER: list[Any] = []  # plan memos that ``plans_saved_together`` saves when its block ends
+
+
+@contextmanager
+def plans_saved_together(library: Any) -> Iterator[None]:
+    """Within the block, the plans ``remembered_best_plan`` makes for ``library`` are saved once, at its end.
+
+    Saving writes the whole memo: a suite build that plans a hundred targets in one process would otherwise rewrite
+    a growing file a hundred times. Processes that start after the block still find every plan.
+    """
+    if not getattr(library, "digest", ""):
+        yield
+        return
+    memo = _plan_memo(library)
+    _SAVED_LATER.append(memo)
+    try:
+        yield
+    finally:
+        _SAVED_LATER.remove(memo)
+        memo.save()
 
 
 def _plan_memo(library: Any) -> Any:
