@@ -111,3 +111,15 @@ def test_generated_atoms_cover_the_game_data(library):
     droppers = [b for b, info in kn.blocks.items() if info["diggable"] and any(not d.get("silk_touch")
                 for d in info["drops"])]
     assert sum(f"mine.{b}" in ids for b in droppers) >= 0.95 * len(droppers)
+
+
+def test_a_freshly_loaded_library_keeps_the_models_a_cached_one_rebuilds(library):
+    """A cold load keeps the models it validated; a warm one builds them from the cached data: they must agree."""
+    from taskverse.library.loader import load_library
+    from taskverse.schema import AtomTask
+
+    fresh = load_library(use_cache=False)
+    assert fresh.index.data == library.index.data
+    for task in fresh.tasks:
+        rebuilt = AtomTask.model_validate(fresh.index.data[task.id])
+        assert rebuilt == task and rebuilt.model_dump_json() == task.model_dump_json()

@@ -264,6 +264,12 @@ class LazyTasks(Mapping[str, AtomTask]):
     def __contains__(self, task_id: object) -> bool:
         return task_id in self._data
 
+    def keep(self, located: Iterable[Located]) -> None:
+        """Take the models of tasks just validated from their files (their data's models), not to build them again."""
+        for loc in located:
+            if loc.task.id in self._data:
+                self._models.setdefault(loc.task.id, loc.task)
+
 
 @dataclass
 class LibraryIndex:
@@ -485,18 +491,24 @@ def load_library(root: Path | None = None, use_cache: bool = True) -> Library:
         located, errors = validate_files(files, kn)
         if errors:
             raise errors[0]
-        return Library(index=LibraryIndex.from_located(located), knowledge=kn)
+        library = Library(index=LibraryIndex.from_located(located), knowledge=kn)
+        library.by_id.keep(located)
+        return library
     digest = _files_digest(files)
+    validated: list[Located] = []
 
     def build() -> tuple[LibraryIndex, Knowledge]:
         kn = load_knowledge()
         located, errors = validate_files(files, kn)
         if errors:
             raise errors[0]
+        validated.extend(located)
         return LibraryIndex.from_located(located), kn
 
     # The knowledge is read by code too: a change to any module rebuilds the cache (a partial digest of the modules
     # thought to matter once let an entry built by other code be read back as current).
     index, kn = _cached(f"library-{digest}-{code_digest()}", build)
     prime_knowledge(kn)
-    return Library(index=index, knowledge=kn, digest=digest)
+    library = Library(index=index, knowledge=kn, digest=digest)
+    library.by_id.keep(validated)  # built just now: the models are at hand (a model of its own dump is equal)
+    return library
