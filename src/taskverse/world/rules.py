@@ -1122,19 +1122,27 @@ class CostModel:
         for a in queue:
             queued[a] = True
         rounds = 0
+        ways_of_action = rules.ways
+        table = _price_table(ways_of_action)
+        shared: dict[int, tuple[float, float, float]] = {}  # a shared need's best (``_price``) while no front changes
         while queue and rounds < 200 * n_actions:
             rounds += 1
             a = queue.pop()
             queued[a] = False
             step = 1.0 if steps is None else steps[a]
-            for w, way in enumerate(rules.ways[a]):
-                price = self._way_price(way, fronts, step)
+            ways = ways_of_action[a]
+            entry = table[a]
+            if entry is None or entry[0] is not ways:
+                entry = table[a] = (ways, [_priced_way(way) for way in ways])
+            for w, priced in enumerate(entry[1]):
+                price = _price(priced, fronts, step, shared)
                 old = way_prices[a][w]
                 if price[0] >= old[0] - 1e-12 and price[1] >= old[1] - 1e-12:
                     continue
                 way_prices[a][w] = price
                 for out in rules.way_outputs[a][w]:
                     per = out.units(rules.n_items)
+                    shared.clear()  # a front may change: every shared need's best is priced again
                     if _offer(fronts[out.resource], (price[0] / per, price[1]), self.FRONT):
                         for b in consumers[out.resource]:
                             if not queued[b]:
@@ -1373,6 +1381,80 @@ _AMOUNTS = (1.0, 3.0, 9.0, 27.0, 81.0)
 
 def _cost_at(front: list[tuple[float, float]], amount: float) -> float:
     return min((amount * m + s for m, s in front), default=INF)
+
+
+# A way as the fixpoint prices it: per need, whether it is used up, its members (in order: the first of equally
+# cheap ones wins) each with the amount one run takes, and whether it is shared. The fixpoint prices each way some
+# ten times, a fuel need's 250 members each time: read off the need once, not per member and price.
+_PricedNeed = tuple[bool, tuple[tuple[int, float], ...], bool]
+_PricedWay = tuple[_PricedNeed, ...]
+_PRICE_TABLES: dict[int, tuple[list[Any], list[Any]]] = {}
+_SHARED_AT = 16
+"""Needs of this many members or more (fuels) are shared: one tuple for equal ones, their best priced once."""
+_SHARED: dict[tuple[tuple[int, float], ...], tuple[tuple[int, float], ...]] = {}
+
+
+def _price_table(ways_of_action: list[Any]) -> list[Any]:
+    """Per action, ``(its ways, their _PricedWay)`` once priced (None before): one table per ways list.
+
+    The settles of one rules and of the models lowered from it share a table; the last few lists are kept, each
+    with the list itself, so a table is never taken for another list that has the same id.
+    """
+    entry = _PRICE_TABLES.get(id(ways_of_action))
+    if entry is None or entry[0] is not ways_of_action:
+        if len(_PRICE_TABLES) >= 4:
+            _PRICE_TABLES.pop(next(iter(_PRICE_TABLES)))
+        entry = _PRICE_TABLES[id(ways_of_action)] = (ways_of_action, [None] * len(ways_of_action))
+    return entry[1]
+
+
+def _priced_way(way: tuple[Need, ...]) -> _PricedWay:
+    """A way's needs as ``_price`` reads them (the amounts as ``CostModel._way_price`` computes them)."""
+    priced = []
+    for need in way:
+        members = tuple(
+            (m, (need.count if need.weights is None else need.count / need.weights[i]) if need.consume else 1.0)
+            for i, m in enumerate(need.members))
+        shared = len(members) >= _SHARED_AT
+        if shared:
+            if len(_SHARED) > 10_000:  # a bound for a process that builds many rules (the tests)
+                _SHARED.clear()
+            members = _SHARED.setdefault(members, members)
+        priced.append((need.consume, members, shared))
+    return tuple(priced)
+
+
+def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float,
+           shared: dict[int, tuple[float, float, float]]) -> tuple[float, float]:
+    """``CostModel._way_price`` of a priced way: the same sums in the same order, so the same prices.
+
+    ``shared`` holds the best (total, marginal, setup) of the shared needs priced since the fronts last changed,
+    by their members' tuple: the same members at the same prices have the same best.
+    """
+    marginal = step
+    setup = 0.0
+    for consume, members, is_shared in way:
+        found = shared.get(id(members)) if is_shared else None
+        if found is not None:
+            best, best_marginal, best_setup = found
+        else:
+            best = best_marginal = best_setup = INF
+            for m, amount in members:
+                for m_cost, s_cost in fronts[m]:
+                    total = amount * m_cost + s_cost
+                    if total < best:
+                        best, best_marginal, best_setup = total, amount * m_cost, s_cost
+            if is_shared:
+                shared[id(members)] = (best, best_marginal, best_setup)
+        if best == INF:
+            return INF, INF
+        if consume:
+            marginal += best_marginal
+            if best_setup > setup:
+                setup = best_setup
+        elif best > setup:
+            setup = best
+    return marginal, setup
 
 
 def _offer(front: list[tuple[float, float]], price: tuple[float, float], size: int) -> bool:
