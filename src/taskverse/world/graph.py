@@ -209,13 +209,27 @@ class World:
         """Length of the shortest derivation of a resource (inf if the world cannot provide it)."""
         return self.rank.get(resource_node(kind, name), INF)
 
+    def _parent_lists(self) -> dict[str, tuple[str, ...]]:
+        """Each node's parents without the edges' data (made once: the walks up the graph read only these)."""
+        parents: dict[str, tuple[str, ...]] | None = self.__dict__.get("_parents")
+        if parents is None:
+            parents = self.__dict__["_parents"] = {n: tuple(u for u, _ in edges) for n, edges in self.preds.items()}
+        return parents
+
+    def _task_nodes(self) -> frozenset[str]:
+        """The nodes that are tasks (made once)."""
+        tasks: frozenset[str] | None = self.__dict__.get("_tasks")
+        if tasks is None:
+            tasks = self.__dict__["_tasks"] = frozenset(n for n, d in self.nodes.items() if d.get("type") == "task")
+        return tasks
+
     def ancestors(self, node: str) -> set[str]:
         """Every node ``node`` depends on, directly or not."""
         seen: set[str] = set()
         stack = [node]
-        preds = self.preds
+        preds = self._parent_lists()
         while stack:
-            for parent, _ in preds.get(stack.pop(), ()):
+            for parent in preds.get(stack.pop(), ()):
                 if parent not in seen:
                     seen.add(parent)
                     stack.append(parent)
@@ -245,7 +259,7 @@ class World:
 
     def pre_tasks(self, task_id: str) -> list[str]:
         """Ids of the atoms in a task's dependency graph, other than itself, sorted."""
-        return sorted(n[5:] for n in self.ancestors(task_node(task_id)) if self.nodes[n].get("type") == "task")
+        return sorted(n[5:] for n in self.ancestors(task_node(task_id)) & self._task_nodes())
 
 
 def _need_node(need: Need, members: list[Resource]) -> str:
