@@ -278,8 +278,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self.library = library if library is not None else shared_library()
         self.rules = text_rules(self.library)
         self._fast = FastRules.for_rules(self.rules)
-        self._found_text = ["" if resource == ("dimension", "overworld") else f"{name} ({kind})"  # where all start
-                            for resource in self.rules.resources for kind, name in [resource]]
+        self._found_text = self._fast.found_text
         self.observation_mode: ObservationMode = args["observation"]
         self.max_steps = self._space_steps = int(args["max_steps"])
         self.init_mode: InitMode = args["initialization"]

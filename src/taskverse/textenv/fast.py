@@ -59,6 +59,9 @@ class FastRules:
         self.plans: list[tuple[Plan | None, ...]] = [
             tuple(fixed_plan(rules, a, w) for w in range(len(ways))) for a, ways in enumerate(rules.ways)]
         self.single_way = bytearray(len(ways) == 1 for ways in rules.ways)
+        self.found_text = tuple("" if resource == ("dimension", "overworld") else f"{name} ({kind})"  # all start there
+                                for resource in rules.resources for kind, name in [resource])
+        """Per resource, how the text observation names it when found (made once, not per environment)."""
 
     @classmethod
     def for_rules(cls, rules: Rules) -> FastRules:
