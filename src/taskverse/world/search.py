@@ -1216,6 +1216,8 @@ def _member_set(members: tuple[int, ...]) -> frozenset[int]:
 def _credit(need: Need, state: StateDict) -> int:
     """How many of a need's members are held, in the need's units (walks the smaller of the two)."""
     members = need.members
+    if len(members) == 1 and need.weights is None:  # the commonest need: one item, one tool, one place
+        return state.get(members[0], 0)
     if need.weights is not None:
         weights = _WEIGHTS.get((members, need.weights))
         if weights is None:
