@@ -347,13 +347,18 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
     # found alone: shared by the planners for every target from that start.
     shared = _naive_choices.setdefault(costs, {}).setdefault(frozenset(held), {}) if not held_items else None
 
+    made_memo: dict[int, bool] = {}  # asked of every member of every need on the way: once per resource
+
     def made_from_held(r: int) -> bool:
         """Whether one step makes ``r`` from what is held (birch planks from a held birch log)."""
         if not held or len(rules.producers[r]) > 8:
             return False
-        return any(all(not n.consume or any(held.get(m, 0) for m in n.members) for n in way)
-                   and any(n.consume for n in way)
-                   for p in rules.producers[r] for way in rules.ways[p])
+        found = made_memo.get(r)
+        if found is None:
+            found = made_memo[r] = any(all(not n.consume or any(held.get(m, 0) for m in n.members) for n in way)
+                                       and any(n.consume for n in way)
+                                       for p in rules.producers[r] for way in rules.ways[p])
+        return found
 
     emitters: dict[int, list[tuple[int, int]]] = {}
     queue: list[int] = []
