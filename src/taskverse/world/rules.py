@@ -824,6 +824,10 @@ class Rules:
                 taken[m] = k
                 left -= k * weight
             return list(taken.items())
+        if len(need.members) == 1:  # the commonest need: every unit comes from its one member, if held
+            m = need.members[0]
+            held = get(m)
+            return [(m, min(left, held))] if held > 0 and left else []
         pool: list[list[Any]] = []
         for i, m in enumerate(need.members):
             held = get(m)

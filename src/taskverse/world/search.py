@@ -614,6 +614,7 @@ class Planner:
         self.evaluated = 0
         self.work = Work(0)
         """What ``best_plan``'s first plan (greedy choices and pruning) spent of its allowance, the last time."""
+        self._relevant: dict[int, bool] = {}
         self._compile()
 
     def _compile(self) -> None:
@@ -795,7 +796,9 @@ class Planner:
             else:
                 child.pop(r, None)
         child.update(tries.changed)
-        relevant = rules.action_keys[a] & self.tracker.keys
+        relevant = self._relevant.get(a)
+        if relevant is None:  # whether the action's events can count for the target: fixed per action
+            relevant = self._relevant[a] = bool(rules.action_keys[a] & self.tracker.keys)
         if self.track_place or relevant:
             biome_key, dimension_key = self.place_keys
             place = (state.get(biome_key, 0) - 1, state.get(dimension_key, 0) - 1)
