@@ -759,7 +759,8 @@ class Rules:
             elif need.presence:
                 used.append(next(m for m in need.members if get(m)))
             else:
-                tool = max(need.members, key=lambda m: get(m))  # stable: the first of the most held
+                members = need.members  # the first of the most held (max is stable); one member: that one
+                tool = members[0] if len(members) == 1 else max(members, key=get)
                 used.append(tool)
                 wear = self.wear_of.get(tool) if need.uses else None
                 if wear is not None:
