@@ -515,26 +515,37 @@ class Rules:
             cost = unit[m] if unit[m] < INF else 1e9
             return (1e12 if m in kept else 0.0) + round(cost, 6)
 
+        # The order depends on the members (and a fuel's weights) alone: one sort for each distinct list of them
+        # (the 250 fuels of every smelting way are sorted once).
+        orders: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[float, ...], tuple[int, ...] | None]] = {}
         ordered = []
         for ways in self.ways:
             new_ways = []
             for way in ways:
                 needs = []
                 for need in way:
-                    if need.weights is None:
+                    key = (need.members, need.weights)
+                    order = orders.get(key)
+                    if order is None and need.weights is None:
                         members = tuple(sorted(need.members, key=lambda m: (level(m), self.names[m])))
-                        needs.append(Need(members, need.count, need.consume, need.presence, need.virtual,
-                                          tuple(level(m) for m in members), uses=need.uses))
-                        continue
-                    # Fuel: the heat left in the furnace first, then the cheapest per tick of burning.
-                    weight = dict(zip(need.members, need.weights, strict=True))
+                        order = orders[key] = (members, tuple(level(m) for m in members), None)
+                    elif order is None:
+                        # Fuel: the heat left in the furnace first, then the cheapest per tick of burning.
+                        weight = dict(zip(need.members, need.weights, strict=True))
 
-                    def fuel_level(m: int, weight: dict[int, int] = weight) -> float:
-                        return -1.0 if m == self.heat else level(m) / weight[m]
+                        def fuel_level(m: int, weight: dict[int, int] = weight) -> float:
+                            return -1.0 if m == self.heat else level(m) / weight[m]
 
-                    members = tuple(sorted(need.members, key=lambda m: (fuel_level(m), self.names[m])))
-                    needs.append(Need(members, need.count, need.consume, need.presence, need.virtual,
-                                      tuple(fuel_level(m) for m in members), tuple(weight[m] for m in members)))
+                        members = tuple(sorted(need.members, key=lambda m: (fuel_level(m), self.names[m])))
+                        order = orders[key] = (members, tuple(fuel_level(m) for m in members),
+                                               tuple(weight[m] for m in members))
+                    members, levels, weights = order
+                    if weights is None:
+                        needs.append(Need(members, need.count, need.consume, need.presence, need.virtual, levels,
+                                          uses=need.uses))
+                    else:
+                        needs.append(Need(members, need.count, need.consume, need.presence, need.virtual, levels,
+                                          weights))
                 new_ways.append(tuple(needs))
             ordered.append(tuple(new_ways))
         self.ways = ordered
