@@ -526,19 +526,20 @@ class Rules:
                 for need in way:
                     key = (need.members, need.weights)
                     order = orders.get(key)
-                    if order is None and need.weights is None:
-                        members = tuple(sorted(need.members, key=lambda m: (level(m), self.names[m])))
-                        order = orders[key] = (members, tuple(level(m) for m in members), None)
-                    elif order is None:
-                        # Fuel: the heat left in the furnace first, then the cheapest per tick of burning.
-                        weight = dict(zip(need.members, need.weights, strict=True))
+                    if order is None:
+                        if need.weights is None:
+                            members = tuple(sorted(need.members, key=lambda m: (level(m), self.names[m])))
+                            order = (members, tuple(level(m) for m in members), None)
+                        else:
+                            # Fuel: the heat left in the furnace first, then the cheapest per tick of burning.
+                            weight = dict(zip(need.members, need.weights, strict=True))
 
-                        def fuel_level(m: int, weight: dict[int, int] = weight) -> float:
-                            return -1.0 if m == self.heat else level(m) / weight[m]
+                            def fuel_level(m: int, weight: dict[int, int] = weight) -> float:
+                                return -1.0 if m == self.heat else level(m) / weight[m]
 
-                        members = tuple(sorted(need.members, key=lambda m: (fuel_level(m), self.names[m])))
-                        order = orders[key] = (members, tuple(fuel_level(m) for m in members),
-                                               tuple(weight[m] for m in members))
+                            members = tuple(sorted(need.members, key=lambda m: (fuel_level(m), self.names[m])))
+                            order = (members, tuple(fuel_level(m) for m in members), tuple(weight[m] for m in members))
+                        orders[key] = order
                     members, levels, weights = order
                     if weights is None:
                         needs.append(Need(members, need.count, need.consume, need.presence, need.virtual, levels,
