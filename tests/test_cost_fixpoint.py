@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from taskverse.world import settle
+from taskverse.world.jit import HAVE_NUMBA
 from taskverse.world.rules import CostModel
 
-pytestmark = pytest.mark.skipif(not settle.HAVE_NUMBA, reason="numba (the [fast] extra) is not installed")
+pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="numba (the [fast] extra) is not installed")
 
 
 def _model(compiled: bool, build: object) -> CostModel:

@@ -24,21 +24,12 @@ import numpy as np
 
 from taskverse.world import chance
 from taskverse.world.chance import Z
+from taskverse.world.jit import HAVE_NUMBA
+from taskverse.world.jit import njit as _njit
 from taskverse.world.rules import PRESENCE_KINDS, Rules
 
 BIOME, DIMENSION = 3, 5
 """Kind codes of places (``PRESENCE_KINDS`` order after items)."""
-
-try:  # an optional extra: the loop compiled
-    import numba
-
-    _njit: Any = numba.njit(cache=True, nogil=True)
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover - depends on the install
-    HAVE_NUMBA = False
-
-    def _njit(function: Any) -> Any:
-        return function
 
 
 @dataclass(frozen=True)

@@ -1125,9 +1125,9 @@ class CostModel:
         scratch is settled once per rules and kept in the cache; in Python it takes less time than loading the
         compiled loop in a fresh process (0.4 s) or compiling it on a fresh checkout (2 s).
         """
-        from taskverse.world import settle
+        from taskverse.world import jit, settle
 
-        if compiled and settle.HAVE_NUMBA and self.compiled:
+        if compiled and jit.HAVE_NUMBA and self.compiled:
             settle.settle(self.rules, consumers_of(self.rules), fronts, way_prices, list(start), self.steps,
                           self.FRONT)
             return
@@ -1301,26 +1301,7 @@ class CostModel:
     def _way_price(way: tuple[Need, ...], fronts: list[list[tuple[float, float]]],
                    step: float = 1.0) -> tuple[float, float]:
         """(marginal, setup) of one run of a way: consumed needs add their marginal costs; the dearest setup."""
-        marginal = step
-        setup = 0.0
-        for need in way:  # the fixpoint's inner loop: written for speed, without per-member tuples
-            consume, weights = need.consume, need.weights
-            best = best_marginal = best_setup = INF
-            for i, m in enumerate(need.members):
-                amount = (need.count if weights is None else need.count / weights[i]) if consume else 1.0
-                for m_cost, s_cost in fronts[m]:
-                    total = amount * m_cost + s_cost
-                    if total < best:
-                        best, best_marginal, best_setup = total, amount * m_cost, s_cost
-            if best == INF:
-                return INF, INF
-            if consume:
-                marginal += best_marginal
-                if best_setup > setup:
-                    setup = best_setup
-            elif best > setup:
-                setup = best
-        return marginal, setup
+        return _price(_priced_way(way), fronts, step, {})
 
     def cheapest_way(self, r: int) -> tuple[Need, ...] | None:
         """The way of making ``r`` with the least price for one unit (None when nothing makes it).
@@ -1443,7 +1424,7 @@ def _priced_way(way: tuple[Need, ...]) -> _PricedWay:
 
 def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float,
            shared: dict[int, tuple[float, float, float]]) -> tuple[float, float]:
-    """``CostModel._way_price`` of a priced way: the same sums in the same order, so the same prices.
+    """(marginal, setup) of one run of a priced way: consumed needs add their marginal costs; the dearest setup.
 
     ``shared`` holds the best (total, marginal, setup) of the shared needs priced since the fronts last changed,
     by their members' tuple: the same members at the same prices have the same best.

@@ -6,7 +6,7 @@ is tens of thousands of way prices, and every plan from a start that holds somet
 tools. Here the rules are flattened once (CSR style, as ``textenv.kernel.Tables`` flattens them for stepping) and
 the loop runs compiled. It does exactly what the Python loop does, in the same order and with the same
 floating-point operations, so both give the same prices to the last bit (a test compares them on the library's
-rules); without numba (an optional extra) the Python loop runs.
+rules); without numba (an optional extra, ``world.jit``) the Python loop runs.
 """
 
 from __future__ import annotations
@@ -16,17 +16,7 @@ from typing import Any
 
 import numpy as np
 
-try:  # an optional extra: the loop compiled
-    import numba
-
-    _njit: Any = numba.njit(cache=True, nogil=True)
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover - depends on the install
-    HAVE_NUMBA = False
-
-    def _njit(function: Any) -> Any:
-        return function
-
+from taskverse.world.jit import njit as _njit
 
 AMOUNTS = np.array([1.0, 3.0, 9.0, 27.0, 81.0])
 """The amounts a front keeps its best prices for (``rules._AMOUNTS``)."""
