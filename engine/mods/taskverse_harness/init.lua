@@ -82,6 +82,18 @@ local function finish()
 	minetest.request_shutdown("taskverse: episode done", false, 0)
 end
 
+-- The next plan, read into `plan`; false when there is none (the result says why, and the episode finishes).
+local function take_plan()
+	local err
+	plan, err = read_plan()
+	if plan == nil then
+		result.error = err
+		finish()
+		return false
+	end
+	return true
+end
+
 -------------------------------------------------------------------------------------------------------------
 -- Helpers
 -------------------------------------------------------------------------------------------------------------
@@ -1515,11 +1527,8 @@ minetest.register_on_joinplayer(function(player)
 		return agent.join(player)
 	end
 	player_name = player:get_player_name()
-	local err
-	plan, err = read_plan()
-	if plan == nil then
-		result.error = err
-		return finish()
+	if not take_plan() then
+		return
 	end
 	minetest.after(0, await_ready, player_name, 0)
 end)
@@ -1528,11 +1537,8 @@ end)
 next_plan = function()
 	result = {format = FORMAT, steps = {}, completed = false}
 	started = nil
-	local err
-	plan, err = read_plan()
-	if plan == nil then
-		result.error = err
-		return finish()
+	if not take_plan() then
+		return
 	end
 	runtime.restart(player_name, function(ok, why)
 		if not ok then
