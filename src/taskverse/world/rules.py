@@ -1128,8 +1128,8 @@ class CostModel:
         from taskverse.world import jit, settle
 
         if compiled and jit.HAVE_NUMBA and self.compiled:
-            settle.settle(self.rules, consumers_of(self.rules), fronts, way_prices, list(start), self.steps,
-                          self.FRONT)
+            settle.settle(self.rules, consumers_of(self.rules), _priced_way, fronts, way_prices, list(start),
+                          self.steps, self.FRONT)
             return
         rules, steps = self.rules, self.steps
         n_actions = len(rules.actions)

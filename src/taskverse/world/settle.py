@@ -11,6 +11,7 @@ rules); without numba (an optional extra, ``world.jit``) the Python loop runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,8 +40,12 @@ class SettleTables:
     consumer: np.ndarray
 
 
-def settle_tables(rules: Any, consumers: list[list[int]]) -> SettleTables:
-    """``Rules`` flattened for the compiled fixpoint (made once per rules); ``consumers``: ``rules.consumers_of``."""
+def settle_tables(rules: Any, consumers: list[list[int]], priced_way: Callable[[Any], Any]) -> SettleTables:
+    """``Rules`` flattened for the compiled fixpoint (made once per rules).
+
+    ``consumers`` is ``rules.consumers_of`` and ``priced_way`` ``rules._priced_way``: a way's needs with the amount
+    one run takes of each member, as the Python loop prices them (passed in: this module imports nothing of rules).
+    """
     cached: SettleTables | None = rules.__dict__.get("_settle_tables")
     if cached is not None:
         return cached
@@ -48,14 +53,11 @@ def settle_tables(rules: Any, consumers: list[list[int]]) -> SettleTables:
     output_start, output, per_run = [0], [], []
     for a, ways in enumerate(rules.ways):
         for w, way in enumerate(ways):
-            for need in way:
-                consume.append(need.consume)
-                for i, m in enumerate(need.members):
+            for used_up, members, _ in priced_way(way):
+                consume.append(used_up)
+                for m, units in members:
                     member.append(m)
-                    # as ``CostModel._way_price``: the count over the member's weight, used up; else one
-                    weight = 1 if need.weights is None else need.weights[i]
-                    amount.append((need.count if need.weights is None else need.count / weight)
-                                  if need.consume else 1.0)
+                    amount.append(units)
                 member_start.append(len(member))
             need_start.append(len(consume))
             for out in rules.way_outputs[a][w]:
@@ -73,13 +75,14 @@ def settle_tables(rules: Any, consumers: list[list[int]]) -> SettleTables:
     return tables
 
 
-def settle(rules: Any, consumers: list[list[int]], fronts: list[list[tuple[float, float]]],
-           way_prices: list[list[tuple[float, float]]], start: list[int], steps: Any, size: int) -> None:
+def settle(rules: Any, consumers: list[list[int]], priced_way: Callable[[Any], Any],
+           fronts: list[list[tuple[float, float]]], way_prices: list[list[tuple[float, float]]], start: list[int],
+           steps: Any, size: int) -> None:
     """``CostModel._settle`` on flat arrays, compiled; ``fronts`` and ``way_prices`` are updated in place.
 
-    ``rules`` is a ``Rules`` and ``consumers`` its ``consumers_of`` (passed in: this module imports nothing of it).
+    ``rules`` is a ``Rules``; ``consumers`` and ``priced_way`` as ``settle_tables`` takes them.
     """
-    t = settle_tables(rules, consumers)
+    t = settle_tables(rules, consumers, priced_way)
     n_resources = len(fronts)
     front_m = np.full((n_resources, size + 1), np.inf)
     front_s = np.full((n_resources, size + 1), np.inf)
