@@ -585,10 +585,10 @@ def scores(task: Any, library: Any, calibrated: bool = True, table: Any = None) 
     from taskverse.difficulty.calibration import load_table
 
     raw = raw_scores(task, library)
-    if table is None and calibrated:
-        table = load_table()
     if not calibrated:
         table = None
+    elif table is None:
+        table = load_table()
     fields: dict[str, Score] = {}
     for dim, score in raw.items():
         value = None

@@ -110,17 +110,16 @@ def remembered_best_plan(env: SkillForgeTextEnv, planner: Planner, budget: int =
 
     ``planner`` plans the episode's target from its start in steps, as ``planner_for(env, True, budget)`` makes it.
     """
-    library = env.library
-    if env.target.extra_goals or not getattr(library, "digest", ""):  # a file's own atoms: not remembered
+    if not _remembers(env):  # a file's own atoms: not remembered
         return planner.best_plan()
     found = recalled_plan(env, budget)
-    if found is None:
-        found = planner.best_plan()
-        memo = _plan_memo(library)
-        memo.put(_plan_key(env, budget), found)
-        if not any(memo is later for later in _SAVED_LATER):
-            memo.save()  # a few hundred bytes a plan: kept at once, for the processes that start next
-    plan, proven = found
+    if found is not None:
+        return found
+    plan, proven = planner.best_plan()
+    memo = _plan_memo(env.library)
+    memo.put(_plan_key(env, budget), (plan, proven))
+    if not any(memo is later for later in _SAVED_LATER):
+        memo.save()  # a few hundred bytes a plan: kept at once, for the processes that start next
     return None if plan is None else list(plan), proven
 
 
@@ -130,14 +129,18 @@ def recalled_plan(env: SkillForgeTextEnv, budget: int = DEFAULT_BUDGET) -> tuple
     A caller with a remembered plan needs no planner: building one (its cost model lowered for the start) can
     take longer than the plan took to look up.
     """
-    library = env.library
-    if env.target.extra_goals or not getattr(library, "digest", ""):
+    if not _remembers(env):
         return None
-    found = _plan_memo(library).get(_plan_key(env, budget))
+    found = _plan_memo(env.library).get(_plan_key(env, budget))
     if found is None:
         return None
     plan, proven = found
     return None if plan is None else list(plan), proven
+
+
+def _remembers(env: SkillForgeTextEnv) -> bool:
+    """Whether plans for the episode's target are kept on disk: a library's own atoms, not a file's."""
+    return not env.target.extra_goals and bool(getattr(env.library, "digest", ""))
 
 
 def _plan_key(env: SkillForgeTextEnv, budget: int) -> tuple[Any, ...]:
