@@ -30,7 +30,7 @@ PHRASES = {
     "build a castle": "build.castle",
     "build a hedge maze": "build.maze",
     "build a garden": "build.garden",
-    "trap an animal in a boat": "use.trap_in_boat",
+    "trap a cow in a boat": "trap.cow",
     "find bedrock": "find.bedrock",
     "find a monster spawner": "find.spawner",
 }

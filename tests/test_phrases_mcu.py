@@ -58,6 +58,7 @@ from taskverse.language.vocabulary import CONTEXT_TAILS
     ("Collect wood from trees in your surroundings.", "mine.any_log"),
     ("Shear sheep to collect wool.", "use.shear_sheep"),
     ("Use lead to get animals", "use.lead_animal"),
+    ("trap a witch using a boat", "init(trap.witch, main_hand=oak_boat)"),
     ("defend yourself using a shield", "use.resist_by_shield"),
     ("dig three blocks down and fill one block up", "dig.three_fill_one"),
     ("Open your inventory and craft a stonecutter.", "open.inventory & craft.stonecutter"),
@@ -78,7 +79,6 @@ def test_each_mcu_family_reads_as_the_game_means_it(text, expected):
     ("build a library using bookshelves and wood planks", "library building"),
     ("stack acacia fences", "stacking"),
     ("light up the surroundings using torches at night", "how lit"),
-    ("trap a witch with a boat", "use.trap_in_boat"),
     ("find_bedrock_or_light_up_the_surroundings_at_night", "how lit"),
     ("find_blue_bed_and_stacking_acacia_fence", "stacking"),
 ])
@@ -144,7 +144,7 @@ def test_a_config_whose_text_the_game_forbids_names_the_game_s_reason(tmp_path):
 
 
 FREE = ["decorate the wall", "stack acacia fences", "light up the surroundings",
-        "prepare a birthday present for your neighbor", "trap a spider with a boat"]
+        "prepare a birthday present for your neighbor"]
 
 
 @settings(max_examples=60)

@@ -393,6 +393,12 @@ class Compiler:
         return mech is not None and goal.event.value == "use" and goal.using == mech.hooking.rod and \
             goal.target in self.kn.mobs
 
+    def _traps(self, goal: Goal) -> bool:
+        """Whether a goal is a mob trapped in a boat (``boating.yaml``): a boat of the tag used on the mob."""
+        mech = self.kn.mechanisms
+        return mech is not None and goal.event.value == "use" and goal.using == "#" + mech.boating.boats and \
+            goal.target in self.kn.mobs
+
     def _use_items(self, s: _State, name: str, mapped: dict[str, str]) -> None:
         usable = {e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS}
         if mapped and not usable:
@@ -567,6 +573,12 @@ class Compiler:
                     s.problem("no fishing hook in the game", goal.target, f"{node.task} hooks a mob with a fishing "
                               "rod's bobber, which the engine game does not have (a rod right-clicked on a mob "
                               "does nothing there)")
+                    goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
+                elif self._traps(goal):
+                    # a right-click with the boat would be logged as its use on the mob, but seats nothing
+                    s.problem("no mob rides a boat in the game", goal.target, f"{node.task} traps a mob in a boat, "
+                              "which the engine game does not do (its boats seat only a player; the runtime's mobs "
+                              "ride nothing)")
                     goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
                 else:
                     goals[node.task] = self.goal(s, node.task, goal)

@@ -6,7 +6,7 @@ dying, anvils wearing), what structures hold (chest loot, archaeology), villager
 other mobs, special crafting recipes, smithing upgrades, stonecutter recipes, blocks placed in another form (on a
 wall, into a cauldron), what raising animals gives, brewing, breeding and taming, buckets, honey in bee nests, which
 blocks a player breaks and what a break that drops nothing leaves, the anvil (repair, rename, combine), the items a
-player throws, those hung on a block face and the mobs a fishing rod hooks. The atom generator
+player throws, those hung on a block face, the mobs a fishing rod hooks and those a boat seats. The atom generator
 (``taskverse.library.mechanisms``) interprets them, one rule per verb.
 """
 
@@ -859,6 +859,29 @@ class Hooking(_Table):
     wear: int = Field(ge=1)
 
 
+class NotRiding(_Table):
+    """Mobs a boat never seats, and why."""
+
+    names: list[str] = Field(min_length=1)
+    reason: str
+    source: str
+
+
+class Boating(_Table):
+    """``boating.yaml``: the boats (an item tag) that seat a mob walking into them, and the mobs they never seat."""
+
+    source: str
+    boats: str
+    width: float = Field(gt=0)
+    not_riding: list[NotRiding] = Field(default_factory=list)
+    sized: list[str] = Field(default_factory=list)
+    """Mobs minecraft-data gives the width of their largest size; their smaller sizes fit in a boat."""
+
+    def why_not_trapped(self, mob: str) -> str | None:
+        """Why a boat never seats ``mob`` (a spider is too wide), if the table says, else None."""
+        return next((g.reason for g in self.not_riding if mob in g.names), None)
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -888,6 +911,7 @@ class Mechanisms:
     throwing: Throwing
     hanging: Hanging
     hooking: Hooking
+    boating: Boating
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -944,6 +968,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "throwing": ("throwing.yaml", Throwing),
     "hanging": ("hanging.yaml", Hanging),
     "hooking": ("hooking.yaml", Hooking),
+    "boating": ("boating.yaml", Boating),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -1062,4 +1087,7 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
                                                     *(n for g in throwing.not_thrown for n in g.names))]
     out += [("hanging.yaml", h.item, "item") for h in mech.hanging.items]
     out += [("hooking.yaml", mech.hooking.rod, "item")]
+    out += [("boating.yaml", "#" + mech.boating.boats, "item")]
+    out += [("boating.yaml", n, "entity") for g in mech.boating.not_riding for n in g.names]
+    out += [("boating.yaml", n, "entity") for n in mech.boating.sized]
     return out

@@ -895,6 +895,9 @@ class PhraseReader:
         elif verb == "throw" and kn.mechanisms is not None and \
                 (why := kn.mechanisms.throwing.why_not_thrown(name)) is not None:
             return f"{why} (throwing.yaml)"
+        elif verb == "trap" and kn.mechanisms is not None and \
+                (why := kn.mechanisms.boating.why_not_trapped(name)) is not None:
+            return f"a boat never seats a {name}: {why} (boating.yaml)"
         elif verb == "eat" and name not in kn.foods:
             return f"{name} is not food"
         elif verb == "place" and name not in kn.blocks:

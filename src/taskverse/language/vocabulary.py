@@ -34,7 +34,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",), "pot": ("pot",),
     "repair": ("repair",), "fix": ("repair",), "mend": ("repair",), "rename": ("rename",), "name": ("rename",),
     "combine": ("combine",), "throw": ("throw",), "toss": ("throw",), "hang": ("hang",),
-    "hook": ("hook",),
+    "hook": ("hook",), "trap": ("trap",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
 
@@ -306,13 +306,7 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("light", "up", "the", "surroundings"): LIT,
     ("clean", "the", "weeds"): "a cleared area is not part of the world model's state (nearest atoms: "
                                "mine.grass, mine.tall_grass, for one plant)",
-    ("trap", "a", "spider"): "a trapped spider is no event the world model counts (use.trap_in_boat traps a cow "
-                             "in a boat)",
-    ("trap", "a", "witch"): "a trapped witch is no event the world model counts (use.trap_in_boat traps a cow in "
-                            "a boat)",
     # the atomic list's verbs for what the world model does not count (a mechanism it lacks, named)
-    ("trap",): "the world model counts a boat trap of a cow only (use.trap_in_boat); another mob trapped, in a "
-               "boat or a house, is no event it counts",
     ("interact", "with"): "the game's interact_with statistic (a block's screen opened) is no event the world "
                           "model counts",
     ("feed",): "feeding a mob is no event the world model counts (its feeding atoms breed a pair, breed.X, or "

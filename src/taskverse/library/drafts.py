@@ -42,6 +42,7 @@ CATEGORY_OF_VERB = {
     "combine": Category.EXPLOITATION,
     "throw": Category.EXPLOITATION,
     "hook": Category.EXPLOITATION,
+    "trap": Category.EXPLOITATION,
     "place": Category.BUILDING,
     "hang": Category.BUILDING,
     "pot": Category.BUILDING,

@@ -22,7 +22,8 @@ table into atoms, with no per-item code:
   second of its kind, renamed, or given an enchanted book's enchantments;
 * ``throw.<item>``: an item thrown (a snowball, an ender pearl, a splash potion), as the game's used statistic counts;
 * ``hang.<item>``: an item frame or a painting hung on a block face, as the game's used statistic counts;
-* ``hook.<mob>``: a mob hooked with a fishing rod and reeled in (the rod used on the mob).
+* ``hook.<mob>``: a mob hooked with a fishing rod and reeled in (the rod used on the mob);
+* ``trap.<mob>``: a mob trapped in a boat it walks into (the boat used on the mob).
 """
 
 from __future__ import annotations
@@ -561,8 +562,26 @@ def hooks(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
+def traps(kn: Knowledge) -> list[Draft]:
+    """``trap.<mob>``: a boat (kept) placed where a mob found (kept) walks into it, which seats the mob.
+
+    Every mob the world finds (``natural``) but those the table says a boat never seats (a spider is too wide, a
+    squid a water animal); success is a boat of the tag used on the mob.
+    """
+    table = _mech(kn).boating
+    boats = kn.tags[table.boats]
+    drafts = []
+    for mob in sorted(m for m, info in kn.mobs.items() if info.natural and table.why_not_trapped(m) is None):
+        ways = [[need(boats, kept=True), need([mob], kind=ENTITY, kept=True)]]
+        made = draft("trap", mob, "use", ways, [], initialization=_with_mobs(kn, ways[0]),
+                     description=f"trap {mob} in a boat")
+        made.data["metrics"] = goal("use", mob, using="#" + table.boats)
+        drafts.append(made)
+    return drafts
+
+
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
     strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, stonecuts, variants,
-    tending, pots, fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, hooks,
+    tending, pots, fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, hooks, traps,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""
