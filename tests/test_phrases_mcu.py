@@ -59,6 +59,14 @@ from taskverse.language.vocabulary import CONTEXT_TAILS
     ("Shear sheep to collect wool.", "use.shear_sheep"),
     ("Use lead to get animals", "use.lead_animal"),
     ("trap a witch using a boat", "init(trap.witch, main_hand=oak_boat)"),
+    # MCU's building and decorating families, as the atoms that judge them (placements counted, a shape)
+    ("decorate the ground using various blocks and items", "decorate.ground"),
+    ("decorate a wall with various decorative items", "decorate.wall"),
+    ("build a library using bookshelves and wood planks", "build.library"),
+    ("stack acacia fences", "build.fence_stack"),
+    ("light up the surroundings using torches at night", "light.surroundings @ when=night"),
+    ("clean the weeds using a hoe", "clean.weeds"),
+    ("find_blue_bed_and_stacking_acacia_fence", "find.blue_bed & build.fence_stack"),
     ("defend yourself using a shield", "use.resist_by_shield"),
     ("dig three blocks down and fill one block up", "dig.three_fill_one"),
     ("Open your inventory and craft a stonecutter.", "open.inventory & craft.stonecutter"),
@@ -74,13 +82,9 @@ def test_each_mcu_family_reads_as_the_game_means_it(text, expected):
 
 
 @pytest.mark.parametrize(("text", "named"), [
-    ("decorate the ground using various blocks and items", "decorating"),
     ("Prepare a birthday present for your neighbor using various decorative items and a cake.", "present"),
-    ("build a library using bookshelves and wood planks", "library building"),
-    ("stack acacia fences", "stacking"),
-    ("light up the surroundings using torches at night", "how lit"),
-    ("find_bedrock_or_light_up_the_surroundings_at_night", "how lit"),
-    ("find_blue_bed_and_stacking_acacia_fence", "stacking"),
+    ("create a bee nest-like structure", "bee nest"),
+    ("prepare_a_birthday_present_for_your_neighbor_and_combat_wolfs_or_lay_carpet", "present"),
 ])
 def test_texts_no_task_can_judge_are_named_not_read(text, named):
     with pytest.raises(PhraseError) as caught:
@@ -117,19 +121,19 @@ def test_using_things_no_item_names_leaves_the_reading_as_it_was(base, things):
 
 
 def test_a_config_no_task_can_judge_imports_its_start_with_the_reason_by_file_and_line(tmp_path):
-    config = tmp_path / "decorate.yaml"
+    config = tmp_path / "present.yaml"
     config.write_text("custom_init_commands:\n- /give @s minecraft:poppy 3\n- /time set day\n"
-                      "text: decorate the ground with colorful items\n")
+                      "text: prepare a birthday present for your neighbor\n")
     out = tmp_path / "out"
     result = cli("import", str(config), "-o", str(out), "--format", "json")
     assert result.exit_code == 1
     warning = result.stderr.strip().splitlines()[0]
-    assert warning.startswith(f"warning: {config}:4: decorate the ground with colorful items: no task ")
-    assert "decorating" in warning
+    assert warning.startswith(f"warning: {config}:4: prepare a birthday present for your neighbor: no task ")
+    assert "present" in warning
     data = json.loads(result.stdout)
     assert data["summary"]["read_without_task"] == 1 and data["summary"]["not_imported"] == 0
     row = data["files"][0]
-    assert row["imported"] is False and "decorating" in row["no_task"]
+    assert row["imported"] is False and "present" in row["no_task"]
     assert row["config_start"]["inventory"] == {"poppy": 3} and row["config_start"]["time"] == "day"
     assert not out.exists() or not any(out.iterdir())
 
@@ -143,8 +147,7 @@ def test_a_config_whose_text_the_game_forbids_names_the_game_s_reason(tmp_path):
     assert row["no_task"] == "not possible in the game: bell has no crafting recipe"
 
 
-FREE = ["decorate the wall", "stack acacia fences", "light up the surroundings",
-        "prepare a birthday present for your neighbor"]
+FREE = ["prepare a birthday present for your neighbor", "create a bee nest-like structure"]
 
 
 @settings(max_examples=60)

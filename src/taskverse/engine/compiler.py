@@ -93,6 +93,7 @@ BUILD_SHAPES: dict[str, dict[str, Any]] = {
     "wall": {"shape": "wall", "length": 5, "height": 3},
     "floor": {"shape": "floor", "length": 5, "width": 5},
     "fence": {"shape": "line", "length": 10},
+    "fence_stack": {"shape": "column", "length": 3},  # fences placed one on another (MCU's stacking_acacia_fence)
 }
 
 #: Reach targets the runtime measures: the player's height, depth below the start, distance from the start.

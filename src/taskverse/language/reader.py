@@ -897,7 +897,7 @@ class PhraseReader:
             return f"{why} (throwing.yaml)"
         elif verb == "trap" and kn.mechanisms is not None and \
                 (why := kn.mechanisms.boating.why_not_trapped(name)) is not None:
-            return f"a boat never seats a {name}: {why} (boating.yaml)"
+            return f"no boat seats {name}: {why} (boating.yaml)"
         elif verb == "eat" and name not in kn.foods:
             return f"{name} is not food"
         elif verb == "place" and name not in kn.blocks:

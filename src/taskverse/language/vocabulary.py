@@ -216,7 +216,6 @@ REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("craft", "to", "cake"): ("craft", "cake"), ("craft", "stonecut"): ("craft", "stonecutter"),
     ("explore", "boat"): ("explore", "with", "a", "boat"), ("use", "lead"): ("manoeuvre", "animal", "with", "leads"),
     ("explore", "the", "treasure"): ("loot", "a", "chest", "in", "buried_treasure"),
-    ("light", "up", "the", "surroundings", "at", "night"): ("light", "up", "the", "surroundings"),
     # verbs the library says in other words
     ("construct",): ("build",), ("engage", "in", "combat", "with"): ("combat",), ("fend", "off"): ("combat",),
     ("carve", "pumpkins"): ("carve", "pumpkin"),
@@ -292,20 +291,13 @@ VAGUE_THINGS: frozenset[tuple[str, ...]] = frozenset(_words(
 """Things after ``with``/``using`` that name no one item (``various blocks``, ``a sword``): what the task is done
 with is whatever its start gives (an MCU config's commands), so the words add nothing to the expression."""
 
-LIT = ("how lit an area is, is not part of the world model's state (placing a light source, place.torch, is a "
-       "step of it, not the area lit that MCU's criteria rate)")
-"""Why "light up X" is not read as placing torches: one torch placed would meet it, where MCU rates dark spots left."""
+LIT = ("how lit a named place is, is not part of the world model's state (light.surroundings places eight light "
+       "sources around the player; a castle, a cave or a house lit is not checked)")
+"""Why "light up X" is not read as placing torches: a place's dark spots left are what MCU rates."""
 FREE_FORM: dict[tuple[str, ...], str] = {
-    ("decorate",): "decorating is judged by how the result looks, which no state of the world model shows",
     ("prepare", "a", "birthday", "present"): "a present is judged by how it looks, which no state shows",
-    ("build", "a", "library"): "the library has no atom for a library building (a free-form build)",
     ("bee", "nest-like", "structure"): "a structure like a bee nest is a free-form build",
     ("interact", "with", "a", "bee", "nest"): "interacting with a bee nest names no event the model counts",
-    ("stack",): "stacking is a shape (one block on another), which the world model does not record",
-    ("stacking",): "stacking is a shape (one block on another), which the world model does not record",
-    ("light", "up", "the", "surroundings"): LIT,
-    ("clean", "the", "weeds"): "a cleared area is not part of the world model's state (nearest atoms: "
-                               "mine.grass, mine.tall_grass, for one plant)",
     # the atomic list's verbs for what the world model does not count (a mechanism it lacks, named)
     ("interact", "with"): "the game's interact_with statistic (a block's screen opened) is no event the world "
                           "model counts",
