@@ -299,6 +299,8 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("bee", "nest-like", "structure"): "a structure like a bee nest is a free-form build",
     ("interact", "with", "a", "bee", "nest"): "interacting with a bee nest names no event the model counts",
     # the atomic list's verbs for what the world model does not count (a mechanism it lacks, named)
+    ("in", "house"): "a mob trapped in a house (walled in) is no event the world model counts (trap.<mob> traps "
+                     "one in a boat)",
     ("interact", "with"): "the game's interact_with statistic (a block's screen opened) is no event the world "
                           "model counts",
     ("feed",): "feeding a mob is no event the world model counts (its feeding atoms breed a pair, breed.X, or "
