@@ -74,3 +74,13 @@ def test_the_engine_compile_step_names_what_its_runtime_cannot_judge(library, ta
 
 def test_a_library_is_judged_by_a_person(library):
     assert "human_rating" in {m.value for m in library.get("build.library").metrics.also}
+
+
+def test_a_road_is_a_line_the_engine_runtime_checks_and_the_atomic_list_reads(library, reader):
+    assert BUILD_SHAPES["road"] == {"shape": "line", "length": 10}
+    compiled = compile_task(library.get("build.road"), library, game="taskverse_mc")
+    assert [b.name for b in compiled.trackers.builds] == ["road"]
+    assert reader.read("Build a road").root.task == "build.road"  # MCU's atomic list
+    evaluator = Evaluator.for_library(library)
+    assert evaluator.evaluate(AtomRef(task="build.road"), [GameEvent(event="build", target="road")]).satisfied
+    assert not evaluator.evaluate(AtomRef(task="build.road"), [GameEvent(event="build", target="fence")]).satisfied

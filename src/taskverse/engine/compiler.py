@@ -94,6 +94,7 @@ BUILD_SHAPES: dict[str, dict[str, Any]] = {
     "floor": {"shape": "floor", "length": 5, "width": 5},
     "fence": {"shape": "line", "length": 10},
     "fence_stack": {"shape": "column", "length": 3},  # fences placed one on another (MCU's stacking_acacia_fence)
+    "road": {"shape": "line", "length": 10},  # blocks laid in a straight row (MCU's atomic list: Build a road)
 }
 
 #: Reach targets the runtime measures: the player's height, depth below the start, distance from the start.
