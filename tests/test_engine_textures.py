@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from engine_support import need_engine
+from taskverse.engine.gamegen.bodies import load_bodies
 from taskverse.engine.gamegen.build import game_files
 from taskverse.engine.gamegen.content import colour, game_content
+from taskverse.engine.gamegen.meshes import dress_bodies
 from taskverse.engine.gamegen.textures import (
     CREDITS_FILE,
     Looks,
@@ -36,7 +38,8 @@ def table():
 def dressed(library, table):
     content = game_content(library.knowledge)
     how, needed = dress(content, table, colour)
-    return content, how, needed
+    bodies, _ = dress_bodies(content, load_bodies(GAME), colour, GAME)
+    return content, {**how, **bodies}, needed
 
 
 def test_every_block_item_and_mob_has_a_look_of_its_own_not_the_fallback(dressed):
@@ -62,11 +65,13 @@ def test_the_looks_tell_apart_what_a_player_must_tell_apart(dressed):
     assert look("dark_oak_fence_gate") == look("dark_oak_planks")
 
 
-def test_humanoid_mobs_wear_the_player_model_and_animals_are_cubes(dressed, table):
+def test_humanoid_mobs_wear_the_player_model_and_animals_their_own_bodies(dressed, table):
     mobs = {m["name"]: m for m in dressed[0]["mobs"]}
     assert mobs["minecraft:zombie"]["model"] == table.humanoid_model == "character.b3d"
-    assert "model" not in mobs["minecraft:cow"]
-    assert dressed[0]["textures"]["minecraft:sheep"] == ["wool_white.png"]
+    assert "box" not in mobs["minecraft:zombie"]
+    assert mobs["minecraft:cow"]["model"] == "taskverse_mc_cow.obj"
+    assert dressed[0]["textures"]["minecraft:sheep"] == ["taskverse_mc_sheep.png"]
+    assert dressed[1]["cow"] == "plan beast" and dressed[1]["chicken"] == "plan bird"
 
 
 def test_the_build_copies_every_named_file_and_credits_each_with_its_licence(library, dressed):
@@ -99,8 +104,8 @@ def test_patterns_read_palettes_and_take_the_look_of_a_related_name(table):
      "nodes.dirt"),
     ("  gravel: default_gravel.png\n", "  gravel: [a.png, b.png, c.png, d.png, e.png, f.png, g.png]\n",
      "1 to 6 tiles", "nodes.gravel"),
-    ("  sheep: {texture: wool_white.png}\n", "  sheep: {texture: wool_white.png, legs: 4}\n", "legs",
-     "mobs.sheep.legs"),
+    ('  husk: {texture: "character.png^[multiply:#c0a070", model: humanoid}\n',
+     '  husk: {texture: "character.png^[multiply:#c0a070", model: humanoid, legs: 4}\n', "legs", "mobs.husk.legs"),
 ])
 def test_a_bad_entry_is_one_error_naming_file_line_and_field(tmp_path, old, new, message, field):
     text = textures_path(GAME).read_text()

@@ -24,8 +24,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from taskverse.engine.gamegen.bodies import load_bodies
 from taskverse.engine.gamegen.content import colour, game_content
-from taskverse.engine.gamegen.textures import dress, load_textures, texture_files
+from taskverse.engine.gamegen.meshes import credits_lines, dress_bodies
+from taskverse.engine.gamegen.textures import CREDITS_FILE, dress, load_textures, texture_files
 from taskverse.errors import TaskverseError
 from taskverse.paths import cache_dir, project_root
 
@@ -79,6 +81,10 @@ def game_files(game: str, knowledge: Any) -> dict[str, bytes]:
     table = load_textures(game)
     _, needed = dress(content, table, colour)
     files.update(texture_files(table, needed, game))
+    _, bodies = dress_bodies(content, load_bodies(game), colour, game)
+    files.update(bodies)
+    credits = f"mods/minecraft/{CREDITS_FILE}"
+    files[credits] += ("\n".join(credits_lines(bodies, game)) + "\n").encode()
     files[f"mods/minecraft/{DATA_FILE}"] = (json.dumps(content, sort_keys=True, separators=(",", ":"),
                                                        ensure_ascii=True) + "\n").encode()
     files[f"mods/minecraft/textures/{TEXTURE}"] = white_png()
@@ -139,9 +145,11 @@ _ENSURED: dict[str, tuple[Any, tuple[tuple[str, int, int], ...], Path, str]] = {
 
 def _input_stamps(game: str) -> tuple[tuple[str, int, int], ...]:
     """Name, size and modification time of the game's hand-written files and its texture table (cheap: no reads)."""
+    from taskverse.engine.gamegen.bodies import bodies_path
     from taskverse.engine.gamegen.textures import textures_path
 
-    paths = [p for p in sorted(template_dir(game).rglob("*")) if p.is_file()] + [textures_path(game)]
+    paths = [p for p in sorted(template_dir(game).rglob("*")) if p.is_file()] + [textures_path(game),
+                                                                              bodies_path(game)]
     stamps = []
     for path in paths:
         try:

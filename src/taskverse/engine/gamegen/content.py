@@ -93,9 +93,9 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   wait out mobs_redo's 5-minute cooldown (Minecraft's). An axolotl gives the water bucket back. Taming food tames
   one try in ``one_in`` (a wolf's bone: 1 in 3), the owner the player; the draw is the engine's ``math.random``,
   the same sequence at every start, so the same plan tames at the same try in every episode (measured: an
-  ocelot's first cod never, in 12 episodes; three cod always, in 6). Where mobs_redo or the cubes differ: the
+  ocelot's first cod never, in 12 episodes; three cod always, in 6). Where mobs_redo or the game's mobs differ: the
   mobs stand still (Minecraft's lovers walk to each other), the horse family and llamas are not tamed by riding
-  (the cubes cannot be ridden), the wolf, cat and horse family breed untamed (as the library's atoms have it),
+  (they cannot be ridden), the wolf, cat and horse family breed untamed (as the library's atoms have it),
   animals that lay eggs (turtle, frog, sniffer) make no egg, an animal in love or at full health still eats
   (mobs_redo takes the item; Minecraft's animal refuses it), and a baby takes mobs_redo's 20 minutes to grow.
 """

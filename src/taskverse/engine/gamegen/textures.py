@@ -66,10 +66,13 @@ class Pattern(_Strict):
 
 
 class Mob(_Strict):
-    """A mob's look: its texture on a cube, or on the player's model (``humanoid``)."""
+    """A person's or upright monster's look: its texture on the player's model.
+
+    Every other mob has a body of its own (``bodies.yaml``).
+    """
 
     texture: str
-    model: Literal["cube", "humanoid"] = "cube"
+    model: Literal["humanoid"] = "humanoid"
 
 
 class Fallback(_Strict):
@@ -77,7 +80,6 @@ class Fallback(_Strict):
 
     node: Tiles
     item: str
-    mob: str
 
 
 class TextureTable(_Strict):
@@ -133,7 +135,7 @@ def load_textures(game: str, path: Path | None = None) -> TextureTable:
         if pattern.texture is not None:
             _check_tiles(pattern.texture, table, lambda msg, i=index: fail(msg, "patterns", i, "texture"))
     _check_tiles(table.hand, table, lambda msg: fail(msg, "hand"))
-    for kind in ("node", "item", "mob"):
+    for kind in ("node", "item"):
         _check_tiles(getattr(table.fallback, kind), table, lambda msg, k=kind: fail(msg, "fallback", k))
     return table
 
@@ -236,14 +238,13 @@ class Looks:
         self.how[name] = how
         return tiles[:1]
 
-    def mob(self, name: str) -> tuple[list[str], str]:
-        """A mob's texture and model (``cube`` or ``humanoid``)."""
+    def mob(self, name: str) -> list[str] | None:
+        """A humanoid mob's texture on the player's model, or None for a mob with a body of its own."""
         mob = self.table.mobs.get(name)
         if mob is None:
-            self.how[name] = "fallback"
-            return self._fill(self.table.fallback.mob, name, {}), "cube"
+            return None
         self.how[name] = "exact"
-        return self._fill(mob.texture, name, {}), mob.model
+        return self._fill(mob.texture, name, {})
 
 
 def files_named(textures: list[str]) -> set[str]:
@@ -295,10 +296,11 @@ def texture_files(table: TextureTable, names: set[str], game: str) -> dict[str, 
 
 
 def dress(content: dict[str, Any], table: TextureTable, own: Any) -> tuple[dict[str, str], set[str]]:
-    """Give the game's content its looks: ``textures`` (name -> tiles), each mob's ``model``, the hand's picture.
+    """Give the game's content its looks: ``textures`` (name -> tiles), humanoid mobs' ``model``, the hand's picture.
 
     Returns how each name got its look (``exact``, ``pattern ...``, ``like ...``, ``fallback``) and the files the
-    game needs (the textures' and, when a mob is humanoid, the model).
+    game needs (the textures' and, when a mob is humanoid, the model). Mobs with no look here are left to their
+    bodies (``taskverse.engine.gamegen.meshes.dress_bodies``).
     """
     looks = Looks(table, own)
     textures: dict[str, list[str]] = {}
@@ -313,9 +315,9 @@ def dress(content: dict[str, Any], table: TextureTable, own: Any) -> tuple[dict[
             textures[name] = looks.node(name.removeprefix(short))
     needed = set(table.also)
     for entry in content["mobs"]:
-        tiles, model = looks.mob(entry["name"].removeprefix(short))
-        textures[entry["name"]] = tiles
-        if model == "humanoid":
+        tiles = looks.mob(entry["name"].removeprefix(short))
+        if tiles is not None:
+            textures[entry["name"]] = tiles
             entry["model"] = table.humanoid_model
             needed.add(table.humanoid_model)
     content["textures"] = dict(sorted(textures.items()))

@@ -405,12 +405,10 @@ dofile(modpath .. "/honey.lua")(data.honey)
 local mobs_api = rawget(_G, "mobs")
 if mobs_api ~= nil and mobs_api.register_mob ~= nil then
 	for _, mob in ipairs(data.mobs) do
-		-- a humanoid wears the player's model (its one texture); the others are a cube, one tile a face
+		-- a humanoid wears the player's model, every other mob the body the game build generated for it (its mesh
+		-- in models/, its picture in textures/), sized by its plan: `box` is its collision box in nodes
 		local tiles = look(mob.name, mob.color)
-		local faces = {}
-		for face = 1, 6 do
-			faces[face] = tiles[math.min(face, #tiles)]
-		end
+		local humanoid = mob.box == nil
 		mobs_api:register_mob(":" .. mob.name, {
 			type = mob.hostile and "monster" or "animal",
 			passive = not mob.hostile,
@@ -419,11 +417,11 @@ if mobs_api ~= nil and mobs_api.register_mob ~= nil then
 			hp_min = mob.hp,
 			hp_max = mob.hp,
 			armor = 100,
-			visual = mob.model and "mesh" or "cube",
+			visual = "mesh",
 			mesh = mob.model,
-			visual_size = {x = 0.8, y = 0.8},
-			collisionbox = {-0.4, -0.4, -0.4, 0.4, 0.4, 0.4},
-			textures = {mob.model and {tiles[1]} or faces},
+			visual_size = humanoid and {x = 0.8, y = 0.8} or {x = 1, y = 1},
+			collisionbox = mob.box or {-0.4, -0.4, -0.4, 0.4, 0.4, 0.4},
+			textures = {{tiles[1]}},
 			walk_velocity = 0,
 			run_velocity = 0,
 			walk_chance = 0,
