@@ -10,6 +10,7 @@ or error line in its logs).
 
 from __future__ import annotations
 
+import json
 import re
 import struct
 import zlib
@@ -25,6 +26,7 @@ from taskverse.engine.gamegen.build import game_files
 from taskverse.engine.gamegen.content import colour, game_content
 from taskverse.engine.gamegen.meshes import Mesh, body_mesh, dress_bodies
 from taskverse.engine.gamegen.textures import CREDITS_FILE, dress, load_textures
+from taskverse.engine.profile import REGISTRY_FILE, profile_dir
 from taskverse.errors import TaskverseError
 
 GAME = "taskverse_mc"
@@ -100,6 +102,13 @@ def test_every_mob_of_the_game_has_a_body_of_its_own_or_the_player_model(library
     assert len(files) == 2 * len(how) >= 50
     unused = set(bodies.mobs) - {m["name"].removeprefix("minecraft:") for m in content["mobs"]}
     assert not unused, f"bodies of no mob of the game: {sorted(unused)}"
+
+
+def test_the_engine_registered_every_mob_as_a_mesh():
+    """The registry dumped from the running game (``taskverse engine dump``): no mob is a cube any more."""
+    entities = json.loads((profile_dir(GAME) / REGISTRY_FILE).read_text())["entities"]
+    mobs = {name: entry["visual"] for name, entry in entities.items() if name.startswith("minecraft:")}
+    assert len(mobs) >= 79 and set(mobs.values()) == {"mesh"}
 
 
 def test_a_mob_with_no_entry_takes_the_fallback_plan_in_its_own_colour(bodies):
