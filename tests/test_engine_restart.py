@@ -8,8 +8,10 @@ died, or a start the server cannot give back whole (the player died), makes the 
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+from typing import Any
 
 import pytest
 
@@ -102,4 +104,37 @@ def test_the_scripted_players_plans_of_one_task_play_in_one_server_as_on_fresh_o
     jobs = [(stick, stick_ir, dying), (stick, stick_ir, plan_task(stick, stick_ir, library))]
     reports = run_jobs(jobs, library=library, parallel=1)
     assert [r.restarted for r in reports] == [False, False] and reports[1].success
+    assert reports[0].refused_restart is None and reports[1].refused_restart  # the harness's reason, said
     assert [r.restarted for r in run_jobs(jobs[1:] * 2, library=library, parallel=1)] == [False, True]
+
+
+def _same_but_for_servers(value: Any) -> Any:
+    """An engine run's report without what a new server or a restart changes: timings, the game time at which
+    things happened and the player's height then (it settles on the ground after each move by the clock), which
+    server played an episode and how many were started."""
+    if isinstance(value, list):
+        return [_same_but_for_servers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _same_but_for_servers(v) for k, v in value.items()
+                if k not in ("run", "timings", "server", "servers_started", "wall_seconds", "mean_episode_seconds",
+                             "episodes_per_minute", "y", "clock") and not (k == "time" and isinstance(v, float | int))}
+    return value
+
+
+def test_engine_run_plays_its_episodes_in_one_server_as_on_a_fresh_server_each():
+    need_engine(client=True)
+    from click.testing import CliRunner
+
+    from taskverse.cli.engine import engine
+
+    args = ["run", "naive(craft.wooden_pickaxe)", "--episodes", "3", "--format", "json"]
+    one = CliRunner().invoke(engine, args)
+    each = CliRunner().invoke(engine, [*args, "--fresh-server"])
+    assert one.exit_code == 0 and each.exit_code == 0, one.output + each.output
+    chained, fresh = json.loads(one.stdout), json.loads(each.stdout)
+    assert [e["server"] for e in chained["episodes"]] == ["fresh", "restart", "restart"]
+    assert [e["server"] for e in fresh["episodes"]] == ["fresh", "fresh", "fresh"]
+    assert (chained["summary"]["servers_started"], fresh["summary"]["servers_started"]) == (1, 3)
+    assert (chained["run"]["fresh_server"], fresh["run"]["fresh_server"]) == (False, True)
+    assert chained["summary"]["successes"] == 3 and chained["summary"]["replay_agrees"] is True
+    assert _same_but_for_servers(chained) == _same_but_for_servers(fresh)

@@ -26,29 +26,65 @@ def test_an_episode_may_take_longer_the_longer_its_plan():
     assert episode_budget(60.0, LONG) == 60.0 + runner.STEP_SECONDS * 607
 
 
-def test_local_and_ray_runs_give_each_episode_the_plans_budget(monkeypatch, library):
-    given: list[float] = []
+def test_local_and_ray_runs_play_the_same_chains_with_the_same_timeout(monkeypatch, library):
+    played: list[tuple[int, float]] = []
 
-    def fake_episode(task: Any, ir: Any, plan: Plan, *, timeout: float, episode: int = 1, **_: Any):
-        given.append(timeout)
-        return _report(episode)
+    def fake_plans(task: Any, ir: Any, plans: list[Plan], *, timeout: float, **_: Any):
+        played.append((len(plans), timeout))
+        return [_report(1) for _ in plans]
 
-    monkeypatch.setattr(runner, "run_episode", fake_episode)
-    run_episodes(library.get("craft.stick"), None, LONG, library=library, episodes=2, parallel=2,  # type: ignore[arg-type]
-                 timeout=60.0)
-    assert given == [episode_budget(60.0, LONG)] * 2
+    monkeypatch.setattr(runner, "run_plans", fake_plans)
+    reports = run_episodes(library.get("craft.stick"), None, LONG, library=library, episodes=5,  # type: ignore[arg-type]
+                           parallel=2, timeout=60.0)
+    assert sorted(played) == [(2, 60.0), (3, 60.0)]  # two chains, each episode's budget added by run_plans
+    assert [r.episode for r in reports] == [1, 2, 3, 4, 5]
 
     sent: list[Any] = []
 
     def fake_run_jobs(function: Any, arguments: list[Any], backend: Any):
         sent.extend(arguments)
-        return [(i, _report(i + 1)) for i in range(len(arguments))]
+        return [(i, [_report(k) for k in arguments[i][3]]) for i in range(len(arguments))]
 
     monkeypatch.setattr(jobs, "run_jobs", fake_run_jobs)
     backend = type("Ray", (), {"ray": True, "workers": 2})()
-    jobs.run_engine_episodes(library.get("craft.stick"), None, LONG, library=library, episodes=2,  # type: ignore[arg-type]
-                             backend=backend, timeout=60.0)
-    assert [arguments[-1] for arguments in sent] == [episode_budget(60.0, LONG)] * 2
+    reports = jobs.run_engine_episodes(library.get("craft.stick"), None, LONG, library=library,  # type: ignore[arg-type]
+                                       episodes=5, backend=backend, timeout=60.0)
+    assert [(arguments[3], arguments[4]) for arguments in sent] == [([1, 2, 3], 60.0), ([4, 5], 60.0)]
+    assert [r.episode for r in reports] == [1, 2, 3, 4, 5]
+
+
+def test_with_a_fresh_server_each_every_episode_is_a_chain_of_its_own(monkeypatch, library):
+    chains: list[int] = []
+
+    def fake_plans(task: Any, ir: Any, plans: list[Plan], **_: Any):
+        chains.append(len(plans))
+        return [_report(1) for _ in plans]
+
+    monkeypatch.setattr(runner, "run_plans", fake_plans)
+    run_episodes(library.get("craft.stick"), None, LONG, library=library, episodes=3,  # type: ignore[arg-type]
+                 fresh_server=True)
+    assert chains == [1, 1, 1]
+    chains.clear()
+    run_episodes(library.get("craft.stick"), None, LONG, library=library, episodes=3)  # type: ignore[arg-type]
+    assert chains == [3]
+
+
+def test_a_refused_restart_is_said_on_the_episode_that_got_a_new_server(monkeypatch, library):
+    servers: list[int] = []
+
+    def fake_server(task: Any, ir: Any, plans: list[Plan], **_: Any):
+        servers.append(len(plans))
+        if len(servers) == 1:  # the first server plays one episode, then cannot give the start back
+            return [_report(1)], "the map changed beyond what the runtime puts back"
+        return [_report(1).model_copy(update={"server": "restart" if i else "fresh"}) for i in range(len(plans))], None
+
+    monkeypatch.setattr(runner, "_plans_in_one_server", fake_server)
+    reports = runner.run_plans(library.get("craft.stick"), None, [LONG] * 3, library=library)  # type: ignore[arg-type]
+    assert servers == [3, 2]
+    assert [r.server for r in reports] == ["fresh", "fresh", "restart"]
+    assert [r.refused_restart for r in reports] == [None, "the map changed beyond what the runtime puts back", None]
+    assert "server: fresh; no restart: the map changed" in reports[1].summary()
+    assert "server: restart)" in reports[2].summary()
 
 
 def test_ctrl_c_keeps_the_reports_of_the_episodes_that_finished(monkeypatch):

@@ -52,8 +52,8 @@ def test_engine_episodes_on_a_local_ray_instance_report_as_a_local_run(local_ray
     assert local.exit_code == 0, local.output
     assert on_ray.exit_code == 0 and "Traceback" not in on_ray.stderr, on_ray.output
     here, there = json.loads(local.stdout), json.loads(on_ray.stdout)
-    assert here["run"] == {"backend": "local", "workers": 2}
-    assert there["run"] == {"backend": "ray", "address": "local", "workers": 2}
+    assert here["run"] == {"backend": "local", "workers": 2, "fresh_server": False}
+    assert there["run"] == {"backend": "ray", "address": "local", "workers": 2, "fresh_server": False}
     assert [e["episode"] for e in there["episodes"]] == [1, 2]
     assert there["summary"]["successes"] == 2 and there["summary"]["replay_agrees"] is True
     assert _untimed(there) == _untimed(here)

@@ -1,4 +1,4 @@
-"""Benchmark: ``taskverse engine eval`` with a task's episodes restarted in the running server, and with a new one each.
+"""Benchmark: ``taskverse engine eval`` (or ``engine run``) with a task's episodes restarted in one server, or fresh.
 
 Runs the command as a user does (a process of its own, the library loaded, servers and clients started), once per
 way and ``--repeat`` times, and prints for each its wall time, the CPU time of the command and of every process it
@@ -6,12 +6,13 @@ started (servers and clients included: they are its children), the servers it st
 ways: ``reuse`` (the default: a task's next episode starts again in the server that played the one before) and
 ``fresh`` (``--fresh-server``: a new server on a fresh world for every episode). ``--src DIR`` runs another
 checkout's code (its ``src``), e.g. the code before restarts existed, whose default is a new server each episode.
+``--command run`` times ``taskverse engine run TASK --episodes K`` (the scripted player's plan) the same ways instead.
 Then (``--scripted``, the default) the scripted player's plan for the task, ``--episodes`` times through
 ``runner.run_jobs`` in this process, in one server and with a new server each.
 Needs the engine (scripts/install-engine.sh).
 
     python scripts/perf/engine_eval.py [--task "naive(craft.wooden_pickaxe)"] [--episodes 5] [--agent optimal]
-        [--ways reuse,fresh] [--repeat 2] [--src DIR] [--no-scripted]
+        [--ways reuse,fresh] [--repeat 2] [--src DIR] [--no-scripted] [--command eval|run]
 """
 
 from __future__ import annotations
@@ -50,8 +51,12 @@ def run_once(args: argparse.Namespace, way: str) -> Run:
     env = dict(os.environ)
     if args.src:
         env["PYTHONPATH"] = str(Path(args.src).resolve())
-    command = [sys.executable, "-m", "taskverse.cli", "engine", "eval", "--tasks", args.task, "--agent", args.agent,
-               "--episodes", str(args.episodes), "--game", args.game, "--format", "json", *WAYS[way]]
+    if args.command == "run":
+        command = [sys.executable, "-m", "taskverse.cli", "engine", "run", args.task, "--episodes", str(args.episodes),
+                   "--game", args.game, "--format", "json", *WAYS[way]]
+    else:
+        command = [sys.executable, "-m", "taskverse.cli", "engine", "eval", "--tasks", args.task, "--agent",
+                   args.agent, "--episodes", str(args.episodes), "--game", args.game, "--format", "json", *WAYS[way]]
     cpu = _children_cpu()
     started = time.monotonic()
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
@@ -98,7 +103,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="naive(craft.wooden_pickaxe)")
     parser.add_argument("--episodes", type=int, default=5)
-    parser.add_argument("--agent", default="optimal")
+    parser.add_argument("--agent", default="optimal", help="engine eval's agent (not for --command run)")
+    parser.add_argument("--command", choices=["eval", "run"], default="eval",
+                        help="time engine eval (an agent a step at a time) or engine run (the scripted plan)")
     parser.add_argument("--game", default="minetest_game")
     parser.add_argument("--ways", default="reuse,fresh", help="comma-separated: reuse, fresh")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each way")
@@ -116,7 +123,8 @@ def main() -> int:
         runs = [run_once(args, way) for _ in range(args.repeat)]
         walls, cpus = [r.wall for r in runs], [r.cpu for r in runs]
         last = runs[-1]
-        print(f"engine eval {args.task} --episodes {args.episodes} --agent {args.agent}, {way}{where}: "
+        what = f"--agent {args.agent}" if args.command == "eval" else "(scripted)"
+        print(f"engine {args.command} {args.task} --episodes {args.episodes} {what}, {way}{where}: "
               f"wall {statistics.median(walls):.2f} s (runs {', '.join(f'{w:.2f}' for w in walls)}), "
               f"CPU {statistics.median(cpus):.2f} s (runs {', '.join(f'{c:.2f}' for c in cpus)}); "
               f"{last.servers} server(s) started, {last.successes}/{last.episodes} solved")

@@ -164,11 +164,15 @@ def game_build(name: str, output: Path | None, fmt: str) -> None:
 @click.option("--game", default="minetest_game", show_default=True)
 @click.option("--timeout", type=TIMEOUT, default=60.0, show_default=True,
               help="Seconds an episode may take, besides 0.25 s for each step of its plan.")
+@click.option("--fresh-server", is_flag=True,
+              help="Start a new server on a fresh world for every episode. By default an episode after the first "
+                   "starts again in the server that played the one before (the runtime puts back what the episode "
+                   "changed; a new server when it cannot): the same report, but faster.")
 @click.option("--show-plan", is_flag=True, help="Print the plan (JSON) and do not run it.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @friendly
 def run(task: str, plan_source: str, episodes: int, parallel: int, use_ray: bool, game: str, timeout: float,
-        show_plan: bool, fmt: str) -> None:
+        fresh_server: bool, show_plan: bool, fmt: str) -> None:
     """Run TASK in the real engine: headless server, headless client as the player, a scripted plan.
 
     Reports success (the task runtime's verdict), rewards, the events it logged, timings, the engine's own
@@ -176,7 +180,9 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, use_ray: bool
     an episode failed to run (not when the plan merely did not complete the task), 130 on Ctrl-C (every engine
     of the run is stopped at once and its folder removed; the report holds the episodes that had finished, and
     in JSON says "interrupted"). Local and Ray runs give the same report apart from timings and "run", which says
-    where the episodes ran.
+    where the episodes ran. Episodes after the first start again in the running server where it can give the start
+    back whole (each episode says "server: fresh|restart", and why a restart was refused; --fresh-server: a new
+    server each); the summary counts the servers started.
     """
     from taskverse.cli.app import _library, resolve_task
     from taskverse.engine.compiler import compile_task
@@ -199,17 +205,18 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, use_ray: bool
     started = time.monotonic()
     try:
         reports = run_engine_episodes(resolved, ir, plan, library=library, episodes=episodes, backend=backend,
-                                      timeout=timeout)
+                                      timeout=timeout, fresh_server=fresh_server)
     except KeyboardInterrupt as exc:
         # run_episodes has ended every engine of the run and removed their folders; another Ctrl-C while
         # Python shuts down must not kill it with a traceback (SIG_IGN outlives the interpreter's handlers)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         finished = list(getattr(exc, "reports", []))
-        _report(ir, game, plan_source, len(plan.steps), backend.describe(), finished, started, fmt,
-                interrupted={"episodes": episodes, "finished": len(finished)})
+        _report(ir, game, plan_source, len(plan.steps), {**backend.describe(), "fresh_server": fresh_server},
+                finished, started, fmt, interrupted={"episodes": episodes, "finished": len(finished)})
         click.echo("error: interrupted; every engine of the run was stopped", err=True)
         sys.exit(130)
-    summary = _report(ir, game, plan_source, len(plan.steps), backend.describe(), reports, started, fmt)
+    summary = _report(ir, game, plan_source, len(plan.steps), {**backend.describe(), "fresh_server": fresh_server},
+                      reports, started, fmt)
     sys.exit(1 if summary["engine_errors"] else 0)
 
 
@@ -232,8 +239,10 @@ def _report(ir: Any, game: str, plan_source: str, steps: int, run: Any, reports:
         for line in report.engine_errors:
             click.echo(f"  {line}")
     done = "" if interrupted is None else f" of the {interrupted['finished']} finished before the interrupt"
+    servers = summary["servers_started"]
     click.echo(f"{summary['successes']}/{summary['episodes']} succeeded{done}; {summary['wall_seconds']:.1f} s, "
-               f"{summary['episodes_per_minute']:.0f} episodes/min", err=True)
+               f"{summary['episodes_per_minute']:.0f} episodes/min, {servers} server{'s' * (servers != 1)} started",
+               err=True)
     return summary
 
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -88,14 +88,22 @@ class EpisodeReport(BaseModel):
     failed_step: int | None = None
     plan_error: str | None = None
     soft_resets: int = 0
-    restarted: bool = False
-    """Whether the episode started again in a server that had played one before (:func:`run_plans`)."""
+    server: Literal["fresh", "restart"] = "fresh"
+    """Where the episode started: a new server on a fresh world, or again in one that had played an episode before
+    (:func:`run_plans`), as ``engine eval``'s episodes say."""
+    refused_restart: str | None = None
+    """Why the server that played the episode before could not start this one again (it then had a fresh one)."""
     steps: list[dict[str, Any]] = Field(default_factory=list)
     events: list[dict[str, Any]] = Field(default_factory=list)
     replay: Replay | None = None
     timings: Timings
     error: str | None = None
     engine_errors: list[str] = Field(default_factory=list)
+
+    @property
+    def restarted(self) -> bool:
+        """Whether the episode started again in a server that had played one before."""
+        return self.server == "restart"
 
     def summary(self) -> str:
         """One line for the text output."""
@@ -105,8 +113,9 @@ class EpisodeReport(BaseModel):
             f"not done (progress {self.progress:.2f})"
         replay = "" if self.replay is None else ("; replay agrees" if self.replay.agrees else "; REPLAY DISAGREES")
         plan = "" if self.plan_error is None else f"; plan stopped: {self.plan_error}"
+        refused = "" if self.refused_restart is None else f"; no restart: {self.refused_restart}"
         return (f"episode {self.episode}: {verdict} in {self.timings.total:.2f} s (reward {self.reward_total:g}, "
-                f"{len(self.events)} events{replay}){plan}")
+                f"{len(self.events)} events{replay}; server: {self.server}{refused}){plan}")
 
 
 def expression_of(task: Any) -> Any:
@@ -236,21 +245,30 @@ def run_plans(task: Any, ir: TaskIR, plans: Sequence[Plan], *, library: Any, tim
     seconds (``timeout`` and a little more for each step); engine failures are reported, not raised.
     """
     reports: list[EpisodeReport] = []
+    refused: str | None = None
     while len(reports) < len(plans):
-        reports += _plans_in_one_server(task, ir, plans[len(reports):], library=library, timeout=timeout,
-                                        client_home=client_home)
+        played, why = _plans_in_one_server(task, ir, plans[len(reports):], library=library, timeout=timeout,
+                                           client_home=client_home)
+        if refused is not None:  # the first episode of this server is the one the last server refused
+            played[0] = played[0].model_copy(update={"refused_restart": refused})
+        reports += played
+        refused = why
     return reports
 
 
 def _plans_in_one_server(task: Any, ir: TaskIR, plans: Sequence[Plan], *, library: Any, timeout: float,
-                         client_home: Path | None) -> list[EpisodeReport]:
-    """The reports of the plans one server played, from the first: at least one, fewer when it could not go on."""
+                         client_home: Path | None) -> tuple[list[EpisodeReport], str | None]:
+    """The reports of the plans one server played, from the first: at least one, fewer when it could not go on.
+
+    Besides them, why the server refused to start the next plan again (the harness's reason), or None.
+    """
     import os
 
     from taskverse.engine.binaries import error_lines
 
     budgets = [episode_budget(timeout, plan) for plan in plans]
     reports: list[EpisodeReport] = []
+    refused: str | None = None
     started = time.monotonic()
     listening: float | None = None
     with task_server(ir, timeout=sum(budgets), settings=PLANS_IN_TURN) as run:
@@ -272,7 +290,9 @@ def _plans_in_one_server(task: Any, ir: TaskIR, plans: Sequence[Plan], *, librar
                 engine_errors = error_lines(run.log(), limit=10)
             result = read_json_file(_result_path(run.world, turn))
             if turn > 1 and error is None and result is not None and result.get("fresh"):
-                break  # the start cannot be given back here: this plan and the rest go to a fresh server
+                # the start cannot be given back here: this plan and the rest go to a fresh server
+                refused = str(result.get("error") or "the runtime could not put the start back")
+                break
             status = result["status"] if result is not None and isinstance(result.get("status"), dict) else \
                 read_json_file(run.world / STATUS_FILE) or {}
             events = read_events(run.world / EVENTS_FILE)
@@ -281,12 +301,12 @@ def _plans_in_one_server(task: Any, ir: TaskIR, plans: Sequence[Plan], *, librar
             report = episode_report(task, library, episode=1, status=status, events=events, result=result or {},
                                     listening=listening if turn == 1 else None, total=time.monotonic() - started,
                                     error=error, engine_errors=engine_errors)
-            reports.append(report.model_copy(update={"restarted": turn > 1}))
+            reports.append(report.model_copy(update={"server": "restart" if turn > 1 else "fresh"}))
             if error is not None:
                 break  # a server that failed plays no more
             started = time.monotonic()
         run.stop(grace=0)  # the results are written; the world is thrown away unsaved
-    return reports
+    return reports, refused
 
 
 def episode_report(task: Any, library: Any, *, episode: int, status: dict[str, Any], events: list[dict[str, Any]],
@@ -470,19 +490,33 @@ def episode_budget(timeout: float, plan: Plan) -> float:
 
 
 def run_episodes(task: Any, ir: TaskIR, plan: Plan, *, library: Any, episodes: int = 1, parallel: int = 1,
-                 timeout: float = 60.0) -> list[EpisodeReport]:
+                 timeout: float = 60.0, fresh_server: bool = False) -> list[EpisodeReport]:
     """Run ``episodes`` episodes, ``parallel`` at a time; reports in episode order (see :func:`run_all`).
 
-    Each episode may take :func:`episode_budget` seconds (``timeout`` and a little more for each step).
+    The episodes are played in chains (``engine.chains``: as many as ``parallel`` keeps busy), each one after
+    another in one server where the runtime can give the start back whole (:func:`run_plans`; each report says
+    ``server: fresh|restart``); ``fresh_server``: a new server on a fresh world for every episode. Each episode may
+    take :func:`episode_budget` seconds (``timeout`` and a little more for each step). On Ctrl-C,
+    :class:`Interrupted` holds the reports of the chains that had finished, in episode order.
     """
+    from taskverse.engine.chains import chains
+
     if episodes < 1 or parallel < 1:
         raise TaskverseError("episodes and parallel must be at least 1")
-    budget = episode_budget(timeout, plan)
+    work = chains(list(range(1, episodes + 1)), parallel, fresh=fresh_server, key=lambda _: task.id)
 
-    def one(index: int, home: Path | None) -> EpisodeReport:
-        return run_episode(task, ir, plan, library=library, episode=index, timeout=budget, client_home=home)
+    def one(chain: list[int], home: Path | None) -> list[EpisodeReport]:
+        reports = run_plans(task, ir, [plan] * len(chain), library=library, timeout=timeout, client_home=home)
+        return [report.model_copy(update={"episode": k}) for k, report in zip(chain, reports, strict=True)]
 
-    return run_all(one, list(range(1, episodes + 1)), parallel)
+    def in_order(done: list[list[EpisodeReport]]) -> list[EpisodeReport]:
+        return sorted((report for reports in done for report in reports), key=lambda r: r.episode)
+
+    try:
+        results = run_all(one, work, parallel)
+    except Interrupted as exc:
+        raise Interrupted(in_order(exc.reports), episodes) from None
+    return in_order(results)
 
 
 def run_jobs(jobs: list[tuple[Any, TaskIR, Plan]], *, library: Any, parallel: int = 2, timeout: float = 60.0,
