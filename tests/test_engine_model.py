@@ -498,6 +498,28 @@ def test_use_of_a_tool_is_one_dig_with_it_and_enchanting_is_the_tables_use(libra
         assert len(steps) <= 3, tool  # the tool is held from the start: travel to a node it digs, and dig it
 
 
+def test_a_bow_is_used_when_it_shoots_and_a_trident_or_rod_when_thrown_or_cast(library):
+    """The generated game counts these uses when they happen (shooting.yaml, throwing.yaml, hooking.yaml): a bow
+    shot uses up an arrow, a thrown trident and a cast rod need only themselves in hand. A carrot on a stick boosts a
+    ridden pig, which nothing does in the game: no way to use it.
+    """
+    rules = game_model("taskverse_mc", library.knowledge).rules
+    (way,) = rules.ways[rules.action_index["use.minecraft:bow"]]
+    used_up = {rules.names[m] for n in way if n.consume for m in n.members}
+    assert used_up == {"minecraft:arrow", "minecraft:spectral_arrow", "minecraft:tipped_arrow"}
+    for item in ("minecraft:trident", "minecraft:fishing_rod"):
+        (way,) = rules.ways[rules.action_index[f"use.{item}"]]
+        assert not any(n.consume for n in way), item
+    assert "use.minecraft:carrot_on_a_stick" not in rules.action_index
+    for task_id in ("use.shoot_bow", "use.trident", "use.fishing_rod"):
+        task = library.get(task_id)
+        steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+        assert [s.do for s in steps] == ["use"], task_id  # the start holds the item (and the arrow)
+    bow = library.get("use.bow")  # its start holds the bow only: an arrow is got first
+    steps = scripted_plan(bow, compile_task(bow, library, "taskverse_mc"), library).plan.steps
+    assert steps[-1].do == "use" and steps[-1].item == "minecraft:bow" and len(steps) > 1
+
+
 def test_enchanting_tries_are_one_step_until_the_silk_touch_tool_is_held(library):
     task = build_molecule(naive(ref("obtain.deepslate_coal_ore")), library)
     steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps

@@ -731,6 +731,22 @@ local function use_hook(original)
 	end
 end
 
+-- An item whose game counts its use only when it happens calls its `_on_counted_use` then (taskverse_mc's bow
+-- when the arrow is shot, trident when thrown, fishing rod when cast: Minecraft Wiki, Statistics, minecraft:used;
+-- BowItem.releaseUsing, TridentItem.releaseUsing and FishingRodItem.use award the statistic at that moment): one
+-- `use` event for the item, held the item.
+local function counted_use_hook(original)
+	return function(itemstack, user)
+		if is_player(user) then
+			local name = itemstack:get_name()
+			emit(user, "use", name, target_of(name), 1, nil, context(user))
+		end
+		if original ~= nil then
+			return original(itemstack, user)
+		end
+	end
+end
+
 -- Placing with an item whose on_place does not run the on_placenode callbacks (farming seeds).
 local function place_hook(original)
 	return function(itemstack, placer, pointed_thing)
@@ -829,7 +845,10 @@ local function install_hooks()
 	end
 	for _, item in ipairs(task.trackers.use.items) do
 		local def = minetest.registered_items[item]
-		if def ~= nil then
+		if def ~= nil and rawget(def, "_on_counted_use") ~= nil then
+			-- the game says when the use happens (a bow's arrow shot): that, not the right-click, is the use
+			minetest.override_item(item, {_on_counted_use = wrap(def, "_on_counted_use", counted_use_hook)})
+		elseif def ~= nil then
 			-- only the item's own callbacks (rawget): the defaults come from a metatable and do nothing
 			local fields = {}
 			for _, field in ipairs({"on_use", "on_secondary_use", "on_place"}) do

@@ -26,7 +26,8 @@ atom                  needs                                                     
 ``place.<item>.<b>``  the item (and the block it goes into, a cake...)            its other form ``<b>``
 ``eat.<item>``        the item, eaten (items with ``on_use``)                     nothing
 ``equip.<item>``      the item, held                                              nothing
-``use.<item>``        the item, held (items with a use callback)                  nothing
+``use.<item>``        the item, held (items with a use callback); a bow also an   nothing
+                      arrow, used up (taskverse_mc: it is used when it shoots)
 ``use.<tool>.dig``    a generated node the tool digs (found), the tool (kept)     nothing; the tool's use
 ``use.<t>.enchant``   a pickaxe, 3 lapis lazuli; kept: an enchanting table, 15    its Silk Touch tool ``<t>``
                       bookshelves, a grindstone (taskverse_mc)                    with the knowledge's chance,
@@ -105,6 +106,7 @@ from taskverse.engine.gamegen.content import brewing as content_brewing
 from taskverse.engine.gamegen.content import changes as content_changes
 from taskverse.engine.gamegen.content import enchanting as content_enchanting
 from taskverse.engine.gamegen.content import fills as content_fills
+from taskverse.engine.gamegen.content import hand_uses as content_hand_uses
 from taskverse.engine.gamegen.content import honey as content_honey
 from taskverse.engine.gamegen.content import milking as content_milking
 from taskverse.engine.gamegen.content import portal_room as content_portal_room
@@ -272,6 +274,7 @@ class GameModel:
         # a pickaxe's right-click is the enchanting (``use.<silk tool>.enchant``): on anything else it does
         # nothing (its use by digging is the mine atoms')
         enchanted_by = {t["tool"] for t in self.enchanting["tools"]} if self.enchanting else set()
+        ammo = self._ammo()
         for name, item in sorted(self.items.items()):
             if name in NOT_BLOCKS or item.type == "none":
                 continue
@@ -280,7 +283,8 @@ class GameModel:
             if "on_use" in item.callbacks:
                 out.add(Act("eat", "item", name), [([_need("item", [name])], [])])
             if set(item.callbacks) & USE_CALLBACKS and name not in enchanted_by:
-                out.add(Act("use", "item", name), [(item_need, [])])
+                shot = [_need("item", ammo[name])] if name in ammo else []  # a bow is used when it shoots
+                out.add(Act("use", "item", name), [([*item_need, *shot], [])])
             if block and name not in self.chests:
                 out.add(Act("interact", "block", name), [([_need("block", [name])], [])])
                 if item.walkable is not False:
@@ -578,6 +582,21 @@ class GameModel:
                 out.add(Act("use", "strip", stripped, makes=log),
                         [([_need("item", [log]), _need("item", axes, kept=True)],
                           [Yield(kind=ResourceKind.BLOCK, name=stripped)])], suffix="strip")
+
+    def _ammo(self) -> dict[str, list[str]]:
+        """The arrows a bow of the generated game shoots, one used up a shot (``shooting.yaml``).
+
+        Its use is the shot, as Minecraft counts it; a trident thrown or a fishing rod cast needs only itself, held
+        (:func:`taskverse.engine.gamegen.content.hand_uses`).
+        """
+        if self.game not in GENERATED_GAMES:
+            return {}
+        out: dict[str, list[str]] = {}
+        for bow in content_hand_uses(self.kn)["shoot"]:
+            name, arrows = self._game(bow["item"], "item"), [a for a in bow["ammo"] if self._game(a, "item")]
+            if name and arrows:
+                out[name] = [self._game(a, "item") for a in arrows]
+        return out
 
     def _tool_uses(self, out: _Atoms) -> None:
         """A tool used on a block turns it into another (``use.<new block>.<verb>.<block>``).

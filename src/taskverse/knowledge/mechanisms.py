@@ -794,6 +794,16 @@ class Anvil(_Table):
         return {item: self.renamed_prefix + item for item in items}
 
 
+# -- shooting ---------------------------------------------------------------------------------------------------
+
+class Shooting(_Table):
+    """``shooting.yaml``: the bow, and the arrows it shoots (one used up a shot; the ``used`` statistic counts it)."""
+
+    source: str
+    bow: str
+    ammo: list[str] = Field(min_length=1)
+
+
 # -- throwing ---------------------------------------------------------------------------------------------------
 
 class Thrown(_Table):
@@ -912,6 +922,7 @@ class Mechanisms:
     hanging: Hanging
     hooking: Hooking
     boating: Boating
+    shooting: Shooting
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -969,6 +980,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "hanging": ("hanging.yaml", Hanging),
     "hooking": ("hooking.yaml", Hooking),
     "boating": ("boating.yaml", Boating),
+    "shooting": ("shooting.yaml", Shooting),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -1090,4 +1102,5 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     out += [("boating.yaml", "#" + mech.boating.boats, "item")]
     out += [("boating.yaml", n, "entity") for g in mech.boating.not_riding for n in g.names]
     out += [("boating.yaml", n, "entity") for n in mech.boating.sized]
+    out += [("shooting.yaml", n, "item") for n in (mech.shooting.bow, *mech.shooting.ammo)]
     return out

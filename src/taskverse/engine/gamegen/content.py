@@ -38,6 +38,13 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   one use (:func:`stripping`).
 * Tools used on blocks: a hoe used on grass or dirt turns it into farmland, a shovel into a dirt path (only with
   air above), shears carve a pumpkin (dropping its seeds), each wearing one use (:func:`tool_uses`).
+* Uses from the hand that Minecraft counts only when they happen (:func:`hand_uses`): a bow shoots the first arrow
+  of the inventory, used up (``shooting.yaml``; none: nothing happens); a trident is thrown and picked up again at
+  once (``throwing.yaml``'s items with ``wears``); a fishing rod is cast, a bobber in the water in front of the
+  player, and reeled in by the next use (``hooking.yaml``'s rod); each a projectile the game shows briefly. The
+  item's ``_on_counted_use`` field is called the moment the use happens (where Minecraft awards ``used``: the
+  arrow shot, the trident thrown, the rod cast), for the runtime to log. Not modelled: the projectile hitting
+  anything, the durability a use takes, and a carrot on a stick (it boosts a ridden pig: nothing rides here).
 * Changes: concrete powder hardens into concrete as soon as it touches water; coral dies (becomes its dead
   form) 79.5 ticks (4 s, Minecraft's average) after it is placed out of water (:func:`changes`). Copper does not
   weather (a stage takes about 27 minutes on average) and anvils do not wear.
@@ -805,6 +812,24 @@ def _nest_trees(kn: Any, tree: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def hand_uses(kn: Any) -> dict[str, Any]:
+    """The items used from the hand whose use the game counts when it happens.
+
+    ``shoot``: the bow and its arrows, in the order it takes them (``shooting.yaml``); ``throw``: items thrown and
+    picked up again, a trident (``throwing.yaml``); ``cast``: the fishing rod (``hooking.yaml``).
+    """
+    mech = kn.mechanisms
+    if mech is None:
+        return {"shoot": [], "throw": [], "cast": []}
+    bow = mech.shooting
+    ammo = [mc(a) for a in bow.ammo if a in kn.items]
+    return {
+        "shoot": [{"item": mc(bow.bow), "ammo": ammo}] if bow.bow in kn.items and ammo else [],
+        "throw": sorted(mc(t.item) for t in mech.throwing.items if t.wears > 0 and t.item in kn.items),
+        "cast": [mc(mech.hooking.rod)] if mech.hooking.rod in kn.items else [],
+    }
+
+
 def honey(kn: Any) -> dict[str, Any]:
     """The blocks bees fill with honey, the full level, and what each item used on a full one gives.
 
@@ -1038,6 +1063,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "changes": changes(kn),
         "stripping": stripping(kn),
         "tool_uses": tool_uses(kn),
+        "hand_uses": hand_uses(kn),
         "fills": fills(kn),
         "milking": milking(kn),
         "brewing": brewing(kn),

@@ -302,6 +302,7 @@ dofile(modpath .. "/furnace.lua")(data.furnace, look)
 dofile(modpath .. "/brewing.lua")(data.brewing, look)
 dofile(modpath .. "/tool_uses.lua")(data.tool_uses, wear_one_use)
 dofile(modpath .. "/fills.lua")(data.fills)
+dofile(modpath .. "/hand_uses.lua")(data.hand_uses)
 dofile(modpath .. "/enchanting.lua")(data.enchanting)
 
 -- The map: flat ground, Minecraft's biomes, ores and surface blocks ---------------------------------------------
