@@ -15,11 +15,12 @@ import pytest
 from conftest import local_ray as running_ray
 from engine_support import ENGINE_TIMEOUT, need_engine
 
-TIMING_FIELDS = ("wall_seconds", "mean_episode_seconds", "episodes_per_minute")
+TIMING_FIELDS = ("wall_seconds", "mean_episode_seconds", "episodes_per_minute", "y")
 
 
 def _untimed(value: Any) -> Any:
-    """A report without what depends on the clock: timings, and the game time at which things happened."""
+    """A report without what depends on the clock: timings, the game time at which things happened, and the
+    player's height then (a player that has just joined may still be settling on the ground)."""
     if isinstance(value, list):
         return [_untimed(v) for v in value]
     if isinstance(value, dict):
