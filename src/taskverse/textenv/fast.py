@@ -7,7 +7,8 @@
   again: no change). Those are compiled once into a plan; a find is the commonest case.
 * Any other way (a group to take from, fuel, wear or a repair of it, chance yields or count ranges) is done by
   ``Rules.effects`` itself, so the general rules live in one place.
-* Where the agent ends up (``Rules.moved``) after a fixed plan is worked out from flat per-resource tables.
+* Where the agent ends up (``Rules.moved``) after a fixed plan is worked out from flat per-resource tables, once
+  per place it starts from (the steps read nothing else), and remembered.
 * The changes are applied with the same incremental mask bookkeeping as ``Rules.change``, flattened into one
   loop per resource over itself and the groups it belongs to.
 
@@ -35,11 +36,14 @@ import numpy as np
 
 from taskverse.world.rules import PRESENCE_KINDS, Event, Need, Rules, State
 
+Place = tuple[int, int]
+Move = tuple[int, int, int, int, bool]
 Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...],
-             tuple[tuple[int, int], ...], tuple[tuple[int, int, int, int, bool], ...]]
+             tuple[tuple[int, int], ...], tuple[Move, ...], dict[Place, Place]]
 """A fixed way: (item changes, things found (each added the first time only), the item changes with the first of
-them added, members used per need, what it gives (for events), and the steps of ``Rules.moved``: (resource, kind,
-the dimension it implies, the biome it implies, whether the biome is left))."""
+them added, members used per need, what it gives (for events), the steps of ``Rules.moved``: (resource, kind,
+the dimension it implies, the biome it implies, whether the biome is left), and where those steps lead from each
+place met so far (filled as places are met: the steps read nothing but the place))."""
 UNCHANGED, COUNTS, MASK = 0, 1, 2
 """What a step changed: nothing, the counts only, or the candidate mask too."""
 BIOME, DIMENSION = 3, 5
@@ -51,11 +55,13 @@ class FastRules:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        need_way = rules.need_way
         self.fan: list[tuple[tuple[int, int, list[int], list[int]], ...]] = [
-            tuple((v, weight, rules.thresholds[v], rules.threshold_needs[v])
+            tuple((v, weight, rules.thresholds[v], [need_way[n] for n in rules.threshold_needs[v]])
                   for v, weight in ((r, 1), *rules.groups_of[r]))
             for r in range(rules.n_resources)]
-        """Per resource: itself and every group it counts towards, with the needs' thresholds on each."""
+        """Per resource: itself and every group it counts towards, with the needs' thresholds on each and the way
+        each of those needs belongs to."""
         self.plans: list[tuple[Plan | None, ...]] = [
             tuple(fixed_plan(rules, a, w) for w in range(len(ways))) for a, ways in enumerate(rules.ways)]
         self.single_way = bytearray(len(ways) == 1 for ways in rules.ways)
@@ -91,31 +97,19 @@ class FastRules:
         counts = state.counts
         deltas: Any
         if plan is not None:
-            deltas, found, with_found, used, outputs, moves = plan
+            deltas, found, with_found, used, outputs, moves, places = plan
             if found:
                 if len(found) == 1:
                     if not counts[found[0]]:
                         deltas = with_found
                 else:
                     deltas = deltas + tuple((r, 1) for r in found if not counts[r])
-            if moves:  # Rules.moved, unrolled over the plan's fixed steps
-                biome, dimension = state.place
-                for r, kind, where_dimension, where_biome, leaves in moves:
-                    if kind == BIOME:
-                        biome = r
-                    elif kind == DIMENSION:
-                        if r != dimension:
-                            biome = -1
-                        dimension = r
-                    if where_dimension >= 0:
-                        if where_dimension != dimension and kind != BIOME:
-                            biome = -1
-                        dimension = where_dimension
-                    if where_biome >= 0:
-                        biome = where_biome
-                    if leaves:
-                        biome = -1
-                state.place = (biome, dimension)
+            if moves:
+                place = state.place
+                moved = places.get(place)
+                if moved is None:
+                    moved = places[place] = walk(moves, place)
+                state.place = moved
         else:
             deltas, given, members = rules.effects(a, w, counts.__getitem__, rng, state.tries)
             if rules.can_move[a]:
@@ -138,7 +132,6 @@ class FastRules:
         way_missing = state.way_missing
         ok_ways = state.ok_ways
         mask = state.mask
-        need_way = self.rules.need_way
         way_action = self.rules.way_action
         fan = self.fan
         toggled = False
@@ -146,7 +139,7 @@ class FastRules:
             counts[r] += delta
             if array is not None:
                 array[r] = counts[r]
-            for v, weight, thresholds, needs in fan[r]:
+            for v, weight, thresholds, ways in fan[r]:
                 old = virtual[v]
                 new = old + delta * weight
                 virtual[v] = new
@@ -154,7 +147,7 @@ class FastRules:
                     continue
                 if new > old:
                     for k in range(bisect_right(thresholds, old), bisect_right(thresholds, new)):
-                        w = need_way[needs[k]]
+                        w = ways[k]
                         way_missing[w] -= 1
                         if way_missing[w] == 0:
                             a = way_action[w]
@@ -164,7 +157,7 @@ class FastRules:
                                 toggled = True
                 else:
                     for k in range(bisect_right(thresholds, new), bisect_right(thresholds, old)):
-                        w = need_way[needs[k]]
+                        w = ways[k]
                         if way_missing[w] == 0:
                             a = way_action[w]
                             ok_ways[a] -= 1
@@ -173,6 +166,27 @@ class FastRules:
                                 toggled = True
                         way_missing[w] += 1
         return toggled
+
+
+def walk(moves: Sequence[Move], place: Place) -> Place:
+    """Where ``Rules.moved`` leaves the agent from ``place`` after a fixed plan's steps ``moves``, unrolled."""
+    biome, dimension = place
+    for r, kind, where_dimension, where_biome, leaves in moves:
+        if kind == BIOME:
+            biome = r
+        elif kind == DIMENSION:
+            if r != dimension:
+                biome = -1
+            dimension = r
+        if where_dimension >= 0:
+            if where_dimension != dimension and kind != BIOME:
+                biome = -1
+            dimension = where_dimension
+        if where_biome >= 0:
+            biome = where_biome
+        if leaves:
+            biome = -1
+    return biome, dimension
 
 
 def fixed_plan(rules: Rules, a: int, w: int) -> Plan | None:
@@ -184,7 +198,7 @@ def fixed_plan(rules: Rules, a: int, w: int) -> Plan | None:
         return None
     if not needs and len(outputs) == 1 and outputs[0].resource >= n_items:  # Rules.effects' shortcut for a find
         r = outputs[0].resource
-        return (), (r,), ((r, 1),), (), ((r, 1),), _moves(rules, a, needs, (), ((r, 1),))
+        return (), (r,), ((r, 1),), (), ((r, 1),), _moves(rules, a, needs, (), ((r, 1),)), {}
     deltas: list[tuple[int, int]] = []
     used: list[int] = []
     for need in needs:
@@ -211,11 +225,12 @@ def fixed_plan(rules: Rules, a: int, w: int) -> Plan | None:
             if out.resource not in found:
                 found.append(out.resource)
     with_found = (*deltas, (found[0], 1)) if found else ()
-    return (tuple(deltas), tuple(found), with_found, tuple(used), tuple(given), _moves(rules, a, needs, used, given))
+    return (tuple(deltas), tuple(found), with_found, tuple(used), tuple(given), _moves(rules, a, needs, used, given),
+            {})
 
 
 def _moves(rules: Rules, a: int, needs: Sequence[Need], used: Sequence[int], given: Sequence[tuple[int, int]],
-           ) -> tuple[tuple[int, int, int, int, bool], ...]:
+           ) -> tuple[Move, ...]:
     """``Rules.moved``'s steps for fixed effects: the presence needs' members, then the things found."""
     if not rules.can_move[a]:
         return ()
@@ -223,7 +238,7 @@ def _moves(rules: Rules, a: int, needs: Sequence[Need], used: Sequence[int], giv
     return (*present, *(_move_step(rules, r, True) for r, _ in given if r >= rules.n_items))
 
 
-def _move_step(rules: Rules, r: int, found: bool) -> tuple[int, int, int, int, bool]:
+def _move_step(rules: Rules, r: int, found: bool) -> Move:
     """One ``Rules._at`` as data; a place the rules do not know changes nothing, as ``_at``'s lookups default."""
     kind = ("item", *PRESENCE_KINDS).index(rules.resources[r][0])
     where = rules.places.get(r, (None, None))
@@ -232,4 +247,4 @@ def _move_step(rules: Rules, r: int, found: bool) -> tuple[int, int, int, int, b
     return r, kind, where_dimension, where_biome, found and kind == DIMENSION
 
 
-__all__ = ["COUNTS", "MASK", "UNCHANGED", "FastRules", "fixed_plan"]
+__all__ = ["COUNTS", "MASK", "UNCHANGED", "FastRules", "fixed_plan", "walk"]
