@@ -119,3 +119,35 @@ def test_the_env_mask_matches_a_recomputation_through_episodes():
         obs, _, terminated, truncated, info = env.step(int(choices[rng.integers(len(choices))]))
         if terminated or truncated:
             obs, info = env.reset()
+
+
+def _plain(obs, info):
+    return ({k: (v.dtype.str, v.tolist()) if isinstance(v, np.ndarray) else v for k, v in obs.items()},
+            {k: (v.dtype.str, v.tolist()) if isinstance(v, np.ndarray) else v for k, v in info.items()})
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), max_steps=st.integers(1, 40),
+       task=st.sampled_from([None, "craft stick", "mine oak_log", "find oak_log >> mine oak_log",
+                             "find oak_log & find sheep"]))
+def test_the_inline_structured_step_is_the_full_step(seed, task, max_steps):
+    """The structured step built inline (the learners' path) returns what the general path returns."""
+    tasks = "naive-craft" if task is None else None
+    inline = SkillForgeTextEnv(task=task, tasks=tasks, observation="structured", plan_info=False, max_steps=max_steps)
+    full = SkillForgeTextEnv(task=task, tasks=tasks, observation="structured", plan_info=False, max_steps=max_steps)
+    assert inline._lean
+    full._lean = False  # every step through _finish_step, _observation and _info
+    pick = np.random.default_rng(seed)
+    (obs, info), (other, other_info) = inline.reset(seed=seed), full.reset(seed=seed)
+    assert _plain(obs, info) == _plain(other, other_info)
+    for _ in range(80):
+        candidates = np.flatnonzero(info["action_mask"])
+        counted = [a for a in candidates.tolist() if inline.relevant_actions[a]]  # what the target counts, often
+        a = int(pick.choice(counted if counted and pick.random() < 0.5 else candidates))
+        obs, reward, terminated, truncated, info = inline.step(a)
+        other, *rest, other_info = full.step(a)
+        assert (reward, terminated, truncated) == tuple(rest)
+        assert _plain(obs, info) == _plain(other, other_info)
+        if terminated or truncated:
+            (obs, info), (other, other_info) = inline.reset(), full.reset()
+            assert _plain(obs, info) == _plain(other, other_info)

@@ -57,6 +57,8 @@ InitMode = Literal["auto", "naive", "task"]
 
 
 TASK_LISTS = ("naive-craft",)
+STEP_ARRAYS = 1024
+"""Step counts whose observation array is made once (longer limits make the others when they come)."""
 _SEPARATORS = ["0: ", *(f"; {i}: " for i in range(1, 4096))]
 """What comes before each candidate in the text's numbered list (built once: the list is rebuilt often)."""
 
@@ -70,6 +72,10 @@ def _numbered(descriptions: list[str], actions: list[int]) -> str:
     parts[0::2] = _SEPARATORS[:n] if n <= len(_SEPARATORS) else ["0: ", *(f"; {i}: " for i in range(1, n))]
     parts[1::2] = itemgetter(*actions)(descriptions)
     return "".join(parts)
+
+
+class ResetNeeded(TaskverseError, gymnasium.error.ResetNeeded):
+    """A step or an observation asked for before ``reset()``: a TaskverseError, and gymnasium's own error for it."""
 
 
 # -- targets -------------------------------------------------------------------------------------------------------
@@ -281,6 +287,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._found_text = self._fast.found_text
         self.observation_mode: ObservationMode = args["observation"]
         self.max_steps = self._space_steps = int(args["max_steps"])
+        # each step count's observation array, copied out at each step (a copy costs less than making one)
+        self._step_arrays = [np.array((i,), dtype=np.int32) for i in range(min(self._space_steps, STEP_ARRAYS) + 1)]
         self.init_mode: InitMode = args["initialization"]
         self.chance = str(args["chance"])
         self._sample = self.chance == "sample"
@@ -407,74 +415,84 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Do candidate action ``action`` (a non-candidate wastes the step)."""
         state = self._state
-        if state is None:
-            raise TaskverseError("call reset() before step()")
-        if self._ended:
-            raise TaskverseError("the episode has ended (terminated or truncated): call reset() before step()")
+        if state is None or self._ended:
+            self._require_state()
+            raise ResetNeeded("the episode has ended (terminated or truncated): call reset() before step()")
         a = int(action)
         if not 0 <= a < self._n_actions:
             raise TaskverseError(f"action {a} is out of range (0..{self._n_actions - 1})")
-        self._steps += 1
+        steps = self._steps = self._steps + 1
         self._last_error = None
-        if state.mask[a]:
-            self._last_invalid = False
-            self._last_action = a
-            self._actions.append(a)
-            relevant = self.relevant_actions[a]
-            events, changed = self._fast.act(state, a, self.np_random if self._sample else None, bool(relevant),
-                                             self.wield)
-            if changed:
-                self._version += 1
-                if changed == MASK:
-                    self._mask_version += 1
-            if events:
-                changed = False
-                for event in events:
-                    if (event[0], event[1]) in self.keys:
-                        self._light_trace.append(event)
-                        self._trace.append(self.context.game_event(event, self._steps * SECONDS_PER_STEP))
-                        changed = True
-                if changed:
-                    self._verdict = self._evaluate()
-                    self._done = self._verdict.decided
-        else:
+        if not state.mask[a]:
             self._last_action = None
             self._last_invalid = True
             self._last_error = f"{self.rules.descriptions[a]!r} is not a candidate now: {self.rules.explain(state, a)}"
             return self._finish_step()
+        self._last_invalid = False
+        self._last_action = a
+        self._actions.append(a)
+        if self.relevant_actions[a]:
+            events, changed = self._fast.act(state, a, self.np_random if self._sample else None, True, self.wield)
+            if events:
+                self._record(events)
+        else:  # no event of this action can matter to the target: none is made
+            changed = self._fast.act(state, a, self.np_random if self._sample else None)[1]
+        if changed:
+            self._version += 1
+            if changed == MASK:
+                self._mask_version += 1
         if not self._lean or self._timed:  # a timed target reads its clock every step: the full path
             return self._finish_step()
         # The structured observation and its info, built here: this is the per-step cost learners pay.
-        steps = self._steps
         terminated = self._done
         truncated = not terminated and steps >= self.max_steps
         self._ended = terminated or truncated
         mask = self._obs_mask = self._mask_view.copy()
-        space_steps = self._space_steps
+        step_arrays = self._step_arrays
         target = self.target
         verdict = self._verdict
+        success = terminated and verdict is not None and verdict.satisfied
         return {
             "inventory": state.array.copy(),  # type: ignore[union-attr]
             "action_mask": mask,
             "target": self._target_vector.copy(),
-            "step": np.array((steps if steps <= space_steps else space_steps,), dtype=np.int32),
+            "step": step_arrays[steps].copy() if steps < len(step_arrays) else self._step_array(steps),
             "mission": target.description,
-        }, 1.0 if terminated and verdict is not None and verdict.satisfied else 0.0, terminated, truncated, {
+        }, 1.0 if success else 0.0, terminated, truncated, {
             "action_mask": mask.view(bool),  # the observation's copy, seen as booleans
             "steps": steps,
             "max_steps": self.max_steps,
             "task": target.id,
             "progress": 0.0 if verdict is None else verdict.progress,
-            "success": bool(terminated and verdict is not None and verdict.satisfied),
+            "success": bool(success),
             "failed": bool(terminated and verdict is not None and verdict.failed),
             "invalid_action": False,
         }
+
+    def _record(self, events: list[Event]) -> None:
+        """Keep the events the target counts, and judge the trace again if any came."""
+        keys = self.keys
+        kept = False
+        for event in events:
+            if (event[0], event[1]) in keys:
+                self._light_trace.append(event)
+                self._trace.append(self.context.game_event(event, self._steps * SECONDS_PER_STEP))
+                kept = True
+        if kept:
+            self._verdict = self._evaluate()
+            self._done = self._verdict.decided
+
+    def _step_array(self, steps: int) -> np.ndarray:
+        """The observation's step count (at most the space's bound: a suite's limit can exceed the preset's)."""
+        bounded = steps if steps <= self._space_steps else self._space_steps
+        arrays = self._step_arrays
+        return arrays[bounded].copy() if bounded < len(arrays) else np.array((bounded,), dtype=np.int32)
 
     def invalid_step(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Waste a step with an error message (for wrappers whose input named no action)."""
         self._require_state()
         if self._ended:
-            raise TaskverseError("the episode has ended (terminated or truncated): call reset() before step()")
+            raise ResetNeeded("the episode has ended (terminated or truncated): call reset() before step()")
         self._steps += 1
         self._last_action = None
         self._last_invalid = True
@@ -515,7 +533,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def _require_state(self) -> State:
         if self._state is None:
-            raise TaskverseError("call reset() before step()")
+            raise ResetNeeded("call reset() before step()")
         return self._state
 
     def candidates(self) -> list[int]:
@@ -556,7 +574,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             "inventory": state.array.copy(),
             "action_mask": mask,
             "target": self._target_vector.copy(),
-            "step": np.array((step if step <= self._space_steps else self._space_steps,), dtype=np.int32),
+            "step": self._step_array(step),
             "mission": self.target.description,
         }
 
