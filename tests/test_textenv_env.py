@@ -236,3 +236,20 @@ def test_text_actions_wrapper():
     env.reset(seed=0)
     _, _, _, _, info = env.step("99999")
     assert "no candidate number" in info["error"]
+
+
+@pytest.mark.parametrize("env_id", env_ids())
+def test_make_returns_the_environment_itself_which_enforces_reset_first(env_id):
+    env = gymnasium.make(env_id)
+    assert env is env.unwrapped and env.spec is not None and env.spec.id == env_id  # no per-step wrapper calls
+    for refused in (lambda: env.step(0), env.text):
+        with pytest.raises(gymnasium.error.ResetNeeded):  # what gymnasium's OrderEnforcing would raise
+            refused()
+    with pytest.raises(TaskverseError):
+        env.step(0)
+    checked = gymnasium.make(env_id, disable_env_checker=False)  # gymnasium's checker, on request
+    assert isinstance(checked, gymnasium.wrappers.PassiveEnvChecker)
+    env.reset(seed=0)
+    env.unwrapped._ended = True
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)

@@ -48,5 +48,9 @@ def register_envs() -> None:
         env_id = f"{ENV_NAMESPACE}/{name}"
         if env_id not in registry:
             vector = VECTOR_ENTRY_POINT if preset.get("observation") == "structured" else None
+            # No PassiveEnvChecker or OrderEnforcing around what gymnasium.make returns: the environment refuses a
+            # step before reset() itself (ResetNeeded), and CI runs check_env over every id; the two wrappers
+            # would add their calls to every step a learner takes. gymnasium.make(id, disable_env_checker=False)
+            # still adds the checker.
             gymnasium.register(id=env_id, entry_point="taskverse.textenv.env:SkillForgeTextEnv", kwargs=dict(preset),
-                               vector_entry_point=vector)
+                               vector_entry_point=vector, disable_env_checker=True, order_enforce=False)
