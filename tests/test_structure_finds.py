@@ -89,6 +89,9 @@ def test_natural_blocks_keep_their_find_atoms_without_a_structure(library, name)
     ("find stripped_spruce_wood", "find.stripped_spruce_wood"),  # a snowy village's mason
     ("find coal_block", "find.coal_block"),  # trail ruins: no longer "never generated"
     ("find fire", "find.fire"),
+    ("find purple_glazed_terracotta", "find.purple_glazed_terracotta"),  # cold ocean ruins
+    ("find acacia_sapling", "find.acacia_sapling"),  # before a savanna village's library
+    ("find a lime terracotta", "find.lime_terracotta"),  # a desert village mason's house
 ])
 def test_find_lines_of_blocks_the_structures_and_the_nether_generate_read_as_their_find_atoms(text, expected):
     assert reads_as(text, expected)
@@ -104,6 +107,9 @@ def test_find_lines_of_blocks_the_structures_and_the_nether_generate_read_as_the
     ("ender_chest", ["end_city"]),  # no longer "a player places it"
     ("potted_dandelion", ["village", "woodland_mansion"]),
     ("acacia_wood", ["village"]),
+    ("orange_glazed_terracotta", ["trail_ruins", "village"]),  # a savanna armorer's house too
+    ("yellow_glazed_terracotta", ["trail_ruins", "village"]),
+    ("light_blue_terracotta", ["ocean_ruins"]),
 ])
 def test_a_find_atom_has_one_way_per_structure_whose_wiki_page_lists_the_block(library, block, structures):
     task = library.get(f"find.{block}")
@@ -123,3 +129,25 @@ def test_fire_is_found_in_the_nether_where_its_patches_generate(library):
 def test_the_plan_for_glass_found_from_scratch_goes_through_a_woodland_mansion(library):
     ids = plan_task("naive(find.glass)", library).actions
     assert ids[-1] == "find.glass" and "find.woodland_mansion" in ids[:-1]
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("find gray_stained_glass", "stained glass of two colours only"),  # magenta and brown
+    ("find red_glazed_terracotta", "red comes with 1.21's trial chambers"),
+    ("find purple_terracotta", "holds stained terracotta of this colour"),
+    ("find pink_bed", "beds generate only in village houses"),
+    ("find blue_wall_banner", "banners of six colours only"),
+    ("find potted_fern", "none is empty or holds this plant"),
+    ("find flower_pot", "none is empty or holds this plant"),
+    ("find dead_tube_coral_fan", "coral reefs place living coral only"),
+    ("find oak_sapling", "this one grows only from leaves"),
+    ("find birch_wall_sign", "only an igloo's oak sign"),
+])
+def test_find_lines_of_colours_and_plants_no_structure_holds_are_impossible_with_the_wikis_reason(tmp_path, text, why):
+    (got,) = _coverage(tmp_path, [text])
+    assert got["status"] == "impossible" and why in got["reason"]
+
+
+def test_the_plan_for_purple_glazed_terracotta_from_scratch_goes_through_ocean_ruins(library):
+    ids = plan_task("naive(find.purple_glazed_terracotta)", library).actions
+    assert ids[-1] == "find.purple_glazed_terracotta" and "find.ocean_ruins" in ids[:-1]
