@@ -339,6 +339,8 @@ class Trading(_Table):
     """``trades.yaml``."""
 
     source: str
+    currency: str
+    """What every trade pays or asks besides its goods (an emerald): no trade buys or sells it for itself."""
     professions: list[Profession] = Field(min_length=1)
     wandering_trader: WanderingTrader
 
@@ -1033,6 +1035,7 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
         out += [("trades.yaml", item, "item") for t in prof.sells for item in t.goods]
         out += [("trades.yaml", t.also.item, "item") for t in prof.sells if t.also]
         out += [("trades.yaml", t.item, "item") for t in prof.buys]
+    out.append(("trades.yaml", mech.trading.currency, "item"))
     trader = mech.trading.wandering_trader
     out.append(("trades.yaml", trader.mob, "entity"))
     out += [("trades.yaml", offer.item, "item") for offer, _ in trader.offers()]

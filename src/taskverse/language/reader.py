@@ -904,6 +904,8 @@ class PhraseReader:
             return f"{name} is not a block"
         elif verb == "find" and (never := kn.why_not_found(name)) is not None:
             return never
+        elif verb in TRADE_VERBS and kn.mechanisms is not None and name == kn.mechanisms.trading.currency:
+            return f"{name} is the currency of every trade: no villager or trader buys or sells it (trades.yaml)"
         elif verb == "obtain" and name in kn.unobtainable:
             return f"{name}: {kn.unobtainable[name]}"
         elif verb == "use" and name in kn.never_used:
