@@ -59,6 +59,9 @@ def test_each_atomic_list_family_reads_as_the_game_means_it(text, expected):
     ("craft a copper bulb", "1.21"),
     ("drink splash_potion", "thrown, not drunk"),
     ("drink a lingering potion of healing", "thrown, not drunk"),
+    # the emerald pays for every trade: no villager or trader buys or sells one (trades.yaml: currency)
+    ("sell Emerald", "currency of every trade"),
+    ("trade for an emerald", "currency of every trade"),
 ])
 def test_what_the_1_20_game_does_not_have_or_do_is_impossible_with_its_reason(text, reason):
     error = _refused(text)
@@ -184,3 +187,14 @@ def test_a_game_id_written_as_an_id_means_that_id_not_an_alias_s_thing(text, exp
 def test_an_id_with_no_recipe_is_impossible_not_read_as_another_thing_s_recipe(text, reason):
     error = _refused(text)
     assert error.status == "impossible" and reason in error.message
+
+
+@pytest.mark.parametrize("item", ["item_frame", "painting", "chest", "barrel", "shulker_box", "minecart",
+                                  "enchanted_book", "potion", "map"])
+def test_renaming_an_item_task_lists_name_is_the_anvil_s_rename_atom(item):
+    """The anvil renames any item; anvil.yaml's also_renamed gives these their rename atoms."""
+    assert reads_as(f"rename {item.replace('_', ' ')}", f"rename.{item}")
+
+
+def test_selling_what_a_villager_buys_still_reads_beside_the_currency():
+    assert reads_as("sell wheat", "sell.wheat")

@@ -110,6 +110,10 @@ def test_find_lines_of_blocks_the_structures_and_the_nether_generate_read_as_the
     ("orange_glazed_terracotta", ["trail_ruins", "village"]),  # a savanna armorer's house too
     ("yellow_glazed_terracotta", ["trail_ruins", "village"]),
     ("light_blue_terracotta", ["ocean_ruins"]),
+    ("brown_stained_glass_pane", ["village"]),  # an abandoned village's windows
+    ("yellow_wool", ["village", "woodland_mansion"]),
+    ("spruce_pressure_plate", ["village"]),
+    ("trapped_chest", ["woodland_mansion"]),  # the fake end portal room
 ])
 def test_a_find_atom_has_one_way_per_structure_whose_wiki_page_lists_the_block(library, block, structures):
     task = library.get(f"find.{block}")
@@ -142,6 +146,12 @@ def test_the_plan_for_glass_found_from_scratch_goes_through_a_woodland_mansion(l
     ("find dead_tube_coral_fan", "coral reefs place living coral only"),
     ("find oak_sapling", "this one grows only from leaves"),
     ("find birch_wall_sign", "only an igloo's oak sign"),
+    ("find lime_stained_glass_pane", "stained glass panes of five colours only"),
+    ("find pink_wool", "no structure holds this colour"),
+    ("find jungle_pressure_plate", "generate only in village houses"),
+    ("find chipped_anvil", "only damaged anvils"),
+    ("find turtle_egg", "a turtle lays it"),
+    ("find enchanting_table", "a player places it"),
 ])
 def test_find_lines_of_colours_and_plants_no_structure_holds_are_impossible_with_the_wikis_reason(tmp_path, text, why):
     (got,) = _coverage(tmp_path, [text])
