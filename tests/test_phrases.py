@@ -503,7 +503,9 @@ def test_a_name_that_begins_with_a_gerund_is_the_thing_not_a_way(reader, phrase)
         reader.read(phrase)
     message = str(error.value)
     assert "says how to reach the goal" not in message and "no atom for" not in message, message
-    assert "the library has no" in message and phrase.split()[-1] in message, message
+    # a fishing rod is no block to find; an enchanting table none the 1.20 world generates (structure_blocks.yaml)
+    assert ("the library has no" in message or "never generates" in message) and phrase.split()[-1] in message, \
+        message
 
 
 def test_a_station_is_read_as_the_thing(reader):

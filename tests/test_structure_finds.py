@@ -112,7 +112,6 @@ def test_find_lines_of_blocks_the_structures_and_the_nether_generate_read_as_the
     ("light_blue_terracotta", ["ocean_ruins"]),
     ("brown_stained_glass_pane", ["village"]),  # an abandoned village's windows
     ("yellow_wool", ["village", "woodland_mansion"]),
-    ("spruce_pressure_plate", ["village"]),
     ("trapped_chest", ["woodland_mansion"]),  # the fake end portal room
 ])
 def test_a_find_atom_has_one_way_per_structure_whose_wiki_page_lists_the_block(library, block, structures):
