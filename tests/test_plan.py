@@ -147,6 +147,15 @@ def test_a_plan_kills_no_more_evokers_than_the_mansions_it_finds_hold(library, g
     assert plan.count("find.evoker") <= 1, plan
 
 
+def test_a_plan_loots_no_more_chests_than_the_shipwrecks_it_finds_hold(library):
+    # A wreck holds up to three chests, two counted on (structures.yaml); the coast armor trim's 1-in-6 chance a
+    # chest, planned for at 95%, takes 17 chests: nine wrecks, where one wreck used to give all 17.
+    held = library.knowledge.structures["shipwreck"].chests
+    plan = plan_task("naive(obtain.coast_armor_trim_smithing_template)", library, "steps").actions
+    assert plan.count("loot.shipwreck") <= held * plan.count("find.shipwreck")
+    assert plan.count("find.shipwreck") > 1, plan
+
+
 @pytest.mark.parametrize("target", ["init(obtain.nautilus_shell, inventory.emerald=5)",
                                     "naive(obtain.brain_coral_block)"])
 @pytest.mark.parametrize("budget", [1, 4, 40])

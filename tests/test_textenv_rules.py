@@ -130,7 +130,8 @@ def test_an_atom_obtaining_what_it_yields_counts_what_came(rules, library):
 
 
 @pytest.mark.parametrize(("structure", "chests"), [("desert_pyramid", 4), ("jungle_pyramid", 2),
-                                                  ("buried_treasure", 1), ("pillager_outpost", 1)])
+                                                  ("buried_treasure", 1), ("pillager_outpost", 1),
+                                                  ("shipwreck", 2)])
 def test_a_structures_chests_are_looted_once_each(rules, library, structure, chests):
     # A structure's loot chests are there once (structures.yaml: chests, with its source); more take another find.
     assert library.knowledge.structures[structure].chests == chests
