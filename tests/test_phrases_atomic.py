@@ -189,6 +189,12 @@ def test_an_id_with_no_recipe_is_impossible_not_read_as_another_thing_s_recipe(t
     assert error.status == "impossible" and reason in error.message
 
 
+@pytest.mark.parametrize("item", ["item_frame", "painting", "chest", "barrel", "shulker_box", "minecart",
+                                  "enchanted_book", "potion", "map"])
+def test_renaming_an_item_task_lists_name_is_the_anvil_s_rename_atom(item):
+    """The anvil renames any item; anvil.yaml's also_renamed gives these their rename atoms."""
+    assert reads_as(f"rename {item.replace('_', ' ')}", f"rename.{item}")
+
 
 def test_selling_what_a_villager_buys_still_reads_beside_the_currency():
     assert reads_as("sell wheat", "sell.wheat")
