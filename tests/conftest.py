@@ -95,6 +95,21 @@ def one_clean_line(result, *needles: str, code: int | None = 2) -> str:
     return lines[0]
 
 
+def assert_one_bad_entry(table: Path, edited: Path, old: str, new: str, load, message: str, field: str) -> None:
+    """``table`` with the line ``old`` replaced by ``new``, written to ``edited``: ``load(edited)`` raises one error
+    saying ``message`` and naming the file, the edited line and ``field``."""
+    from taskverse.errors import TaskverseError
+
+    text = table.read_text()
+    assert old in text
+    edited.write_text(text.replace(old, new))
+    with pytest.raises(TaskverseError) as caught:
+        load(edited)
+    error = caught.value
+    assert message in str(error) and error.file == edited and error.field == field
+    assert error.line == text.splitlines().index(old.rstrip("\n")) + 1
+
+
 PATH_ERRORS = {"missing": "no such file", "folder": "is a folder", "fifo": "FIFO", "loop": "symlink loop",
                "binary": "not UTF-8", "latin1": "not UTF-8", "under_file": "is a file, not a folder"}
 """Each kind of bad path, and what its error says."""

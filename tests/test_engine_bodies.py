@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import assert_one_bad_entry
 from engine_support import need_engine
 from taskverse.engine.gamegen.bodies import KINDS, Part, Plan, bodies_path, body_of, layout, load_bodies
 from taskverse.engine.gamegen.build import game_files
@@ -27,7 +28,6 @@ from taskverse.engine.gamegen.content import colour, game_content
 from taskverse.engine.gamegen.meshes import Mesh, body_mesh, dress_bodies
 from taskverse.engine.gamegen.textures import CREDITS_FILE, dress, load_textures
 from taskverse.engine.profile import REGISTRY_FILE, profile_dir
-from taskverse.errors import TaskverseError
 
 GAME = "taskverse_mc"
 
@@ -187,15 +187,10 @@ def test_the_build_writes_every_body_and_credits_it_as_the_project_s_own(built):
     ("fallback: beast\n", "fallback: dragon\n", "fallback 'dragon' is not a plan", "fallback"),
 ])
 def test_a_bad_entry_is_one_error_naming_file_line_and_field(tmp_path, old, new, message, field):
-    text = bodies_path(GAME).read_text()
-    assert old in text
-    path = tmp_path / "bodies.yaml"
-    path.write_text(text.replace(old, new))
-    with pytest.raises(TaskverseError) as caught:
-        load_bodies(GAME, path)
-    error = caught.value
-    assert message in str(error) and error.file == path and error.field == field
-    assert error.line == text.splitlines().index(old.rstrip("\n")) + 1
+    def load(path):
+        return load_bodies(GAME, path)
+
+    assert_one_bad_entry(bodies_path(GAME), tmp_path / "bodies.yaml", old, new, load, message, field)
 
 
 def test_the_engine_loads_the_models_with_no_error_line(library):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import assert_one_bad_entry
 from engine_support import need_engine
 from taskverse.engine.gamegen.bodies import load_bodies
 from taskverse.engine.gamegen.build import game_files
@@ -108,15 +109,10 @@ def test_patterns_read_palettes_and_take_the_look_of_a_related_name(table):
      '  husk: {texture: "character.png^[multiply:#c0a070", model: humanoid, legs: 4}\n', "legs", "mobs.husk.legs"),
 ])
 def test_a_bad_entry_is_one_error_naming_file_line_and_field(tmp_path, old, new, message, field):
-    text = textures_path(GAME).read_text()
-    assert old in text
-    path = tmp_path / "textures.yaml"
-    path.write_text(text.replace(old, new))
-    with pytest.raises(TaskverseError) as caught:
-        load_textures(GAME, path)
-    error = caught.value
-    assert message in str(error) and error.file == path and error.field == field
-    assert error.line == text.splitlines().index(old.rstrip("\n")) + 1
+    def load(path):
+        return load_textures(GAME, path)
+
+    assert_one_bad_entry(textures_path(GAME), tmp_path / "textures.yaml", old, new, load, message, field)
 
 
 def test_a_missing_pack_is_one_error_naming_the_package(table, monkeypatch):
