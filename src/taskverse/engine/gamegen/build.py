@@ -16,9 +16,7 @@ import hashlib
 import json
 import re
 import shutil
-import struct
 import tempfile
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +25,7 @@ from typing import Any
 from taskverse.engine.gamegen.bodies import load_bodies
 from taskverse.engine.gamegen.content import colour, game_content
 from taskverse.engine.gamegen.meshes import credits_lines, dress_bodies
+from taskverse.engine.gamegen.png import RGB, png_file
 from taskverse.engine.gamegen.textures import CREDITS_FILE, dress, load_textures, texture_files
 from taskverse.errors import TaskverseError
 from taskverse.paths import cache_dir, project_root
@@ -52,13 +51,7 @@ def games_cache() -> Path:
 
 def white_png(size: int = 16) -> bytes:
     """A white square PNG: a block the texture table does not reach (a stand-in's frame) is this tile coloured."""
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-
-    rows = b"".join(b"\x00" + b"\xff\xff\xff" * size for _ in range(size))
-    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + \
-        chunk(b"IEND", b"")
+    return png_file(size, size, RGB, b"".join(b"\x00" + b"\xff\xff\xff" * size for _ in range(size)))
 
 
 def _check(content: dict[str, Any]) -> None:

@@ -15,8 +15,22 @@ from collections.abc import Sequence
 Pixel = tuple[int, int, int, int]
 
 
+RGB, RGBA = 2, 6
+"""PNG colour types: 8-bit red, green, blue; and the same with alpha."""
+
+
 def _chunk(kind: bytes, body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+
+def png_file(width: int, height: int, colour_type: int, raw: bytes, level: int = 9) -> bytes:
+    """A PNG of ``raw`` scanlines (each a filter byte, 0, then its pixels), compressed at zlib's ``level``.
+
+    8 bits a channel, no interlace: the one framing the game's pictures and the client's frames share.
+    """
+    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw, level)) + \
+        _chunk(b"IEND", b"")
 
 
 def encode_png(width: int, height: int, rows: Sequence[Sequence[Pixel]]) -> bytes:
@@ -24,6 +38,4 @@ def encode_png(width: int, height: int, rows: Sequence[Sequence[Pixel]]) -> byte
     if len(rows) != height or any(len(row) != width for row in rows):
         raise ValueError(f"a {width}x{height} picture needs {height} rows of {width} pixels")
     raw = b"".join(b"\x00" + bytes(channel for pixel in row for channel in pixel) for row in rows)
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8 bits a channel, RGBA, no interlace
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw, 9)) + \
-        _chunk(b"IEND", b"")
+    return png_file(width, height, RGBA, raw)
