@@ -9,6 +9,7 @@ from __future__ import annotations
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -305,6 +306,9 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
                  agent_args: dict[str, Any]) -> None:
     """Evaluate an agent acting a step at a time in the real engine, over a suite or tasks.
 
+    The same evaluation as `taskverse eval --world engine` (one implementation; that command starts tasks at
+    --init auto unless told otherwise).
+
     The agents are the text world's, built from the same --agent spec and options, acting through one adapter
     (an observation and numbered candidate actions in, an action out). Tasks that do not compile for the game are
     listed with the reason and not run. The report: success rate, steps, invalid steps, why episodes failed, a
@@ -314,6 +318,24 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
     killed run leaves a report --resume continues (episodes that ended in an agent error run again). Exits 0 when
     the evaluation ran (whatever the agent achieved), 2 on bad input, 130 on Ctrl-C (every engine is stopped; the
     finished episodes are reported).
+    """
+    evaluate_in_engine(suite_name=suite_name, task_refs=task_refs, agent_spec=agent_spec, episodes=episodes,
+                       seed=seed, max_steps=max_steps, workers=workers, use_ray=use_ray, game=game, budget=budget,
+                       shuffle=shuffle, initialization=initialization, view=view, chance=chance,
+                       impossible=impossible, screenshots=screenshots, fresh_server=fresh_server, output=output,
+                       resume=resume, force=force, fmt=fmt, agent_args=agent_args)
+
+
+def evaluate_in_engine(*, suite_name: str | None, task_refs: Sequence[str], agent_spec: str, episodes: int, seed: int,
+                       max_steps: int, workers: int, use_ray: bool, game: str, budget: int, shuffle: bool,
+                       initialization: str, view: str, chance: str, impossible: int, screenshots: Path | None,
+                       fresh_server: bool, output: Path | None, resume: bool, force: bool, fmt: str,
+                       agent_args: dict[str, Any], task_slice: slice | None = None) -> None:
+    """An engine evaluation as a command runs it: checks, the run, the report printed and written, the exit.
+
+    The one implementation behind ``taskverse eval --world engine`` and ``taskverse engine eval``: the same
+    arguments give the same report. ``task_slice`` keeps only those of the suite's or the list's tasks.
+    Exits 130 on Ctrl-C (after printing the finished episodes' report); returns normally otherwise.
     """
     import json
 
@@ -325,7 +347,6 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
         summary_lines,
         trajectories_path,
     )
-    from taskverse.errors import TaskverseError
     from taskverse.fileio import check_output, same_file, write_text
     from taskverse.textenv.views import parse_view
     from taskverse.workers import choose_backend
@@ -354,6 +375,10 @@ def eval_command(suite_name: str | None, task_refs: tuple[str, ...], agent_spec:
         tasks = [(item.id, suites.resolve_suite_task(item, library)) for item in suites.load_suite(suite_name).tasks]
     else:
         tasks = [(ref, resolve_task(ref)) for ref in task_refs]
+    if task_slice is not None:
+        total, tasks = len(tasks), tasks[task_slice]
+        if not tasks:
+            raise TaskverseError(f"--slice leaves no task (there are {total})")
     settings = EngineSettings(agent_spec, game=game, max_steps=max_steps, budget=budget, shuffle=shuffle,
                               options=options, screenshots=None if screenshots is None else str(screenshots),
                               initialization=initialization, view=view, give_up=impossible > 0,
@@ -501,7 +526,8 @@ def play_command(task: str, agent: str, game: str, seed: int, max_steps: int, sh
 def gap_command(text_report: Path, engine_report: Path, fmt: str) -> None:
     """Where an agent that succeeds in the text world fails in the engine, per task and category, and why.
 
-    TEXT_REPORT is `taskverse eval ... -o FILE`'s report, ENGINE_REPORT `taskverse engine eval ... -o FILE`'s, of
+    TEXT_REPORT is `taskverse eval ... -o FILE`'s report, ENGINE_REPORT `taskverse eval --world engine ... -o FILE`'s
+    (or `taskverse engine eval`'s), of
     the same tasks. Each task is: both, text only (the gap, with the engine's failure reason), engine only,
     neither, not compiled (with the compiler's reason), or text world only (not in the engine report).
     """

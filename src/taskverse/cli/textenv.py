@@ -39,6 +39,14 @@ MAX_STEPS = 100_000
 """The highest step limit (an episode of a language model at 100,000 steps is already days of requests)."""
 MAX_EPISODES = 100_000
 """The most episodes per task."""
+MAX_ENGINE_EPISODES = 1000
+"""The most episodes per task in the engine (taskverse engine eval's limit)."""
+MAX_ENGINE_WORKERS = 16
+"""The most servers at once in the engine (taskverse engine eval's limit)."""
+TEXT_ONLY = ("trajectories", "observations", "concurrency", "show_prompt", "progress")
+"""Options of ``taskverse eval`` with no meaning in the engine (its trajectories go next to the report)."""
+ENGINE_ONLY = ("game", "screenshots", "fresh_server")
+"""Options of ``taskverse eval`` with no meaning in the text world."""
 
 
 @click.command("play")
@@ -141,11 +149,13 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
               help="Episodes per task.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Base seed (episode seeds follow from it).")
 @click.option("--max-steps", type=click.IntRange(min=1, max=MAX_STEPS), default=None,
-              help="Step limit of every task [default: the limit a suite records per task, else 100].")
+              help="Step limit of every task [default: the limit a suite records per task, else 100; in the "
+                   "engine 1000].")
 @click.option("--init", "initialization", type=click.Choice(["auto", "naive", "task"]), default="auto",
               show_default=True, help="Start of each episode (see taskverse play --help).")
-@click.option("--chance", type=click.Choice(["sure", "sample"]), default="sure", show_default=True,
-              help="Chance yields as a plan counts on them (what comes with 95% probability), or drawn at random.")
+@click.option("--chance", type=click.Choice(["sure", "sample"]), default=None,
+              help="Chance yields as a plan counts on them (what comes with 95% probability), or drawn at random "
+                   "[default: sure; in the engine, which draws every drop itself, only sample].")
 @click.option("--budget", type=click.IntRange(min=1, max=10_000_000), default=None,
               help="States the optimal planner may expand to prove a plan shortest (default 1000).")
 @click.option("--view", default="all", show_default=True, metavar="all|relevant|top:K",
@@ -169,7 +179,8 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
 @click.option("--force", is_flag=True, help="Overwrite an existing report and its trajectories.")
 @click.option("--workers", type=click.IntRange(min=1, max=256), default=None,
               help="Episodes run in parallel in worker processes [default: one per CPU, at most 8 and a fourth "
-                   "of the episodes; 1 for cmd: agents]. With --ray: a local Ray instance's CPUs.")
+                   "of the episodes; 1 for cmd: agents]; in the engine at most 16, each with its own server and "
+                   "client [default: 1]. With --ray: a local Ray instance's CPUs.")
 @click.option("--ray", "use_ray", is_flag=True,
               help="Run the episodes on Ray: the cluster at RAY_ADDRESS (setting it is enough), else a local "
                    "instance (pip install 'taskverse[ray]').")
@@ -180,6 +191,16 @@ def play(task: str, seed: int | None, max_steps: int, initialization: str, chanc
               help="Print the prompt template (--prompt, else the default) and exit; with --tasks or --suite, "
                    "the messages the first episode's first step sends, filled in.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="A progress bar on stderr.")
+@click.option("--world", type=click.Choice(["text", "engine"]), default="text", show_default=True,
+              help="Where the agent acts: the text world (SkillForge-text), or the real engine a step at a time "
+                   "(as taskverse engine eval: the same agents, tasks and report; docs/engine.md).")
+@click.option("--game", default=None, metavar="GAME",
+              help="With --world engine: the engine game [default: minetest_game].")
+@click.option("--screenshots", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="With --world engine: keep a first-person frame of every step in DIR/<task>-<episode>/.")
+@click.option("--fresh-server", is_flag=True,
+              help="With --world engine: a new server on a fresh world for every episode (by default an episode "
+                   "starts again in the running server where it can; the report is the same).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @agent_options
 @_friendly_lazy
@@ -188,13 +209,19 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
                  budget: int | None, view: str, shuffle: bool, impossible: int, task_slice: str | None,
                  output: Path | None,
                  trajectories: Path | None, observations: bool, resume: bool, force: bool, workers: int | None,
-                 use_ray: bool, concurrency: int, show_prompt: bool, progress: bool, fmt: str,
-                 agent_args: dict[str, Any]) -> None:
+                 use_ray: bool, concurrency: int, show_prompt: bool, progress: bool, world: str, game: str | None,
+                 screenshots: Path | None, fresh_server: bool, fmt: str, agent_args: dict[str, Any]) -> None:
     """Evaluate a planner on a suite or on tasks: success rate, steps, plan efficiency, per category.
 
     Every episode's trajectory (actions, observations, answers, reasoning, invalid actions, why it ended) goes to
     JSON Lines next to the report. Ctrl-C, or an agent that fails, leaves a valid partial report: --resume
     continues it. Exits 0 when the run completed, 130 when it was interrupted.
+
+    With --world engine the same agents act a step at a time in the real engine (the one implementation of
+    taskverse engine eval: its report, trajectories, --resume and --workers); tasks that do not compile for the
+    game are listed with the reason. Options of one world only (--trajectories, --concurrency, --show-prompt,
+    --observations, --progress; --game, --screenshots, --fresh-server) are refused in the other. The two
+    worlds' reports of the same tasks and --init give the grounding gap: taskverse gap TEXT.json ENGINE.json.
 
     \b
     taskverse eval --tasks "craft stick" "craft bed" --agent greedy
@@ -202,6 +229,8 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
     taskverse eval --tasks craft.torch --agent cmd:"python examples/agents/greedy_agent.py" --format json
     taskverse eval --suite SkillForge-Chain --agent openai:qwen2.5:7b --base-url http://127.0.0.1:11434/v1 \\
         --view top:10 -o qwen.json
+    taskverse eval --suite SkillForge-Chain --agent optimal --init naive --world engine --game taskverse_mc \\
+        --workers 2 -o engine.json
     """  # noqa: D301
     from taskverse.errors import TaskverseError
     from taskverse.textenv.agents import DEFAULT_BUDGET, check_agent_spec
@@ -218,6 +247,27 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
     from taskverse.workers import choose_backend
 
     references = [*tasks, *more_tasks]
+    _check_world_options(world)
+    if world == "engine":
+        from taskverse.cli.engine import evaluate_in_engine
+        from taskverse.engine.evaluation import DEFAULT_BUDGET as ENGINE_BUDGET
+        from taskverse.engine.evaluation import DEFAULT_MAX_STEPS as ENGINE_MAX_STEPS
+
+        if agent is None:
+            raise TaskverseError("give the agent to evaluate: --agent random|greedy|optimal|cmd:PROGRAM|openai:MODEL")
+        if episodes > MAX_ENGINE_EPISODES:
+            raise TaskverseError(f"--episodes {episodes}: the engine plays at most {MAX_ENGINE_EPISODES} per task")
+        if workers is not None and workers > MAX_ENGINE_WORKERS:
+            raise TaskverseError(f"--workers {workers}: the engine runs at most {MAX_ENGINE_WORKERS} servers at once")
+        evaluate_in_engine(suite_name=suite, task_refs=references, agent_spec=agent, episodes=episodes, seed=seed,
+                           max_steps=max_steps or ENGINE_MAX_STEPS, workers=workers or 1, use_ray=use_ray,
+                           game=game or "minetest_game", budget=budget or ENGINE_BUDGET, shuffle=shuffle,
+                           initialization=initialization, view=view, chance=chance or "sample",
+                           impossible=impossible, screenshots=screenshots, fresh_server=fresh_server, output=output,
+                           resume=resume, force=force, fmt=fmt, agent_args=agent_args,
+                           task_slice=None if task_slice is None else _parse_slice(task_slice))
+        return
+    chance = chance or "sure"
     prompt: Path | None = agent_args["prompt"]
     if show_prompt and suite is None and not references:
         from taskverse.textenv.llm import default_prompt_text
@@ -299,6 +349,20 @@ def eval_command(more_tasks: tuple[str, ...], suite: str | None, tasks: tuple[st
             click.echo(line)
     if interrupted:  # pragma: no cover - the interrupt exits above
         sys.exit(130)
+
+
+def _check_world_options(world: str) -> None:
+    """Refuse, in one line, an option given on the command line that means nothing in ``world``."""
+    from click.core import ParameterSource
+
+    from taskverse.errors import TaskverseError
+
+    context = click.get_current_context()
+    other = "engine" if world == "text" else "text"
+    for name in ENGINE_ONLY if world == "text" else TEXT_ONLY:
+        if context.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+            flag = next(o for p in context.command.params if p.name == name for o in p.opts if o.startswith("--"))
+            raise TaskverseError(f"{flag} is for --world {other}; the {world} world has no such option")
 
 
 def _parse_slice(text: str) -> slice:

@@ -254,8 +254,9 @@ def _environment(home: Path) -> dict[str, str]:
     from taskverse.engine.gamegen.build import games_cache
 
     home.mkdir(parents=True, exist_ok=True)
-    # the engine looks for games here too: the games taskverse generates are built into this folder
-    return {**os.environ, "HOME": str(home), "MINETEST_SUBGAME_PATH": str(games_cache())}
+    # the engine looks for games here too: the games taskverse generates are built into this folder; both absolute,
+    # as the engine runs in its own folder (a relative TASKVERSE_HOME makes relative cache paths)
+    return {**os.environ, "HOME": str(home.resolve()), "MINETEST_SUBGAME_PATH": str(games_cache().resolve())}
 
 
 def _kill_group(process: subprocess.Popen[bytes], grace: float = _KILL_GRACE) -> None:

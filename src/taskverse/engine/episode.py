@@ -197,6 +197,10 @@ def parse_action(action: Any, game: str) -> Step:
     return resolve_plan(Plan(steps=[step]), game).steps[0]
 
 
+CLIENT_TRIES = 3
+"""Clients started for a player before the start gives up (one that crashes as it starts is started again)."""
+JOIN_POLL = 0.02
+"""Seconds between two looks for the player joining (a read of the runtime's status)."""
 POLL = 0.002
 """Seconds between two looks for the harness's answer (a look is one stat: cheap; the answer takes ~10 ms)."""
 
@@ -376,13 +380,9 @@ class EngineEpisode:
                                                         settings=INTERACTIVE_SETTINGS))
             self._run.wait_for("listening on", timeout=self.step_limit)
             self._listening = time.monotonic() - self._started
-            if self.screenshots is None:
-                self._run.start_client("bot", home=self.client_home)
-            else:
+            if self.screenshots is not None:
                 self._screen = stack.enter_context(VirtualScreen(*self.screen))
-                settings = {**CLIENT_SETTINGS, "screen_w": self.screen[0], "screen_h": self.screen[1]}
-                self._run.start_client("bot", home=self.client_home, settings=settings,
-                                       display=self._screen.display)
+            self._join()
             answer = self._await(0)
         except BaseException:
             self.close()
@@ -395,6 +395,38 @@ class EngineEpisode:
         self.server_starts += 1
         self._last = self.first = self._result(answer, None)
         return self._last
+
+    def _join(self) -> None:
+        """Join the player's client, again when it dies before the player is in (up to :data:`CLIENT_TRIES` times).
+
+        Debian's client sometimes crashes as it starts (a segfault before it connects, nothing in its log): the
+        start would otherwise wait :attr:`step_limit` for a player who never comes.
+        """
+        run = self._run
+        first = run.world / f"{OBS_PREFIX}0.json"
+        for _ in range(CLIENT_TRIES):
+            if self._screen is None:
+                client = run.start_client("bot", home=self.client_home)
+            else:
+                settings = {**CLIENT_SETTINGS, "screen_w": self.screen[0], "screen_h": self.screen[1]}
+                client = run.start_client("bot", home=self.client_home, settings=settings,
+                                          display=self._screen.display)
+            end = time.monotonic() + self.step_limit
+            while not first.exists() and run.process.poll() is None and client.poll() is None and \
+                    not self._joined(run) and time.monotonic() < end:
+                time.sleep(JOIN_POLL)
+            if client.poll() is None or first.exists() or run.process.poll() is not None:
+                return  # joined (or the server ended: _await says why)
+        log = run.directory / "client-bot.log"
+        last = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:] if log.is_file() else []
+        raise TaskverseError(f"the engine's client exited before joining, {CLIENT_TRIES} times (exit code "
+                             f"{client.returncode}{': ' + last[0][:200] if last else ''})")
+
+    @staticmethod
+    def _joined(run: Any) -> bool:
+        """Whether the runtime has seen the player join (its status names a player)."""
+        status = read_json_file(run.world / STATUS_FILE)
+        return isinstance(status, dict) and bool(status.get("players"))
 
     def _frame(self) -> str | None:
         """Keep what the player sees now as ``<screenshots>/frame_<step>.png`` (None without screenshots)."""
