@@ -518,7 +518,8 @@ def test_a_chains_episodes_share_one_episode_and_fresh_server_gives_each_its_own
     done = CliRunner().invoke(engine, args)
     assert done.exit_code == 0, done.output
     assert [(i, k) for i, k, _ in shared] == [(i, k) for i in (0, 1) for k in range(3)]
-    assert len({id(e) for _, _, e in shared[:3]}) == 1 and shared[0][2] is not shared[3][2]
+    # the two tasks are of one world: their six episodes follow one another in one server
+    assert len({id(e) for _, _, e in shared}) == 1
     assert json.loads(done.stdout)["run"]["fresh_server"] is False
     shared.clear()
     done = CliRunner().invoke(engine, [*args, "--fresh-server"])

@@ -12,7 +12,7 @@ Then (``--scripted``, the default) the scripted player's plan for the task, ``--
 Needs the engine (scripts/install-engine.sh).
 
     python scripts/perf/engine_eval.py [--task "naive(craft.wooden_pickaxe)"] [--episodes 5] [--agent optimal]
-        [--ways reuse,fresh] [--repeat 2] [--src DIR] [--no-scripted] [--command eval|run]
+        [--ways reuse,fresh] [--repeat 2] [--src DIR] [--no-scripted] [--command eval|run] [--sample N --seed S]
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ def run_once(args: argparse.Namespace, way: str) -> Run:
         command = [sys.executable, "-m", "taskverse.cli", "engine", "run", args.task, "--episodes", str(args.episodes),
                    "--game", args.game, "--format", "json", *WAYS[way]]
     else:
-        command = [sys.executable, "-m", "taskverse.cli", "engine", "eval", "--tasks", args.task, "--agent",
+        tasks = [arg for task in args.tasks for arg in ("--tasks", task)]
+        command = [sys.executable, "-m", "taskverse.cli", "engine", "eval", *tasks, "--agent",
                    args.agent, "--episodes", str(args.episodes), "--game", args.game, "--format", "json", *WAYS[way]]
     cpu = _children_cpu()
     started = time.monotonic()
@@ -99,6 +100,14 @@ def scripted(args: argparse.Namespace) -> None:
               f"{sum(r.success for r in reports)}/{len(reports)} solved")
 
 
+def _sample(game: str, atoms: int, seed: int) -> list[str]:
+    """``atoms`` atoms that compile for ``game``, drawn as the engine's seeded sample draws them."""
+    from taskverse.engine.sample import sample_tasks
+    from taskverse.library.loader import load_library
+
+    return [task.id for task, _ in sample_tasks(load_library(), game, atoms, 0, seed)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="naive(craft.wooden_pickaxe)")
@@ -112,7 +121,19 @@ def main() -> int:
     parser.add_argument("--src", help="another checkout's src folder to run (its default way only: --ways reuse)")
     parser.add_argument("--scripted", action=argparse.BooleanOptionalAction, default=True,
                         help="also time the scripted player's run_jobs in this process (not with --src)")
+    parser.add_argument("--sample", type=int, default=0, metavar="N",
+                        help="engine eval over N different atoms that compile for the game (drawn with --seed, as "
+                             "taskverse.engine.sample draws them) instead of --task; with --episodes 1, the run "
+                             "times how a suite's tasks follow one another")
+    parser.add_argument("--seed", type=int, default=0, help="the --sample draw")
     args = parser.parse_args()
+    args.tasks = [args.task]
+    if args.sample:
+        if args.command != "eval":
+            parser.error("--sample is for --command eval")
+        args.scripted = False
+        args.tasks = _sample(args.game, args.sample, args.seed)
+        args.task = f"{args.sample} atoms ({', '.join(args.tasks)})"
     ways = [w.strip() for w in args.ways.split(",") if w.strip()]
     for way in ways:
         if way not in WAYS:

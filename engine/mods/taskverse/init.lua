@@ -1264,7 +1264,15 @@ local function apply_surroundings(state)
 			blocks[#blocks + 1] = entry.name
 		end
 	end
+	local first = state.start_nodes == nil
+	if first then
+		state.start_nodes = {}
+	end
 	for i, spot in ipairs(ring(pos, #blocks, 2)) do
+		if first then -- what was there before the start: another task's start in this server puts it back
+			local meta = #minetest.find_nodes_with_meta(spot, spot) > 0 and minetest.get_meta(spot):to_table() or nil
+			table.insert(state.start_nodes, 1, {pos = spot, node = minetest.get_node(spot), meta = meta})
+		end
 		minetest.set_node(spot, {name = blocks[i]})
 	end
 	for _, obj in ipairs(state.summoned or {}) do
@@ -1282,6 +1290,15 @@ local function apply_surroundings(state)
 	for i, spot in ipairs(ring({x = pos.x, y = pos.y + 0.5, z = pos.z}, #mobs_list, 3)) do
 		state.summoned[#state.summoned + 1] = minetest.add_entity(spot, mobs_list[i])
 	end
+end
+
+-- Take away the blocks the start put around the player (the last placed first), for another task's start.
+local function undo_surroundings(state)
+	for _, entry in ipairs(state.start_nodes or {}) do
+		minetest.swap_node(entry.pos, entry.node)
+		minetest.get_meta(entry.pos):from_table(entry.meta)
+	end
+	state.start_nodes = nil
 end
 
 -- Start (or restart) observing a player from its start.
@@ -1333,13 +1350,10 @@ local function put_start(player, start)
 	minetest.set_timeofday(start.time)
 end
 
-local function setup_player(player)
+-- Set up the task's start for a player (inventory, place, time, blocks and mobs around) and call back with the
+-- player there, before it is observed.
+local function set_up_start(player, state, callback)
 	local name = player:get_player_name()
-	if task == nil or players[name] ~= nil then
-		return
-	end
-	local state = {ready = false, reach = {}, seen = {}, built = {}, inventory = {}, wield = ""}
-	players[name] = state
 	apply_inventory(player)
 	choose_start(function(feet, note)
 		-- the map the player acts in from the start is generated to the end first: the blocks placed around it
@@ -1351,9 +1365,22 @@ local function setup_player(player)
 				status.players[name] = {ready_at = clock, start = state.start_pos, spawn = note}
 				apply_surroundings(state)
 				state.start = take_start(current)
-				begin(current, state)
+				callback(current)
 			end)
 		end)
+	end)
+end
+
+local function setup_player(player)
+	local name = player:get_player_name()
+	if task == nil or players[name] ~= nil then
+		return
+	end
+	local state = {ready = false, reach = {}, seen = {}, built = {}, inventory = {}, wield = ""}
+	players[name] = state
+	state.joined = take_start(player) -- the player as it joined: where another task's start begins
+	set_up_start(player, state, function(current)
+		begin(current, state)
 	end)
 end
 
@@ -1419,10 +1446,46 @@ local function new_verdict()
 	log_file = io.open(worldfile(EVENTS_FILE), "w")
 end
 
+local load_task, world_problems -- the task's data read in (below, with api.start)
+
+-- Start another task (`data`, a compiled task's data as its mod holds it) for a player in this server: the
+-- map put back as the last episode began and the last start's blocks taken away, the player as it joined, then
+-- the new task's start set up as a fresh server sets it up. Refused (`callback(false, why)`) when the task needs
+-- another world or other hooks than this server was started with.
+local function switch_task(state, player, data, callback)
+	local problems = world_problems(data)
+	if #problems > 0 then
+		return callback(false, "task " .. tostring(data.id) .. " needs another server: " ..
+			table.concat(problems, "; "))
+	end
+	restarting = true
+	state.ready = false
+	local unrestored = changes.restore()
+	local differ = changes.differences()
+	if unrestored > 0 or differ > 0 then
+		restarting = false
+		return callback(false, unrestored > 0 and (unrestored .. " changed nodes are no longer loaded") or
+			(differ .. " nodes around the start changed beyond what the runtime can put back"))
+	end
+	undo_surroundings(state)
+	clear_objects()
+	state.summoned = {}
+	load_task(data)
+	put_start(player, state.joined)
+	set_up_start(player, state, function(current)
+		restarting = false
+		new_verdict()
+		begin(current, state)
+		minetest.log("action", "[taskverse] restart: " .. task.id .. " from its start (another task)")
+		callback(true)
+	end)
+end
+
 --- Start player `name`'s episode again from its start; `callback(true)` once it can act, or `callback(false,
 -- why)` when this server cannot give the start back whole (the player died, the map around the start changed in
 -- a way changes.lua does not see, a changed node was unloaded since): the caller then starts a fresh world.
-function api.restart(name, callback)
+-- With `data` (another compiled task's data) the episode is that task's, from its own start (switch_task).
+function api.restart(name, callback, data)
 	local state = players[name]
 	local player = minetest.get_player_by_name(name)
 	if task == nil or state == nil or not state.ready or state.start == nil or player == nil then
@@ -1430,6 +1493,9 @@ function api.restart(name, callback)
 	end
 	if player:get_hp() <= 0 then
 		return callback(false, "the player is dead")
+	end
+	if data ~= nil then
+		return switch_task(state, player, data, callback)
 	end
 	restarting = true
 	state.ready = false
@@ -1525,8 +1591,8 @@ end
 
 -- The task's map generator settings (from the world's map_meta.txt) and engine settings (from a config file,
 -- the game's minetest.conf in a compiled folder) must hold as compiled: the plans and the verdicts depend on
--- them. The values found go into the status; a wrong one stops the engine with a message saying which.
-local function check_settings(data)
+-- them. The values found go into the status; the wrong ones are returned, each in words.
+local function settings_problems(data)
 	local wrong = {}
 	for _, key in ipairs(sorted_keys(data.mapgen or {})) do
 		local have = minetest.get_mapgen_setting(key)
@@ -1543,22 +1609,45 @@ local function check_settings(data)
 			wrong[#wrong + 1] = "setting " .. key .. " is " .. tostring(have) .. ", not " .. tostring(data.settings[key])
 		end
 	end
-	if #wrong > 0 then
-		error("taskverse: task " .. tostring(data.id) .. " needs its own world and settings: " ..
-			table.concat(wrong, "; ") .. " (the world's map_meta.txt and the game's minetest.conf hold them)")
-	end
+	return wrong
 end
 
---- Run a compiled task: called once, at load time, by the task's generated mod.
-function api.start(data)
-	if task ~= nil then
-		error("taskverse: a second task (" .. tostring(data.id) .. ") while running " .. task.id)
-	end
+local function format_problem(data)
 	if data.format ~= FORMAT then
-		error("taskverse: task " .. tostring(data.id) .. " was compiled for runtime format " ..
-			tostring(data.format) .. ", this runtime reads format " .. FORMAT .. "; recompile it")
+		return "task " .. tostring(data.id) .. " was compiled for runtime format " .. tostring(data.format) ..
+			", this runtime reads format " .. FORMAT .. "; recompile it"
 	end
-	check_settings(data)
+	return nil
+end
+
+-- What a server is started with for a task, beyond its settings: the mods it loads, the mobs registered at load
+-- time, the game's dimensions and the callbacks wrapped when the mods are loaded (install_hooks). Another task
+-- can follow in the same server only when it needs exactly these (taskverse.engine.ir.server_key says the same).
+local function server_needs(data)
+	local trackers = data.trackers or {}
+	local interact = trackers.interact or {}
+	return json.encode({mods = data.mods or {}, mobs = data.mobs or {}, dimensions = data.dimensions or false,
+		use = trackers.use or {}, place = trackers.place or {}, kill = trackers.kill or {},
+		interact = {nodes = interact.nodes or {}, entities = interact.entities or {}}})
+end
+
+local started_with -- server_needs of the task the server was started with
+
+-- Why the server running now cannot run task `data` (each reason in words; none: it can).
+world_problems = function(data)
+	local format = format_problem(data)
+	if format ~= nil then
+		return {format}
+	end
+	local wrong = settings_problems(data)
+	if server_needs(data) ~= started_with then
+		wrong[#wrong + 1] = "other mods, mobs, dimensions or item callbacks than this server loaded"
+	end
+	return wrong
+end
+
+-- Read a task's data in: its expression resolved against its goals, the names and the trackers it watches.
+load_task = function(data)
 	task = data
 	status.task = data.id
 	names = data.names
@@ -1568,6 +1657,24 @@ function api.start(data)
 	local trackers = task.trackers
 	trackers.find.entities_set = #trackers.find.entities > 0 and set_of(trackers.find.entities) or nil
 	trackers.reach.nodes_set = #trackers.reach.nodes > 0 and set_of(trackers.reach.nodes) or nil
+end
+
+--- Run a compiled task: called once, at load time, by the task's generated mod.
+function api.start(data)
+	if task ~= nil then
+		error("taskverse: a second task (" .. tostring(data.id) .. ") while running " .. task.id)
+	end
+	local format = format_problem(data)
+	if format ~= nil then
+		error("taskverse: " .. format)
+	end
+	local wrong = settings_problems(data)
+	if #wrong > 0 then
+		error("taskverse: task " .. tostring(data.id) .. " needs its own world and settings: " ..
+			table.concat(wrong, "; ") .. " (the world's map_meta.txt and the game's minetest.conf hold them)")
+	end
+	started_with = server_needs(data)
+	load_task(data)
 	for _, mob in ipairs(data.mobs) do
 		register_mob(mob)
 	end

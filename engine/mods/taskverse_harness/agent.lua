@@ -11,7 +11,8 @@
 --   * an action file holding {"restart": true} (Python's own: an agent's action is one of the plan format, which
 --     has no such field) starts the episode again from its start in this server (the runtime's api.restart); the
 --     answer is the new episode's first observation, or ok = false with `fresh` when only a fresh world can give
---     the start back.
+--     the start back. With "task": "taskverse_task_<n>.json" (a file Python wrote beside it: another compiled
+--     task's data) the new episode is that task's, from its own start, when this server can run it.
 -- A bad action (unknown, malformed, an action that raises) fails its step with the reason; the server goes on.
 
 local ACT = "taskverse_act_"
@@ -178,18 +179,52 @@ return function(h)
 		minetest.safe_file_write(h.worldfile(OBS .. index .. ".json"), json.encode(out) .. "\n")
 	end
 
-	local function restart(index)
-		runtime.restart(name, function(ok, err)
+	-- Another task's data, from the file Python wrote beside the action (taskverse_task_<n>.json); nil and why not.
+	local function task_data(file)
+		if type(file) ~= "string" or not file:match("^taskverse_task_%d+%.json$") then
+			return nil, "no such task file: " .. tostring(file)
+		end
+		local handle = io.open(h.worldfile(file), "r")
+		if handle == nil then
+			return nil, "no task file " .. file
+		end
+		local data = minetest.parse_json(handle:read("*a"))
+		handle:close()
+		if type(data) ~= "table" then
+			return nil, "the task file " .. file .. " is not a task's data"
+		end
+		return data
+	end
+
+	local function restart(index, step)
+		local function finish(ok, err)
 			answer(index, {ok = ok, error = err, fresh = not ok or nil, restarted = ok or nil})
 			next_step = index + 1
 			busy = false
-		end)
+		end
+		local data, why
+		if step.task ~= nil then
+			data, why = task_data(step.task)
+			if data == nil then
+				return finish(false, why)
+			end
+		end
+		runtime.restart(name, function(ok, err)
+			local player = ok and data ~= nil and minetest.get_player_by_name(name)
+			if not player then
+				return finish(ok, err)
+			end
+			-- another task's start: the map around it generated to the end first, as for the first observation
+			runtime.generate_around(player:get_pos(), function()
+				finish(true)
+			end)
+		end, data)
 	end
 
 	local function play(index, text)
 		local step = minetest.parse_json(text)
 		if type(step) == "table" and step.restart == true then
-			return restart(index)
+			return restart(index, step)
 		end
 		local record = {}
 		local answered = false

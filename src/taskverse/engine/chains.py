@@ -1,4 +1,9 @@
-"""Episodes of one task in one server: how ``taskverse engine eval`` and the scripted player hand out episodes.
+"""Episodes in one server: how ``taskverse engine eval`` and the scripted player hand out episodes.
+
+``engine eval`` keys its chains by the world a task's server is made with (:func:`world_of`: the game, map and
+engine settings, mods, mobs and wrapped callbacks), so a suite's tasks of one world follow one another in one
+server, each from its own start (the runtime reads the next task's data at the restart); the scripted player keys
+them by the compiled task. What follows says "task" for the key.
 
 Starting a server on a fresh world costs about a second and a half; starting an episode again in the running one
 (the runtime puts back what the episode changed: ``EngineEpisode.reset``, ``runner.run_plans``) about a tenth of
@@ -42,6 +47,16 @@ def _task_index(job: Any) -> Hashable:
     return job.index
 
 
+def world_of(job: Any) -> Hashable:
+    """The world a job's server is made with (``ir.server_key`` of its task): the key of an evaluation's chains.
+
+    Episodes of different tasks of one world follow one another in one server, each task's from its own start.
+    """
+    from taskverse.engine.ir import server_key
+
+    return server_key(job.ir)
+
+
 def chains(jobs: Sequence[J], workers: int, fresh: bool = False,
            key: Callable[[J], Hashable] = _task_index) -> list[list[J]]:
     """The jobs as chains: each task's jobs (same ``key``: an evaluation's task index) in their order, cut in runs.
@@ -67,4 +82,4 @@ def chains(jobs: Sequence[J], workers: int, fresh: bool = False,
     return out
 
 
-__all__ = ["chains"]
+__all__ = ["chains", "world_of"]

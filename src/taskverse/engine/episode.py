@@ -294,6 +294,10 @@ class EngineEpisode:
         self.restarts = 0
         self.first: StepResult | None = None
         """The first observation of the current episode (what the last reset returned)."""
+        self._server_key: str | None = None
+        """``ir.server_key`` of the task the running server was started with."""
+        self._switched = False
+        """Whether the task changed (:meth:`use_task`) since the running server last started an episode."""
 
     # -- the episode ------------------------------------------------------------------------------------------
 
@@ -310,6 +314,28 @@ class EngineEpisode:
         check_output(Path(folder), force=True, folder=True)
         self.screenshots = Path(folder)
 
+    def use_task(self, task: Any, ir: Any = None) -> None:
+        """Play ``task`` (compiled as ``ir``, else here) from the next reset on, in the running server if it can.
+
+        The next reset starts the new task's episode in the running server when the server was started for a task of
+        the same world (``ir.server_key``: game, map and engine settings, mods, mobs, wrapped callbacks): the
+        runtime puts the map back as the last episode began, takes away the last start's blocks and objects, and
+        sets up the new task's start as a fresh server would. Otherwise a new server (:attr:`refused_restart` says
+        why). A task equal to the current one changes nothing.
+        """
+        task = _resolve(task, self.library)
+        if ir is None:
+            from taskverse.engine.compiler import compile_task
+
+            ir = compile_task(task, self.library, self.game)
+        if ir.game != self.game:
+            raise TaskverseError(f"task {task.id} is compiled for {ir.game}, this episode plays {self.game}")
+        same = ir == self.ir
+        self.task, self.ir = task, ir
+        self.description = task.description
+        self.expression = expression_of(task)
+        self._switched = self._switched or not same
+
     def reset(self, *, fresh: bool = False) -> StepResult:
         """Start the episode again from the task's start; the first observation.
 
@@ -320,11 +346,19 @@ class EngineEpisode:
         (it died or stopped answering, the player died, the map around the start changed in a way the runtime does
         not see) a new server on a fresh world starts instead; :attr:`last_reset` says which was done.
         """
+        refused: str | None = None
         if self.reuse and not fresh and self._run is not None:
-            restarted = self._restart()
-            if restarted is not None:
-                return restarted
-        return self._start()
+            from taskverse.engine.ir import server_key
+
+            if self._switched and server_key(self.ir) != self._server_key:
+                refused = "the task needs another world (map or engine settings, mods, mobs or item callbacks) " \
+                          "than the running server's"
+            else:
+                restarted = self._restart()
+                if restarted is not None:
+                    return restarted
+                refused = self.refused_restart
+        return self._start(refused=refused)
 
     def _begin_counts(self) -> None:
         self.report = None
@@ -341,9 +375,18 @@ class EngineEpisode:
             self.refused_restart = "the engine had stopped"
             return None
         self._sent += 1
+        action: dict[str, Any] = {"restart": True}
+        task_file = run.world / f"taskverse_task_{self._sent}.json"
+        if self._switched:  # the next task's data, as its mod would hold it, read by the harness at the restart
+            from taskverse.engine.lua import task_data
+
+            aside = task_file.with_suffix(".tmp")
+            aside.write_text(json.dumps(task_data(self.ir)), encoding="utf-8")
+            os.replace(aside, task_file)
+            action["task"] = task_file.name
         path = run.world / f"{ACT_PREFIX}{self._sent}.json"
         aside = path.with_suffix(".tmp")
-        aside.write_text(json.dumps({"restart": True}), encoding="utf-8")
+        aside.write_text(json.dumps(action), encoding="utf-8")
         os.replace(aside, path)
         answer_path = run.world / f"{OBS_PREFIX}{self._sent}.json"
         try:
@@ -357,19 +400,22 @@ class EngineEpisode:
         answer = json.loads(answer_path.read_text(encoding="utf-8"))
         answer_path.unlink(missing_ok=True)
         path.unlink(missing_ok=True)
+        task_file.unlink(missing_ok=True)
         if not answer.get("ok"):
             self.refused_restart = str(answer.get("error") or "the runtime could not restart")
             return None
         self._begin_counts()
         self._listening = None
+        self._switched = False
         self.last_reset = "restart"
         self.restarts += 1
         self._last = self.first = self._result(answer, None)
         return self._last
 
-    def _start(self) -> StepResult:
-        """Start a fresh episode: a new world, server and player."""
+    def _start(self, refused: str | None = None) -> StepResult:
+        """Start a fresh episode: a new world, server and player (``refused``: why the running server could not)."""
         self.close()
+        self.refused_restart = refused
         self._begin_counts()
         self._sent = 0
         stack = ExitStack()
@@ -393,6 +439,10 @@ class EngineEpisode:
             raise TaskverseError(error)
         self.last_reset = "fresh"
         self.server_starts += 1
+        from taskverse.engine.ir import server_key
+
+        self._server_key = server_key(self.ir)
+        self._switched = False
         self._last = self.first = self._result(answer, None)
         return self._last
 

@@ -179,8 +179,10 @@ def run_engine_episode(job: EngineJob, agent: Any, settings: EngineSettings, *, 
     own = episode is None
     if episode is None:
         episode = episode_for(job, settings, library=library, client_home=client_home)
-    elif (folder := frames_folder(settings, job)) is not None:
-        episode.keep_frames_in(folder)  # each episode's frames in a folder of its own, as on a new server
+    else:
+        episode.use_task(job.task, job.ir)  # another task of the chain: its start in the same server where it can
+        if (folder := frames_folder(settings, job)) is not None:
+            episode.keep_frames_in(folder)  # each episode's frames in a folder of its own, as on a new server
     world = EngineWorld(episode, max_steps=settings.max_steps, shuffle=settings.shuffle, view=settings.view,
                         give_up=settings.give_up)
     started = time.monotonic()
@@ -296,10 +298,11 @@ def close_agents() -> None:
 
 def run_engine_chain(chain: Sequence[EngineJob], agent: Any, settings: EngineSettings, *, library: Any,
                      client_home: Path | None, finished: Callable[[dict[str, Any]], None]) -> None:
-    """Play a chain's episodes (``engine.chains``: one task's) in one server; each record to ``finished`` as it ends.
+    """Play a chain's episodes (``engine.chains``: tasks of one world) in one server; each record to ``finished``.
 
-    Every episode after the first starts again in the server that played the one before when it can
-    (:func:`run_engine_episode` with the chain's episode); the server is stopped when the chain ends, whatever
+    Every episode after the first starts again in the server that played the one before when it can, another
+    task's from that task's own start (:func:`run_engine_episode` with the chain's episode); the server is stopped
+    when the chain ends, whatever
     happens. After Ctrl-C (``binaries.stopping``) no record is handed on and no episode starts: the episode cut
     short and those not played run again on ``--resume``.
     """
@@ -443,11 +446,11 @@ def _run(settings: EngineSettings, jobs: list[EngineJob], backend: Backend, libr
 
     On Ray a record comes back when its chain ends, with the chain's others.
     """
-    from taskverse.engine.chains import chains
+    from taskverse.engine.chains import chains, world_of
 
     if not jobs:
         return
-    work = chains(jobs, backend.workers, fresh=settings.fresh_server)
+    work = chains(jobs, backend.workers, fresh=settings.fresh_server, key=world_of)
     if backend.ray:
         from taskverse.workers import run_jobs
 

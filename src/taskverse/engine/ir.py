@@ -260,3 +260,39 @@ class TaskIR(IRModel):
     settings: dict[str, str | bool | int] = Field(default_factory=dict)
     dimensions: dict[str, DimensionIR] | None = None
     """The game's other dimensions (taskverse_mc's Nether and End); None: the game has only the overworld."""
+
+
+def server_key(ir: TaskIR) -> str:
+    """What a server started for the task is made with: tasks with the same key can follow one another in it.
+
+    The game, the map generator and engine settings, the mods loaded, the mobs registered and the item and mob
+    callbacks wrapped when the mods load, and the game's dimensions: everything the runtime takes from the task
+    only once, as the server starts. The rest (the expression, the goals, the names, the start, what the runtime
+    watches for) it reads again when another task follows (``engine/mods/taskverse``: ``api.restart`` with the next
+    task's data), and it refuses a task whose key differs, as this key does.
+
+    Example:
+        >>> a = TaskIR(id="a", description="a", game="minetest_game", expression=AtomIR(atom="a"), goals={},
+        ...            init=InitIR())
+        >>> server_key(a) == server_key(a.model_copy(update={"id": "b", "init": InitIR(time=0.5)}))
+        True
+        >>> server_key(a) == server_key(a.model_copy(update={"mods": ["mobs"]}))
+        False
+
+    """
+    trackers = ir.trackers
+    return _json({
+        "game": ir.game, "mapgen": ir.mapgen, "settings": ir.settings, "mods": ir.mods,
+        "mobs": [m.model_dump(mode="json") for m in ir.mobs],
+        "dimensions": None if ir.dimensions is None else {k: v.model_dump(mode="json")
+                                                           for k, v in ir.dimensions.items()},
+        "use": trackers.use.model_dump(mode="json"), "place": trackers.place.model_dump(mode="json"),
+        "kill": trackers.kill.model_dump(mode="json"),
+        "interact": {"nodes": trackers.interact.nodes, "entities": trackers.interact.entities},
+    })
+
+
+def _json(value: object) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True)
