@@ -92,6 +92,12 @@ def test_natural_blocks_keep_their_find_atoms_without_a_structure(library, name)
     ("find purple_glazed_terracotta", "find.purple_glazed_terracotta"),  # cold ocean ruins
     ("find acacia_sapling", "find.acacia_sapling"),  # before a savanna village's library
     ("find a lime terracotta", "find.lime_terracotta"),  # a desert village mason's house
+    ("find piston_head", "find.piston_head"),  # an ancient city centre's extended pistons (its templates)
+    ("find polished_granite", "find.polished_granite"),  # ocean ruins' templates
+    ("find oak_pressure_plate", "find.oak_pressure_plate"),  # plains village houses' templates
+    ("find dragon_wall_head", "find.dragon_wall_head"),  # the end ship's bow
+    ("find a comparator", "find.comparator"),  # no longer "a player places it": an ancient city's centre
+    ("find infested_stone", "find.infested_stone"),  # ore_infested in mountain biomes
 ])
 def test_find_lines_of_blocks_the_structures_and_the_nether_generate_read_as_their_find_atoms(text, expected):
     assert reads_as(text, expected)
@@ -113,6 +119,12 @@ def test_find_lines_of_blocks_the_structures_and_the_nether_generate_read_as_the
     ("brown_stained_glass_pane", ["village"]),  # an abandoned village's windows
     ("yellow_wool", ["village", "woodland_mansion"]),
     ("trapped_chest", ["woodland_mansion"]),  # the fake end portal room
+    ("piston_head", ["ancient_city"]),  # from here on: read from the 1.20.1 templates
+    ("chain", ["bastion_remnant"]),
+    ("stone_slab", ["ruined_portal"]),
+    ("pumpkin_stem", ["village"]),  # a taiga village's small farm
+    ("comparator", ["ancient_city"]),
+    ("jungle_button", ["village"]),  # desert village houses
 ])
 def test_a_find_atom_has_one_way_per_structure_whose_wiki_page_lists_the_block(library, block, structures):
     task = library.get(f"find.{block}")
@@ -144,13 +156,21 @@ def test_the_plan_for_glass_found_from_scratch_goes_through_a_woodland_mansion(l
     ("find flower_pot", "none is empty or holds this plant"),
     ("find dead_tube_coral_fan", "coral reefs place living coral only"),
     ("find oak_sapling", "this one grows only from leaves"),
-    ("find birch_wall_sign", "only an igloo's oak sign"),
+    ("find birch_wall_sign", "only an igloo's oak wall sign"),
+    ("find oak_sign", "no standing sign"),
     ("find lime_stained_glass_pane", "stained glass panes of five colours only"),
     ("find pink_wool", "no structure holds this colour"),
     ("find jungle_pressure_plate", "generate only in village houses"),
     ("find chipped_anvil", "only damaged anvils"),
     ("find turtle_egg", "a turtle lays it"),
     ("find enchanting_table", "a player places it"),
+    ("find prismarine_stairs", "a player crafts or stonecuts it"),  # the monument's code places full blocks
+    ("find red_nether_brick_wall", "no structure template, template processor or world feature"),
+    ("find white_banner", "no structure places a standing banner"),
+    ("find moving_piston", "a technical block"),
+    ("find stripped_birch_log", "never wood, hyphae or stripped logs"),
+    ("find skeleton_wall_skull", "no structure places a skull on a wall"),
+    ("find bamboo_sapling", "a shoot stands only where a player plants bamboo"),
 ])
 def test_find_lines_of_colours_and_plants_no_structure_holds_are_impossible_with_the_wikis_reason(tmp_path, text, why):
     (got,) = _coverage(tmp_path, [text])
@@ -160,3 +180,17 @@ def test_find_lines_of_colours_and_plants_no_structure_holds_are_impossible_with
 def test_the_plan_for_purple_glazed_terracotta_from_scratch_goes_through_ocean_ruins(library):
     ids = plan_task("naive(find.purple_glazed_terracotta)", library).actions
     assert ids[-1] == "find.purple_glazed_terracotta" and "find.ocean_ruins" in ids[:-1]
+
+
+def test_find_lines_the_tables_do_not_decide_stay_not_read(tmp_path):
+    """The dragon fight's blocks, bubble columns and a ruined portal's code-made shapes are left unread."""
+    lines = ["find end_portal", "find dragon_egg", "find bubble_column", "find mossy_stone_brick_stairs",
+             "find polished_blackstone_slab", "find end_gateway"]
+    assert [g["status"] for g in _coverage(tmp_path, lines)] == ["not expressible"] * len(lines)
+
+
+def test_infested_stone_is_found_in_the_mountains_where_its_veins_generate(library):
+    task = library.get("find.infested_stone")
+    assert task.requires in ([[]], [])  # found as a natural block, with no structure
+    assert "windswept_hills" in library.knowledge.natural_blocks["infested_stone"].biomes
+    assert "infested_stone" not in library.knowledge.structure_blocks

@@ -80,3 +80,12 @@ def test_the_table_names_its_version_and_known_structures(library):
     assert table["blocks"]["dragon_wall_head"] == ["end_city"]  # the end ship's bow
     assert "structure_block" not in table["blocks"] and "jigsaw" not in table["blocks"]
 
+
+def test_rows_citing_the_templates_hold_what_the_templates_place(library):
+    """A curated row that cites the 1.20 templates names each templated structure the table gives it."""
+    table = json.loads(TABLE.read_text())["blocks"]
+    templated = {s for held in table.values() for s in held}
+    cited = [b for b in library.knowledge.structure_blocks.values() if "structure templates" in b.source]
+    assert len(cited) >= 30
+    for block in cited:
+        assert {s for s in block.structures if s in templated} == set(table[block.name]), block.name
