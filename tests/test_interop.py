@@ -116,14 +116,65 @@ def test_written_commands_read_back_as_the_same_start(names):
     assert again == init
 
 
-def test_a_start_in_a_structure_cannot_be_written(names):
-    with pytest.raises(CommandError, match="structure"):
-        write_commands(Initialization(structure="stronghold"), names)
+# the 1.20 ids /place takes: data/minecraft/worldgen/structure/*.json of Minecraft Java Edition 1.20 (Minecraft Wiki,
+# Structure: Data values), and the two configured features placed as structures of the library
+GAME_STRUCTURES = {
+    "ancient_city", "bastion_remnant", "buried_treasure", "desert_pyramid", "end_city", "fortress", "igloo",
+    "jungle_pyramid", "mansion", "mineshaft", "mineshaft_mesa", "monument", "nether_fossil", "ocean_ruin_cold",
+    "ocean_ruin_warm", "pillager_outpost", "ruined_portal", "ruined_portal_desert", "ruined_portal_jungle",
+    "ruined_portal_mountain", "ruined_portal_nether", "ruined_portal_ocean", "ruined_portal_swamp", "shipwreck",
+    "shipwreck_beached", "stronghold", "swamp_hut", "trail_ruins", "village_desert", "village_plains",
+    "village_savanna", "village_snowy", "village_taiga"}
+GAME_FEATURES = {"desert_well", "monster_room"}
+
+
+def test_a_start_in_a_structure_is_placed_and_read_back(library, names):
+    placed = 0
+    for name, structure in sorted(library.knowledge.structures.items()):
+        init = Initialization(structure=name, dimension=structure.dimension)
+        if structure.placed is None:
+            with pytest.raises(CommandError, match="no /place command builds it"):
+                write_commands(init, names)
+            continue
+        for game_id in structure.placed.ids:  # every id of the game's is read as the library's structure
+            assert game_id in (GAME_STRUCTURES if structure.placed.command == "structure" else GAME_FEATURES)
+            setup, notes = _read([f"/place {structure.placed.command} minecraft:{game_id}"], names)
+            assert (setup.structure, notes) == (name, [])
+        commands = write_commands(init, names)
+        assert commands[-1] == f"/place {structure.placed.command} minecraft:{structure.placed.ids[0]} ~ ~ ~"
+        setup, notes = _read(commands, names)
+        assert notes == []
+        assert Initialization.model_validate(setup.overrides()) == init
+        placed += 1
+    assert placed >= 20
+
+
+@pytest.mark.parametrize(("init", "says"), [
+    (Initialization(structure="nether_fortress"), "generates it only in the nether"),
+    (Initialization(structure="village", dimension="end"), "generates it only in the overworld"),
+    (Initialization(structure="cave"), "carved out of the terrain"),
+])
+def test_a_structure_place_cannot_build_there_says_why(names, init, says):
+    with pytest.raises(CommandError, match=says):
+        write_commands(init, names)
+
+
+@pytest.mark.parametrize(("command", "says"), [
+    ("/place structure minecraft:villages", "no structure of the library is the structure 'minecraft:villages'"),
+    ("/place feature minecraft:oak", "no structure of the library"),
+    ("/place template minecraft:igloo/top", "builds a template"),
+    ("/place structure minecraft:igloo 10 64 10", "absolute position"),
+    ("/place structure minecraft:igloo ~ ~", "one position"),
+])
+def test_a_place_the_start_cannot_say_is_refused(names, command, says):
+    with pytest.raises(CommandError, match=re.escape(says)):
+        read_command(command, Setup(), names)
 
 
 def _setup(init: Initialization) -> tuple:
-    """What the round trip keeps: items and counts (carried, held, worn), mobs, blocks, time, weather."""
-    return (init.inventory, init.main_hand, init.equipment, init.summon, init.nearby_blocks, init.time, init.weather)
+    """What the round trip keeps: items and counts (carried, held, worn), mobs, blocks, time, weather, where."""
+    return (init.inventory, init.main_hand, init.equipment, init.summon, init.nearby_blocks, init.time, init.weather,
+            init.dimension, init.structure)
 
 
 @pytest.mark.parametrize("path", sorted(CONFIGS.glob("*.yaml")), ids=lambda p: p.stem)
@@ -158,6 +209,8 @@ def test_every_skillforge_task_exports_to_commands_that_read_back(library, names
             skipped += 1
             continue
         for command in yaml.safe_load(text)["custom_init_commands"]:  # real 1.20 ids, components as NBT
+            if command.startswith("/place"):
+                assert command.split()[2].removeprefix("minecraft:") in GAME_STRUCTURES | GAME_FEATURES
             if command.startswith(("/give", "/item")):
                 game_item = re.search(r"minecraft:([a-z_]+)", command.split()[-2 if command.startswith("/give")
                                                                            else -1]).group(1)
@@ -218,14 +271,17 @@ def test_cli_export_writes_one_config_per_task_and_says_what_it_left_out(tmp_pat
 
 
 def test_cli_export_goes_on_past_a_task_no_command_can_set_up(tmp_path):
-    result = cli("export", "init(craft stick, structure=stronghold)", "craft.stick", "--to", "minestudio",
-                 "-o", str(tmp_path / "out"), "--format", "json")
+    result = cli("export", "init(craft stick, structure=cave)", "craft.stick",
+                 "init(craft stick, structure=stronghold)", "--to", "minestudio", "-o", str(tmp_path / "out"),
+                 "--format", "json")
     assert result.exit_code == 1
-    assert "not exported: starts in or near the structure stronghold" in result.stderr
+    assert "not exported: starts in or near the structure cave: no /place command builds it" in result.stderr
     import json
 
     data = json.loads(result.stdout)
-    assert [w["id"] for w in data["written"]] == ["craft.stick"] and len(data["skipped"]) == 1
+    assert len(data["written"]) == 2 and data["written"][0]["id"] == "craft.stick" and len(data["skipped"]) == 1
+    placed = (tmp_path / "out" / f"{data['written'][1]['id']}.yaml").read_text()
+    assert "/place structure minecraft:stronghold ~ ~ ~" in placed
 
 
 def test_cli_import_of_a_folder_keeps_its_layout_and_checks_outputs_first(tmp_path):

@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def setup_of(init) -> tuple:
     """What the round trip keeps (as tests/test_interop.py compares it)."""
-    return (init.inventory, init.main_hand, init.equipment, init.summon, init.nearby_blocks, init.time, init.weather)
+    return (init.inventory, init.main_hand, init.equipment, init.summon, init.nearby_blocks, init.time, init.weather,
+            init.dimension, init.structure)
 
 
 def reason_group(error: str) -> str:
@@ -108,7 +109,8 @@ def main() -> None:
     exported = len(imported) - len(not_exported)
     print(f"round trip (import, export, import): {exported} of {len(imported)} imported configs export")
     if exported:
-        print(f"  same setup (items and counts, held, worn, mobs, blocks, time, weather): {same} of {exported} "
+        print("  same setup (items and counts, held, worn, mobs, blocks, time, weather, dimension, structure): "
+              f"{same} of {exported} "
               f"({same / exported:.1%}); same molecule id: {same_id}")
     for path, reason in not_exported:
         print(f"  not exported: {path.relative_to(folder)}: {reason}")

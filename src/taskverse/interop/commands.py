@@ -52,6 +52,7 @@ class Setup:
     weather: str | None = None
     dimension: str | None = None
     biome: str | None = None
+    structure: str | None = None
 
     def overrides(self) -> dict[str, Any]:
         """The fields set, as ``custom(...)`` / ``InitOverrides`` take them (counts capped at the schema's)."""
@@ -62,7 +63,7 @@ class Setup:
                 out[key] = {name: min(n, MAX_COUNT) for name, n in sorted(values.items())}
         if self.equipment:
             out["equipment"] = dict(sorted(self.equipment.items()))
-        for key in ("main_hand", "time", "weather", "dimension", "biome"):
+        for key in ("main_hand", "time", "weather", "dimension", "biome", "structure"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         return out
@@ -121,6 +122,10 @@ class Names:
                 self._enchanted[(item, _ENCHANTMENT_ID.findall(nbt)[0])] = name
             else:  # enchanted_<item>: any enchantment
                 self._enchanted[(item, "")] = name
+        self._placed: dict[tuple[str, str], str] = {}  # (structure or feature, game id) -> library structure
+        for name, structure in knowledge.structures.items():
+            for game_id in structure.placed.ids if structure.placed else []:
+                self._placed[(structure.placed.command, game_id)] = name
 
     def game_item(self, name: str) -> str:
         """The game's item argument for a library item (``minecraft:potion{Potion:"minecraft:water"}``)."""
@@ -142,6 +147,17 @@ class Names:
             if found:
                 return found, []
         return base, [f"NBT {nbt} is not part of a start (the item is given without it)"]
+
+    def placed(self, command: str, raw: str) -> str:
+        """The library structure that ``/place structure|feature minecraft:ID`` builds; CommandError if none."""
+        game_id = raw.removeprefix("minecraft:")
+        found = self._placed.get((command, game_id))
+        if found is None:
+            known = sorted(i for c, i in self._placed if c == command)
+            hint = close_matches(game_id, known)
+            suffix = f" (did you mean {', '.join(repr(h) for h in hint)}?)" if hint else ""
+            raise CommandError(f"no structure of the library is the {command} {raw!r}{suffix}")
+        return found
 
     def check(self, raw: str, kind: str) -> str:
         """The 1.20 name of ``minecraft:NAME`` as a ``kind`` (item, block, entity, biome); CommandError if unknown."""
@@ -421,6 +437,21 @@ def _execute(args: list[str], setup: Setup, names: Names) -> list[str]:
     return read_command(" ".join(inner), setup, names)
 
 
+def _place(args: list[str], setup: Setup, names: Names) -> list[str]:
+    """``/place structure|feature ID [POS]`` (1.19+): the start is in or near the structure built there."""
+    if args[0] not in ("structure", "feature"):
+        raise CommandError(f"'/place {args[0]}' builds a template, not a structure of the library")
+    structure = names.placed(args[0], args[1])
+    position = args[2:]
+    if position and len(position) != 3:
+        raise CommandError("/place takes a structure and one position (three coordinates)")
+    for coordinate in position:
+        if not _offset(coordinate)[0]:
+            raise CommandError("a structure placed at an absolute position is not near the player's start")
+    setup.structure = structure
+    return []
+
+
 def _refuse(reason: str) -> Any:
     def reader(args: list[str], setup: Setup, names: Names) -> list[str]:
         raise CommandError(reason)
@@ -430,6 +461,7 @@ def _refuse(reason: str) -> Any:
 _READERS = {
     "give": _give, "item": _item_replace, "replaceitem": _replaceitem, "summon": _summon, "setblock": _setblock,
     "fill": _fill, "fillbiome": _fillbiome, "time": _time_cmd, "weather": _weather, "execute": _execute,
+    "place": _place,
     "effect": _refuse("a status effect is not part of a taskverse start"),
     "tp": _refuse("moves the player: a start has no position relative to the spawn"),
     "teleport": _refuse("moves the player: a start has no position relative to the spawn"),
@@ -446,13 +478,16 @@ def _rel(offset: int) -> str:
 def write_commands(init: Initialization, names: Names) -> list[str]:
     """The Minecraft 1.20 commands that set up ``init``, in the order they run (items in the game's own form).
 
+    A start in or near a structure builds it with ``/place`` in the player's own chunk once the player is in the
+    start's dimension: the player then stands in it or above it (a buried or underground one), which is what "in
+    or near" means; a ``/tp`` to a spot inside would need the generated layout, which no command reads back.
+
     Raises:
-        CommandError: a part of the start that no command sets (a structure or a position), with the reason.
+        CommandError: a part of the start that no command sets (a structure ``/place`` cannot build there, a
+            position), with the reason.
 
     """
-    if init.structure is not None:
-        raise CommandError(f"starts in or near the structure {init.structure}: no command sets up that start "
-                           "(the player is not placed in structures)")
+    place = _place_command(init, names) if init.structure is not None else None
     if init.position is not None:
         raise CommandError("starts at a given position: the spawn is the world's, no command moves to it safely")
     out: list[str] = []
@@ -466,6 +501,8 @@ def write_commands(init: Initialization, names: Names) -> list[str]:
         out.append(f"/time set {value if value in _KEYWORD_TIMES else TIMES[value]}")
     if init.weather is not None:
         out.append(f"/weather {init.weather.value}")
+    if place is not None:
+        out.append(place)
     out += [f"/give @s {names.game_item(item)} {n}" for item, n in sorted(init.inventory.items())]
     if init.main_hand is not None:
         out.append(f"/item replace entity @s weapon.mainhand with {names.game_item(init.main_hand)}")
@@ -484,3 +521,19 @@ def write_commands(init: Initialization, names: Names) -> list[str]:
     for summon in sorted(init.summon, key=lambda s: s.entity):
         out += [f"/summon minecraft:{summon.entity} ~-3 ~ ~-3"] * summon.count
     return out
+
+
+def _place_command(init: Initialization, names: Names) -> str:
+    """The ``/place`` command that builds the start's structure; CommandError when the game cannot build it there."""
+    name = str(init.structure)
+    structure = names.kn.structures.get(name)
+    if structure is None:
+        raise CommandError(f"starts in or near {name!r}, which is no structure of the game")
+    if structure.placed is None:
+        raise CommandError(f"starts in or near the structure {name}: no /place command builds it (it is carved "
+                           "out of the terrain, not placed)")
+    if structure.dimension != init.dimension.value:
+        raise CommandError(f"starts in or near the structure {name} in the {init.dimension.value}: the game "
+                           f"generates it only in the {structure.dimension}, so a start built there by /place is "
+                           "no start the game has")
+    return f"/place {structure.placed.command} minecraft:{structure.placed.ids[0]} ~ ~ ~"

@@ -11,7 +11,7 @@ import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -113,6 +113,17 @@ class Mob(_Curated):
     source: str | None = None
 
 
+class Placed(_Curated):
+    """How ``/place`` builds a structure at a position.
+
+    ``/place structure ID``, or ``/place feature ID`` for a world feature; the first id is the one a command is
+    written with, the others read as the same structure.
+    """
+
+    command: Literal["structure", "feature"]
+    ids: list[str] = Field(min_length=1)
+
+
 class Structure(_Curated):
     """A generated structure an agent can find."""
 
@@ -134,6 +145,8 @@ class Structure(_Curated):
     chests: int | None = Field(default=None, ge=1)
     """Loot chests one structure holds when the count is fixed (a desert pyramid's four): looting uses one up, and
     more take another structure. None: many, or a number that varies with the layout."""
+    placed: Placed | None = None
+    """What ``/place`` builds it with (None: no command does, as for caves, which are carved)."""
     source: str | None = None
 
 
