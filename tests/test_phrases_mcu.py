@@ -76,15 +76,22 @@ from taskverse.language.vocabulary import CONTEXT_TAILS
     # MCU's task names, as its compositional configs join them
     ("use_lead_and_craft_stonecut", "use.lead_animal & craft.stonecutter"),
     ("craft_diorite_or_find_bedrock", "craft.diorite | find.bedrock"),
+    # an item put into a container (the store event): MCU's birthday present is a cake stored in a chest
+    ("put a cake in a chest", "store.cake"),
+    ("store diamonds in the chest", "store.diamond"),
+    ("place a golden apple into a barrel", "store.golden_apple"),
+    ("place a cake", "place.cake"),
+    ("Prepare a birthday present for your neighbor using various decorative items and a cake.", "store.cake"),
+    ("prepare_a_birthday_present_for_your_neighbor_and_combat_wolfs_or_lay_carpet",
+     "store.cake & (combat.wolf | place.white_carpet)"),
 ])
 def test_each_mcu_family_reads_as_the_game_means_it(text, expected):
     assert reads_as(text, expected)
 
 
 @pytest.mark.parametrize(("text", "named"), [
-    ("Prepare a birthday present for your neighbor using various decorative items and a cake.", "present"),
+    ("prepare a birthday present", "present"),
     ("create a bee nest-like structure", "bee nest"),
-    ("prepare_a_birthday_present_for_your_neighbor_and_combat_wolfs_or_lay_carpet", "present"),
 ])
 def test_texts_no_task_can_judge_are_named_not_read(text, named):
     with pytest.raises(PhraseError) as caught:
@@ -123,12 +130,12 @@ def test_using_things_no_item_names_leaves_the_reading_as_it_was(base, things):
 def test_a_config_no_task_can_judge_imports_its_start_with_the_reason_by_file_and_line(tmp_path):
     config = tmp_path / "present.yaml"
     config.write_text("custom_init_commands:\n- /give @s minecraft:poppy 3\n- /time set day\n"
-                      "text: prepare a birthday present for your neighbor\n")
+                      "text: prepare a birthday present\n")
     out = tmp_path / "out"
     result = cli("import", str(config), "-o", str(out), "--format", "json")
     assert result.exit_code == 1
     warning = result.stderr.strip().splitlines()[0]
-    assert warning.startswith(f"warning: {config}:4: prepare a birthday present for your neighbor: no task ")
+    assert warning.startswith(f"warning: {config}:4: prepare a birthday present: no task ")
     assert "present" in warning
     data = json.loads(result.stdout)
     assert data["summary"]["read_without_task"] == 1 and data["summary"]["not_imported"] == 0
@@ -147,7 +154,7 @@ def test_a_config_whose_text_the_game_forbids_names_the_game_s_reason(tmp_path):
     assert row["no_task"] == "not possible in the game: bell has no crafting recipe"
 
 
-FREE = ["prepare a birthday present for your neighbor", "create a bee nest-like structure"]
+FREE = ["prepare a birthday present", "create a bee nest-like structure"]
 
 
 @settings(max_examples=60)
@@ -157,3 +164,17 @@ def test_a_join_with_a_part_no_task_can_judge_is_never_read_as_the_other_part(ba
     with pytest.raises(PhraseError) as caught:
         _reader().read(phrase)
     assert caught.value.free_form is not None
+
+
+def test_mcu_birthday_present_imports_as_a_cake_stored_in_a_chest_from_the_config_alone(tmp_path):
+    # MCU's simple/prepare_a_birthday_present_for_your_neighbor.yaml (CraftJarvis/MCU bfb7c1d), as shipped
+    config = tmp_path / "present.yaml"
+    config.write_text("custom_init_commands:\n- /give @s minecraft:cake 1\n- /give @s minecraft:oak_log 4\n"
+                      "- /give @s minecraft:chest 2\n- /setblock ~2 ~ ~ minecraft:crafting_table\n"
+                      "text: 'Prepare a birthday present for your neighbor using various decorative items\n"
+                      "  and a cake.  '\n")
+    result = cli("import", str(config), "-o", str(tmp_path / "out"), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    row = json.loads(result.stdout)["files"][0]
+    assert row["imported"] and row["beyond_config"] == {}
+    assert row["expression"]["part"] == {"kind": "atom", "task": "store.cake"}

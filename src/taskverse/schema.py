@@ -118,6 +118,8 @@ class Event(StrEnum):
     ENTER = "enter"
     REACH = "reach"
     INTERACT = "interact"
+    STORE = "store"
+    """An item put into a container's slots, out of the inventory (the game has no statistic for it)."""
 
 
 class MetricName(StrEnum):

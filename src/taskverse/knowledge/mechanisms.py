@@ -863,6 +863,42 @@ class Hanging(_Table):
     items: list[Hung] = Field(min_length=1)
 
 
+class StoreContainer(_Table):
+    """A container block a player places and stores items in (a chest, a barrel, a shulker box)."""
+
+    item: str
+    slots: int = Field(ge=1)
+    source: str
+
+
+class Stored(_Table):
+    """An item the library has a ``store.<item>`` atom for."""
+
+    item: str
+    source: str
+
+
+class Storing(_Table):
+    """``storing.yaml``: items stored in a container, the event the game has no statistic for (``store``)."""
+
+    source: str
+    containers: list[StoreContainer] = Field(min_length=1)
+    items: list[Stored] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _each_once(self) -> Storing:
+        for what, names in (("containers", [c.item for c in self.containers]), ("items", [i.item for i in self.items])):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                raise ValueError(f"{what} listed twice: {twice}")
+        return self
+
+    @property
+    def container_items(self) -> list[str]:
+        """The containers' item names, in the table's order."""
+        return [c.item for c in self.containers]
+
+
 class Hooking(_Table):
     """``hooking.yaml``: the rod that hooks mobs and the durability a hooked mob reeled in takes off it."""
 
@@ -922,6 +958,7 @@ class Mechanisms:
     anvil: Anvil
     throwing: Throwing
     hanging: Hanging
+    storing: Storing
     hooking: Hooking
     boating: Boating
     shooting: Shooting
@@ -980,6 +1017,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "anvil": ("anvil.yaml", Anvil),
     "throwing": ("throwing.yaml", Throwing),
     "hanging": ("hanging.yaml", Hanging),
+    "storing": ("storing.yaml", Storing),
     "hooking": ("hooking.yaml", Hooking),
     "boating": ("boating.yaml", Boating),
     "shooting": ("shooting.yaml", Shooting),
@@ -1101,6 +1139,7 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     out += [("throwing.yaml", n, "item") for n in (*(t.item for t in throwing.items),
                                                     *(n for g in throwing.not_thrown for n in g.names))]
     out += [("hanging.yaml", h.item, "item") for h in mech.hanging.items]
+    out += [("storing.yaml", n, "item") for n in (*mech.storing.container_items, *(i.item for i in mech.storing.items))]
     out += [("hooking.yaml", mech.hooking.rod, "item")]
     out += [("boating.yaml", "#" + mech.boating.boats, "item")]
     out += [("boating.yaml", n, "entity") for g in mech.boating.not_riding for n in g.names]

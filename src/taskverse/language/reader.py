@@ -45,6 +45,7 @@ from taskverse.language.vocabulary import (
     FUEL_WORDS,
     GERUNDS,
     HOW_WORDS,
+    INTO_WORDS,
     KEYWORDS,
     LOCATION_WORDS,
     MAX_PHRASE_WORDS,
@@ -63,6 +64,7 @@ from taskverse.language.vocabulary import (
     SKIP_AFTER_VERB,
     SLOTS,
     START_WORDS,
+    STORE_VERBS,
     TIME_OF_DAY,
     TRADE_VERBS,
     TYPOS,
@@ -268,7 +270,7 @@ class PhraseReader:
         core = self.core(words)
         if core is not None:
             return core
-        onto = self.put_onto(words) or self.used_on(words)
+        onto = self.put_onto(words) or self.used_on(words) or self.stored_in(words)
         if onto is not None:
             return onto
         for i in range(len(words) - 1, 0, -1):  # the rightmost modifier first
@@ -323,6 +325,24 @@ class PhraseReader:
             if found:
                 node: Node = Step(found[0]) if len(found) == 1 else Joined("any", tuple(Step(t) for t in found))
                 return node, (words[0], " ".join(words[1:i]), " ".join(words[i:]))
+        return None
+
+    def stored_in(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``put|place|store ITEM in|into CONTAINER``: the item stored in a container (``store.ITEM``).
+
+        The container must be one ``storing.yaml`` names (a chest, a barrel, a shulker box): any of them does.
+        """
+        if len(words) < 4 or words[0] not in STORE_VERBS or self.kn.mechanisms is None:
+            return None
+        containers = set(self.kn.mechanisms.storing.container_items)
+        for i in range(2, len(words) - 1):
+            if words[i] not in INTO_WORDS:
+                continue
+            if self.known(tuple(strip_articles(words[i + 1:])), ("item",)) not in containers:
+                continue
+            read = self.core(("store", *words[1:i]))
+            if read is not None:
+                return read[0], (" ".join(words[:i]), " ".join(words[i:]))
         return None
 
     def uses_item(self, task_id: str, item: str | None) -> bool:

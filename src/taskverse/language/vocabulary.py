@@ -34,7 +34,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",), "pot": ("pot",),
     "repair": ("repair",), "fix": ("repair",), "mend": ("repair",), "rename": ("rename",), "name": ("rename",),
     "combine": ("combine",), "throw": ("throw",), "toss": ("throw",), "hang": ("hang",),
-    "hook": ("hook",), "trap": ("trap",),
+    "hook": ("hook",), "trap": ("trap",), "store": ("store",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
 
@@ -45,6 +45,10 @@ USE_MEANINGS = {"use": "an item used, as the game's used statistic counts it (a 
                 "eat": "the game's used statistic: a food is used by eating it",
                 "equip": "the game's used statistic: armour is used by putting it on"}
 """Why ``use X`` became each library verb (Minecraft Wiki, Statistics: minecraft:used), for the audit trail."""
+STORE_VERBS = frozenset({"put", "place", "store"})
+"""``put|place|store X in a chest``: the item stored in a container (``store.X``), not a block placed."""
+INTO_WORDS = frozenset({"in", "into", "inside"})
+"""The words before the container a ``STORE_VERBS`` phrase names."""
 MISSING_VERBS = {"ride": "riding", "fish": "fishing", "sleep": "sleeping"}
 """Verbs of the game the library has only a few fixed atoms for: lines beyond those are explained, not read."""
 ONTO_WORDS = {"with", "onto", "on", "to", "and"}
@@ -216,6 +220,11 @@ REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("craft", "to", "cake"): ("craft", "cake"), ("craft", "stonecut"): ("craft", "stonecutter"),
     ("explore", "boat"): ("explore", "with", "a", "boat"), ("use", "lead"): ("manoeuvre", "animal", "with", "leads"),
     ("explore", "the", "treasure"): ("loot", "a", "chest", "in", "buried_treasure"),
+    # MCU's birthday present: its own thinking (task_configs/hard/prepare_a_birthday_present_for_your_neighbor.yaml)
+    # is "craft a cake, store it in a chest"; the decorative items around it are how it looks, which no state shows
+    ("prepare", "a", "birthday", "present", "for", "your", "neighbor", "using", "various", "decorative", "items",
+     "and", "a", "cake"): ("store", "a", "cake", "in", "a", "chest"),
+    ("prepare", "a", "birthday", "present", "for", "your", "neighbor"): ("store", "a", "cake", "in", "a", "chest"),
     # verbs the library says in other words
     ("construct",): ("build",), ("engage", "in", "combat", "with"): ("combat",), ("fend", "off"): ("combat",),
     ("carve", "pumpkins"): ("carve", "pumpkin"),
@@ -295,7 +304,8 @@ LIT = ("how lit a named place is, is not part of the world model's state (light.
        "sources around the player; a castle, a cave or a house lit is not checked)")
 """Why "light up X" is not read as placing torches: a place's dark spots left are what MCU rates."""
 FREE_FORM: dict[tuple[str, ...], str] = {
-    ("prepare", "a", "birthday", "present"): "a present is judged by how it looks, which no state shows",
+    ("prepare", "a", "birthday", "present"): "a present is judged by how it looks, which no state shows (MCU's "
+                                             "present for a neighbour is a cake stored in a chest: store.cake)",
     ("bee", "nest-like", "structure"): "a structure like a bee nest is a free-form build",
     ("interact", "with", "a", "bee", "nest"): "interacting with a bee nest names no event the model counts",
     # the atomic list's verbs for what the world model does not count (a mechanism it lacks, named)

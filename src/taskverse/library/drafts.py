@@ -45,6 +45,7 @@ CATEGORY_OF_VERB = {
     "trap": Category.EXPLOITATION,
     "place": Category.BUILDING,
     "hang": Category.BUILDING,
+    "store": Category.EXPLOITATION,
     "pot": Category.BUILDING,
 }
 """The MCU category of each generated verb's atoms (a rule may give its own, e.g. block changes)."""

@@ -35,6 +35,7 @@ GOAL_KINDS: dict[Event, tuple[str, ...]] = {
     Event.SMELT: ("item",),
     Event.EAT: ("item",),
     Event.EQUIP: ("item",),
+    Event.STORE: ("item",),
     Event.MINE: ("block",),
     Event.PLACE: ("block",),
     Event.KILL: ("entity",),

@@ -20,6 +20,7 @@ table into atoms, with no per-item code:
 * ``breed.<animal>``, ``tame.<animal>``: animals bred with their food, tamed with theirs or by riding;
 * ``repair.<item>``, ``rename.<item>``, ``combine.<item>``: an item repaired at an anvil with its material or a
   second of its kind, renamed, or given an enchanted book's enchantments;
+* ``store.<item>``: an item put into a container's slots (``storing.yaml``), the ``store`` event;
 * ``throw.<item>``: an item thrown (a snowball, an ender pearl, a splash potion), as the game's used statistic counts;
 * ``hang.<item>``: an item frame or a painting hung on a block face, as the game's used statistic counts;
 * ``hook.<mob>``: a mob hooked with a fishing rod and reeled in (the rod used on the mob);
@@ -546,6 +547,16 @@ def hangs(kn: Knowledge) -> list[Draft]:
             for h in _mech(kn).hanging.items]
 
 
+def stores(kn: Knowledge) -> list[Draft]:
+    """``store.<item>``: the item put into a container's slots, out of the inventory; success is its ``store``.
+
+    The container (``storing.yaml``: a chest, a barrel, a shulker box) is placed and kept; the item is used up.
+    """
+    table = _mech(kn).storing
+    return [draft("store", s.item, "store", [[need([s.item]), need(table.container_items, kept=True)]], [],
+                  description=f"store {s.item} in a chest") for s in sorted(table.items, key=lambda s: s.item)]
+
+
 def hooks(kn: Knowledge) -> list[Draft]:
     """``hook.<mob>``: a mob found (kept) hooked with the rod (kept, worn by the table's wear) and reeled in.
 
@@ -582,6 +593,7 @@ def traps(kn: Knowledge) -> list[Draft]:
 
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
     strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, stonecuts, variants,
-    tending, pots, fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, hooks, traps,
+    tending, pots, fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, stores, hooks,
+    traps,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""
