@@ -1,15 +1,21 @@
 """Storing (``storing.yaml``): an item put into a container's slots, out of the inventory (``store.<item>``), the
 event the game has no statistic for, with one meaning for the world's rules, the fast and the batched stepping, the
-evaluator and its automaton, the planner, the phrase reader and the MCU importer."""
+evaluator and its automaton, the planner, the phrase reader, the MCU importer, the engine's game model and
+planner, and the engine runtime (taskverse_mc's containers, the chest's on_metadata_inventory_put)."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine_support import ENGINE_TIMEOUT, need_engine
 from stepping_support import assert_fast_path_agrees, one_step_single_and_batched
 from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.algebra.tracker import Context, GoalTracker
+from taskverse.engine.compiler import CompileError, compile_task
+from taskverse.engine.harness import Plan, Step
+from taskverse.engine.model import game_model
+from taskverse.engine.planner import scripted_plan
 from taskverse.textenv.kernel import BACKENDS
 from taskverse.textenv.plans import plan_task
 
@@ -88,3 +94,48 @@ def test_a_cake_is_stored_from_scratch_with_a_container_obtained_first(library):
     made = plan.actions[:-1]
     assert any(a.startswith(("craft.chest", "craft.barrel", "craft.trapped_chest")) for a in made)
     assert any(a.endswith(".cake") for a in made)
+
+
+def test_the_game_model_stores_at_a_container_near_or_held_and_the_plan_places_none_near(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    ways = rules.ways[rules.action_index["store.minecraft:cake"]]
+    assert len(ways) == 2  # a container standing near the start, or one held (placed, then kept)
+    for way in ways:
+        item, container = way
+        assert [rules.names[m] for m in item.members] == ["minecraft:cake"] and item.consume
+        assert "minecraft:chest" in {rules.names[m] for m in container.members} and not container.consume
+    assert not any(a.startswith("store.") for a in game_model("minetest_game").acts)
+    task = library.get("store.cake")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [(s.do, s.item, s.node) for s in steps] == [("store", "minecraft:cake", "minecraft:chest")]
+
+
+def test_a_game_whose_containers_store_nothing_says_why(library):
+    with pytest.raises(CompileError, match="has no container that stores items") as info:
+        compile_task(library.get("store.cake"), library, game="minetest_game")
+    assert "\n" not in str(info.value)
+
+
+def test_the_scripted_player_stores_a_cake_and_the_runtime_agrees_with_the_replay(library):
+    """The cake put into a chest (the runtime's store event, from the chest's on_metadata_inventory_put): the
+    runtime's verdict is success and the Python evaluator replaying its events agrees; a plan that stores nothing
+    (the cake only held, the chest only placed) is not done, and the replay agrees too."""
+    need_engine(client=True)
+    from taskverse.engine.runner import run_jobs
+
+    task = library.get("store.cake")
+    ir = compile_task(task, library, "taskverse_mc")
+    assert ir.trackers.store.items and "minecraft:chest" in ir.trackers.store.items
+    scripted = scripted_plan(task, ir, library).plan
+    placed_only = Plan(steps=[Step(do="place", item="minecraft:chest", count=1), Step(do="wait", seconds=0.5)])
+    stored, not_stored = run_jobs([(task, ir, scripted), (task, ir, placed_only)], library=library, parallel=2,
+                                  timeout=ENGINE_TIMEOUT)
+    assert stored.error is None and not_stored.error is None, (stored.engine_errors, not_stored.engine_errors)
+    assert stored.success, (stored.plan_error, stored.events[-3:])
+    events = [(e["game_event"]["event"], e["game_event"]["target"], e["game_event"]["count"]) for e in stored.events]
+    assert ("store", "cake", 1) in events
+    assert stored.replay is not None and stored.replay.agrees
+    assert not not_stored.success and not_stored.plan_completed
+    assert not any(e["game_event"]["event"] == "store" for e in not_stored.events)
+    assert not_stored.replay is not None and not_stored.replay.agrees

@@ -59,6 +59,7 @@ local task = {
 		interact = {nodes = {}, entities = {}, death = false},
 		builds = {},
 		kill = {items = {}},
+		store = {items = {}},
 	},
 	mods = {"mobs"},
 	mapgen = {

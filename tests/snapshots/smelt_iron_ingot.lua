@@ -72,6 +72,7 @@ local task = {
 		interact = {nodes = {}, entities = {}, death = false},
 		builds = {},
 		kill = {items = {}},
+		store = {items = {}},
 	},
 	mods = {},
 	mapgen = {

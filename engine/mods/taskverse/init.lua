@@ -697,6 +697,20 @@ local function smelt_hook(original)
 	end
 end
 
+-- An item stored: a stack put into a container's slots from the player's inventory (the container node's
+-- on_metadata_inventory_put, run once the engine moved the stack), as the Python world's store action says it.
+local function store_hook(original)
+	return function(pos, listname, index, stack, player)
+		if listname == "main" and is_player(player) and not stack:is_empty() then
+			local name = stack:get_name()
+			emit(player, "store", name, target_of(name), stack:get_count())
+		end
+		if original ~= nil then
+			return original(pos, listname, index, stack, player)
+		end
+	end
+end
+
 local function pointed_target(pointed_thing)
 	if pointed_thing == nil then
 		return nil
@@ -888,6 +902,14 @@ local function install_hooks()
 		local def = minetest.registered_entities[name]
 		if def ~= nil then
 			def.on_die = wrap(def, "on_die", kill_hook)
+		end
+	end
+	for _, node in ipairs(task.trackers.store and task.trackers.store.items or {}) do
+		local def = minetest.registered_nodes[node]
+		if def ~= nil then
+			minetest.override_item(node, {
+				on_metadata_inventory_put = wrap(def, "on_metadata_inventory_put", store_hook),
+			})
 		end
 	end
 	for _, name in ipairs(task.trackers.use.entities or {}) do

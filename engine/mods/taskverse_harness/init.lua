@@ -983,6 +983,62 @@ function actions.trade(player, step, done)
 	done(false, first_err)
 end
 
+-- Store: `count` of step.item moved from the player's inventory into the `main` list of a step.node container
+-- (the one nearby, else the held one placed beside the player), as the engine moves a stack the player puts into
+-- a container's slot: allow_metadata_inventory_put says how many it takes, the stack moves, and
+-- on_metadata_inventory_put runs (the task runtime watches it: the store event).
+function actions.store(player, step, done)
+	local inv = player:get_inventory()
+	local count = step.count or 1
+	local here = feet(player)
+	local pos, nearest
+	for _, at in ipairs(minetest.find_nodes_in_area(vector.subtract(here, 6), vector.add(here, 6), {step.node})) do
+		local d = vector.distance(at, here)
+		if minetest.get_meta(at):get_inventory():get_size("main") > 0 and (nearest == nil or d < nearest) then
+			pos, nearest = at, d
+		end
+	end
+	if pos == nil then
+		local spot = free_spot(player)
+		if spot == nil or not inv:contains_item("main", step.node) then
+			return done(false, "no " .. step.node .. " with slots nearby and none to place")
+		end
+		local ok, err = place_at(player, step.node, spot)
+		if not ok then
+			return done(false, err)
+		end
+		pos = spot
+	end
+	local stack = ItemStack(step.item .. " " .. count)
+	if not inv:contains_item("main", stack) then
+		return done(false, "fewer than " .. count .. " " .. step.item .. " in the inventory")
+	end
+	local def = minetest.registered_nodes[step.node]
+	local slots = minetest.get_meta(pos):get_inventory()
+	local index
+	for i, slot in ipairs(slots:get_list("main") or {}) do
+		if slot:is_empty() then
+			index = i
+			break
+		end
+	end
+	if index == nil then
+		return done(false, "the " .. step.node .. " has no inventory or no empty slot")
+	end
+	local allowed = def.allow_metadata_inventory_put ~= nil and
+		def.allow_metadata_inventory_put(pos, "main", index, stack, player) or count
+	if allowed < count then
+		return done(false, "the " .. step.node .. " takes no " .. step.item)
+	end
+	local moved = inv:remove_item("main", stack)
+	slots:set_stack("main", index, moved)
+	if def.on_metadata_inventory_put ~= nil then
+		def.on_metadata_inventory_put(pos, "main", index, moved, player)
+	end
+	runtime.poll(player)
+	done(true)
+end
+
 function actions.collect(player, step, done)
 	collect_drops(player, step.radius)
 	done(true)

@@ -36,6 +36,8 @@ from taskverse.algebra.expr import (
     atoms_of,
     height_range,
 )
+from taskverse.engine.gamegen.build import GENERATED_GAMES
+from taskverse.engine.gamegen.content import storing as content_storing
 from taskverse.engine.gamegen.content import structure_node
 from taskverse.engine.ir import (
     AmountIR,
@@ -159,6 +161,7 @@ class _State:
     use_entities: set[str] = field(default_factory=set)
     place_items: set[str] = field(default_factory=set)
     interact_nodes: set[str] = field(default_factory=set)
+    store_nodes: set[str] = field(default_factory=set)
     interact_entities: set[str] = field(default_factory=set)
     death: bool = False
     builds: dict[str, BuildIR] = field(default_factory=dict)
@@ -295,6 +298,29 @@ class Compiler:
 
     def _goal_equip(self, s: _State, goal: Goal) -> list[str]:
         return list(self._lookup_all(s, goal.target, "item"))
+
+    def _goal_store(self, s: _State, goal: Goal) -> list[str]:
+        """An item put into a container's slots: the game's containers (``storing.yaml``'s, with an inventory)."""
+        containers = self._containers()
+        if not containers:
+            s.problem("store goals", goal.target, f"store {goal.target}: {self.game} has no container that stores "
+                      "items (only the generated games give storing.yaml's containers an inventory)")
+            return []
+        for mc_name, engine in containers.items():
+            s.names.setdefault(engine, mc_name)
+        s.store_nodes.update(containers.values())
+        return list(self._lookup_all(s, goal.target, "item"))
+
+    def _containers(self) -> dict[str, str]:
+        """Minecraft name -> game node of each container the game stores items in (generated games only)."""
+        if self.game not in GENERATED_GAMES:
+            return {}
+        out = {}
+        for name in content_storing(self.kn)["containers"]:
+            counterpart = self.mapping.lookup(name.split(":", 1)[-1], "block")
+            if counterpart is not None and counterpart.to is not None and self._item_type(counterpart.to) == "node":
+                out[name.split(":", 1)[-1]] = counterpart.to
+        return out
 
     def _goal_mine(self, s: _State, goal: Goal) -> list[str]:
         mapped = self._lookup_all(s, goal.target, "block")
@@ -755,6 +781,7 @@ class Compiler:
                                     death=s.death),
                 builds=[s.builds[name] for name in sorted(s.builds)],
                 kill=ItemsIR(items=sorted(s.game_mobs)),
+                store=ItemsIR(items=sorted(s.store_nodes)),
             ),
             mods=sorted({*self.settings.enable_mods, *(["mobs"] if mobs else [])}),
             dimensions={name: DimensionIR(y_min=d.y_min, y_max=d.y_max, floor=d.floor)

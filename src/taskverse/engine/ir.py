@@ -220,6 +220,8 @@ class TrackersIR(IRModel):
     builds: list[BuildIR] = Field(default_factory=list)
     kill: ItemsIR = Field(default_factory=ItemsIR)
     """Mobs the game registers itself (taskverse_mc): the runtime watches them die (its own mobs report it)."""
+    store: ItemsIR = Field(default_factory=ItemsIR)
+    """Container nodes whose ``main`` list the runtime watches a stack being put into (the ``store`` event)."""
 
 
 class DimensionIR(IRModel):

@@ -110,6 +110,7 @@ from taskverse.engine.gamegen.content import hand_uses as content_hand_uses
 from taskverse.engine.gamegen.content import honey as content_honey
 from taskverse.engine.gamegen.content import milking as content_milking
 from taskverse.engine.gamegen.content import portal_room as content_portal_room
+from taskverse.engine.gamegen.content import storing as content_storing
 from taskverse.engine.gamegen.content import stripping as content_stripping
 from taskverse.engine.gamegen.content import tool_uses as content_tool_uses
 from taskverse.engine.gamegen.content import trading as content_trading
@@ -147,7 +148,7 @@ CATEGORIES = {
     "mine": Category.MINING, "craft": Category.CRAFTING, "smelt": Category.CRAFTING,
     "place": Category.BUILDING, "build": Category.BUILDING, "kill": Category.COMBAT,
     "brew": Category.CRAFTING, "eat": Category.MISC, "equip": Category.MISC, "use": Category.MISC,
-    "interact": Category.MISC,
+    "interact": Category.MISC, "store": Category.EXPLOITATION,
 }
 
 
@@ -518,6 +519,7 @@ class GameModel:
         self._tool_uses(out)
         self._enchants(out)
         self._harvests(out)
+        self._stores(out)
         supports = [n for n in self.settings.supports if n in self.items]
         for name in sorted(self.registry.entities):
             if name in self.items and self.items[name].type != "node" and supports:  # a cart on a rail
@@ -731,6 +733,25 @@ class GameModel:
             held = _need("item", [tool]) if harvest["uses_up"] else _need("item", [tool], kept=True)
             out.add(Act("use", "harvest", nest, makes=tool),
                     [([_need("block", [nest]), held], [Yield(name=gives, count=harvest["count"])])], suffix=tool)
+
+    def _stores(self, out: _Atoms) -> None:
+        """An item put into a container's slots (``store.<item>``): the item used up, the container near or held.
+
+        The containers and items of ``storing.yaml`` the game has (:func:`taskverse.engine.gamegen.content.storing`):
+        a container standing near the player, or one held, which the scripted player places (and keeps: it stays
+        in the world, as a placed station does). The success event is the runtime's: the stack put into the
+        container's ``main`` list.
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        table = content_storing(self.kn)
+        containers = [c for c in (self._game(n, "block") for n in table["containers"]) if c]
+        if not containers:
+            return
+        for item in sorted(i for i in (self._game(n, "item") for n in table["items"]) if i):
+            out.add(Act("store", "item", item), [([_need("item", [item]), station], [])
+                                                 for station in (_need("block", containers),
+                                                                 _need("item", containers, kept=True))])
 
     def _game(self, name: str, kind: str) -> str:
         """The game name of a taskverse_mc name (``minecraft:<name>``) in this game, or ``""``."""

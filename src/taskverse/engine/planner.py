@@ -511,6 +511,14 @@ class _Player:
         self.home(f"{name} (the brewing stand stands at the start)")
         self.add(Step(do="brew", item=base, ingredient=ingredient, fuel=act.using, count=1), name)
 
+    def _store(self, act: Any, name: str, taken: Any, kept: list[str], presence: list[str], *_: Any) -> None:
+        """The item put into a container at the start: the one standing there, else the held one, placed first.
+
+        The way's needs are the model's (:meth:`GameModel._stores`): the item, and the container near or held.
+        """
+        self.home(f"{name} (the container stands at the start)")
+        self.add(Step(do="store", item=act.name, node=(presence or kept)[0], count=1), name)
+
     def _place(self, act: Any, name: str, taken: Any, kept: Any, presence: list[str], *_: Any) -> None:
         self.home(name)
         if act.kind == "entity":  # a cart goes on what it stands on

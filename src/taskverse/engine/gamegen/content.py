@@ -59,6 +59,11 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   has no bees flying from flowers to fill it, so a generated nest stands for one its bees have filled. Shears used
   on a full nest or hive give 3 honeycomb (one use of the shears), a glass bottle becomes a honey bottle, and the
   level goes back to 0; a placed or crafted one starts empty.
+* Storing: the containers of ``storing.yaml`` (a chest, a trapped chest, a barrel, the shulker boxes) hold their
+  slots as a ``main`` list a player puts stacks into (:func:`storing`); the runtime logs a stack put there from the
+  player's inventory as the ``store`` event (the node's ``on_metadata_inventory_put``). Not modelled: a double
+  chest, a shulker box keeping its items when broken (a container is dug only when empty), a shulker box refusing
+  another.
 * Trading: a villager takes the profession of the nearest job site block within :data:`JOB_RADIUS` nodes
   (Minecraft: an unemployed villager claims one within 48) and trades the knowledge's offers of it
   (``trades.yaml``: emeralds and the trade's other items for its goods; what it buys for emeralds), at any level
@@ -845,6 +850,19 @@ def honey(kn: Any) -> dict[str, Any]:
             "full": table.full, "harvests": harvests}
 
 
+def storing(kn: Any) -> dict[str, Any]:
+    """The containers a player stores items in, and the items the library stores (``storing.yaml``).
+
+    ``containers``: game name -> its slots (a chest's 27), the blocks the game has; ``items``: the stored items'
+    game names, those the game has. The game gives each container an inventory of its slots (``storing.lua``).
+    """
+    table = kn.mechanisms.storing if kn.mechanisms is not None else None
+    if table is None:
+        return {"containers": {}, "items": []}
+    return {"containers": {mc(c.item): c.slots for c in table.containers if c.item in kn.blocks},
+            "items": [mc(i.item) for i in table.items if i.item in kn.items]}
+
+
 #: How near a villager its job site block must stand for it to take the block's profession (Minecraft: 48).
 JOB_RADIUS = 16
 
@@ -1069,6 +1087,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "brewing": brewing(kn),
         "enchanting": enchanting(kn),
         "honey": honey(kn),
+        "storing": storing(kn),
         "trading": trading(kn),
         "structures": structures(kn),
         "water": mc("water"),

@@ -400,6 +400,7 @@ dofile(modpath .. "/structures.lua")(data, look, grounds, floors)
 
 dofile(modpath .. "/portals.lua")(data)
 dofile(modpath .. "/honey.lua")(data.honey)
+dofile(modpath .. "/storing.lua")(data.storing)
 
 -- Mobs: through the mobs_redo API when it is loaded (load_mod_mobs = true) ------------------------------------
 
