@@ -92,6 +92,7 @@ def test_each_mcu_family_reads_as_the_game_means_it(text, expected):
 @pytest.mark.parametrize(("text", "named"), [
     ("prepare a birthday present", "present"),
     ("create a bee nest-like structure", "bee nest"),
+    ("create and interact with a bee nest", "use.harvest_honeycomb"),
 ])
 def test_texts_no_task_can_judge_are_named_not_read(text, named):
     with pytest.raises(PhraseError) as caught:
