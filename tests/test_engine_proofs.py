@@ -45,6 +45,8 @@ class Case:
     task: Any
     expect: bool | str  # True: success; False: not done; "fail": the failure outcome
     plan: Callable[[Plan], Plan] | None = None
+    game: str = "minetest_game"
+    """The game it runs in: the generated game for what only it runs (items stored in its containers)."""
 
 
 def steps(*raw: dict[str, Any]) -> Callable[[Plan], Plan]:
@@ -170,6 +172,11 @@ CASES = [
          .at(how="with:wooden_axe"), True),
     Case("how-with-item-bare-hand", lambda: custom(ref("mine.oak_log"), inventory={"wooden_axe": 1})
          .at(how="with:wooden_axe"), False, steps({"do": "wield", "item": ""}, {"do": "dig", "node": "default:tree"})),
+    # --- an item stored in a container (taskverse_mc's chests hold slots; minetest_game's compile has no store) --
+    Case("store", "store.cake", True, game="taskverse_mc"),
+    Case("store-chest-only-placed", "store.cake", False,
+         steps({"do": "place", "item": "minecraft:chest", "count": 1}, {"do": "wait", "seconds": 0.5}),
+         game="taskverse_mc"),
     # --- naive initialization: planned from the game's own recipes, from an empty inventory -----------------
     Case("naive", lambda: naive(ref("craft.wooden_pickaxe")), True),
     Case("naive-missing-step", lambda: naive(ref("craft.wooden_pickaxe")), False, without("dig")),
@@ -188,7 +195,7 @@ def episodes(library, tmp_path_factory) -> dict[str, tuple[Case, Plan, EpisodeRe
             task = library.get(case.task)
         else:
             task = build_molecule(case.task(), library)
-        ir = compile_task(task, library)
+        ir = compile_task(task, library, case.game)
         plan = plan_task(task, ir, library)
         if case.plan is not None:
             plan = case.plan(plan)
