@@ -206,13 +206,40 @@ local function free_spot(player)
 	return best
 end
 
+local SIDES = {{x = 1, y = 0, z = 0}, {x = -1, y = 0, z = 0}, {x = 0, y = 0, z = 1}, {x = 0, y = 0, z = -1}}
+
+-- Whether a right-click on the node at pos opens it (a chest, a grindstone: the game's screens), which a click that
+-- places a block against it would do instead of placing.
+local function opens(pos)
+	local def = minetest.registered_nodes[minetest.get_node(pos).name]
+	return def ~= nil and def.on_rightclick ~= nil
+end
+
+-- Where a block placed at spot is pointed at: against the node below, unless a right-click opens that one (a
+-- player would not click it); then against a solid side of spot that does not open; else into spot itself, which
+-- is replaceable (air, a crop), as a click on a replaceable node puts the block in its place.
+local function pointed_at(spot)
+	local below = {x = spot.x, y = spot.y - 1, z = spot.z}
+	if not opens(below) then
+		return {type = "node", under = below, above = spot}
+	end
+	for _, d in ipairs(SIDES) do
+		local pos = vector.add(spot, d)
+		local def = minetest.registered_nodes[minetest.get_node(pos).name]
+		if def ~= nil and def.walkable and not opens(pos) then
+			return {type = "node", under = pos, above = spot}
+		end
+	end
+	return {type = "node", under = spot, above = {x = spot.x, y = spot.y + 1, z = spot.z}}
+end
+
 local function place_at(player, item, spot, under)
 	if not wield(player, item) then
 		return false, "no " .. item .. " in the inventory"
 	end
 	local stack = player:get_wielded_item()
 	local def = stack:get_definition()
-	local pointed = {type = "node", under = under or {x = spot.x, y = spot.y - 1, z = spot.z}, above = spot}
+	local pointed = under ~= nil and {type = "node", under = under, above = spot} or pointed_at(spot)
 	local before = stack:get_count()
 	local on_place = def.on_place or minetest.item_place
 	local out = on_place(stack, player, pointed)

@@ -401,11 +401,12 @@ class Compiler:
         """The station the runtime does not run that every way of an atom keeps, if any.
 
         An anvil (``anvil.yaml``: a repair, rename or combine) or, for a cut (``stonecutting.yaml``), a stonecutter:
-        the game's stonecutter node has no recipes.
+        the game's stonecutter node has no recipes. An atom whose goal is the station's screen opened
+        (``interact.anvil``) needs none of its work: the game's anvil opens its screen.
         """
         mech = self.kn.mechanisms
         task = self.library.by_id.get(task_id)
-        if mech is None or task is None or not task.requires:
+        if mech is None or task is None or not task.requires or task.goal.event.value == "interact":
             return None
         stations = set(mech.anvil.stations)
         if all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways_of(task)):
@@ -414,6 +415,16 @@ class Compiler:
         if task.verb == "stonecut" and task.goal.target in mech.stonecutting.ways():
             return mech.stonecutting.station
         return None
+
+    def _fed_screen(self, task_id: str) -> tuple[str, list[str]] | None:
+        """The block and the items a screen atom puts into it (food on a campfire), if it is such an atom."""
+        mech = self.kn.mechanisms
+        task = self.library.by_id.get(task_id)
+        if mech is None or task is None or task.goal.event.value != "interact":
+            return None
+        screen = next((b for b in mech.screens.blocks if b.block == task.goal.target and
+                       task.id == f"{b.verb}.{b.block}"), None)
+        return (screen.block, screen.with_) if screen is not None and screen.with_ else None
 
     def _hooks(self, goal: Goal) -> bool:
         """Whether a goal is a mob hooked with the fishing rod (``hooking.yaml``): the rod used on the mob."""
@@ -595,7 +606,12 @@ class Compiler:
                 elif station is not None:
                     s.problem("no stonecutter recipes in the game", station, f"{node.task} is done at a stonecutter, "
                               f"which the engine runtime does not run (the {self.game} stonecutter cuts nothing)")
-                if station is not None:
+                fed = self._fed_screen(node.task)
+                if fed is not None:
+                    s.problem("the block takes nothing in the game", fed[0], f"{node.task} puts "
+                              f"{' or '.join(fed[1])} into the {fed[0]}, which the engine game's {fed[0]} does not "
+                              "take (the game has no campfire cooking and no books on lecterns)")
+                if station is not None or fed is not None:
                     goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
                 elif self._hooks(goal):
                     s.problem("no fishing hook in the game", goal.target, f"{node.task} hooks a mob with a fishing "

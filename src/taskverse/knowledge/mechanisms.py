@@ -930,6 +930,36 @@ class Boating(_Table):
         return next((g.reason for g in self.not_riding if mob in g.names), None)
 
 
+class Screen(_Table):
+    """A block whose right-click the game counts as a custom statistic (``open_chest``, ``interact_with_loom``)."""
+
+    block: str
+    statistic: str = Field(pattern=r"^(open_|interact_with_|inspect_|trigger_)[a-z_]+$")
+    with_: list[str] = Field(default_factory=list, alias="with")
+    """Items the click needs in the hand and puts into the block (food on a campfire, a book on a lectern)."""
+    source: str
+
+    @property
+    def verb(self) -> str:
+        """The atom's verb, the statistic's own first word (``interact_with_furnace``: interact)."""
+        return self.statistic.split("_", 1)[0]
+
+
+class Screens(_Table):
+    """``screens.yaml``: the blocks whose screen opened (or whose click) the game counts as a custom statistic."""
+
+    source: str
+    blocks: list[Screen] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _once(self) -> Screens:
+        names = [b.block for b in self.blocks]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"blocks listed twice: {twice}")
+        return self
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -962,6 +992,7 @@ class Mechanisms:
     hooking: Hooking
     boating: Boating
     shooting: Shooting
+    screens: Screens
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -1021,6 +1052,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "hooking": ("hooking.yaml", Hooking),
     "boating": ("boating.yaml", Boating),
     "shooting": ("shooting.yaml", Shooting),
+    "screens": ("screens.yaml", Screens),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -1145,4 +1177,6 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     out += [("boating.yaml", n, "entity") for g in mech.boating.not_riding for n in g.names]
     out += [("boating.yaml", n, "entity") for n in mech.boating.sized]
     out += [("shooting.yaml", n, "item") for n in (mech.shooting.bow, *mech.shooting.ammo)]
+    out += [("screens.yaml", b.block, "block") for b in mech.screens.blocks]
+    out += [("screens.yaml", n, "item") for b in mech.screens.blocks for n in b.with_]
     return out

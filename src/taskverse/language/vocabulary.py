@@ -16,6 +16,10 @@ MAX_READ_STEPS = 20_000
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
            "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "sixty-four": 64}
 ARTICLES = {"a", "an", "the", "some", "any"}
+SCREEN_VERBS = ("open", "interact", "inspect", "trigger")
+"""The verbs of the game's statistics of a block's screen opened (``screens.yaml``): ``open_chest``,
+``interact_with_furnace``, ``inspect_hopper``, ``trigger_trapped_chest``. A player may say any of them of any such
+block (``open the furnace``), so each phrase verb tries the statistic's own verb first, then the others."""
 VERBS: dict[str, tuple[str, ...]] = {
     "mine": ("mine",), "dig": ("mine",), "break": ("mine",), "chop": ("mine",), "cut": ("mine",),
     "craft": ("craft",), "make": ("craft",), "create": ("craft",), "build": ("craft", "build"),
@@ -35,6 +39,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "repair": ("repair",), "fix": ("repair",), "mend": ("repair",), "rename": ("rename",), "name": ("rename",),
     "combine": ("combine",), "throw": ("throw",), "toss": ("throw",), "hang": ("hang",),
     "hook": ("hook",), "trap": ("trap",), "store": ("store",),
+    "open": SCREEN_VERBS, "interact": SCREEN_VERBS, "inspect": SCREEN_VERBS, "search": ("inspect",),
+    "trigger": ("trigger",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
 
@@ -213,6 +219,9 @@ one item an old name means (``wool`` alone is white wool, its 1.12 name)."""
 REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     # names of several words, one of them "and" or split in two (the game's flint_and_steel, stonecutter)
     ("flint", "and", "steel"): ("flint_and_steel",),
+    ("cartography", "stable"): ("cartography_table",),
+    # the game's interact_with_<block> statistics, read with the verb of their atoms (interact.<block>)
+    ("interact", "with"): ("interact",),
     ("stone", "cutter"): ("stonecutter",),
     ("harming", "potion"): ("potion", "of", "harming"),
     ("lava", "pool"): ("lava",), ("lava", "source"): ("lava",),
@@ -315,8 +324,6 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     # the atomic list's verbs for what the world model does not count (a mechanism it lacks, named)
     ("in", "house"): "a mob trapped in a house (walled in) is no event the world model counts (trap.<mob> traps "
                      "one in a boat)",
-    ("interact", "with"): "the game's interact_with statistic (a block's screen opened) is no event the world "
-                          "model counts",
     ("feed",): "feeding a mob is no event the world model counts (its feeding atoms breed a pair, breed.X, or "
                "feed a horse, use.feed_horse)",
     ("bring",): "a mob's dimension (one led through a portal) is not part of the world model's state",
@@ -330,8 +337,6 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("attract",): "a mob following the player is not part of the world model's state",
     ("talk",): "talking to a villager is no event the world model counts (use.trade_villager trades)",
     ("hit", "target"): "a target block hit by a projectile is no event the world model counts",
-    ("trigger",): "a redstone signal is not part of the world model's state",
-    ("open", "shulker", "box"): "a shulker box's screen opened is no event the world model counts",
     ("tidy",): "how tidy a place looks is judged by eye, which no state of the world model shows",
 }
 """MCU texts the world model has no task for, each with why: the config imports with this named, not read."""
@@ -406,7 +411,8 @@ ALSO_MEANS: dict[str, tuple[str, ...]] = {"craft": ("brew",), "make": ("brew",),
 (MCU's atomic list names every potion after ``craft to``; no potion has a crafting recipe), and ``place an item
 frame`` is hanging it (a frame or a painting is an entity, not a block)."""
 TYPOS: dict[str, str] = {"ot": "to", "dink": "drink", "bulid": "build", "villiager": "villager", "smlie": "slime",
-                         "endmite": "endermite", "suger": "sugar"}
+                         "endmite": "endermite", "suger": "sugar",
+                         "brewingstand": "brewing_stand"}
 """Misspellings in the published lists whose intended word is certain (``craft ot potion``, ``dink potion``)."""
 NOT_IN_GAME: dict[tuple[str, ...], str] = {
     **{tuple(f"potion of {effect}".split()): "added in Java Edition 1.21; the game modelled is 1.20"

@@ -24,7 +24,9 @@ table into atoms, with no per-item code:
 * ``throw.<item>``: an item thrown (a snowball, an ender pearl, a splash potion), as the game's used statistic counts;
 * ``hang.<item>``: an item frame or a painting hung on a block face, as the game's used statistic counts;
 * ``hook.<mob>``: a mob hooked with a fishing rod and reeled in (the rod used on the mob);
-* ``trap.<mob>``: a mob trapped in a boat it walks into (the boat used on the mob).
+* ``trap.<mob>``: a mob trapped in a boat it walks into (the boat used on the mob);
+* ``open.<block>``, ``interact.<block>``, ``inspect.<block>``, ``trigger.<block>``: a block's screen opened (or its
+  click counted), as the game's custom statistic of that name counts it (``screens.yaml``).
 """
 
 from __future__ import annotations
@@ -591,9 +593,27 @@ def traps(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
+def opens(kn: Knowledge) -> list[Draft]:
+    """``<verb>.<block>``: a block's screen opened (or its click counted), as the game's custom statistic counts it.
+
+    The verb is the statistic's (``open.chest``, ``interact.crafting_table``, ``inspect.hopper``); the block is
+    found or placed (kept) and the items its click needs are put into it (used up). Success is the block's
+    ``interact`` event.
+    """
+    drafts = []
+    for screen in _mech(kn).screens.blocks:
+        ways = [[need([screen.block], kind=BLOCK, kept=True), *([need(screen.with_)] if screen.with_ else [])]]
+        words = "interact with" if screen.verb == "interact" else screen.verb
+        made = draft(screen.verb, screen.block, "interact", ways, [], initialization=presence(kn, ways[0]),
+                     description=f"{words} {screen.block}")
+        made.data["metrics"] = goal("interact", screen.block)
+        drafts.append(made)
+    return drafts
+
+
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
     strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, stonecuts, variants,
     tending, pots, fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, stores, hooks,
-    traps,
+    traps, opens,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""

@@ -45,6 +45,11 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   item's ``_on_counted_use`` field is called the moment the use happens (where Minecraft awards ``used``: the
   arrow shot, the trident thrown, the rod cast), for the runtime to log. Not modelled: the projectile hitting
   anything, the durability a use takes, and a carrot on a stick (it boosts a ridden pig: nothing rides here).
+* Screens (:func:`screens`): a right-click on a chest, a crafting table, a furnace, a loom... (``screens.yaml``:
+  the blocks whose screen opened Minecraft counts as a custom statistic) opens its screen: the node's own form
+  (a furnace's, a brewing stand's) or one that shows the player's inventory under the block's name. The click is
+  the node's ``on_rightclick``, which the runtime logs as the block's ``interact``. Not modelled: a container's
+  own slots (a chest holds nothing), and what a station's screen does besides the ones the game already runs.
 * Changes: concrete powder hardens into concrete as soon as it touches water; coral dies (becomes its dead
   form) 79.5 ticks (4 s, Minecraft's average) after it is placed out of water (:func:`changes`). Copper does not
   weather (a stage takes about 27 minutes on average) and anvils do not wear.
@@ -835,6 +840,18 @@ def hand_uses(kn: Any) -> dict[str, Any]:
     }
 
 
+def screens(kn: Any) -> list[str]:
+    """The blocks whose right-click opens a screen the game counts (``screens.yaml``), each given one to open.
+
+    A block whose click needs an item put into it (food on a campfire, a book on a lectern) is left out: the game
+    has no such mechanism, and the compile step refuses its atoms.
+    """
+    mech = kn.mechanisms
+    if mech is None:
+        return []
+    return sorted(mc(b.block) for b in mech.screens.blocks if not b.with_ and b.block in kn.blocks)
+
+
 def honey(kn: Any) -> dict[str, Any]:
     """The blocks bees fill with honey, the full level, and what each item used on a full one gives.
 
@@ -1082,6 +1099,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "stripping": stripping(kn),
         "tool_uses": tool_uses(kn),
         "hand_uses": hand_uses(kn),
+        "screens": screens(kn),
         "fills": fills(kn),
         "milking": milking(kn),
         "brewing": brewing(kn),

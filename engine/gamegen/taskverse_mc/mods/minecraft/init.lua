@@ -304,6 +304,7 @@ dofile(modpath .. "/tool_uses.lua")(data.tool_uses, wear_one_use)
 dofile(modpath .. "/fills.lua")(data.fills)
 dofile(modpath .. "/hand_uses.lua")(data.hand_uses)
 dofile(modpath .. "/enchanting.lua")(data.enchanting)
+dofile(modpath .. "/screens.lua")(data.screens or {})
 
 -- The map: flat ground, Minecraft's biomes, ores and surface blocks ---------------------------------------------
 
