@@ -402,7 +402,7 @@ def test_an_animal_is_fed_each_food_the_breeding_table_gives_it(library):
     ("breed.pig", "minecraft:beetroot", "minecraft:pig"),
     ("breed.mule", "minecraft:golden_carrot", "minecraft:horse"),  # the start's breeding food, not wheat
     ("tame.ocelot", "minecraft:cod", "minecraft:ocelot"),
-    ("use.feed_horse", "minecraft:wheat", "minecraft:horse"),
+    ("feed.horse", "minecraft:sugar", "minecraft:horse"),  # the start's food: any the horse eats
     ("breed.cow", "minecraft:wheat", "minecraft:cow"),  # `using`: the food asked for
 ])
 def test_feeding_plays_the_food_used_on_the_animal(library, atom, food, mob):

@@ -35,7 +35,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "use": ("use", "place", "eat", "equip"),
     "trade": ("trade",), "buy": ("trade",), "purchase": ("trade",), "sell": ("sell",),
     "brew": ("brew",), "drink": ("drink",), "fill": ("fill",),
-    "breed": ("breed",), "tame": ("tame",), "enchant": ("enchant",), "pot": ("pot",),
+    "breed": ("breed",), "tame": ("tame",), "feed": ("feed",), "enchant": ("enchant",), "pot": ("pot",),
     "repair": ("repair",), "fix": ("repair",), "mend": ("repair",), "rename": ("rename",), "name": ("rename",),
     "combine": ("combine",), "throw": ("throw",), "toss": ("throw",), "hang": ("hang",),
     "hook": ("hook",), "trap": ("trap",), "store": ("store",),
@@ -324,8 +324,7 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     # the atomic list's verbs for what the world model does not count (a mechanism it lacks, named)
     ("in", "house"): "a mob trapped in a house (walled in) is no event the world model counts (trap.<mob> traps "
                      "one in a boat)",
-    ("feed",): "feeding a mob is no event the world model counts (its feeding atoms breed a pair, breed.X, or "
-               "feed a horse, use.feed_horse)",
+    ("feed", "tamed"): "whether an animal is tamed is not part of the world model's state (feed.wolf feeds any wolf)",
     ("bring",): "a mob's dimension (one led through a portal) is not part of the world model's state",
     ("turn", "a"): "a villager's profession (taken from a job site block) is not part of the world model's state",
     ("clean",): "washing dye off in a cauldron is no event the world model counts",

@@ -37,6 +37,7 @@ CATEGORY_OF_VERB = {
     "drink": Category.EXPLOITATION,
     "breed": Category.EXPLOITATION,
     "tame": Category.EXPLOITATION,
+    "feed": Category.EXPLOITATION,
     "repair": Category.EXPLOITATION,
     "rename": Category.EXPLOITATION,
     "combine": Category.EXPLOITATION,

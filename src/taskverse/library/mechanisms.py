@@ -17,7 +17,8 @@ table into atoms, with no per-item code:
 * ``tend.<name>``: raising animals (turtle eggs and scutes, sniffers and their seeds);
 * ``pot.<plant>``: a plant put in a flower pot (read off minecraft-data: a potted block drops its pot and plant);
 * ``fill.<item>``, ``brew.<potion>``, ``drink.<potion>``: bottles filled, potions brewed in a brewing stand and drunk;
-* ``breed.<animal>``, ``tame.<animal>``: animals bred with their food, tamed with theirs or by riding;
+* ``breed.<animal>``, ``tame.<animal>``, ``feed.<animal>``: animals bred with their food, tamed with theirs or by
+  riding, or fed one item of what they eat;
 * ``repair.<item>``, ``rename.<item>``, ``combine.<item>``: an item repaired at an anvil with its material or a
   second of its kind, renamed, or given an enchanted book's enchantments;
 * ``store.<item>``: an item put into a container's slots (``storing.yaml``), the ``store`` event;
@@ -437,6 +438,30 @@ def breeds(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
+def feeds(kn: Knowledge) -> list[Draft]:
+    """``feed.<animal>``: an animal found (kept) given one item of what it eats, used up.
+
+    What it eats is its breeding food and the ``feeding`` table's (a horse's wheat).
+
+    The game keeps no statistic of an animal fed (``animals_bred`` counts a baby born), so success is the food used
+    on the animal, as ``breed.<animal>``'s is (``using`` when it eats one food).
+    """
+    table = _mech(kn).breeding
+    foods: dict[str, list[str]] = {}
+    eaten = [(b.animal, b.food) for b in table.breeding if not b.parents]
+    for animal, food in [*eaten, *((f.animal, f.food) for f in table.feeding)]:
+        foods.setdefault(animal, [])
+        foods[animal] += [f for f in food if f not in foods[animal]]
+    drafts = []
+    for animal, food in sorted(foods.items()):
+        ways = [[need([animal], kind=ENTITY, kept=True), need(food)]]
+        made = draft("feed", animal, "use", ways, [], initialization=_with_mobs(kn, ways[0]),
+                     description=f"feed {animal} with {' or '.join(food[:3])}{' or ...' if len(food) > 3 else ''}")
+        made.data["metrics"] = goal("use", animal, **({"using": food[0]} if len(food) == 1 else {}))
+        drafts.append(made)
+    return drafts
+
+
 def tames(kn: Knowledge) -> list[Draft]:
     """``tame.<animal>``: fed its taming food for the expected number of tries, or ridden (the curated events)."""
     drafts = []
@@ -614,6 +639,6 @@ def opens(kn: Knowledge) -> list[Draft]:
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
     strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, stonecuts, variants,
     tending, pots, fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, stores, hooks,
-    traps, opens,
+    traps, opens, feeds,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""
