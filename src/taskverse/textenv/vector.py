@@ -43,8 +43,7 @@ from taskverse.algebra.semantics import Evaluator, GameEvent, Verdict
 from taskverse.algebra.tracker import Context
 from taskverse.errors import TaskverseError
 from taskverse.textenv.env import DEFAULT_MAX_STEPS, InitMode, SkillForgeTextEnv, Target, resolve_target
-from taskverse.textenv.kernel import BACKENDS, Tables, kernel
-from taskverse.world.rules import Event, Rules
+from taskverse.textenv.kernel import BACKENDS, Tables, kernel, recorded_events
 
 
 @dataclass(frozen=True)
@@ -329,19 +328,6 @@ class SkillForgeTextVectorEnv(VectorEnv[Any, Any, Any]):
                 obs[k] = view
         obs["mission"] = self._mission_tuple
         return obs
-
-
-def recorded_events(rules: Rules, tables: Tables, a: int, w: int, used: np.ndarray, given: np.ndarray,
-                    place: tuple[int, int], wielded: int | None) -> list[Event]:
-    """The events ``Rules.act`` emits for a step the kernel did: from its way, its members used, its yields given."""
-    outputs: list[tuple[int, int]] = []
-    for j, out in enumerate(rules.way_outputs[a][w]):
-        amount = int(given[j])
-        if amount > 0:
-            outputs.append((out.resource, amount if out.resource < rules.n_items else 1))
-    find = tables.way_find[tables.way_start[a] + w]
-    members = [] if find else [int(u) for u in used[:len(rules.ways[a][w])]]
-    return rules.events(a, w, members, outputs, place, wielded)
 
 
 __all__ = ["SkillForgeTextVectorEnv", "recorded_events"]
