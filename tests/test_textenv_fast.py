@@ -5,8 +5,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from taskverse.textenv.arraystate import ArrayState
 from taskverse.textenv.env import SkillForgeTextEnv
 from taskverse.textenv.fast import MASK, UNCHANGED, FastRules
+from taskverse.textenv.kernel import HAVE_NUMBA
 
 START_ITEMS = ["oak_log", "oak_planks", "birch_planks", "stick", "cobblestone", "iron_ingot", "raw_iron", "coal",
                "crafting_table", "furnace", "white_wool", "wooden_pickaxe", "stone_pickaxe", "iron_pickaxe",
@@ -39,11 +41,29 @@ def same_state(a, b):
        found=st.lists(st.sampled_from(FOUND), max_size=4), seed=st.integers(0, 2**32 - 1),
        sample=st.booleans(), tools=st.sampled_from(TOOLS), steps=st.integers(1, 150), kit=st.booleans())
 def test_fast_steps_exactly_as_the_rules(rules, start, found, seed, sample, tools, steps, kit):
-    fast = FastRules.for_rules(rules)
+    _steps_exactly_as_the_rules(rules, FastRules.for_rules(rules).act, None, start, found, seed, sample, tools, steps,
+                                kit)
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="numba (the [fast] extra) is not installed")
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(start=st.dictionaries(st.sampled_from(START_ITEMS), st.integers(1, 70), max_size=8),
+       found=st.lists(st.sampled_from(FOUND), max_size=4), seed=st.integers(0, 2**32 - 1),
+       sample=st.booleans(), tools=st.sampled_from(TOOLS), steps=st.integers(1, 150), kit=st.booleans())
+def test_the_array_state_steps_exactly_as_the_rules(rules, start, found, seed, sample, tools, steps, kit):
+    held = ArrayState(rules)
+    _steps_exactly_as_the_rules(rules, held.act, held, start, found, seed, sample, tools, steps, kit)
+
+
+def _steps_exactly_as_the_rules(rules, act, held, start, found, seed, sample, tools, steps, kit):
+    """Step ``act`` (on ``held``, an ArrayState, or on a State) and ``Rules.act`` side by side; compare all."""
     if kit:
         start = {**start, **KIT}
         found = [*found, ("structure", "stronghold")]
     reference, quick = rules.new_state(start, found, track=True), rules.new_state(start, found, track=True)
+    if held is not None:
+        held.load(quick)
     wield = rules.wield_tools(tools)
     pick = np.random.default_rng(seed)
     draws = [np.random.default_rng(seed + 1), np.random.default_rng(seed + 1)]
@@ -56,7 +76,11 @@ def test_fast_steps_exactly_as_the_rules(rules, start, found, seed, sample, tool
         a = candidates[int(pick.integers(len(candidates)))]
         events = rules.act(reference, a, draws[0] if sample else None, events=True, wield=wield)
         counts, mask = list(quick.counts), bytes(quick.mask)
-        got, changed = fast.act(quick, a, draws[1] if sample else None, events=True, wield=wield)
+        if held is None:
+            got, changed = act(quick, a, draws[1] if sample else None, events=True, wield=wield)
+        else:
+            got, changed = act(a, draws[1] if sample else None, events=True, wield=wield)
+            quick = held.state()
         # what the text observation's caches trust: a changed mask is reported, and so are changed counts
         assert changed == MASK or quick.mask == mask
         assert changed != UNCHANGED or quick.counts == counts
@@ -151,3 +175,39 @@ def test_the_inline_structured_step_is_the_full_step(seed, task, max_steps):
         if terminated or truncated:
             (obs, info), (other, other_info) = inline.reset(), full.reset()
             assert _plain(obs, info) == _plain(other, other_info)
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="numba (the [fast] extra) is not installed")
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), chance=st.sampled_from(["sure", "sample"]),
+       observation=st.sampled_from(["structured", "text"]),
+       task=st.sampled_from([None, "craft stick", "find oak_log >> mine oak_log", "mine gravel"]))
+def test_the_environment_steps_alike_on_arrays_and_on_lists(monkeypatch, seed, chance, observation, task):
+    """The compiled state (ArrayState) and the lists (ListState) give the same episodes, bad actions included.
+
+    (``monkeypatch.context`` undoes its change at once: nothing carries over between examples.)
+    """
+    tasks = "naive-craft" if task is None else None
+    envs = []
+    for compiled in (True, False):
+        with monkeypatch.context() as patch:
+            patch.setattr(SkillForgeTextEnv, "compiled", compiled)
+            envs.append(SkillForgeTextEnv(task=task, tasks=tasks, observation=observation, chance=chance,
+                                          plan_info=False))
+    arrays, lists = envs
+    assert type(arrays._held).__name__ == "ArrayState" and type(lists._held).__name__ == "ListState"
+    pick = np.random.default_rng(seed)
+    (obs, info), (other, other_info) = arrays.reset(seed=seed), lists.reset(seed=seed)
+    for _ in range(120):
+        plain = (_plain(obs, info), _plain(other, other_info)) if observation == "structured" else \
+            ((obs, _plain({}, info)), (other, _plain({}, other_info)))
+        assert plain[0] == plain[1]
+        assert same_state(arrays.state, lists.state)
+        candidates = np.flatnonzero(info["action_mask"])
+        a = int(pick.choice(candidates)) if pick.random() < 0.9 else int(pick.integers(arrays.action_space.n))
+        obs, reward, terminated, truncated, info = arrays.step(a)
+        other, *rest, other_info = lists.step(a)
+        assert (reward, terminated, truncated) == tuple(rest)
+        if terminated or truncated:
+            (obs, info), (other, other_info) = arrays.reset(), lists.reset()

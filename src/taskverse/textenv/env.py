@@ -39,10 +39,12 @@ from taskverse.algebra.semantics import Evaluator, GameEvent, Verdict
 from taskverse.algebra.tracker import Context
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import AtomTask, Initialization
-from taskverse.textenv.fast import MASK, FastRules
+from taskverse.textenv.arraystate import ArrayState
+from taskverse.textenv.fast import INVALID, MASK, FastRules, ListState
 from taskverse.textenv.planning import shortest_plan_length, text_rules
 from taskverse.textenv.registry import ENV_NAMESPACE, PRESETS, Preset, env_ids, register_envs  # noqa: F401, E402
 from taskverse.textenv.views import parse_view, relevant_closure, shown_candidates
+from taskverse.world.jit import HAVE_NUMBA
 from taskverse.world.rules import CHANCE_MODES, Event, State
 
 DEFAULT_TASK = "craft.iron_sword"
@@ -235,6 +237,9 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    compiled = HAVE_NUMBA
+    """Hold the state in arrays stepped by the compiled kernel (``ArrayState``; needs numba), else in lists stepped
+    by ``FastRules`` (``ListState``). The two step alike (``tests/test_textenv_fast.py``)."""
 
     def __init__(self, task: Any = None, tasks: str | Sequence[Any] | None = None,
                  observation: ObservationMode = "text", max_steps: int = DEFAULT_MAX_STEPS,
@@ -256,7 +261,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
                       "plan_info": plan_info, "library": library, "shuffle": bool(shuffle)}
         self._custom_library = library is not None
         self._build(library)
-        self._state: State | None = None
+        self._started = False  # reset() has been called: the state held is an episode's
         self._steps = 0
         self._trace: list[GameEvent] = []
         self._light_trace: list[Event] = []
@@ -270,9 +275,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._order: np.ndarray | None = None  # with shuffle: each action's place in this episode's order
         self._plan_info: tuple[int | None, bool] | None = None
         self._obs_mask = np.zeros(0, dtype=np.int8)
-        self._mask_view = self._obs_mask  # the state's mask seen as an array (it shares the bytes)
         self._done = False
-        self._starts: dict[str, State] = {}  # per start (as JSON): its state, copied at each reset
+        self._starts: dict[str, Any] = {}  # per start (as JSON): its state held's snapshot, restored at each reset
         self._empty_verdicts: dict[str, tuple[Target, Verdict]] = {}  # per target: its verdict before any event
         self._version = 0  # bumped whenever the state changes: the text observation's parts are cached by it
         self._mask_version = 0  # bumped whenever the candidates change: the candidate list is cached by it
@@ -285,6 +289,10 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self.rules = text_rules(self.library)
         self._fast = FastRules.for_rules(self.rules)
         self._found_text = self._fast.found_text
+        self._held: ArrayState | ListState = ArrayState(self.rules) if self.compiled else ListState(self.rules)
+        self._plain_step = self._held.plain_step()
+        self._held_state: tuple[int, int, State] | None = None  # (episode, step, the state held as lists)
+        self._episode = 0  # counts resets (and restores): with the step count, says when the state changed
         self.observation_mode: ObservationMode = args["observation"]
         self.max_steps = self._space_steps = int(args["max_steps"])
         # each step count's observation array, copied out at each step (a copy costs less than making one)
@@ -379,13 +387,16 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if not isinstance(limit, int) or limit < 1:
             raise TaskverseError(f"options max_steps={limit!r}: expected a whole number of at least 1")
         self.max_steps = limit
+        held = self._held
         start = self._starts.get(self._start_key)
         if start is None:
             if len(self._starts) > 256:
                 self._starts.clear()
-            start = self._starts[self._start_key] = self.rules.state_from_initialization(self.start, track=True)
-        state = self._state = start.copy()
-        self._mask_view = np.frombuffer(state.mask, dtype=np.int8)
+            held.load(self.rules.state_from_initialization(self.start, track=True))
+            start = self._starts[self._start_key] = held.snapshot()
+        held.restore(start)  # type: ignore[arg-type]
+        self._started = True
+        self._episode += 1
         self._version += 1
         self._mask_version += 1
         self._plan_info = None
@@ -414,29 +425,31 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Do candidate action ``action`` (a non-candidate wastes the step)."""
-        state = self._state
-        if state is None or self._ended:
-            self._require_state()
+        if not self._started or self._ended:
+            self._check_started()
             raise ResetNeeded("the episode has ended (terminated or truncated): call reset() before step()")
         a = int(action)
         if not 0 <= a < self._n_actions:
             raise TaskverseError(f"action {a} is out of range (0..{self._n_actions - 1})")
         steps = self._steps = self._steps + 1
         self._last_error = None
-        if not state.mask[a]:
+        if self.relevant_actions[a]:
+            events, changed = self._held.act(a, self.np_random if self._sample else None, True, self.wield)
+            if events:
+                self._record(events)
+        elif self._sample:  # no event of this action can matter to the target: none is made
+            changed = self._held.step(a, self.np_random)
+        else:
+            changed = self._plain_step(a)
+        if changed == INVALID:
             self._last_action = None
             self._last_invalid = True
-            self._last_error = f"{self.rules.descriptions[a]!r} is not a candidate now: {self.rules.explain(state, a)}"
+            self._last_error = f"{self.rules.descriptions[a]!r} is not a candidate now: " \
+                f"{self.rules.explain(self._require_state(), a)}"
             return self._finish_step()
         self._last_invalid = False
         self._last_action = a
         self._actions.append(a)
-        if self.relevant_actions[a]:
-            events, changed = self._fast.act(state, a, self.np_random if self._sample else None, True, self.wield)
-            if events:
-                self._record(events)
-        else:  # no event of this action can matter to the target: none is made
-            changed = self._fast.act(state, a, self.np_random if self._sample else None)[1]
         if changed:
             self._version += 1
             if changed == MASK:
@@ -447,13 +460,14 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         terminated = self._done
         truncated = not terminated and steps >= self.max_steps
         self._ended = terminated or truncated
-        mask = self._obs_mask = self._mask_view.copy()
+        held = self._held
+        mask = self._obs_mask = held.mask.copy()
         step_arrays = self._step_arrays
         target = self.target
         verdict = self._verdict
         success = terminated and verdict is not None and verdict.satisfied
         return {
-            "inventory": state.array.copy(),  # type: ignore[union-attr]
+            "inventory": held.counts.copy(),
             "action_mask": mask,
             "target": self._target_vector.copy(),
             "step": step_arrays[steps].copy() if steps < len(step_arrays) else self._step_array(steps),
@@ -490,7 +504,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def invalid_step(self, message: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Waste a step with an error message (for wrappers whose input named no action)."""
-        self._require_state()
+        self._check_started()
         if self._ended:
             raise ResetNeeded("the episode has ended (terminated or truncated): call reset() before step()")
         self._steps += 1
@@ -518,7 +532,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def render(self) -> str | None:  # type: ignore[override]
         """The text observation (``ansi``), or print it (``human``)."""
-        if self._state is None:
+        if not self._started:
             return None
         if self.render_mode == "human":
             print(self.text())
@@ -527,14 +541,24 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The candidate mask as booleans (for masked policies such as sb3-contrib's MaskablePPO)."""
-        return np.frombuffer(self._require_state().mask, dtype=np.uint8).astype(bool)
+        self._check_started()
+        return self._held.mask.astype(bool)
 
     # -- observations --------------------------------------------------------------------------------------------
 
-    def _require_state(self) -> State:
-        if self._state is None:
+    def _check_started(self) -> None:
+        if not self._started:
             raise ResetNeeded("call reset() before step()")
-        return self._state
+
+    def _require_state(self) -> State:
+        """The state held, as lists (made once per step it is asked for)."""
+        self._check_started()
+        cached = self._held_state
+        if cached is not None and cached[0] == self._episode and cached[1] == self._steps:
+            return cached[2]
+        state = self._held.state()
+        self._held_state = (self._episode, self._steps, state)
+        return state
 
     def candidates(self) -> list[int]:
         """The candidate actions now, in the order the text numbers them."""
@@ -565,13 +589,12 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
     def _observation(self) -> Any:
         if self.observation_mode == "text":
             return self.text()
-        state = self._state
-        assert state is not None and state.array is not None
+        held = self._held
         # fresh arrays every step: an observation handed out is never changed afterwards
-        mask = self._obs_mask = self._mask_view.copy()
+        mask = self._obs_mask = held.mask.copy()
         step = self._steps
         return {
-            "inventory": state.array.copy(),
+            "inventory": held.counts.copy(),
             "action_mask": mask,
             "target": self._target_vector.copy(),
             "step": self._step_array(step),
@@ -580,16 +603,16 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def inventory(self) -> dict[str, int]:
         """Held items by name."""
-        array = self._require_state().array
-        assert array is not None
+        self._check_started()
+        array = self._held.counts
         names = self.rules.names
         held = np.flatnonzero(array[:self.rules.n_items]).tolist()
         return {names[r]: int(array[r]) for r in held}
 
     def found(self) -> list[tuple[str, str]]:
         """What was found, as (kind, name)."""
-        array = self._require_state().array
-        assert array is not None
+        self._check_started()
+        array = self._held.counts
         n_items = self.rules.n_items
         resources = self.rules.resources
         return [resources[n_items + r] for r in np.flatnonzero(array[n_items:]).tolist()]
@@ -611,22 +634,21 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         parts = self._text_parts
         if parts is not None and parts[0] == self._version:
             return parts[1]
-        state = self._require_state()
-        array = state.array
-        assert array is not None
+        self._check_started()
+        array = self._held.counts
         n_items = self.rules.n_items
         names = self.rules.names
-        counts = state.counts
         present = np.flatnonzero(array).tolist()
         split = bisect_left(present, n_items)
-        held = ", ".join([f"'{names[r]}': {counts[r]}" for r in present[:split]])
+        counts = array[present[:split]].tolist()
+        held = ", ".join([f"'{names[r]}': {count}" for r, count in zip(present[:split], counts, strict=True)])
         found_text = self._found_text
         found = ", ".join([found_text[r] for r in present[split:] if found_text[r]])
         cached = self._candidate_parts
         if cached is not None and cached[0] == self._mask_version:
             line, candidates = cached[1], cached[2]
         else:
-            candidates = np.flatnonzero(np.frombuffer(state.mask, dtype=np.uint8)).tolist()
+            candidates = np.flatnonzero(self._held.mask).tolist()
             line = _numbered(self.rules.descriptions, candidates) if self.view_kind == "all" else ""
             self._candidate_parts = (self._mask_version, line, candidates)
         computed = (f"Inventory: {{{held}}}", f"Found: {found}" if found else "", line, candidates)
@@ -640,7 +662,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if self.observation_mode == "structured":
             mask = self._obs_mask.view(bool)  # the observation's copy, seen as booleans
         else:
-            mask = np.frombuffer(self._require_state().mask, dtype=np.bool_).copy()
+            self._check_started()
+            mask = self._held.mask.view(np.bool_).copy()
         verdict = self._verdict
         info: dict[str, Any] = {
             "action_mask": mask,
@@ -702,7 +725,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def json_observation(self) -> dict[str, Any]:
         """The observation as one JSON object (the external agent protocol, ``docs/textenv.md``)."""
-        self._require_state()
+        self._check_started()
         rules = self.rules
         verdict = self._verdict
         return {
@@ -728,7 +751,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         args = dict(self._args)
         if not self._custom_library:
             args["library"] = None  # reloaded from its cache rather than carried along
-        state = self._state
+        state = self._held.state() if self._started else None
         return {
             "args": args,
             "target": self.target if self.target.extra_goals or not isinstance(args["task"], str) else None,
@@ -758,11 +781,10 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._np_random = data["np_random"]
         self._np_random_seed = data["np_random_seed"]
         episode = data["episode"]
-        self._state = None
+        self._started = False
         self._verdict = None
         self._plan_info = None
         self._obs_mask = np.zeros(0, dtype=np.int8)
-        self._mask_view = self._obs_mask
         self._done = False
         self._starts = {}
         self._empty_verdicts = {}
@@ -780,8 +802,11 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._order = None
         if episode is not None:
             self._order = episode.get("order")
-            self._state = self._restore_state(episode["counts"], episode["tries"])
-            self._state.place = episode["place"]
+            restored = self._restore_state(episode["counts"], episode["tries"])
+            restored.place = episode["place"]
+            self._held.load(restored)
+            self._started = True
+            self._episode += 1
             self._steps = episode["steps"]
             self._trace = episode["trace"]
             self._light_trace = episode["light"]
@@ -792,9 +817,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             self._ended = episode["ended"]
             self._verdict = self._evaluate()
             self._done = self._verdict.decided
-            self._mask_view = np.frombuffer(self._state.mask, dtype=np.int8)
             if self.observation_mode == "structured":
-                self._obs_mask = self._mask_view.copy()
+                self._obs_mask = self._held.mask.copy()
 
     def _find_target(self, ref: str, expression: Any) -> Target:
         for target in [self.target, *self._targets.values()]:

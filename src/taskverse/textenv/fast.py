@@ -29,7 +29,7 @@ Example:
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,8 +44,9 @@ Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[tuple[int, int]
 them added, members used per need, what it gives (for events), the steps of ``Rules.moved``: (resource, kind,
 the dimension it implies, the biome it implies, whether the biome is left), and where those steps lead from each
 place met so far (filled as places are met: the steps read nothing but the place))."""
-UNCHANGED, COUNTS, MASK = 0, 1, 2
-"""What a step changed: nothing, the counts only, or the candidate mask too."""
+INVALID, UNCHANGED, COUNTS, MASK = -1, 0, 1, 2
+"""What a step did: nothing (the action was no candidate), changed nothing, the counts only, or the candidate mask
+too."""
 BIOME, DIMENSION = 3, 5
 """Kind codes of the resources that are places (``PRESENCE_KINDS`` order after items)."""
 
@@ -168,6 +169,61 @@ class FastRules:
         return toggled
 
 
+class ListState:
+    """One ``State`` (lists, as ``Rules`` keeps them) stepped by ``FastRules``: the environment's way without numba.
+
+    It has ``ArrayState``'s interface (``taskverse.textenv.arraystate``): ``counts`` and ``mask`` as arrays (sharing
+    the state's own memory), ``load``, ``snapshot``, ``restore``, ``state``, ``step`` and ``act``.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.fast = FastRules.for_rules(rules)
+        self.held = rules.new_state(track=True)
+        self._bind()
+
+    def _bind(self) -> None:
+        assert self.held.array is not None
+        self.counts: np.ndarray = self.held.array
+        self.mask: np.ndarray = np.frombuffer(self.held.mask, dtype=np.int8)
+
+    def load(self, state: State) -> None:
+        """Hold a copy of ``state`` (which must track its counts in an array)."""
+        self.held = state.copy()
+        self._bind()
+
+    def snapshot(self) -> State:
+        """A copy of the state held."""
+        return self.held.copy()
+
+    def restore(self, snapshot: State) -> None:
+        """Hold a copy of a ``snapshot``."""
+        self.load(snapshot)
+
+    def state(self) -> State:
+        """The state held itself (it follows later steps)."""
+        return self.held
+
+    def step(self, a: int, rng: np.random.Generator | None = None) -> int:
+        """``act`` without events: what changed, or ``INVALID``."""
+        held = self.held
+        if not held.mask[a]:
+            return INVALID
+        return self.fast.act(held, a, rng)[1]
+
+    def plain_step(self) -> Callable[[int], int]:
+        """``step`` without drawing chance yields, as one call of the action."""
+        return self.step
+
+    def act(self, a: int, rng: np.random.Generator | None = None, events: bool = False,
+            wield: Sequence[int] = ()) -> tuple[list[Event] | None, int]:
+        """``FastRules.act`` on the state held, or ``INVALID`` (nothing done) when ``a`` is no candidate."""
+        held = self.held
+        if not held.mask[a]:
+            return None, INVALID
+        return self.fast.act(held, a, rng, events, wield)
+
+
 def walk(moves: Sequence[Move], place: Place) -> Place:
     """Where ``Rules.moved`` leaves the agent from ``place`` after a fixed plan's steps ``moves``, unrolled."""
     biome, dimension = place
@@ -247,4 +303,4 @@ def _move_step(rules: Rules, r: int, found: bool) -> Move:
     return r, kind, where_dimension, where_biome, found and kind == DIMENSION
 
 
-__all__ = ["COUNTS", "MASK", "UNCHANGED", "FastRules", "fixed_plan", "walk"]
+__all__ = ["COUNTS", "INVALID", "MASK", "UNCHANGED", "FastRules", "ListState", "fixed_plan", "walk"]
