@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GOOD, PATH_ERRORS, billion_laughs, cli, one_clean_line, run_cli
+from conftest import GOOD, HANG_GUARD, PATH_ERRORS, billion_laughs, cli, one_clean_line, run_cli
 from taskverse.paths import project_root
 
 ROOT = project_root()
@@ -412,6 +412,7 @@ def test_a_50_mb_answer_line_is_read_in_pieces_and_fails_the_episode(tmp_path):
         report = tmp_path / name / "r.json"
         runs[name] = _peak_memory_mb(["eval", "--tasks", "craft.stick", "--episodes", "2", "--agent",
                                       f"cmd:python {script}{extra}", "--max-steps", "3", "--no-progress",
+                                      "--answer-timeout", str(HANG_GUARD),
                                       "-o", str(report)], tmp_path / name)
         assert runs[name][0] == 0 and "Traceback" not in runs[name][2], runs[name][2]
     episodes = json.loads((tmp_path / "huge" / "r.json").read_text())["tasks"][0]["episodes"]
