@@ -514,6 +514,23 @@ def test_every_item_a_table_takes_is_enchanted_and_books_become_enchanted_books(
 
 # -- bad tables ----------------------------------------------------------------------------------------------------
 
+def test_a_looted_structure_without_a_chest_count_is_refused_naming_file_line_and_field(tmp_path):
+    # Looting uses a chest up: a structure whose chests structure_loot.yaml loots must say how many one holds.
+    copy = tmp_path / "knowledge"
+    shutil.copytree(knowledge_dir(), copy)
+    path = copy / "curated" / "structures.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    row = next(i for i, line in enumerate(lines) if line.startswith("  - {name: mineshaft,"))
+    lines[row] = lines[row].replace(", chests: 4, chests_estimate: true", "")
+    path.write_text("".join(lines))
+    with pytest.raises(TaskverseError) as error:
+        load_knowledge(copy)
+    index = [line.startswith("  - {") for line in lines[:row]].count(True)
+    assert error.value.file == path and error.value.line == row + 1
+    assert error.value.field == f"structures.{index}.chests" and "mineshaft" in error.value.message
+    assert "chests/abandoned_mineshaft" in error.value.message
+
+
 @pytest.mark.parametrize(("table", "old", "new", "said"), [
     ("structure_loot.yaml", "rolls: [5, 10]", "rolls: [10, 5]", ["tables.0.pools.0", "not a range"]),
     ("trades.yaml", "item: chainmail_boots", "item: chainmail_bots", ["chainmail_bots", "chainmail_boots"]),

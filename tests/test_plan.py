@@ -156,6 +156,19 @@ def test_a_plan_loots_no_more_chests_than_the_shipwrecks_it_finds_hold(library):
     assert plan.count("find.shipwreck") > 1, plan
 
 
+def test_an_enchanted_golden_apple_takes_several_structures_not_two_hundred_chests_of_one(library):
+    # Each structure holds its chests once (structures.yaml: an ancient city's ten, a mineshaft's four, named
+    # estimates): the plan finds another when one's are looted, where one mineshaft used to give 212 chests.
+    structures = library.knowledge.structures
+    plan = plan_task("naive(obtain.enchanted_golden_apple)", library, "steps").actions
+    looted = {a.split(".", 1)[1] for a in plan if a.startswith("loot.")}
+    assert looted
+    for name in looted:
+        held = structures[name].chests
+        assert held is not None and plan.count(f"loot.{name}") <= held * plan.count(f"find.{name}"), plan
+    assert sum(plan.count(f"find.{name}") for name in looted) > 1, plan
+
+
 @pytest.mark.parametrize("target", ["init(obtain.nautilus_shell, inventory.emerald=5)",
                                     "naive(obtain.brain_coral_block)"])
 @pytest.mark.parametrize("budget", [1, 4, 40])

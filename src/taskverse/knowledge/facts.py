@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.knowledge.mechanisms import Mechanisms, load_mechanisms, names_used, unbreakable
 from taskverse.paths import knowledge_dir
-from taskverse.yamlio import read_yaml, validation_error
+from taskverse.yamlio import Lines, read_yaml, validation_error
 
 
 class _Curated(BaseModel):
@@ -143,11 +143,20 @@ class Structure(_Curated):
     located_with: str | None = None
     """An item a survival player uses up to locate it (an eye of ender for a stronghold), or None."""
     chests: int | None = Field(default=None, ge=1)
-    """Loot chests one structure holds when the count is fixed (a desert pyramid's four): looting uses one up, and
-    more take another structure. None: many, or a number that varies with the layout."""
+    """Loot chests one structure holds (a desert pyramid's four): looting uses one up, and more take another
+    structure. Every structure whose chests ``structure_loot.yaml`` loots has one; None: no loot chests modelled."""
+    chests_estimate: bool = False
+    """``chests`` is a named estimate, the count a plan counts on where it varies with the layout (a mineshaft's
+    chest minecarts grow with its size); the source says why."""
     placed: Placed | None = None
     """What ``/place`` builds it with (None: no command does, as for caves, which are carved)."""
     source: str | None = None
+
+    @model_validator(mode="after")
+    def _estimated_count(self) -> Structure:
+        if self.chests_estimate and self.chests is None:
+            raise ValueError("chests_estimate marks the chest count as an estimate, but chests gives none")
+        return self
 
 
 class ToolTier(_Curated):
@@ -670,8 +679,26 @@ def _load_knowledge(directory: Path) -> Knowledge:
         enchantments=raw.get("enchantments", {}),
     )
     _check_names(kn, curated)
+    _check_chests(kn, curated / "structures.yaml")
     _check_generated(kn, curated / "structure_blocks.yaml", [name for group in never for name in group.blocks])
     return kn
+
+
+def _check_chests(kn: Knowledge, path: Path) -> None:
+    """Every structure whose chests are looted (``structure_loot.yaml``) says how many one holds.
+
+    Looting uses a chest up, so a structure without a count would give a plan endless chests from one find.
+    """
+    if kn.mechanisms is None:
+        return
+    looted = {t.structure: t.table for t in kn.mechanisms.structure_loot.tables if t.verb == "loot"}
+    for index, (name, structure) in enumerate(kn.structures.items()):  # the file's order
+        if name in looted and structure.chests is None:
+            raise TaskverseError(
+                f"{name}'s chests are looted ({looted[name]} in structure_loot.yaml) but it has no chest count: give "
+                "how many one holds (chests; with chests_estimate: true and the reason in its source where it varies)",
+                file=path, line=Lines(path.read_text()).of(("structures", index)),
+                field=f"structures.{index}.chests")
 
 
 def _check_generated(kn: Knowledge, path: Path, never: list[str]) -> None:
