@@ -169,6 +169,16 @@ def test_an_enchanted_golden_apple_takes_several_structures_not_two_hundred_ches
     assert sum(plan.count(f"find.{name}") for name in looted) > 1, plan
 
 
+def test_a_plan_by_game_time_weighs_a_chance_yield_for_one_unit_as_it_plans_for_it(library):
+    # One enchanted golden apple is 33 ancient city chests (four cities) or 212 mineshaft chests (53 mineshafts),
+    # not one chest of either: planned by game time, it took the 53 mineshafts (about 2,507 s), twice the steps
+    # plan's four cities (about 1,413 s), when the greedy rule priced one unit by one run of each loot.
+    by_steps = plan_task("naive(obtain.enchanted_golden_apple)", library, "steps")
+    by_time = plan_task("naive(obtain.enchanted_golden_apple)", library, "time")
+    assert by_time.total_frames <= by_steps.total_frames, by_time.actions
+    assert "find.ancient_city" in by_time.actions
+
+
 @pytest.mark.parametrize("target", ["init(obtain.nautilus_shell, inventory.emerald=5)",
                                     "naive(obtain.brain_coral_block)"])
 @pytest.mark.parametrize("budget", [1, 4, 40])

@@ -1427,10 +1427,11 @@ def amount_cost(rules: Rules, costs: CostModel, keys: frozenset[tuple[str, str]]
     """What ``left`` more of an atom's count (its event keys ``keys``) cost by action ``a``.
 
     The first run, setup included, and the runs after it at their marginal cost: two redstone ores of 4.5
-    redstone each beat 32 witches of a quarter each.
+    redstone each beat 32 witches of a quarter each. A chance yield counts as a plan counts on it even for one
+    unit: an enchanted golden apple is 33 ancient city chests or 212 mineshaft chests, not one chest of either.
     """
     first = costs.action[a]
-    if left <= 1 or first == INF:
+    if first == INF:
         return first
     per_run = _token_yield(rules, a, keys, sure=True)
     marginal = min((m for m, _ in costs.way_prices[a]), default=INF)
