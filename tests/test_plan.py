@@ -228,6 +228,7 @@ def test_a_budget_of_0_still_gives_the_first_plan(library):
 
 
 def test_a_long_first_plan_still_comes_within_the_default_budget(library):
-    """Bounding the first plan's work leaves the library's long plans as they were (614 steps to a coral block)."""
+    """Bounding the first plan's work leaves the library's long plans within it (454 steps to a coral block: 614
+    until a chance yield's one unit was priced as the plan counts on it)."""
     report = plan_task("naive(obtain.brain_coral_block)", library, "steps")
-    assert report.steps > 500
+    assert report.steps > 400
