@@ -316,11 +316,12 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("prepare", "a", "birthday", "present"): "a present is judged by how it looks, which no state shows (MCU's "
                                              "present for a neighbour is a cake stored in a chest: store.cake)",
     ("bee", "nest-like", "structure"): "a structure like a bee nest is a free-form build",
-    ("interact", "with", "a", "bee", "nest"): "interacting with a bee nest names neither of the game's two "
-                                              "interactions (shears on a full nest: use.harvest_honeycomb; a glass "
-                                              "bottle: use.collect_honey), and MCU's criteria rate crafting one from "
-                                              "honeycomb and planks, which the game has no recipe for (that is a "
-                                              "beehive's; a bee nest is found, not crafted)",
+    # matched after the rewrites ("interact with" is "interact"), as every key here
+    ("interact", "a", "bee", "nest"): "interacting with a bee nest names neither of the game's two "
+                                      "interactions (shears on a full nest: use.harvest_honeycomb; a glass "
+                                      "bottle: use.collect_honey), and MCU's criteria rate crafting one from "
+                                      "honeycomb and planks, which the game has no recipe for (that is a "
+                                      "beehive's; a bee nest is found, not crafted)",
     # the atomic list's verbs for what the world model does not count (a mechanism it lacks, named)
     ("in", "house"): "a mob trapped in a house (walled in) is no event the world model counts (trap.<mob> traps "
                      "one in a boat)",
