@@ -685,31 +685,25 @@ local function wrap(def, field, wrapper)
 	return wrapper(original)
 end
 
-local function smelt_hook(original)
-	return function(pos, listname, index, stack, player)
-		if listname == "dst" and is_player(player) and not stack:is_empty() then
-			local name = stack:get_name()
-			emit(player, "smelt", name, target_of(name), stack:get_count())
-		end
-		if original ~= nil then
-			return original(pos, listname, index, stack, player)
+-- A stack the player's inventory gained or gave from a node's inventory list, as an event (the node's
+-- on_metadata_inventory_take or _put, run once the engine moved the stack): smelting is the furnace's output
+-- taken ("dst"); storing is a stack put into a container's slots ("main"), as the Python world's store action says.
+local function inventory_hook(list, event)
+	return function(original)
+		return function(pos, listname, index, stack, player)
+			if listname == list and is_player(player) and not stack:is_empty() then
+				local name = stack:get_name()
+				emit(player, event, name, target_of(name), stack:get_count())
+			end
+			if original ~= nil then
+				return original(pos, listname, index, stack, player)
+			end
 		end
 	end
 end
 
--- An item stored: a stack put into a container's slots from the player's inventory (the container node's
--- on_metadata_inventory_put, run once the engine moved the stack), as the Python world's store action says it.
-local function store_hook(original)
-	return function(pos, listname, index, stack, player)
-		if listname == "main" and is_player(player) and not stack:is_empty() then
-			local name = stack:get_name()
-			emit(player, "store", name, target_of(name), stack:get_count())
-		end
-		if original ~= nil then
-			return original(pos, listname, index, stack, player)
-		end
-	end
-end
+local smelt_hook = inventory_hook("dst", "smelt")
+local store_hook = inventory_hook("main", "store")
 
 local function pointed_target(pointed_thing)
 	if pointed_thing == nil then
