@@ -6,11 +6,14 @@ data (the Datapack-Registry/default repository tags one commit per version: ``1.
 ``atoms/knowledge/structure_templates.json``: for each block, the structures (``structures.yaml`` names) whose
 templates place it. A jigsaw structure (village, bastion, ancient city, trail ruins, pillager outpost) counts the
 templates of the pools reachable from its start pool (a jigsaw block names the pool it grows into) and what their
-rule processors put in place of a block the template holds; a structure the game code assembles from templates
-(end city, igloo, mansion, shipwreck, ocean ruins, ruined portal, nether fossil) counts every template of its
-folder, without the processors its code adds (ocean ruins' and ruined portals' ageing and netherrack). A jigsaw
-block counts as the block it turns into (its ``final_state``). Structures the code builds block by block
-(pyramids, swamp hut, stronghold, mineshaft, fortress, monument) hold no templates and are not in the table.
+rule processors put in place of a block the template holds, and the blocks its pools' feature elements place (a
+village's hay, melon, pumpkin, snow and ice piles, its trees and flowers: the block states the placed feature's
+configured feature names, in ``worldgen/placed_feature`` and ``configured_feature``); a structure the game code
+assembles from templates (end city, igloo, mansion, shipwreck, ocean ruins, ruined portal, nether fossil) counts
+every template of its folder, without the processors its code adds (ocean ruins' and ruined portals' ageing and
+netherrack). A jigsaw block counts as the block it turns into (its ``final_state``). Structures the code builds
+block by block (pyramids, swamp hut, stronghold, mineshaft, fortress, monument) hold no templates and are not
+in the table.
 
 Usage: python scripts/structure_templates.py GIT_DIR [--ref 1.20.1] [--out PATH]
 """
@@ -179,6 +182,45 @@ def _elements(element: dict[str, Any]) -> list[dict[str, Any]]:
     return [element]
 
 
+def _states(config: Any, data: _Data, seen: set[str]) -> set[str]:
+    """The block states a feature's config names (state providers, weighted lists), following nested features."""
+    out: set[str] = set()
+    if isinstance(config, dict):
+        if isinstance(config.get("Name"), str):
+            out.add(_name(config["Name"]))
+        for key, value in config.items():
+            if key == "feature" and isinstance(value, str):
+                out |= feature_blocks(data, value, seen)
+            else:
+                out |= _states(value, data, seen)
+    elif isinstance(config, list):
+        for item in config:
+            out |= _states(item, data, seen)
+    return out
+
+
+def feature_blocks(data: _Data, placed: str | dict[str, Any], seen: set[str] | None = None) -> set[str]:
+    """The blocks a feature pool element's placed feature places: the states its configured feature names.
+
+    A placed feature names its configured feature (by id or inline); a configured feature names block states in its
+    state providers (a simple, rotated or weighted provider: a village's pumpkin pile holds 19 pumpkins to one jack
+    o'lantern) and may name further placed features (a random patch of flowers), which are followed.
+    """
+    seen = set() if seen is None else seen
+    if isinstance(placed, str):
+        if f"placed:{placed}" in seen:
+            return set()
+        seen.add(f"placed:{placed}")
+        placed = data.json(f"{DATA}worldgen/placed_feature/{_id(placed)}.json")
+    feature = placed["feature"] if isinstance(placed, dict) and "feature" in placed else placed
+    if isinstance(feature, str):
+        if f"configured:{feature}" in seen:
+            return set()
+        seen.add(f"configured:{feature}")
+        feature = data.json(f"{DATA}worldgen/configured_feature/{_id(feature)}.json")
+    return _states(feature.get("config", {}), data, seen) - NOT_PLACED
+
+
 def jigsaw_blocks(data: _Data, start_pool: str, missing: set[str]) -> set[str]:
     """The blocks of every template reachable from a start pool, with what its rule processors place.
 
@@ -196,8 +238,11 @@ def jigsaw_blocks(data: _Data, start_pool: str, missing: set[str]) -> set[str]:
         todo.append(_id(spec.get("fallback", "minecraft:empty")))
         for entry in spec["elements"]:
             for element in _elements(entry["element"]):
+                if "feature" in element:
+                    blocks |= feature_blocks(data, element["feature"])
+                    continue
                 if "location" not in element:
-                    continue  # a feature or an empty element places no template
+                    continue  # an empty element places nothing
                 try:
                     nbt = data.template(_id(element["location"]))
                 except FileNotFoundError:
