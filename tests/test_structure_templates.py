@@ -114,8 +114,8 @@ def test_every_rows_templated_structures_are_the_templates_unless_it_names_why(l
     """A row names no templated structure whose 1.20.1 templates lack the block, unless ``beside_templates`` says why.
 
     The wiki's rows named structures the game's own templates contradict (acacia shipwrecks, a bastion's polished
-    blackstone, a plains village's oak wood); a structure the code fills (an ocean ruin's chest marker) or ages (its
-    stone brick slabs) names its reason instead.
+    blackstone, a plains village's oak wood); a structure the code fills (an ocean ruin's chest marker) or processes (a
+    nether ruined portal's blackstone) names its reason instead.
     """
     table = json.loads(TABLE.read_text())["blocks"]
     templated = {s for held in table.values() for s in held}

@@ -190,7 +190,7 @@ class StructureBlock(_Curated):
     beside_templates: dict[str, str] | None = None
     """Structures of ``structures`` whose 1.20.1 templates (``structure_templates.json``) do not hold the block,
     each with why the structure places it anyway: a data marker its code fills (an ocean ruin's chest), a processor
-    its code adds (a nether ruined portal's blackstone, an ocean ruin's ageing), or another form of the block."""
+    its code adds (a nether ruined portal's blackstone), or another form of the block."""
 
 
 class NeverGenerated(_Curated):
