@@ -158,7 +158,7 @@ def test_the_plan_for_glass_found_from_scratch_goes_through_a_structure_that_hol
     ("find oak_sapling", "this one grows only from leaves"),
     ("find birch_wall_sign", "only an igloo's oak wall sign"),
     ("find oak_sign", "no standing sign"),
-    ("find lime_stained_glass_pane", "stained glass panes of five colours only"),
+    ("find lime_stained_glass_pane", "stained glass panes of four colours only"),
     ("find pink_wool", "no structure holds this colour"),
     ("find jungle_pressure_plate", "generate only in village houses"),
     ("find chipped_anvil", "only damaged anvils"),
