@@ -575,7 +575,9 @@ def test_a_block_a_structures_stand_in_holds_is_found_there(library):
     assert model.places["minecraft:nether_bricks"].dimension == "nether"  # a nether fortress's
     task = library.get("find.tnt")
     steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
-    assert [(s.do, s.biomes or s.node) for s in steps] == [("goto_biome", ["desert"]), ("goto_node", "minecraft:tnt")]
+    # a desert pyramid's treasure room, or a woodland mansion's (the 1.20.1 templates hold TNT in both)
+    assert [(s.do, s.biomes or s.node) for s in steps] == [("goto_biome", ["desert", "dark_forest"]),
+                                                           ("goto_node", "minecraft:tnt")]
 
 
 def test_a_smelt_cooks_at_the_furnace_the_player_set_up(library):
