@@ -35,22 +35,23 @@ def same_state(a, b):
             and (a.array == b.array).all())
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
-@given(start=st.dictionaries(st.sampled_from(START_ITEMS), st.integers(1, 70), max_size=8),
-       found=st.lists(st.sampled_from(FOUND), max_size=4), seed=st.integers(0, 2**32 - 1),
-       sample=st.booleans(), tools=st.sampled_from(TOOLS), steps=st.integers(1, 150), kit=st.booleans())
+def _runs(law):
+    """The runs both laws step: a start, found places, a seed, sampled chance or not, tools, a length, a kit."""
+    return settings(max_examples=40, deadline=None, suppress_health_check=[
+        HealthCheck.too_slow, HealthCheck.function_scoped_fixture])(given(
+            start=st.dictionaries(st.sampled_from(START_ITEMS), st.integers(1, 70), max_size=8),
+            found=st.lists(st.sampled_from(FOUND), max_size=4), seed=st.integers(0, 2**32 - 1),
+            sample=st.booleans(), tools=st.sampled_from(TOOLS), steps=st.integers(1, 150), kit=st.booleans())(law))
+
+
+@_runs
 def test_fast_steps_exactly_as_the_rules(rules, start, found, seed, sample, tools, steps, kit):
     _steps_exactly_as_the_rules(rules, FastRules.for_rules(rules).act, None, start, found, seed, sample, tools, steps,
                                 kit)
 
 
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba (the [fast] extra) is not installed")
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
-@given(start=st.dictionaries(st.sampled_from(START_ITEMS), st.integers(1, 70), max_size=8),
-       found=st.lists(st.sampled_from(FOUND), max_size=4), seed=st.integers(0, 2**32 - 1),
-       sample=st.booleans(), tools=st.sampled_from(TOOLS), steps=st.integers(1, 150), kit=st.booleans())
+@_runs
 def test_the_array_state_steps_exactly_as_the_rules(rules, start, found, seed, sample, tools, steps, kit):
     held = ArrayState(rules)
     _steps_exactly_as_the_rules(rules, held.act, held, start, found, seed, sample, tools, steps, kit)
