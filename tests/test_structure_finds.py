@@ -183,10 +183,59 @@ def test_the_plan_for_purple_glazed_terracotta_from_scratch_goes_through_ocean_r
 
 
 def test_find_lines_the_tables_do_not_decide_stay_not_read(tmp_path):
-    """The dragon fight's blocks, bubble columns and a ruined portal's code-made shapes are left unread."""
-    lines = ["find end_portal", "find dragon_egg", "find bubble_column", "find mossy_stone_brick_stairs",
-             "find polished_blackstone_slab", "find end_gateway"]
-    assert [g["status"] for g in _coverage(tmp_path, lines)] == ["not expressible"] * len(lines)
+    """Bubble columns (made by magma blocks and soul sand under water) are left unread."""
+    (got,) = _coverage(tmp_path, ["find bubble_column"])
+    assert got["status"] == "not expressible" and "records neither" in got["reason"]
+
+
+def test_a_ruined_portals_processed_shapes_are_found_there(tmp_path, library):
+    """The code's ageing and blackstone processors make shapes no template holds; others they never make."""
+    lines = ["find mossy_stone_brick_stairs", "find mossy_stone_brick_slab", "find mossy_stone_brick_wall",
+             "find polished_blackstone_slab", "find stone_stairs", "find polished_blackstone_stairs",
+             "find polished_blackstone_wall"]
+    got = _coverage(tmp_path, lines)
+    assert [(g["status"], g["task"]) for g in got[:4]] == [
+        ("matched", "find.mossy_stone_brick_stairs"), ("matched", "find.mossy_stone_brick_slab"),
+        ("matched", "find.mossy_stone_brick_wall"), ("matched", "find.polished_blackstone_slab")]
+    for shape in got[4:]:
+        assert shape["status"] == "impossible" and "a ruined portal's processors never make it" in shape["reason"]
+    for name in ("mossy_stone_brick_stairs", "mossy_stone_brick_wall", "polished_blackstone_slab"):
+        row = library.knowledge.structure_blocks[name]
+        assert row.structures == ["ruined_portal"] and "Processor" in row.beside_templates["ruined_portal"]
+        assert plan_task(f"naive(find.{name})", library).actions == ["find.ruined_portal", f"find.{name}"]
+
+
+def test_the_dragons_blocks_are_found_after_the_dragon_dies(tmp_path, library):
+    """The egg, the end gateway and the exit portal are what the dragon's death leaves: a plan kills it first."""
+    got = _coverage(tmp_path, ["find end_gateway", "find dragon_egg", "find end_portal"])
+    assert [(g["status"], g["task"]) for g in got] == [
+        ("matched", "find.end_gateway"), ("matched", "find.dragon_egg"), ("matched", "find.end_portal")]
+    for name in ("end_gateway", "dragon_egg"):
+        task = library.get(f"find.{name}")
+        assert [[(n.kind, n.any_of, n.kept) for n in way] for way in task.requires] == [
+            [(ResourceKind.BLOCK, [name], True)]]
+        assert task.initialization.dimension.value == "end"
+        ids = plan_task(f"naive(find.{name})", library).actions
+        assert ids[-1] == f"find.{name}" and "combat.ender_dragon" in ids[:-1]
+        assert ids.index("enter.end") < ids.index("combat.ender_dragon")
+
+
+def test_the_end_portal_is_opened_in_a_strongholds_portal_room(library):
+    """Twelve eyes in the portal room's frames open it, so its plan locates a stronghold and leaves the dragon alone."""
+    task = library.get("find.end_portal")
+    ways = sorted([(n.kind.value, n.any_of[0], n.count) for n in way] for way in task.requires)
+    assert ways == [[("block", "end_portal", 1)], [("structure", "stronghold", 1), ("item", "ender_eye", 12)]]
+    assert task.initialization.structure == "stronghold" and task.initialization.inventory == {"ender_eye": 12}
+    ids = plan_task("naive(find.end_portal)", library).actions
+    assert ids[-1] == "find.end_portal" and "find.stronghold" in ids and "combat.ender_dragon" not in ids
+    assert ids.count("craft.ender_eye") >= 12  # one thrown to locate the stronghold, twelve for the frames
+
+
+def test_the_engine_says_why_the_end_portal_does_not_compile(library):
+    """taskverse_mc's stronghold stand-in holds the frames; the portal opens only when a player fills them."""
+    (problem,) = Compiler(library, "taskverse_mc").problems(library.get("find.end_portal"))
+    assert problem.reason == "blocks inside structures are not generated"
+    assert "only once a player uses 12 ender_eye" in problem.detail and "stand-in of stronghold" in problem.detail
 
 
 def test_infested_stone_is_found_in_the_mountains_where_its_veins_generate(library):

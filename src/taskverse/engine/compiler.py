@@ -381,9 +381,7 @@ class Compiler:
         if held is not None:  # found where a structure's stand-in holds it (taskverse_mc), as a generated block
             mapped = self._lookup_all(s, target, "block")
             if mapped and not set(mapped.values()) & self._structure_held:
-                s.problem("blocks inside structures are not generated", target,
-                          f"{target} is generated only inside {', '.join(held.structures)}, which {self.game} "
-                          "does not generate")
+                s.problem("blocks inside structures are not generated", target, self._not_held(target, held))
                 return []
             s.find_nodes.update(mapped.values())
             return list(mapped)
@@ -485,6 +483,20 @@ class Compiler:
         """The mobs the game registers itself (taskverse_mc's): the runtime logs their deaths only when watched."""
         return frozenset(c.to for c in self.mapping.entities.values()
                          if c.supplied_by == "game" and c.to is not None and c.to in self.registry.entities)
+
+    def _not_held(self, target: str, held: Any) -> str:
+        """Why no structure stand-in of the game holds ``target``: none of its structures placed, or not its blocks.
+
+        A block a player makes in the structure (``uses``: the stronghold's end portal, opened by twelve eyes in the
+        portal room's frames) says so, as the compiled find plans no such use.
+        """
+        placed = [s for s in held.structures if self._placed(s)]
+        if not placed:
+            return (f"{target} is generated only inside {', '.join(held.structures)}, which {self.game} "
+                    "does not generate")
+        used = ", ".join(f"{n} {item}" for item, n in sorted((held.uses or {}).items()))
+        made = f": it appears there only once a player uses {used}, which a compiled find does not plan" if used else ""
+        return f"{target} is not among the blocks {self.game}'s stand-in of {', '.join(placed)} holds{made}"
 
     @cached_property
     def _structure_held(self) -> frozenset[str]:

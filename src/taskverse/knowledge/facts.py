@@ -191,6 +191,9 @@ class StructureBlock(_Curated):
     """Structures of ``structures`` whose 1.20.1 templates (``structure_templates.json``) do not hold the block,
     each with why the structure places it anyway: a data marker its code fills (an ocean ruin's chest), a processor
     its code adds (a nether ruined portal's blackstone), or another form of the block."""
+    uses: dict[str, int] | None = None
+    """Items a player uses up in the structure before the block is there, by count: the end portal opens once the
+    twelve frames of a stronghold's portal room each hold an eye of ender."""
 
 
 class NeverGenerated(_Curated):

@@ -236,20 +236,40 @@ def _finds(kn: Knowledge) -> list[Draft]:
 
 
 def _structure_block_finds(kn: Knowledge) -> list[Draft]:
-    """``find.<block>`` of a block only structures hold: a way per structure, found (kept), then the block there.
+    """``find.<block>`` of a block only structures hold or a mob's death leaves: a way per structure or mob.
 
-    The goal is the find event on the block, as for a natural block; the start is beside the way's structure.
-    The find yields nothing: a structure holds a few such blocks, not a vein to mine again and again, and a plan
-    priced in steps would take a village's lectern and bookshelves before a tree (a trip to a structure is one
-    step). Breaking a structure's blocks for their items is left out until plans price travel by its time.
+    A structure's way finds the structure (kept), uses up there what the block needs (a stronghold's end portal
+    takes twelve eyes of ender in its frames), then sees the block; a mob's way is the block its death left
+    (``mobs.yaml``: the ender dragon's egg, its exit portal and the end gateway), so the plan fights the mob first.
+    The goal is the find event on the block, as for a natural block; the start is beside the way's structure, or
+    by the left block in the mob's dimension. The find yields nothing: a structure holds a few such blocks, not a
+    vein to mine again and again, and a plan priced in steps would take a village's lectern and bookshelves before
+    a tree (a trip to a structure is one step). Breaking a structure's blocks for their items is left out until
+    plans price travel by its time.
     """
+    left: dict[str, list[str]] = defaultdict(list)  # block -> the dimensions of the mobs whose death leaves it
+    for mob in kn.mobs.values():
+        for block in mob.leaves:
+            left[block].append(mob.dimensions[0] if mob.dimensions else "overworld")
     drafts = []
-    for name, block in sorted(kn.structure_blocks.items()):
-        ways = [[_need([s], kind=ResourceKind.STRUCTURE, kept=True)] for s in block.structures]
+    for name in sorted(set(kn.structure_blocks) | set(left)):
+        row = kn.structure_blocks.get(name)
+        uses = [_need([item], count=n) for item, n in sorted((row.uses or {}).items())] if row is not None else []
+        ways = [[_need([s], kind=ResourceKind.STRUCTURE, kept=True), *uses] for s in row.structures] if row else []
+        if name in left:  # the block the mob's death left, found where it stands
+            ways.append([_need([name], kind=ResourceKind.BLOCK, kept=True)])
         draft = _draft("find", name, "find", ways, [], description=f"find {name}")
-        draft.start = lambda way: presence(kn, way)
+        draft.start = lambda way, name=name: _block_start(kn, way, left.get(name, []))
         drafts.append(draft)
     return drafts
+
+
+def _block_start(kn: Knowledge, way: list[Need], dimensions: list[str]) -> dict[str, Any]:
+    """Where a structure block's find starts: beside the way's structure, or by a left block in its mob's dimension."""
+    init = presence(kn, way)
+    if "structure" not in init and dimensions and dimensions[0] != "overworld":
+        init["dimension"] = dimensions[0]
+    return init
 
 
 def _eats(kn: Knowledge) -> list[Draft]:
