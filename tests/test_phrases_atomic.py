@@ -139,7 +139,7 @@ def test_lines_needing_a_mechanism_the_world_model_lacks_name_it(text, named):
 
 
 @pytest.mark.parametrize(("text", "named"), [
-    ("find bubble_column", "records neither the structures"),
+    ("find decorated_pot", "records neither the structures"),
     ("enchant shears", "an enchanting table does not take it"),
 ])
 def test_lines_the_library_lacks_an_atom_for_say_what_the_world_model_lacks(text, named):

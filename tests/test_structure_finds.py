@@ -182,10 +182,13 @@ def test_the_plan_for_purple_glazed_terracotta_from_scratch_goes_through_ocean_r
     assert ids[-1] == "find.purple_glazed_terracotta" and "find.ocean_ruins" in ids[:-1]
 
 
-def test_find_lines_the_tables_do_not_decide_stay_not_read(tmp_path):
-    """Bubble columns (made by magma blocks and soul sand under water) are left unread."""
+def test_a_bubble_column_is_found_over_the_magma_of_underwater_caves(tmp_path, library):
+    """The 1.20 underwater_magma feature puts magma blocks under water, which make whirlpool bubble columns."""
     (got,) = _coverage(tmp_path, ["find bubble_column"])
-    assert got["status"] == "not expressible" and "records neither" in got["reason"]
+    assert (got["status"], got["task"]) == ("matched", "find.bubble_column")
+    block = library.knowledge.natural_blocks["bubble_column"]
+    assert (block.dimension, block.where) == ("overworld", "cave") and "underwater_magma" in block.source
+    assert library.get("find.bubble_column").requires in ([[]], [])  # no structure: a natural block
 
 
 def test_a_ruined_portals_processed_shapes_are_found_there(tmp_path, library):
@@ -243,3 +246,24 @@ def test_infested_stone_is_found_in_the_mountains_where_its_veins_generate(libra
     assert task.requires in ([[]], [])  # found as a natural block, with no structure
     assert "windswept_hills" in library.knowledge.natural_blocks["infested_stone"].biomes
     assert "infested_stone" not in library.knowledge.structure_blocks
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("find cliff.", "no feature of the 1.20 world generator"),
+    ("find waterfall.", "a water spring (the spring_water feature)"),
+    ("find lavafall.", "a lava spring (the spring_lava feature"),
+    ("find lake.", "no water lake feature"),
+    ("find lava lake.", "lake_lava_surface, one in 200 chunks"),
+    ("find underground lake.", "an aquifer's water in a cave"),
+    ("find void_air", "outside the world's height limits"),
+    ("find cave_air", "being in a cave is find.cave"),
+])
+def test_finds_of_terrain_the_world_model_holds_no_table_of_say_which(tmp_path, text, why):
+    """Lakes and springs are 1.20 features the world model does not hold; a cliff and technical air are no finds."""
+    (got,) = _coverage(tmp_path, [text])
+    assert got["status"] == "not expressible" and why in got["reason"]
+
+
+def test_the_upper_bound_of_the_world_is_the_build_limit(tmp_path):
+    (got,) = _coverage(tmp_path, ["Reach the upperbound of the world."])
+    assert (got["status"], got["task"]) == ("matched", "navigate.reach_build_limit")

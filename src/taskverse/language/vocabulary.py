@@ -338,6 +338,27 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("talk",): "talking to a villager is no event the world model counts (use.trade_villager trades)",
     ("hit", "target"): "a target block hit by a projectile is no event the world model counts",
     ("tidy",): "how tidy a place looks is judged by eye, which no state of the world model shows",
+    # the atomic list's finds of terrain the world model holds no table of (the 1.20.1 worldgen placed features)
+    ("find", "cliff"): "a cliff is no feature of the 1.20 world generator: steep terrain comes of the noise that "
+                       "shapes the land, with no block, feature or biome of its own (Minecraft Wiki, Terrain "
+                       "features: Cliff)",
+    ("find", "waterfall"): "the world model holds no springs: a waterfall is the flow of a water spring (the "
+                           "spring_water feature) out of a cliff or a cave wall, and find.water finds any water",
+    ("find", "lavafall"): "the world model holds no springs: a lavafall is the flow of a lava spring (the "
+                          "spring_lava feature; spring_open and spring_closed in the Nether), and find.lava finds "
+                          "any lava",
+    ("find", "lake"): "the world model holds no bodies of water: the 1.20 world has no water lake feature (its "
+                      "lakes are terrain and aquifers below the water level), and find.water finds any water",
+    ("lava", "lake"): "the world model holds no lakes: a lava lake is the lake_lava feature (lake_lava_surface, one "
+                      "in 200 chunks; lake_lava_underground, one in 9, five or more blocks under the surface), and "
+                      "find.lava finds any lava",
+    ("underground", "lake"): "the world model holds no lakes: an underground lake is an aquifer's water in a cave "
+                             "(or lake_lava_underground's lava), and find.water finds any water",
+    ("find", "void", "air"): "void_air is no block a player meets: the game gives it for positions outside the "
+                             "world's height limits, where nothing is stored, and air is not seen (Minecraft Wiki, "
+                             "Air)",
+    ("find", "cave", "air"): "cave_air is the air carvers leave in caves and ravines, which looks as any air: being "
+                             "in a cave is find.cave",
 }
 """MCU texts the world model has no task for, each with why: the config imports with this named, not read."""
 
