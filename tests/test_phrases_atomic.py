@@ -124,7 +124,8 @@ def test_pot_a_flower_is_any_pot_atom_of_the_game_s_flowers_tag():
 
 @pytest.mark.parametrize(("text", "named"), [
     ("Trap a creeper in house.", "trapped in a house"),
-    ("climb ladder", "climbing"),
+    ("climb waterfall", "climbable"),
+    ("close door", "no statistic"),
     ("feed tamed wolf", "tamed"),
     ("Bring a cow into nether.", "dimension"),
     ("turn a villager into librarian", "profession"),

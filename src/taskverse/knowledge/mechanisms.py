@@ -960,6 +960,36 @@ class Screens(_Table):
         return self
 
 
+# -- custom statistics ----------------------------------------------------------------------------------------
+
+class Statistic(_Table):
+    """An action the game counts as a custom statistic (``talked_to_villager``, ``climb_one_cm``): one atom."""
+
+    verb: str = Field(pattern=r"^[a-z]+$")
+    name: str = Field(pattern=r"^[a-z0-9_]+$")
+    description: str
+    statistic: str = Field(pattern=r"^[a-z_]+$")
+    ways: list[list[Need]] = Field(min_length=1)
+    yields: list[Yield] = Field(default_factory=list)
+    goal: Goal
+    source: str
+
+
+class Statistics(_Table):
+    """``statistics.yaml``: actions beyond a block's screen that the game counts as a custom statistic."""
+
+    source: str
+    statistics: list[Statistic] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _once(self) -> Statistics:
+        ids = [f"{s.verb}.{s.name}" for s in self.statistics]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"atoms listed twice: {twice}")
+        return self
+
+
 # -- loading ----------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -993,6 +1023,7 @@ class Mechanisms:
     boating: Boating
     shooting: Shooting
     screens: Screens
+    statistics: Statistics
 
     def waits(self) -> dict[str, tuple[Ticks, Weather | None]]:
         """Per atom id, the game ticks its action waits for on average and the weather it waits for, if any.
@@ -1053,6 +1084,7 @@ FILES: dict[str, tuple[str, type[_Table]]] = {
     "boating": ("boating.yaml", Boating),
     "shooting": ("shooting.yaml", Shooting),
     "screens": ("screens.yaml", Screens),
+    "statistics": ("statistics.yaml", Statistics),
 }
 """Field of ``Mechanisms``: (file under ``curated/``, model)."""
 
@@ -1179,4 +1211,7 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     out += [("shooting.yaml", n, "item") for n in (mech.shooting.bow, *mech.shooting.ammo)]
     out += [("screens.yaml", b.block, "block") for b in mech.screens.blocks]
     out += [("screens.yaml", n, "item") for b in mech.screens.blocks for n in b.with_]
+    out += [("statistics.yaml", name, n.kind.value) for s in mech.statistics.statistics for way in s.ways
+            for n in way for name in n.any_of]
+    out += [("statistics.yaml", y.name, y.kind.value) for s in mech.statistics.statistics for y in s.yields]
     return out

@@ -41,6 +41,10 @@ VERBS: dict[str, tuple[str, ...]] = {
     "hook": ("hook",), "trap": ("trap",), "store": ("store",),
     "open": SCREEN_VERBS, "interact": SCREEN_VERBS, "inspect": SCREEN_VERBS, "search": ("inspect",),
     "trigger": ("trigger",),
+    # the actions of the game's custom statistics beyond a screen (statistics.yaml): talked_to_villager,
+    # target_hit, clean_armor/clean_banner/clean_shulker_box, climb_one_cm
+    "talk": ("talk",), "speak": ("talk",), "hit": ("hit",), "clean": ("clean",), "wash": ("clean",),
+    "climb": ("climb",),
 }
 """A phrase's verb and the library verbs it may mean, tried in order (``kill`` a mob: combat, else hunt).
 
@@ -223,6 +227,17 @@ REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     # the game's interact_with_<block> statistics, read with the verb of their atoms (interact.<block>)
     ("interact", "with"): ("interact",),
     ("stone", "cutter"): ("stonecutter",),
+    # the game's target_hit and clean_armor statistics, read with the words of their atoms (hit.target,
+    # clean.leather_armor): a target shot is a target hit; the only armour a cauldron cleans is dyed leather
+    ("shoot", "a", "target"): ("hit", "target"), ("shoot", "the", "target"): ("hit", "target"),
+    ("shoot", "target"): ("hit", "target"), ("clean", "armor"): ("clean", "leather_armor"),
+    ("clean", "armour"): ("clean", "leather_armor"),
+    ("talk", "with"): ("talk",), ("talk", "to"): ("talk",), ("speak", "with"): ("talk",), ("speak", "to"): ("talk",),
+    ("climb", "on"): ("climb",), ("climb", "up"): ("climb",),
+    # the game's fill_cauldron statistic counts a bucket emptied into a cauldron (CauldronInteraction.emptyBucket);
+    # a line that names no fluid is read as water, the one a cauldron is filled with for its uses
+    ("fill", "cauldron"): ("place", "water_cauldron"), ("fill", "a", "cauldron"): ("place", "water_cauldron"),
+    ("fill", "the", "cauldron"): ("place", "water_cauldron"),
     ("harming", "potion"): ("potion", "of", "harming"),
     ("lava", "pool"): ("lava",), ("lava", "source"): ("lava",),
     # MCU's task names, as its compositional configs join them (craft_to_cake, explore_boat, use_lead)
@@ -328,15 +343,17 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("feed", "tamed"): "whether an animal is tamed is not part of the world model's state (feed.wolf feeds any wolf)",
     ("bring",): "a mob's dimension (one led through a portal) is not part of the world model's state",
     ("turn", "a"): "a villager's profession (taken from a job site block) is not part of the world model's state",
-    ("clean",): "washing dye off in a cauldron is no event the world model counts",
-    ("climb",): "climbing (where the player stands in a block) is not part of the world model's state",
+    # the custom statistics' actions (statistics.yaml) are read; these name what no statistic counts
+    ("climb", "waterfall"): "a waterfall is water, which the game's climbable blocks (ladders, vines, scaffolding) "
+                            "do not include: moving up in water counts as swimming, and no statistic counts a "
+                            "waterfall climbed",
+    ("close", "door"): "a door closed is no statistic of the game and no event the world model counts (a door's "
+                       "click changes its block state only)",
     ("clog",): "where fluids flow is not part of the world model's state",
     ("light", "up"): LIT,
     ("merge",): "a double chest (two chests placed side by side) is not part of the world model's state",
     ("hatch",): "a chick hatched from a thrown egg is no event the world model counts",
     ("attract",): "a mob following the player is not part of the world model's state",
-    ("talk",): "talking to a villager is no event the world model counts (use.trade_villager trades)",
-    ("hit", "target"): "a target block hit by a projectile is no event the world model counts",
     ("tidy",): "how tidy a place looks is judged by eye, which no state of the world model shows",
     # the atomic list's finds of terrain the world model holds no table of (the 1.20.1 worldgen placed features)
     ("find", "cliff"): "a cliff is no feature of the 1.20 world generator: steep terrain comes of the noise that "

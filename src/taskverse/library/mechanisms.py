@@ -27,7 +27,9 @@ table into atoms, with no per-item code:
 * ``hook.<mob>``: a mob hooked with a fishing rod and reeled in (the rod used on the mob);
 * ``trap.<mob>``: a mob trapped in a boat it walks into (the boat used on the mob);
 * ``open.<block>``, ``interact.<block>``, ``inspect.<block>``, ``trigger.<block>``: a block's screen opened (or its
-  click counted), as the game's custom statistic of that name counts it (``screens.yaml``).
+  click counted), as the game's custom statistic of that name counts it (``screens.yaml``);
+* ``talk.<mob>``, ``hit.target``, ``clean.<item>``, ``climb.<block>``: other actions a custom statistic counts
+  (``statistics.yaml``: a villager talked to, a target block hit, an item washed in a cauldron, a block climbed).
 """
 
 from __future__ import annotations
@@ -636,9 +638,25 @@ def opens(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
+def counted(kn: Knowledge) -> list[Draft]:
+    """``<verb>.<name>``: an action a custom statistic counts, with the ways, yields and success the table declares.
+
+    The mobs and blocks of the first way are where the atom starts (a villager summoned, a ladder beside).
+    """
+    drafts = []
+    for stat in _mech(kn).statistics.statistics:
+        ways = [list(way) for way in stat.ways]
+        yields = [y.model_dump(mode="json", exclude_defaults=True) for y in stat.yields]
+        made = draft(stat.verb, stat.name, stat.goal.event.value, ways, yields, category=Category.EXPLOITATION,
+                     description=stat.description, initialization=_with_mobs(kn, ways[0]))
+        made.data["metrics"] = {"success": stat.goal.model_dump(mode="json", exclude_defaults=True)}
+        drafts.append(made)
+    return drafts
+
+
 GENERATORS: tuple[Callable[[Knowledge], list[Draft]], ...] = (
     strips, enchants, enchants_any, silk_mines, changes, loots, trades, sells, lures, smiths, stonecuts, variants,
     tending, pots, fills, brews, drinks, breeds, tames, repairs, renames, combines, throws, hangs, stores, hooks,
-    traps, opens, feeds,
+    traps, opens, feeds, counted,
 )
 """The mechanism rules, run after the recipe and drop rules of ``taskverse.library.generate``."""
