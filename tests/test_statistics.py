@@ -116,8 +116,10 @@ def test_the_engine_compiles_talking_to_a_villager_as_its_right_click(library):
     assert ir.trackers.interact.entities
 
 
-@pytest.mark.parametrize("task_id", ["climb.ladder", "hit.target", "clean.shulker_box"])
-def test_the_engine_compile_step_refuses_what_its_runtime_does_not_watch(library, task_id):
-    with pytest.raises(CompileError) as caught:
+@pytest.mark.parametrize(("task_id", "statistic"), [("climb.ladder", "climb_one_cm"), ("hit.target", "target_hit"),
+                                                    ("clean.shulker_box", "clean_shulker_box"),
+                                                    ("clean.leather_armor", "clean_armor")])
+def test_the_engine_compile_step_refuses_what_its_runtime_does_not_watch(library, task_id, statistic):
+    with pytest.raises(CompileError, match="does not watch") as caught:
         compile_task(library.get(task_id), library, game="taskverse_mc")
-    assert "\n" not in str(caught.value)
+    assert statistic in str(caught.value) and "\n" not in str(caught.value)

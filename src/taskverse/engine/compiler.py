@@ -172,6 +172,21 @@ class _State:
             self.problems.append(entry)
 
 
+UNWATCHED_STATISTICS = {
+    "climb_one_cm": "the runtime does not watch a player moving up a climbable node (the engine game's ladders "
+                    "and vines are not climbable)",
+    "target_hit": "the runtime does not watch a projectile hitting a block (the engine game's target block reacts "
+                  "to no hit)",
+    "clean_armor": "the runtime does not watch an item washed in a water cauldron (dyed items and cauldron washing "
+                   "are not in the engine game)",
+    "clean_banner": "the runtime does not watch an item washed in a water cauldron (banner patterns and cauldron "
+                    "washing are not in the engine game)",
+    "clean_shulker_box": "the runtime does not watch an item washed in a water cauldron (cauldron washing is not in "
+                         "the engine game)",
+}
+"""The custom statistics of ``statistics.yaml`` no callback of the engine runtime reports, with what it lacks."""
+
+
 class Compiler:
     """Compiles tasks of a library for one game (its mapping and registry are loaded once)."""
 
@@ -424,6 +439,18 @@ class Compiler:
                        task.id == f"{b.verb}.{b.block}"), None)
         return (screen.block, screen.with_) if screen is not None and screen.with_ else None
 
+    def _unwatched_statistic(self, goal: Goal) -> tuple[str, str] | None:
+        """The custom statistic (``statistics.yaml``) a goal is, with what the runtime lacks to watch it, if any.
+
+        A statistic counted on a mob's right-click (``talk.villager``) is the mob's interact event, which the runtime
+        logs; the others are a movement, a hit or a wash no engine callback reports.
+        """
+        mech = self.kn.mechanisms
+        if mech is None or goal.event.value != "interact":
+            return None
+        stat = next((st.statistic for st in mech.statistics.statistics if st.goal == goal), None)
+        return None if stat is None or stat not in UNWATCHED_STATISTICS else (stat, UNWATCHED_STATISTICS[stat])
+
     def _hooks(self, goal: Goal) -> bool:
         """Whether a goal is a mob hooked with the fishing rod (``hooking.yaml``): the rod used on the mob."""
         mech = self.kn.mechanisms
@@ -635,6 +662,10 @@ class Compiler:
                     s.problem("no mob rides a boat in the game", goal.target, f"{node.task} traps a mob in a boat, "
                               "which the engine game does not do (its boats seat only a player; the runtime's mobs "
                               "ride nothing)")
+                    goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
+                elif (unwatched := self._unwatched_statistic(goal)) is not None:
+                    s.problem("custom statistic the runtime does not watch", goal.target,
+                              f"{node.task} is counted by the game's {unwatched[0]} statistic: {unwatched[1]}")
                     goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
                 else:
                     goals[node.task] = self.goal(s, node.task, goal)
