@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phrase_support import reads_as
+from phrase_support import phrase_reader, reads_as
 from stepping_support import assert_fast_path_agrees, one_step_single_and_batched
 from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import CompileError, compile_task
+from taskverse.language.reading import PhraseError
 from taskverse.textenv.kernel import BACKENDS
 
 
@@ -109,6 +110,22 @@ def test_the_plan_from_scratch_fills_a_cauldron_dyes_armor_and_cleans_it(library
 ])
 def test_statistic_phrases_read(phrase, expected):
     assert reads_as(phrase, expected)
+
+
+@pytest.mark.parametrize(("phrase", "expected"), [("ride llama", "tame.llama"), ("ride a strider", "use.ride_strider")])
+def test_riding_a_llama_is_mounting_it_and_a_strider_is_steered(phrase, expected):
+    assert reads_as(phrase, expected)
+
+
+@pytest.mark.parametrize(("phrase", "named"), [
+    ("climb waterfall", "climbable"), ("close door", "no statistic"), ("aviate", "aviate_one_cm"),
+    ("fall", "fall_one_cm"), ("dive deeply", "walk_under_water_one_cm"), ("ice boating", "boat_one_cm"),
+    ("sprint-jumping", "sprint_one_cm"),
+])
+def test_what_no_statistic_or_no_state_counts_is_named_not_read(phrase, named):
+    with pytest.raises(PhraseError) as caught:
+        phrase_reader().read(phrase)
+    assert caught.value.status == "not expressible" and named in caught.value.message
 
 
 def test_the_engine_compiles_talking_to_a_villager_as_its_right_click(library):

@@ -234,6 +234,9 @@ REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("clean", "armour"): ("clean", "leather_armor"),
     ("talk", "with"): ("talk",), ("talk", "to"): ("talk",), ("speak", "with"): ("talk",), ("speak", "to"): ("talk",),
     ("climb", "on"): ("climb",), ("climb", "up"): ("climb",),
+    # riding a llama is mounting it, the right-click tame.llama counts: a llama takes no saddle and is never
+    # steered, and the game's horse_one_cm counts its moves with the player on, as any AbstractHorse's
+    ("ride", "llama"): ("tame", "llama"), ("ride", "a", "llama"): ("tame", "llama"),
     # the game's fill_cauldron statistic counts a bucket emptied into a cauldron (CauldronInteraction.emptyBucket);
     # a line that names no fluid is read as water, the one a cauldron is filled with for its uses
     ("fill", "cauldron"): ("place", "water_cauldron"), ("fill", "a", "cauldron"): ("place", "water_cauldron"),
@@ -347,6 +350,16 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("climb", "waterfall"): "a waterfall is water, which the game's climbable blocks (ladders, vines, scaffolding) "
                             "do not include: moving up in water counts as swimming, and no statistic counts a "
                             "waterfall climbed",
+    ("aviate",): "a flight with an elytra is counted by its distance (aviate_one_cm), and the world model keeps no "
+                 "player position to measure one",
+    ("fall",): "a fall is counted by its distance (fall_one_cm), and the world model keeps no player position to "
+               "measure one",
+    ("dive",): "a dive is counted by the distance walked under water (walk_under_water_one_cm), and the world model "
+               "keeps no player position to measure one",
+    ("ice", "boating"): "a boat ridden on ice is counted by its distance (boat_one_cm), and the world model keeps no "
+                        "player position or ground under a boat (use.ride_boat rides one on water)",
+    ("sprint-jumping",): "a jump made while sprinting is one jump and a sprinted distance (jump, sprint_one_cm), and "
+                         "the world model does not say the two happened together (move.jump, move.sprint each count)",
     ("close", "door"): "a door closed is no statistic of the game and no event the world model counts (a door's "
                        "click changes its block state only)",
     ("clog",): "where fluids flow is not part of the world model's state",
