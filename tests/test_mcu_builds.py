@@ -8,6 +8,7 @@ import pytest
 from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import BUILD_SHAPES, CompileError, compile_task
+from taskverse.engine.ir import shape_cells
 
 
 def _events(event: str, targets: list[str]) -> list[GameEvent]:
@@ -84,3 +85,10 @@ def test_a_road_is_a_line_the_engine_runtime_checks_and_the_atomic_list_reads(li
     evaluator = Evaluator.for_library(library)
     assert evaluator.evaluate(AtomRef(task="build.road"), [GameEvent(event="build", target="road")]).satisfied
     assert not evaluator.evaluate(AtomRef(task="build.road"), [GameEvent(event="build", target="fence")]).satisfied
+
+
+def test_each_layer_of_the_pyramid_rests_on_the_one_below():
+    laid = set(shape_cells("pyramid", 5))
+    assert all((x, y - 1, z) in laid for x, y, z in laid if y > 0)
+    assert {y for _, y, _ in laid} == {0, 1, 2}
+    assert len(laid) == 35

@@ -653,6 +653,60 @@ end
 
 local X, Y, Z = {x = 1, y = 0, z = 0}, {x = 0, y = 1, z = 0}, {x = 0, y = 0, z = 1}
 
+-- Whether every cell of the box from corner (x, y, z), `a` along x, `h` up and `c` along z, is placed.
+local function box_full(x, y, z, a, h, c)
+	for i = 0, a - 1 do
+		for k = 0, h - 1 do
+			for j = 0, c - 1 do
+				if not is_placed(x + i, y + k, z + j) then
+					return false
+				end
+			end
+		end
+	end
+	return true
+end
+
+-- Whether a solid box of placed nodes (`length` x `width` across, either way round, `height` up) contains pos.
+local function box(pos, b)
+	for _, size in ipairs({{b.length, b.width}, {b.width, b.length}}) do
+		for i = 0, size[1] - 1 do
+			for k = 0, b.height - 1 do
+				for j = 0, size[2] - 1 do
+					if box_full(pos.x - i, pos.y - k, pos.z - j, size[1], b.height, size[2]) then
+						return true
+					end
+				end
+			end
+		end
+	end
+	return false
+end
+
+-- Whether a stepped pyramid of placed nodes on a `length` x `length` base (odd) contains pos: layer k below the
+-- apex is a square k cells out from it on every side, as the Python planner's shape_cells lays it.
+local function pyramid(pos, b)
+	local layers = (b.length + 1) / 2
+	local r = layers - 1
+	for ay = pos.y, pos.y + r do
+		for ax = pos.x - r, pos.x + r do
+			for az = pos.z - r, pos.z + r do
+				local full = true
+				for k = 0, r do
+					if not box_full(ax - k, ay - k, az - k, 2 * k + 1, 1, 2 * k + 1) then
+						full = false
+						break
+					end
+				end
+				if full then
+					return true
+				end
+			end
+		end
+	end
+	return false
+end
+
 local shapes = {
 	column = function(pos, b) return run_length(pos, 0, 1, 0) >= b.length end,
 	line = function(pos, b)
@@ -664,6 +718,8 @@ local shapes = {
 	wall = function(pos, b)
 		return rectangle(pos, X, Y, b.length, b.height) or rectangle(pos, Z, Y, b.length, b.height)
 	end,
+	box = box,
+	pyramid = pyramid,
 }
 
 check_builds = function(player, pos)

@@ -203,10 +203,32 @@ class BuildIR(IRModel):
     """A shape of placed nodes that counts as building ``name``."""
 
     name: str
-    shape: Literal["column", "line", "floor", "wall"]
+    shape: Literal["column", "line", "floor", "wall", "box", "pyramid"]
     length: int
     width: int = 1
     height: int = 1
+
+
+def shape_cells(shape: str, length: int, width: int = 1, height: int = 1) -> list[tuple[int, int, int]]:
+    """The cells of a build shape, bottom layer first, two nodes east of where the player stands.
+
+    A ``pyramid`` is stepped: a ``length`` x ``length`` base (odd), each layer above one smaller on every side.
+
+    Example:
+        >>> len(shape_cells("pyramid", 5))
+        35
+
+    """
+    if shape == "pyramid":
+        return [(2 + k + i, k, k + j) for k in range((length + 1) // 2)
+                for i in range(length - 2 * k) for j in range(length - 2 * k)]
+    return {
+        "column": [(2, k, 0) for k in range(length)],
+        "line": [(2, 0, k) for k in range(length)],
+        "floor": [(2 + i, 0, j) for i in range(length) for j in range(width)],
+        "wall": [(2, k, j) for k in range(height) for j in range(length)],
+        "box": [(2 + i, k, j) for k in range(height) for i in range(length) for j in range(width)],
+    }[shape]
 
 
 class TrackersIR(IRModel):

@@ -115,6 +115,7 @@ from taskverse.engine.gamegen.content import stripping as content_stripping
 from taskverse.engine.gamegen.content import tool_uses as content_tool_uses
 from taskverse.engine.gamegen.content import trading as content_trading
 from taskverse.engine.gamegen.content import variants as content_variants
+from taskverse.engine.ir import shape_cells
 from taskverse.engine.profile import (
     GameMapping,
     GameSettings,
@@ -298,7 +299,7 @@ class GameModel:
         self._trades(out)
         blocks = sorted(n for n, i in self.items.items() if i.type == "node" and n not in NOT_BLOCKS)
         for shape, spec in sorted(BUILD_SHAPES.items()):
-            cells = spec["length"] * spec.get("width", 1) * spec.get("height", 1)
+            cells = len(shape_cells(spec["shape"], spec["length"], spec.get("width", 1), spec.get("height", 1)))
             out.add(Act("build", "shape", shape), [([_need("item", blocks, cells)], [])])
         self._portals(out)
         self._loots(out)

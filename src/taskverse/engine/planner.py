@@ -73,6 +73,7 @@ from taskverse.engine.ir import (
     RepeatIR,
     TaskIR,
     WithinIR,
+    shape_cells,
 )
 from taskverse.engine.model import GROUND_Y, HAND, GameModel, game_model
 from taskverse.errors import TaskverseError
@@ -841,13 +842,7 @@ class _Player:
     def _build(self, act: Any, name: str, taken: list[tuple[str, int]], *_: Any) -> None:
         build = next((b for b in self.goals.ir.trackers.builds if b.name == act.name), None)
         spec = build.model_dump() if build is not None else {"name": act.name, **BUILD_SHAPES[act.name]}
-        length, width, height = spec["length"], spec.get("width", 1), spec.get("height", 1)
-        cells = {
-            "column": [(2, k, 0) for k in range(length)],
-            "line": [(2, 0, k) for k in range(length)],
-            "floor": [(2 + i, 0, j) for i in range(length) for j in range(width)],
-            "wall": [(2, k, j) for k in range(height) for j in range(length)],
-        }[spec["shape"]]
+        cells = shape_cells(spec["shape"], spec["length"], spec.get("width", 1), spec.get("height", 1))
         blocks = [item for item, n in taken for _ in range(n)]
         self.home(f"{name} (on the open ground of the start)")
         for at, item in zip(cells, blocks, strict=False):
