@@ -119,6 +119,10 @@ CASES = [
     Case("interact-death", "commit.suicide", True),
     Case("build", "build.pillar", True),
     Case("build-missing-step", "build.pillar", False, without("place", -1)),
+    Case("build-cube", "build.cube", True),
+    Case("build-cube-missing-step", "build.cube", False, without("place", 13)),  # its middle cell left out
+    Case("build-pyramid", "build.pyramid", True, game="taskverse_mc"),
+    Case("build-pyramid-missing-step", "build.pyramid", False, without("place", -1), game="taskverse_mc"),  # no apex
     # --- operators ------------------------------------------------------------------------------------------
     Case("and", lambda: ref("craft.stick") & ref("mine.iron_ore"), True),
     Case("and-missing-part", lambda: ref("craft.stick") & ref("mine.iron_ore"), False, without("dig")),

@@ -9,6 +9,8 @@ from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import BUILD_SHAPES, CompileError, compile_task
 from taskverse.engine.ir import shape_cells
+from taskverse.language.explain import rules_of
+from taskverse.language.reading import PhraseError
 
 
 def _events(event: str, targets: list[str]) -> list[GameEvent]:
@@ -87,8 +89,49 @@ def test_a_road_is_a_line_the_engine_runtime_checks_and_the_atomic_list_reads(li
     assert not evaluator.evaluate(AtomRef(task="build.road"), [GameEvent(event="build", target="fence")]).satisfied
 
 
+@pytest.mark.parametrize(("line", "task"), [  # MCU's atomic list, as written there (typos and all)
+    ("build a chair", "build.chair"), ("Build a cube", "build.cube"), ("build a pyramid", "build.pyramid"),
+    ("Build a lava fall", "build.lava_fall"), ("Build a lava lake", "build.lava_lake"),
+    ("bulid a hallway", "build.hallway"), ("build a fish tank", "build.fish_tank"),
+    ("Build an artificial cave", "build.cave"), ("Build a hidden room", "build.hidden_room"),
+    ("Build a base", "build.shelter"), ("Build a coop", "build.coop"),
+    ("merge two chests into one", "build.double_chest"),
+    ("build basic redstone circuit", "build.basic_redstone_circuit"),
+    ("build NOT gate (inverter)", "build.not_gate"), ("build OR gate", "build.or_gate"),
+    ("build XNOR gate", "build.xnor_gate"), ("build IMPLIES gate", "build.implies_gate"),
+    ("make a chair", "build.chair"), ("construct a pyramid", "build.pyramid"),
+    ("light up a castle", "light.surroundings"), ("light up the home", "light.surroundings"),
+    ("decorate the cave", "decorate.ground"), ("decorate the tree", "decorate.ground"),
+])
+def test_a_named_build_or_place_is_read_as_its_atom(reader, line, task):
+    assert reader.read(line).root.task == task
+
+
+@pytest.mark.parametrize("line", ["light up a spaceship", "decorate the spaceship", "build an automated machine",
+                                  "build redstone turret"])
+def test_a_place_or_build_the_library_does_not_name_is_not_read(reader, line):
+    with pytest.raises(PhraseError):
+        reader.read(line)
+
+
+def test_the_reading_names_the_rule_and_how_the_build_is_judged(reader):
+    chair = rules_of(reader.read("build a chair"), reader)
+    assert any("named build: build.chair" in r and "human_rating" in r for r in chair)
+    castle = rules_of(reader.read("light up a castle"), reader)
+    assert any("light.surroundings" in r and "castle" in r for r in castle)
+
+
+@pytest.mark.parametrize(("name", "cells"), [("cube", 27), ("pyramid", 35)])
+def test_a_cube_and_a_pyramid_are_shapes_the_engine_runtime_checks(library, name, cells):
+    spec = BUILD_SHAPES[name]
+    laid = shape_cells(spec["shape"], spec["length"], spec.get("width", 1), spec.get("height", 1))
+    assert len(set(laid)) == cells
+    assert sum(library.get(f"build.{name}").initialization.inventory.values()) == cells
+    compiled = compile_task(library.get(f"build.{name}"), library, game="taskverse_mc")
+    assert [b.shape for b in compiled.trackers.builds] == [spec["shape"]]
+
+
 def test_each_layer_of_the_pyramid_rests_on_the_one_below():
     laid = set(shape_cells("pyramid", 5))
     assert all((x, y - 1, z) in laid for x, y, z in laid if y > 0)
     assert {y for _, y, _ in laid} == {0, 1, 2}
-    assert len(laid) == 35

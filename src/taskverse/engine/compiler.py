@@ -97,6 +97,8 @@ BUILD_SHAPES: dict[str, dict[str, Any]] = {
     "fence": {"shape": "line", "length": 10},
     "fence_stack": {"shape": "column", "length": 3},  # fences placed one on another (MCU's stacking_acacia_fence)
     "road": {"shape": "line", "length": 10},  # blocks laid in a straight row (MCU's atomic list: Build a road)
+    "cube": {"shape": "box", "length": 3, "width": 3, "height": 3},  # a solid cube, three on a side (Build a cube)
+    "pyramid": {"shape": "pyramid", "length": 5},  # stepped on a 5 x 5 base: 25 + 9 + 1 (Build a pyramid)
 }
 
 #: Reach targets the runtime measures: the player's height, depth below the start, distance from the start.

@@ -20,7 +20,7 @@ from typing import Any
 
 from taskverse.knowledge.renames import loose_name
 from taskverse.language.reading import Counted, Joined, Limited, Node, PhraseReading, Started, Step
-from taskverse.language.vocabulary import ONTO_WORDS, USE_MEANINGS, VERBS, strip_articles
+from taskverse.language.vocabulary import ONTO_WORDS, USE_MEANINGS, VERBS, place_reading, strip_articles, tokenize
 
 JOINS = {"then": "one after the other: THEN (>>)", "all": "all of them, in any order: AND (&)",
          "any": "either of them: OR (|)"}
@@ -101,8 +101,25 @@ def _step_rules(task_id: str, reading: PhraseReading, reader: Any) -> list[str]:
         out.append(f"'{said}' means {verb}" + (f" ({USE_MEANINGS[verb]})" if said == "use" else ""))
     elif verb == "use" and _is_statistic(reader.library.index.data.get(task_id, {}), target):
         out.append(f"'use' is {USE_MEANINGS['use']}")
+    data = reader.library.index.data.get(task_id, {})
+    _, place = place_reading(tokenize(reading.phrase))
+    if place is not None:  # "light up a castle": the counted task, the place in words only
+        out.append(f"'{reading.phrase.strip()}' is {task_id}, MCU's own counted reading; the {place} is not in the "
+                   "world model's state")
+    elif verb == "build" and goal.get("event") == "build":
+        out.append(f"a named build: {task_id}, {_judged(data)}")
     out.append(f"atom {task_id}")
     return out
+
+
+def _judged(data: dict[str, Any]) -> str:
+    """How a named build is judged: its materials spent, and a person's rating of its look where it has one."""
+    spent = ", ".join(f"{n} {item}" for item, n in sorted(((data.get("initialization") or {}).get("inventory")
+                                                           or {}).items()))
+    rated = "human_rating" in ((data.get("metrics") or {}).get("also") or [])
+    return (f"made of {spent or 'its requirements'} (the text world takes it as built once they are spent)"
+            + ("; its look rated by a person (human_rating)" if rated else
+               "; an engine's runtime checks its shape where the game has one"))
 
 
 def _is_statistic(data: dict[str, Any], item: str) -> bool:

@@ -76,6 +76,7 @@ from taskverse.language.vocabulary import (
     armor_suite,
     forms,
     free_form_at,
+    place_reading,
     potion_name,
     rewrite,
     strip_articles,
@@ -160,7 +161,7 @@ class PhraseReader:
         """Read a phrase; raise ``PhraseError`` naming the words not understood and close known names."""
         self._exact = {w for w in re.findall(r"[a-z0-9]+(?:_[a-z0-9]+)+", phrase.lower()) if w in self.names}
         """Game ids written as ids (``oak_wood``): each means that id, never an old name's or an alias's thing."""
-        words = rewrite([TYPOS.get(word, word) for word in tokenize(phrase)])
+        words, _ = place_reading(rewrite([TYPOS.get(word, word) for word in tokenize(phrase)]))
         if not words:
             raise PhraseError("an empty phrase", field="phrase")
         if len(words) > MAX_PHRASE_WORDS:

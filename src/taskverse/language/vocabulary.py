@@ -327,9 +327,32 @@ VAGUE_THINGS: frozenset[tuple[str, ...]] = frozenset(_words(
 """Things after ``with``/``using`` that name no one item (``various blocks``, ``a sword``): what the task is done
 with is whatever its start gives (an MCU config's commands), so the words add nothing to the expression."""
 
-LIT = ("how lit a named place is, is not part of the world model's state (light.surroundings places eight light "
-       "sources around the player; a castle, a cave or a house lit is not checked)")
-"""Why "light up X" is not read as placing torches: a place's dark spots left are what MCU rates."""
+NAMED_PLACES = frozenset({"home", "house", "castle", "temple", "pyramid", "tower", "cave", "base", "room", "tree"})
+"""Places a player lights up or decorates in MCU's atomic list (``light up a castle``, ``decorate the cave``)."""
+PLACE_READINGS: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("light", "up"): ("light", "up", "the", "surroundings"),
+    ("decorate",): ("decorate", "the", "ground"),
+}
+"""How lighting up or decorating a named place reads: as MCU's own counted ``light_up_the_surroundings`` and
+``decorate_the_ground`` (eight light sources, eight ground decorations placed where the player is). The world model
+has no house, castle or cave the player stands in, so the place is kept in words only; the look is rated."""
+
+
+def place_reading(words: list[str]) -> tuple[list[str], str | None]:
+    """The words with ``light up``/``decorate`` + a named place read as the counted task, and the place named.
+
+    Example:
+        >>> place_reading(["light", "up", "a", "castle"])
+        (['light', 'up', 'the', 'surroundings'], 'castle')
+
+    """
+    for head, reading in PLACE_READINGS.items():
+        rest = strip_articles(words[len(head):]) if tuple(words[:len(head)]) == head else []
+        if len(rest) == 1 and rest[0] in NAMED_PLACES:
+            return list(reading), rest[0]
+    return words, None
+
+
 FREE_FORM: dict[tuple[str, ...], str] = {
     ("prepare", "a", "birthday", "present"): "a present is judged by how it looks, which no state shows (MCU's "
                                              "present for a neighbour is a cake stored in a chest: store.cake)",
@@ -363,8 +386,6 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("close", "door"): "a door closed is no statistic of the game and no event the world model counts (a door's "
                        "click changes its block state only)",
     ("clog",): "where fluids flow is not part of the world model's state",
-    ("light", "up"): LIT,
-    ("merge",): "a double chest (two chests placed side by side) is not part of the world model's state",
     ("hatch",): "a chick hatched from a thrown egg is no event the world model counts",
     ("attract",): "a mob following the player is not part of the world model's state",
     ("tidy",): "how tidy a place looks is judged by eye, which no state of the world model shows",
@@ -457,10 +478,12 @@ POTION_EFFECTS = {"fire": "fire_resistance", "leap": "leaping", "jumping": "leap
                   "the_turtle_master": "turtle_master"}
 """Effect words as players shorten them: ``potion of fire`` is the potion of Fire Resistance, ``leap`` Leaping,
 ``speed`` Swiftness (the game's Speed effect) (Minecraft Wiki, Potion)."""
-ALSO_MEANS: dict[str, tuple[str, ...]] = {"craft": ("brew",), "make": ("brew",), "place": ("hang",), "put": ("hang",)}
+ALSO_MEANS: dict[str, tuple[str, ...]] = {"craft": ("brew",), "make": ("brew", "build"), "create": ("build",),
+                                          "place": ("hang",), "put": ("hang",)}
 """Library verbs a phrase's verb may also mean when its own find no atom: ``craft to potion of healing`` is brewed
-(MCU's atomic list names every potion after ``craft to``; no potion has a crafting recipe), and ``place an item
-frame`` is hanging it (a frame or a painting is an entity, not a block)."""
+(MCU's atomic list names every potion after ``craft to``; no potion has a crafting recipe), ``place an item
+frame`` is hanging it (a frame or a painting is an entity, not a block), and ``make a NAND gate`` is the named build
+(nothing crafts one)."""
 TYPOS: dict[str, str] = {"ot": "to", "dink": "drink", "bulid": "build", "villiager": "villager", "smlie": "slime",
                          "endmite": "endermite", "suger": "sugar",
                          "brewingstand": "brewing_stand"}
