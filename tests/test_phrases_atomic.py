@@ -206,3 +206,28 @@ def test_renaming_an_item_task_lists_name_is_the_anvil_s_rename_atom(item):
 
 def test_selling_what_a_villager_buys_still_reads_beside_the_currency():
     assert reads_as("sell wheat", "sell.wheat")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # groups: the illagers (tags.yaml), the pyramids (structures sharing a last word)
+    ("combat a illager", "combat.evoker | combat.pillager | combat.vindicator"),
+    ("trap a illager with a boat",
+     "init(trap.evoker | trap.pillager | trap.vindicator, inventory.oak_boat=2, main_hand=oak_boat)"),
+    ("find pyramid.", "find.desert_pyramid | find.jungle_pyramid"),
+])
+def test_a_group_s_name_is_any_of_its_members_atoms(text, expected):
+    assert reads_as(text, expected)
+
+
+def test_any_color_stained_terracotta_is_each_dyed_terracotta_never_the_plain_one():
+    reader = _reader()
+    tasks = {part.task for part in to_expr(reader.read("trade for Any color stained terracotta").root).parts}
+    assert tasks == {f"trade.{t}" for t in reader.kn.tags["stained_terracotta"]}
+    assert "trade.terracotta" not in tasks and len(tasks) == 16
+
+
+@pytest.mark.parametrize("text", ["combat a illagre", "find pyramd", "trade for Globe Baner Pattern"])
+def test_a_near_miss_of_a_new_name_still_fails_cleanly_with_close_names(text):
+    error = _refused(text)
+    assert error.status == "not expressible" and "did not understand" in error.message
+    assert "did you mean" in str(error)

@@ -471,9 +471,9 @@ class PhraseReader:
     def any_kind(self, verb: str, thing: tuple[str, ...]) -> list[str]:
         """The atoms of a verb for any thing of a kind the name stands for (``door``: every ``*_door``).
 
-        A kind is an item tag of the game (``beds``, ``wool``, ``logs``) or the last word several items share
-        (``door``, ``banner``, ``dye``); at most ``MAX_KIND`` of them. Empty when the name is no kind or fewer than
-        two of its things have an atom for the verb.
+        A kind is an item tag of the game (``beds``, ``wool``, ``logs``) or the last word several items (else
+        structures) share (``door``, ``banner``, ``dye``; ``pyramid``); at most ``MAX_KIND`` of them. Empty when
+        the name is no kind or fewer than two of its things have an atom for the verb.
         """
         name = "_".join(thing)
         forms = [name, *([name[:-1]] if name.endswith("s") else []), *([name[:-2]] if name.endswith("es") else [])]
@@ -481,6 +481,8 @@ class PhraseReader:
             members = list(self.kn.tags.get(form) or self.kn.tags.get(f"{form}s") or [])
             if not members:
                 members = [item for item in self.kn.items if item.endswith(f"_{form}")]
+            if not members:  # "find a pyramid": a desert or a jungle pyramid
+                members = [s for s in self.kn.structures if s.endswith(f"_{form}")]
             tasks = list(dict.fromkeys(t for m in sorted(members) if (t := self.task_for(verb, (m,))) is not None))
             if 2 <= len(tasks) <= MAX_KIND:
                 return tasks
