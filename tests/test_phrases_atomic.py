@@ -231,3 +231,34 @@ def test_a_near_miss_of_a_new_name_still_fails_cleanly_with_close_names(text):
     error = _refused(text)
     assert error.status == "not expressible" and "did not understand" in error.message
     assert "did you mean" in str(error)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # names the game's English gives the rider, the dimension and an item ("X (Y)": a trade's category, then the item)
+    ("combat a skeleton horseman", "combat.skeleton"),
+    ("trap a skeleton horseman with a boat", "init(trap.skeleton, main_hand=oak_boat)"),
+    ("find nether.", "enter.nether"),
+    ("find nether_gold_ore", "find.nether_gold_ore"),  # a block named after the dimension is still found
+    ("trade for Map (Empty Map)", "trade.map"),
+    ("trade for Banner Pattern (Globe Banner Pattern)", "trade.globe_banner_pattern"),
+    ("repair Turtle Shell (repaired with Scute)", "repair.turtle_helmet"),
+    ("repair Elytra (repaired with Phantom Membrane)", "repair.elytra"),
+    # planting what grows where it is placed is placing it; the seeds on farmland keep their plant atoms
+    ("plant suger cane", "place.sugar_cane"),
+    ("plant mushroom", "place.brown_mushroom | place.red_mushroom"),
+    ("plant wheat seeds", "plant.wheat_seeds"),
+    # a trade for what villagers only buy is the sell side of it; what they sell stays the trade
+    ("trade for Ink Sac", "sell.ink_sac"),
+    ("trade for Stone", "sell.stone"),
+    ("trade for a bookshelf", "trade.bookshelf"),
+])
+def test_names_and_phrasings_of_the_atomic_list_read_as_the_game_means_them(text, expected):
+    assert reads_as(text, expected)
+
+
+def test_plant_a_flower_places_one_of_the_game_s_flowers():
+    reader = _reader()
+    tasks = {part.task for part in to_expr(reader.read("plant flower").root).parts}
+    flowers = set(reader.kn.tags["flowers"])
+    assert "place.poppy" in tasks and "place.oak_sapling" not in tasks
+    assert all(t.split(".", 1)[1].removesuffix("_seeds") in flowers for t in tasks)

@@ -298,6 +298,13 @@ REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("rabbit's", "foot"): ("rabbit_foot",), ("bucket", "of", "cod"): ("cod_bucket",),
     ("any", "color"): (ANY_KIND,), ("any", "colour"): (ANY_KIND,), ("any", "kind", "of"): (ANY_KIND,),
     ("blank", "banner"): ("banner",),
+    ("turtle", "shell"): ("turtle_helmet",), ("empty", "map"): ("map",),
+    # MCU's "X (Y)": a trade's category, then the game's display name of the one item it means
+    ("map", "empty", "map"): ("map",),
+    ("banner", "pattern", "globe", "banner", "pattern"): ("globe_banner_pattern",),
+    # a skeleton horseman is a skeleton riding a skeleton horse (Minecraft Wiki, Skeleton Horse: a skeleton trap's
+    # lightning makes four); the mob fought or trapped is the rider, the game's skeleton
+    ("skeleton", "horseman"): ("skeleton",), ("skeleton", "horsemen"): ("skeletons",),
 }
 """Word sequences MCU's texts use for things the reader knows under other words (whole tokens, longest first).
 
@@ -312,6 +319,8 @@ CONTEXT_TAILS: frozenset[tuple[str, ...]] = frozenset(_words(
     "for various crafting or building purposes", "in your surroundings", "from your inventory",
     "to secure your area", "on water", "on farmland", "in tilled soil", "to create jack-o'-lanterns",
     "from an oak log", "from oak logs", "and activate it with flint_and_steel",
+    # the anvil's repair material the game already requires (Minecraft Wiki, Anvil: repairing; repair.<item> asks it)
+    "repaired with scute", "repaired with phantom membrane",
 ))
 """Words after a task that say why, where in words, or from what, and add nothing a task checks: the game's own
 rules already require it (seeds go on farmland, a bed skips the night, oak planks come from oak logs) or it names
@@ -479,11 +488,16 @@ POTION_EFFECTS = {"fire": "fire_resistance", "leap": "leaping", "jumping": "leap
 """Effect words as players shorten them: ``potion of fire`` is the potion of Fire Resistance, ``leap`` Leaping,
 ``speed`` Swiftness (the game's Speed effect) (Minecraft Wiki, Potion)."""
 ALSO_MEANS: dict[str, tuple[str, ...]] = {"craft": ("brew",), "make": ("brew", "build"), "create": ("build",),
-                                          "place": ("hang",), "put": ("hang",)}
+                                          "place": ("hang",), "put": ("hang",), "plant": ("place",),
+                                          "trade": ("sell",), "find": ("enter",)}
 """Library verbs a phrase's verb may also mean when its own find no atom: ``craft to potion of healing`` is brewed
 (MCU's atomic list names every potion after ``craft to``; no potion has a crafting recipe), ``place an item
-frame`` is hanging it (a frame or a painting is an entity, not a block), and ``make a NAND gate`` is the named build
-(nothing crafts one)."""
+frame`` is hanging it (a frame or a painting is an entity, not a block), ``make a NAND gate`` is the named build
+(nothing crafts one), ``plant a mushroom`` (a flower, sugar cane, a sapling) is placing it (the library's plant
+atoms are seeds on farmland; the rest is planted by placing the block where it may stand), ``trade for ink sac`` is
+selling it when villagers only buy it (a trade goes both ways; the library's trade atoms are what a villager sells,
+its sell atoms what one buys), and ``find nether`` is entering the dimension (``enter.nether``: a dimension is no
+place in the world to find)."""
 TYPOS: dict[str, str] = {"ot": "to", "dink": "drink", "bulid": "build", "villiager": "villager", "smlie": "slime",
                          "endmite": "endermite", "suger": "sugar",
                          "brewingstand": "brewing_stand"}
