@@ -262,3 +262,34 @@ def test_plant_a_flower_places_one_of_the_game_s_flowers():
     flowers = set(reader.kn.tags["flowers"])
     assert "place.poppy" in tasks and "place.oak_sapling" not in tasks
     assert all(t.split(".", 1)[1].removesuffix("_seeds") in flowers for t in tasks)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the anvil's two things, in either order: an item and a book (which enchantment is not modelled)
+    ("combine a Netherite Sword and a book with the Smite enchantment", "combine.netherite_sword"),
+    ("combine a pair of Leather Pants and a book with the Unbreaking enchantment", "combine.leather_leggings"),
+    ("combine a Bow and a book with the Power enchantment", "combine.bow"),
+    ("combine a bow with an enchanted book", "combine.bow"),
+    ("combine an enchanted book with a diamond sword", "combine.diamond_sword"),
+    # two of one item, or an item and its repair material: the anvil's repair
+    ("combine a Diamond Pickaxe and another Diamond Pickaxe", "repair.diamond_pickaxe"),
+    ("combine an iron ingot and an iron pickaxe", "repair.iron_pickaxe"),
+    ("combine a bow and combine a crossbow", "combine.bow & combine.crossbow"),  # two phrases, two anvil uses
+])
+def test_an_anvil_pair_reads_as_the_anvil_s_atom_for_it(text, expected):
+    assert reads_as(text, expected)
+
+
+@pytest.mark.parametrize("text", [
+    "combine a golden axe and a golden hoe",
+    "combine a Golden Axe and a Golden Hoe (although they are the same material, this is not typically done since "
+    "they are different tools)",
+])
+def test_two_different_items_at_an_anvil_are_impossible_with_the_game_s_reason(text):
+    error = _refused(text)
+    assert error.status == "impossible" and "golden_axe and golden_hoe are different items" in error.message
+
+
+def test_an_item_no_book_goes_onto_in_the_library_names_the_item():
+    error = _refused("combine a Shield and a book with the Mending enchantment")
+    assert error.status == "not expressible" and "no combine task for shield" in error.message

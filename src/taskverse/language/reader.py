@@ -19,6 +19,7 @@ from taskverse.algebra.expr import MAX_AMOUNT as MAX_COUNT  # the larger of an a
 from taskverse.algebra.molecule import MoleculeBuilder
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.knowledge.renames import load_renames, loose_name
+from taskverse.language.anvil import BOOK, anvil_things
 from taskverse.language.reading import (
     Counted,
     Joined,
@@ -268,10 +269,12 @@ class PhraseReader:
                 return core
         if atom is not None:
             return Step(atom.id), (" ".join(words),)
+        if self.anvil_refuses(words) is not None:
+            return None  # "combine a golden axe and a golden hoe": one anvil pair the game refuses, not two combines
         core = self.core(words)
         if core is not None:
             return core
-        onto = self.put_onto(words) or self.used_on(words) or self.stored_in(words)
+        onto = self.put_onto(words) or self.anvil_pair(words) or self.used_on(words) or self.stored_in(words)
         if onto is not None:
             return onto
         for i in range(len(words) - 1, 0, -1):  # the rightmost modifier first
@@ -303,6 +306,45 @@ class PhraseReader:
             if read is None or not steps or not all(self.uses_item(s, used) for s in steps):
                 continue
             return read[0], (words[0], " ".join(words[1:i + 1]), *read[1][1:])
+        return None
+
+    def anvil_pair(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``combine A and B`` at an anvil, in either order: the anvil's atom for the pair.
+
+        An item and an enchanted book is ``combine.A``; two of one item, or an item and its repair material, the
+        anvil's repair (``repair.A``).
+        """
+        if words[0] not in VERBS or "combine" not in VERBS[words[0]]:
+            return None
+        for first, second in anvil_things(words):
+            pair = (self.known(first, ("item",)), self.known(second, ("item",)))
+            task = None
+            for item, other in (pair, pair[::-1]):
+                if item is None or other is None or item == BOOK[0]:
+                    continue
+                if other == BOOK[0]:
+                    task = self.task_for(words[0], (item,))
+                elif (repair := self.task_for("repair", (item,))) is not None and \
+                        (other == item or self.some_way_uses(repair, other)):
+                    task = repair
+                if task is not None:
+                    return Step(task), (words[0], " ".join(words[1:]))
+        return None
+
+    def anvil_refuses(self, words: tuple[str, ...]) -> str | None:
+        """Why the anvil refuses the two things ``combine A and B`` names (two different items), or None."""
+        if words[0] not in VERBS or "combine" not in VERBS[words[0]]:
+            return None
+        for first, second in anvil_things(words):
+            a, b = self.known(first, ("item",)), self.known(second, ("item",))
+            if a is None or b is None or a == b or BOOK[0] in (a, b):
+                continue
+            if any((repair := self.task_for("repair", (item,))) is not None and self.some_way_uses(repair, other)
+                   for item, other in ((a, b), (b, a))):
+                continue  # an item and its repair material
+            return (f"an anvil takes an item with an enchanted book, another of the same item or its repair "
+                    f"material; {a} and {b} are different items, and neither repairs the other (Minecraft Wiki, "
+                    "Anvil; anvil.yaml)")
         return None
 
     def used_on(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
@@ -352,6 +394,12 @@ class PhraseReader:
         return bool(ways) and all(any(item in (n.get("any_of") or []) and not n.get("kept") for n in
                                       (w.get("needs", []) if isinstance(w, dict) else w)) for w in ways)
 
+    def some_way_uses(self, task_id: str, item: str) -> bool:
+        """Whether a way of an atom uses up ``item`` (an iron ingot repairing an iron pickaxe)."""
+        ways = self._atoms.get(task_id, {}).get("requires") or []
+        return any(any(item in (n.get("any_of") or []) and not n.get("kept") for n in
+                       (w.get("needs", []) if isinstance(w, dict) else w)) for w in ways)
+
     def _renamed_first(self, words: tuple[str, ...]) -> bool:
         """Whether a verb's thing is an old name read first for that verb (``obtain iron ore``: raw iron).
 
@@ -376,6 +424,8 @@ class PhraseReader:
             read_left = self._clause(left)
             if read_left is None:
                 continue
+            if word == "and" and left[0] in VERBS and "combine" in VERBS[left[0]] and right[0] not in VERBS:
+                continue  # "combine A and B": the anvil's two things (anvil_pair), never two combinations
             read_right = self._clause(right)
             if read_right is None and left[0] in VERBS and right[0] not in VERBS:  # "hunt a cow and a sheep"
                 read_right = self._clause((left[0], *right))
@@ -834,6 +884,13 @@ class PhraseReader:
                 if thing[i:j] in NOT_IN_GAME:
                     return PhraseError(f"not possible in the game: {' '.join(thing[i:j])}: {NOT_IN_GAME[thing[i:j]]}",
                                        field="phrase", status="impossible")
+        for pair in anvil_things(words):  # "combine a shield and a book with ...": what the book goes onto
+            if BOOK in pair and pair[0] != pair[1]:
+                thing = pair[1] if pair[0] == BOOK else pair[0]
+                break
+        refused = self.anvil_refuses(words)
+        if refused is not None:
+            return PhraseError(f"not possible in the game: {refused}", field="phrase", status="impossible")
         name = self.known(thing, ("item", "block", "entity", "biome", "structure"))
         if verb == "build" and (name is None or name not in self.kn.items):
             builds = sorted(d["description"].removeprefix("build ") for d in self._atoms.values()

@@ -321,6 +321,8 @@ CONTEXT_TAILS: frozenset[tuple[str, ...]] = frozenset(_words(
     "from an oak log", "from oak logs", "and activate it with flint_and_steel",
     # the anvil's repair material the game already requires (Minecraft Wiki, Anvil: repairing; repair.<item> asks it)
     "repaired with scute", "repaired with phantom membrane",
+    # MCU's own aside on combining two different tools (atomic_task_list.txt), which the anvil refuses anyway
+    "although they are the same material , this is not typically done since they are different tools",
 ))
 """Words after a task that say why, where in words, or from what, and add nothing a task checks: the game's own
 rules already require it (seeds go on farmland, a bed skips the night, oak planks come from oak logs) or it names
