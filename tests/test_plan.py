@@ -156,6 +156,17 @@ def test_a_plan_loots_no_more_chests_than_the_shipwrecks_it_finds_hold(library):
     assert plan.count("find.shipwreck") > 1, plan
 
 
+def test_the_eye_armor_trim_comes_from_one_strongholds_library(library):
+    # Every library chest holds the template, a corridor chest one in ten (1.20's stronghold_library and
+    # stronghold_corridor tables): one stronghold located with an eye of ender, its library looted, where the
+    # corridor chests alone took fifteen strongholds and the eyes of some eighty enderman kills.
+    held = library.knowledge.mechanisms.structure_loot
+    library_chests = next(t.chests for t in held.kinds() if t.atom_id == "loot.stronghold.library")
+    plan = plan_task("naive(obtain.eye_armor_trim_smithing_template)", library, "steps").actions
+    assert plan.count("find.stronghold") == 1 and plan.count("loot.stronghold") == 0, plan
+    assert 1 <= plan.count("loot.stronghold.library") <= library_chests * plan.count("find.stronghold"), plan
+
+
 def test_an_enchanted_golden_apple_takes_several_structures_not_two_hundred_chests_of_one(library):
     # Each structure holds its chests once (structures.yaml: an ancient city's ten, a mineshaft's four, named
     # estimates): the plan finds another when one's are looted, where one mineshaft used to give 212 chests.

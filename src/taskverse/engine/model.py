@@ -330,7 +330,8 @@ class GameModel:
         out: dict[str, list[Yield]] = {}
         for table in mechanisms.structure_loot.tables:
             node = structure_node(table.structure)
-            if table.verb != "loot" or node not in self.structures or node not in self.places:
+            if table.verb != "loot" or table.chest is not None or node not in self.structures \
+                    or node not in self.places:  # the stand-in's one chest is the structure's main kind
                 continue
             yields = []
             for pool in table.pools:

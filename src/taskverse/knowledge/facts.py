@@ -698,7 +698,8 @@ def _check_chests(kn: Knowledge, path: Path) -> None:
     """
     if kn.mechanisms is None:
         return
-    looted = {t.structure: t.table for t in kn.mechanisms.structure_loot.tables if t.verb == "loot"}
+    looted = {t.structure: t.table for t in kn.mechanisms.structure_loot.tables
+              if t.verb == "loot" and t.chest is None}  # a further kind gives its own count
     for index, (name, structure) in enumerate(kn.structures.items()):  # the file's order
         if name in looted and structure.chests is None:
             raise TaskverseError(

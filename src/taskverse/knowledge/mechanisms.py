@@ -221,12 +221,24 @@ class HeldItem(_Table):
 
 
 class StructureLoot(_Table):
-    """What looting (a chest) or brushing (a suspicious block) one structure gives."""
+    """What looting (a chest) or brushing (a suspicious block) one structure gives.
+
+    A structure whose chests draw from several tables has an entry per kind of chest: the main kind (no
+    ``chest``), whose count is the structure's ``chests`` in ``structures.yaml``, and each further kind named by
+    ``chest`` (a stronghold's ``library``) with its own table, ``chests`` count and ``source``.
+    """
 
     structure: str
     verb: Literal["loot", "brush"] = "loot"
     block: str | None = None
     table: str
+    chest: str | None = Field(default=None, pattern=r"^[a-z0-9_]+$")
+    """A further kind of chest of the structure (``library``); None: its main kind."""
+    chests: int | None = Field(default=None, ge=1)
+    """Chests of this further kind one structure holds (looting uses one up)."""
+    chests_estimate: bool = False
+    """``chests`` is a named estimate, the count a plan counts on where it varies; ``source`` says why."""
+    source: str | None = None
     needs: list[Need] = Field(default_factory=list)
     pools: list[LootPool] = Field(min_length=1)
     held: list[HeldItem] = Field(default_factory=list)
@@ -236,7 +248,18 @@ class StructureLoot(_Table):
     def _brushed_block(self) -> StructureLoot:
         if (self.verb == "brush") != (self.block is not None):
             raise ValueError("a brush entry names the suspicious block it brushes (block), a loot entry does not")
+        if self.chest is not None and (self.verb != "loot" or self.chests is None or self.source is None):
+            raise ValueError("a further kind of chest (chest) is looted and gives its own count (chests) and source")
+        if self.chest is None and self.chests is not None:
+            raise ValueError("the main kind of chest takes its count from structures.yaml: give chests only with chest")
+        if self.chests_estimate and self.chests is None:
+            raise ValueError("chests_estimate marks the chest count as an estimate, but chests gives none")
         return self
+
+    @property
+    def atom_id(self) -> str:
+        """The library's atom that loots (or brushes) one of these: ``loot.stronghold``, ``loot.stronghold.library``."""
+        return f"{self.verb}.{self.structure}" + (f".{self.chest}" if self.chest else "")
 
 
 class StructureLootTables(_Table):
@@ -244,6 +267,19 @@ class StructureLootTables(_Table):
 
     source: str
     tables: list[StructureLoot] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one_entry_per_kind(self) -> StructureLootTables:
+        seen: set[str] = set()
+        for table in self.tables:
+            if table.atom_id in seen:
+                raise ValueError(f"{table.atom_id} is given twice: one entry per structure and kind of chest")
+            seen.add(table.atom_id)
+        return self
+
+    def kinds(self) -> list[StructureLoot]:
+        """The further kinds of chest (those with ``chest``), in the file's order."""
+        return [t for t in self.tables if t.chest is not None]
 
 
 # -- trades -----------------------------------------------------------------------------------------------------

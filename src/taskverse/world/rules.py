@@ -225,6 +225,9 @@ class Rules:
             (``structures.yaml``'s ``chests``: a desert pyramid's four).
         spent_by: Per finite source, the verbs whose actions use one up besides its ``USES_UP`` event
             (``mobs.yaml``'s ``spent_by``: a trade with a wandering trader).
+        chest_kinds: Further kinds of a structure's chests, by the atom that loots one (``loot.stronghold.library``):
+            the structure and how many one holds (``structure_loot.yaml``'s ``chest`` entries). A find of the
+            structure gives these too, counted apart from its main chests; the atom uses up one of its own kind.
 
     """
 
@@ -234,11 +237,13 @@ class Rules:
                  durability: Mapping[str, int] | None = None,
                  fuel_remainders: Mapping[str, str] | None = None, repair_share: float = 0.0,
                  finite: Mapping[Resource, int] | None = None, tools: Iterable[str] = (),
-                 spent_by: Mapping[Resource, Iterable[str]] | None = None) -> None:
+                 spent_by: Mapping[Resource, Iterable[str]] | None = None,
+                 chest_kinds: Mapping[str, tuple[Resource, int]] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
         self.spent_by = {r: frozenset(verbs) for r, verbs in (spent_by or {}).items()}
         self.repair_share = repair_share
         self.finite = dict(finite or {})
+        self.chest_kinds = dict(chest_kinds or {})
         self.fuel_ticks = dict(fuel_ticks or {})
         self.fuel_remainders = dict(fuel_remainders or {})
         self.durability = dict(durability or {})
@@ -290,7 +295,7 @@ class Rules:
         return cls(tasks, kn.tags, places_from_knowledge(kn), extra_items=extra_items,
                    fuel_ticks=fuel_ticks_from_knowledge(kn), durability=durability_from_knowledge(kn),
                    fuel_remainders=fuel_remainders_from_knowledge(kn), finite=finite_from_knowledge(kn),
-                   spent_by=spent_by_from_knowledge(kn),
+                   spent_by=spent_by_from_knowledge(kn), chest_kinds=chest_kinds_from_knowledge(kn),
                    repair_share=kn.mechanisms.anvil.unit_share if getattr(kn, "mechanisms", None) else 0.0)
 
     def _compile_resources(self, tasks: list[AtomTask], extra_items: Iterable[str]) -> None:
@@ -305,6 +310,9 @@ class Rules:
             seen.update((y.kind.value, y.name) for outcome in way_yields(task) for y in outcome)
             seen.update(initialization_resources(task.initialization))
         seen.update(("item", LEFT_PREFIX + name) for source, name in self.finite if (source, name) in seen)
+        atoms = {t.id for t in tasks}
+        seen.update(("item", _kind_counter(atom)) for atom, (source, _) in self.chest_kinds.items()
+                    if source in seen and atom in atoms)
         seen.add(("dimension", "overworld"))
         kind_order = {"item": 0, **{k: i + 1 for i, k in enumerate(PRESENCE_KINDS)}}
         self.resources: list[Resource] = sorted(seen, key=lambda r: (kind_order[r[0]], r[1]))
@@ -319,6 +327,15 @@ class Rules:
             self.index[source]: (self.index[("item", LEFT_PREFIX + source[1])], count)
             for source, count in sorted(self.finite.items()) if ("item", LEFT_PREFIX + source[1]) in self.index}
         """Finite source -> (the internal item counting what is left of it, how many one find gives)."""
+        self.kind_left: dict[str, tuple[int, int]] = {
+            atom: (self.index[("item", _kind_counter(atom))], count)
+            for atom, (_, count) in sorted(self.chest_kinds.items()) if ("item", _kind_counter(atom)) in self.index}
+        """A further kind of chest's atom -> (the internal item counting those left, how many one find gives)."""
+        self.also_left: dict[int, tuple[tuple[int, int], ...]] = {}
+        """Finite source -> the further kinds of chest one find gives too (counter, count)."""
+        for atom, left in sorted(self.kind_left.items()):
+            source = self.index[self.chest_kinds[atom][0]]
+            self.also_left[source] = (*self.also_left.get(source, ()), left)
         self.heat = self.index.get(("item", HEAT), -1)
         self.fuel_back: dict[int, int] = {
             self.index[("item", fuel)]: self.index[("item", back)]
@@ -374,6 +391,8 @@ class Rules:
                                       consume=not presence and not need.kept, presence=presence, virtual=virtual,
                                       weights=weights, uses=need.uses if works else 0))
                     finite = self.left_of.get(members[0]) if presence and len(members) == 1 else None
+                    if finite is not None and task.id in self.kind_left:  # a library chest, not a corridor's
+                        finite = self.kind_left[task.id]
                     source = (kind, self.names[members[0]])
                     if finite is not None and ((task.goal.event.value == USES_UP.get(kind)
                                                 and task.goal.target == source[1])  # a kill, a chest looted
@@ -394,6 +413,8 @@ class Rules:
                     held_by = self.left_of.get(index[(y.kind.value, y.name)])
                     if held_by is not None:  # a find of a finite source gives the few one structure holds
                         outputs.append(Output(held_by[0], held_by[1], 1.0, -1))
+                        outputs += [Output(counter, count, 1.0, -1) for counter, count in
+                                    self.also_left.get(index[(y.kind.value, y.name)], ())]
                 outcomes.append(tuple(outputs))
             self.way_outputs.append(tuple(outcomes))
             self.outputs.append(_best_outputs(outcomes))
@@ -637,6 +658,8 @@ class Rules:
                 left = self.left_of.get(r)
                 if left is not None:  # found with the few one structure holds
                     self.change(state, left[0], left[1])
+                for counter, count in self.also_left.get(r, ()):  # and its further kinds of chest
+                    self.change(state, counter, count)
         return state
 
     def resource(self, kind: str, name: str) -> int:
@@ -1555,6 +1578,19 @@ def finite_from_knowledge(kn: Any) -> dict[Resource, int]:
     finite.update({("structure", name): s.chests for name, s in sorted(kn.structures.items())
                    if getattr(s, "chests", None)})
     return finite
+
+
+def chest_kinds_from_knowledge(kn: Any) -> dict[str, tuple[Resource, int]]:
+    """Further kinds of a structure's chests (``structure_loot.yaml``'s ``chest``): atom -> (structure, count)."""
+    mechanisms = getattr(kn, "mechanisms", None)
+    if mechanisms is None:
+        return {}
+    return {t.atom_id: (("structure", t.structure), int(t.chests)) for t in mechanisms.structure_loot.kinds()}
+
+
+def _kind_counter(atom: str) -> str:
+    """The internal item counting a further kind's chests left: ``left:stronghold.library``."""
+    return LEFT_PREFIX + atom.split(".", 1)[1]
 
 
 def spent_by_from_knowledge(kn: Any) -> dict[Resource, list[str]]:

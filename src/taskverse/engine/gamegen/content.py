@@ -976,7 +976,7 @@ def structures(kn: Any) -> list[dict[str, Any]]:
     (:func:`held_blocks`).
     """
     tables = kn.mechanisms.structure_loot.tables if kn.mechanisms is not None else []
-    loot = {t.structure: t for t in tables if t.verb == "loot"}
+    loot = {t.structure: t for t in tables if t.verb == "loot" and t.chest is None}  # the stand-in's chest
     brushed = {t.structure: t for t in tables if t.verb == "brush" and t.block is not None}
     ground = [b["name"] for b in biomes(kn) if b["y_min"] <= GROUND_Y + 1 <= b["y_max"]]
     out = []
