@@ -101,7 +101,7 @@ def test_a_road_is_a_line_the_engine_runtime_checks_and_the_atomic_list_reads(li
     ("build XNOR gate", "build.xnor_gate"), ("build IMPLIES gate", "build.implies_gate"),
     ("make a chair", "build.chair"), ("construct a pyramid", "build.pyramid"),
     ("light up a castle", "light.surroundings"), ("light up the home", "light.surroundings"),
-    ("decorate the cave", "decorate.ground"), ("decorate the tree", "decorate.ground"),
+    ("decorate the cave", "decorate.ground"),
 ])
 def test_a_named_build_or_place_is_read_as_its_atom(reader, line, task):
     assert reader.read(line).root.task == task

@@ -259,8 +259,8 @@ def test_names_and_phrasings_of_the_atomic_list_read_as_the_game_means_them(text
 def test_plant_a_flower_places_one_of_the_game_s_flowers():
     reader = _reader()
     tasks = {part.task for part in to_expr(reader.read("plant flower").root).parts}
-    flowers = set(reader.kn.tags["flowers"])
-    assert "place.poppy" in tasks and "place.oak_sapling" not in tasks
+    flowers = set(reader.kn.tags["small_flowers"]) | set(reader.kn.tags["tall_flowers"])
+    assert "place.poppy" in tasks and "place.oak_sapling" not in tasks and "place.cherry_leaves" not in tasks
     assert all(t.split(".", 1)[1].removesuffix("_seeds") in flowers for t in tasks)
 
 

@@ -48,6 +48,7 @@ from taskverse.language.vocabulary import (
     HOW_WORDS,
     INTO_WORDS,
     KEYWORDS,
+    KIND_TAGS,
     LOCATION_WORDS,
     MAX_PHRASE_WORDS,
     MAX_READ_STEPS,
@@ -528,7 +529,8 @@ class PhraseReader:
         name = "_".join(thing)
         forms = [name, *([name[:-1]] if name.endswith("s") else []), *([name[:-2]] if name.endswith("es") else [])]
         for form in forms:
-            members = list(self.kn.tags.get(form) or self.kn.tags.get(f"{form}s") or [])
+            members = [m for tag in KIND_TAGS.get(form, ()) for m in self.kn.tags[tag]]
+            members = members or list(self.kn.tags.get(form) or self.kn.tags.get(f"{form}s") or [])
             if not members:
                 members = [item for item in self.kn.items if item.endswith(f"_{form}")]
             if not members:  # "find a pyramid": a desert or a jungle pyramid

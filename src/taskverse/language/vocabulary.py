@@ -338,8 +338,12 @@ VAGUE_THINGS: frozenset[tuple[str, ...]] = frozenset(_words(
 """Things after ``with``/``using`` that name no one item (``various blocks``, ``a sword``): what the task is done
 with is whatever its start gives (an MCU config's commands), so the words add nothing to the expression."""
 
-NAMED_PLACES = frozenset({"home", "house", "castle", "temple", "pyramid", "tower", "cave", "base", "room", "tree"})
+NAMED_PLACES = frozenset({"home", "house", "castle", "temple", "pyramid", "tower", "cave", "base", "room"})
 """Places a player lights up or decorates in MCU's atomic list (``light up a castle``, ``decorate the cave``)."""
+KIND_TAGS: dict[str, tuple[str, ...]] = {"flower": ("small_flowers", "tall_flowers")}
+"""Kinds whose game tag is wider than the word: a flower a player plants or picks is a small or a tall flower
+(Minecraft Wiki, Flower); the game's ``#flowers`` also holds cherry and flowering azalea leaves and the mangrove
+propagule, which bees visit."""
 PLACE_READINGS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("light", "up"): ("light", "up", "the", "surroundings"),
     ("decorate",): ("decorate", "the", "ground"),
