@@ -471,3 +471,14 @@ def test_a_horse_and_a_donkey_fed_make_a_mule_a_horse_fed_twice_does_not(library
     assert uses == ["golden_carrot", "horse"]  # the task watches the horse only
     assert not not_made.plan_completed and "no minecraft:mule" in (not_made.plan_error or "")
     assert not_made.success  # the library's breed.mule counts the food used on the horse twice
+
+
+def test_a_chest_kind_other_than_the_structure_s_main_one_is_refused_with_its_reason(library):
+    # The generated game's stand-in of a stronghold holds one chest, drawn from the main (corridor) table: opening
+    # it would count as looting the library chest, whose 1.20 table always holds an eye armor trim.
+    compiler = Compiler(library, GAME)
+    kinds = [t for t in library.tasks if t.verb == "loot" and t.id.count(".") == 2]
+    assert "loot.stronghold.library" in {t.id for t in kinds}
+    for task in kinds:
+        assert [p.reason for p in compiler.problems(task)] == ["a structure's chest kinds are not told apart"]
+    assert not compiler.problems(library.by_id["loot.stronghold"])

@@ -532,6 +532,13 @@ class Compiler:
         """Game nodes the map generator places with structures' stand-ins."""
         return frozenset(stand_in_nodes(self.registry, {structure_node(name) for name in self.kn.structures}))
 
+    def _chest_kind(self, task: str) -> tuple[str, str] | None:
+        """The structure and chest kind of a ``loot.<structure>.<kind>`` atom: a chest other than the main one."""
+        parts = task.split(".")
+        if len(parts) == 3 and parts[0] == "loot" and parts[1] in self.kn.structures:
+            return parts[1], parts[2]
+        return None
+
     def _placed(self, structure: str) -> bool:
         node = structure_node(structure)
         return any(node in (*d.decoration, *d.schematic_nodes) for d in self.registry.decorations)
@@ -652,7 +659,12 @@ class Compiler:
                     s.problem("the block takes nothing in the game", fed[0], f"{node.task} puts "
                               f"{' or '.join(fed[1])} into the {fed[0]}, which the engine game's {fed[0]} does not "
                               "take (the game has no campfire cooking and no books on lecterns)")
-                if station is not None or fed is not None:
+                kind = self._chest_kind(node.task)
+                if kind is not None:
+                    s.problem("a structure's chest kinds are not told apart", kind[0], f"{node.task} loots a "
+                              f"{kind[0]}'s {kind[1]} chest; {self.game}'s stand-in of a {kind[0]} holds one chest, "
+                              "drawn from the structure's main table, so opening it is no proof of this kind")
+                if station is not None or fed is not None or kind is not None:
                     goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
                 elif self._hooks(goal):
                     s.problem("no fishing hook in the game", goal.target, f"{node.task} hooks a mob with a fishing "
