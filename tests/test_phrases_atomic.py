@@ -250,6 +250,9 @@ def test_a_near_miss_of_a_new_name_still_fails_cleanly_with_close_names(text):
     # a trade for what villagers only buy is the sell side of it; what they sell stays the trade
     ("trade for Ink Sac", "sell.ink_sac"),
     ("trade for Stone", "sell.stone"),
+    # a cake is eaten a slice at a time once placed (the eat_cake_slice statistic), never as an item
+    ("eat cake slice", "eat.cake"),
+    ("eat a slice of cake", "eat.cake"),
     ("trade for a bookshelf", "trade.bookshelf"),
 ])
 def test_names_and_phrasings_of_the_atomic_list_read_as_the_game_means_them(text, expected):

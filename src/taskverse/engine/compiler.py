@@ -185,6 +185,8 @@ UNWATCHED_STATISTICS = {
                     "washing are not in the engine game)",
     "clean_shulker_box": "the runtime does not watch an item washed in a water cauldron (cauldron washing is not in "
                          "the engine game)",
+    "eat_cake_slice": "the runtime does not watch a slice of a placed cake eaten (the engine game's cake is a node "
+                      "nothing eats)",
 }
 """The custom statistics of ``statistics.yaml`` no callback of the engine runtime reports, with what it lacks."""
 

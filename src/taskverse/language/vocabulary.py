@@ -232,6 +232,8 @@ REWRITES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("shoot", "a", "target"): ("hit", "target"), ("shoot", "the", "target"): ("hit", "target"),
     ("shoot", "target"): ("hit", "target"), ("clean", "armor"): ("clean", "leather_armor"),
     ("clean", "armour"): ("clean", "leather_armor"),
+    # the game's eat_cake_slice statistic: a slice is eaten off a placed cake (eat.cake)
+    ("cake", "slice"): ("cake",), ("slice", "of", "cake"): ("cake",),
     ("talk", "with"): ("talk",), ("talk", "to"): ("talk",), ("speak", "with"): ("talk",), ("speak", "to"): ("talk",),
     ("climb", "on"): ("climb",), ("climb", "up"): ("climb",),
     # riding a llama is mounting it, the right-click tame.llama counts: a llama takes no saddle and is never
