@@ -683,22 +683,24 @@ local function box(pos, b)
 	return false
 end
 
+-- Whether every layer of the stepped pyramid with its apex at (ax, ay, az) and r layers below it is placed.
+local function pyramid_full(ax, ay, az, r)
+	for k = 0, r do
+		if not box_full(ax - k, ay - k, az - k, 2 * k + 1, 1, 2 * k + 1) then
+			return false
+		end
+	end
+	return true
+end
+
 -- Whether a stepped pyramid of placed nodes on a `length` x `length` base (odd) contains pos: layer k below the
 -- apex is a square k cells out from it on every side, as the Python planner's shape_cells lays it.
 local function pyramid(pos, b)
-	local layers = (b.length + 1) / 2
-	local r = layers - 1
+	local r = (b.length + 1) / 2 - 1
 	for ay = pos.y, pos.y + r do
 		for ax = pos.x - r, pos.x + r do
 			for az = pos.z - r, pos.z + r do
-				local full = true
-				for k = 0, r do
-					if not box_full(ax - k, ay - k, az - k, 2 * k + 1, 1, 2 * k + 1) then
-						full = false
-						break
-					end
-				end
-				if full then
+				if pyramid_full(ax, ay, az, r) then
 					return true
 				end
 			end
