@@ -138,18 +138,21 @@ class PlanModel:
             forced: ``bare_hand`` or an item the atom's own action must be done with (a ``how`` constraint).
             wait: Frames spent waiting before the action (a ``when`` constraint).
             own_rules: Whether the task is the library's own (else its needs are read off the task itself).
-            runs: How many times its action is done (an amount): the needs are met for all of them at once
-                (eight beef from four cows, at two beef a cow on average).
+            runs: How many times its atom is done (an amount): the needs are met for all of them at once
+                (eight beef from four cows, at two beef a cow on average); an atom whose goal counts what came
+                runs until it came (``Rules.runs_to_count``).
 
         """
         action = self.actions.action(task, init.main_hand, forced)
         if math.isinf(action.frames):
             return self.infeasible
-        own = Part(action.frames * runs + wait, self.actions.wait_motif(wait) + action.motif.repeat(runs),
-                   frozenset({task.id}))
         rules = self.rules
         derivation = self.derivation(init)
         a = rules.action_index.get(task.id) if own_rules else None
+        if a is not None:  # a trade whose offer a wandering trader has 1 time in 6 is tried until it comes
+            runs = rules.runs_to_count(a, runs)
+        own = Part(action.frames * runs + wait, self.actions.wait_motif(wait) + action.motif.repeat(runs),
+                   frozenset({task.id}))
         ways: list[list[Need] | tuple[Need, ...]]
         if a is not None:
             ways, prices = list(rules.ways[a]), list(self.costs.way_prices[a])

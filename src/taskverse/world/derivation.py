@@ -142,9 +142,13 @@ class Derivation(Generic[T]):
             return None
         return first + piece.value + last  # type: ignore[no-any-return]
 
-    def steps_for(self, a: int, runs: int = 1) -> Steps | None:
-        """The plan of an action as steps (for a derivation made by ``of_steps``)."""
-        return self.plan_action(a, runs)  # type: ignore[return-value]
+    def steps_for(self, a: int, times: int = 1) -> Steps | None:
+        """The plan that does an action's atom ``times`` times, as steps (for a derivation made by ``of_steps``).
+
+        Its runs are those whose events count the atom's goal that often (``Rules.runs_to_count``): a trade
+        for blue ice, which a wandering trader has one time in six, is tried until 95% of players have it.
+        """
+        return self.plan_action(a, self.rules.runs_to_count(a, times))  # type: ignore[return-value]
 
     def resolve(self, setups: Mapping[int, int]) -> T | None:
         """Obtain each setup once, and what each needs in turn, prerequisites first (sorted for stability).

@@ -636,6 +636,32 @@ class Rules:
                 names.setdefault(key, a)
         return names
 
+    def own_yield(self, a: int) -> Output | None:
+        """The yield an action's goal counts when its goal is to obtain what it yields (``obtains_own``), else None."""
+        if a not in self.obtains_own:
+            return None
+        target = self.index[("item", self.goals[a].target)]
+        return next((o for o in self.outputs[a] if o.resource == target), None)
+
+    def runs_to_count(self, a: int, times: int = 1) -> int:
+        """Runs of action ``a`` whose events count its goal ``times`` times, as the text world delivers them.
+
+        One a time, except for an action whose goal counts what came (``obtains_own``): it runs until its yield's
+        sure total reaches the goal's count (``world.chance``): a wandering trader has blue ice 1 time in 6, so a
+        plan counts on the 17th trader, not the first.
+
+        Example:
+            >>> from taskverse import load_library
+            >>> rules = Rules.for_library(load_library())
+            >>> rules.runs_to_count(rules.action_index["trade.blue_ice"]), rules.runs_to_count(0, 3)
+            (17, 3)
+
+        """
+        out = self.own_yield(a)
+        if out is None:
+            return times
+        return out.runs_for(self.goals[a].count * times)
+
     # -- states --------------------------------------------------------------------------------------------------
 
     def new_state(self, inventory: Mapping[str, int] | None = None, found: Iterable[Resource] = (),

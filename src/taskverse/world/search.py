@@ -381,9 +381,12 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
         for a in able:
             if a in holding if holding else _may_hold(rules, a, leaf.goal.using):
                 # An action whose target is a tag emits the member it used, which depends on the state: it
-                # stands in only where no action names the target itself.
+                # stands in only where no action names the target itself, unless every member it may use
+                # counts (clearing eight weeds at once counts for "mine 8 weeds" whichever weed it breaks).
                 goal = rules.goals[a]
                 named = goal.target_tag is None and (goal.event, goal.target) in leaf.keys
+                named = named or (goal.target_tag is not None
+                                  and all((goal.event, t) in leaf.keys for t in goal.target_tag))
                 named = named or any(("obtain", rules.names[o.resource]) in leaf.keys for o in rules.outputs[a])
                 (exact if named else tagged).append((amount_cost(rules, costs, leaf.keys, a, counts[leaf.index]), a))
         chosen = cheapest(exact or tagged)
@@ -673,6 +676,16 @@ class Planner:
                     self.supply[(a, r)] = (sure + sum(o.most for o in chancy) or 1.0, -1, None)
                 else:
                     self.supply[(a, r)] = (0.0, chancy[0].slot, chancy[0])
+        # Emitters whose goal counts what came by chance (a trade for an offer a wandering trader has 1 time in 6):
+        # their runs are bounded by the yield's sure total, as supplies are (``_Flow.runs``).
+        self.counted_chance: dict[tuple[int, int], Output] = {}
+        for leaf, emitters in uni.emitters.items():
+            keys = self.tracker.leaves[leaf].keys
+            for a, _ in emitters:
+                own = rules.own_yield(a)
+                counted = [o for o in rules.outputs[a] if _counts_output(rules, a, o.resource, keys)]
+                if own is not None and own.slot >= 0 and counted == [own]:
+                    self.counted_chance[(leaf, a)] = own
 
     def cone(self, r: int) -> int:
         """Every holding (and chance counter) the heuristic may read to derive ``r``, as a bit set of indices."""
@@ -1040,7 +1053,8 @@ class _Flow:
             _, leaf, count = node
             best, marks = INF, self.p.all_bits
             for a, per in self.p.universe.emitters.get(leaf, ()):
-                cost, lm = self.action(a, count / per)
+                out = self.p.counted_chance.get((leaf, a))
+                cost, lm = self.action(a, count / per if out is None else self.chance_runs(out, count))
                 best = min(best, cost * self.p.share.get(a, 1.0))
                 marks &= lm
             for need in self.p.wield_needs.get(leaf, ()):  # the tool asked for in hand, as a kept need
@@ -1109,12 +1123,15 @@ class _Flow:
         if ``t >= (deficit + D0 - b) / x - t0``; the bound stays additive over the branches that share the yield
         because the offset ``(D0 - b) / x - t0`` is never positive.
         """
-        per, slot, out = self.p.supply.get((a, r), (1.0, -1, None))
+        per, _, out = self.p.supply.get((a, r), (1.0, -1, None))
         if out is None:
             return deficit / per
-        t0 = self.state.get(self.p.rules.n_resources + slot, 0)
-        rate = out.expected
-        return max(0.0, (deficit + out.sure_total(t0) - out.excess) / rate - t0)
+        return self.chance_runs(out, deficit)
+
+    def chance_runs(self, out: Output, deficit: float) -> float:
+        """A lower bound on the runs that give ``deficit`` more units of a chance yield (``runs``' linear bound)."""
+        t0 = self.state.get(self.p.rules.n_resources + out.slot, 0)
+        return max(0.0, (deficit + out.sure_total(t0) - out.excess) / out.expected - t0)
 
     def one_time(self, need: Need) -> tuple[bool, int]:
         """Whether a one-time need can be met, and the landmark bits it adds (none if met now)."""
