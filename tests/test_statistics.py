@@ -41,7 +41,8 @@ def test_an_event_satisfies_exactly_the_atoms_whose_success_it_is(library, data)
     done_by = data.draw(st.sampled_from(stats))
     evaluator = Evaluator.for_library(library)
     g = done_by.goal
-    events = [GameEvent(event=g.event.value, target=g.target, held=g.using)]
+    held = library.knowledge.tags[g.using[1:]][0] if g.using and g.using.startswith("#") else g.using  # a boat
+    events = [GameEvent(event=g.event.value, target=g.target, held=held, value=g.value)]
     done = evaluator.evaluate(AtomRef(task=f"{atom.verb}.{atom.name}"), events).satisfied
     assert done == (atom.goal == done_by.goal)
 
@@ -118,9 +119,7 @@ def test_riding_a_llama_is_mounting_it_and_a_strider_is_steered(phrase, expected
 
 
 @pytest.mark.parametrize(("phrase", "named"), [
-    ("climb waterfall", "climbable"), ("close door", "no statistic"), ("aviate", "aviate_one_cm"),
-    ("fall", "fall_one_cm"), ("dive deeply", "walk_under_water_one_cm"), ("ice boating", "boat_one_cm"),
-    ("sprint-jumping", "sprint_one_cm"),
+    ("climb waterfall", "climbable"), ("close door", "no statistic"), ("sprint-jumping", "sprint_one_cm"),
 ])
 def test_what_no_statistic_or_no_state_counts_is_named_not_read(phrase, named):
     with pytest.raises(PhraseError) as caught:
@@ -140,3 +139,39 @@ def test_the_engine_compile_step_refuses_what_its_runtime_does_not_watch(library
     with pytest.raises(CompileError, match="does not watch") as caught:
         compile_task(library.get(task_id), library, game="taskverse_mc")
     assert statistic in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("phrase", "expected"), [
+    # MCU's atomic task list: the game's distance statistics, at the atoms' documented defaults
+    ("aviate", "fly.elytra"), ("fall", "move.fall"), ("dive deeply", "move.dive"), ("ice boating", "move.ice_boat"),
+    ("shoot with a crossbow", "use.shoot_crossbow"),
+])
+def test_distances_and_a_crossbow_shot_read(phrase, expected):
+    assert reads_as(phrase, expected)
+
+
+def test_a_distance_counts_only_as_far_as_it_goes(library):
+    """A distance statistic is a reach goal with its distance: a shorter one, or another statistic's, is not it."""
+    evaluator = Evaluator.for_library(library)
+    dive = AtomRef(task="move.dive")
+    assert evaluator.evaluate(dive, [GameEvent(event="reach", target="underwater_distance", value=12)]).satisfied
+    assert not evaluator.evaluate(dive, [GameEvent(event="reach", target="underwater_distance", value=6)]).satisfied
+    assert not evaluator.evaluate(dive, [GameEvent(event="reach", target="swim_distance", value=12)]).satisfied
+
+
+def test_a_boat_on_ice_needs_the_boat_and_the_ice(rules):
+    state = rules.new_state({"oak_boat": 1}, [("block", "packed_ice")])
+    events = rules.act(state, rules.action_index["move.ice_boat"])
+    assert ("reach", "boat_distance") in [e[:2] for e in events]
+    assert rules.inventory(state) == {"oak_boat": 1}
+    assert not rules.new_state({"oak_boat": 1}).mask[rules.action_index["move.ice_boat"]]
+
+
+@pytest.mark.parametrize(("task_id", "statistic"), [("fly.elytra", "aviate_one_cm"), ("move.fall", "fall_one_cm"),
+                                                    ("move.dive", "walk_under_water_one_cm"),
+                                                    ("move.ice_boat", "boat_one_cm")])
+def test_the_engine_compile_step_refuses_the_distances_its_runtime_does_not_watch(library, task_id, statistic):
+    with pytest.raises(CompileError, match="does not watch") as caught:
+        compile_task(library.get(task_id), library, game="taskverse_mc")
+    assert statistic in str(caught.value) and "\n" not in str(caught.value)
+

@@ -82,6 +82,8 @@ REACH_DEFAULTS: dict[str, tuple[str, float]] = {
     "opposite_bank": ("boat", 30), "#leaves": ("climb", 8), "height": ("climb", 50), "surface": ("climb", 40),
     "depth": ("dig", 30), "y_level": ("dig", 60), "horizontal_distance": ("tunnel", 20),
     "underwater_depth": ("swim", 5), "swim_distance": ("swim", 10),
+    # the custom statistics' distances (statistics.yaml); a fall and an elytra flight are timed as a walk
+    "underwater_distance": ("swim", 10), "boat_distance": ("boat", 30),
 }
 
 

@@ -187,6 +187,14 @@ UNWATCHED_STATISTICS = {
                          "the engine game)",
     "eat_cake_slice": "the runtime does not watch a slice of a placed cake eaten (the engine game's cake is a node "
                       "nothing eats)",
+    # distances: the runtime measures height, depth and distance from the start, not how the player moved
+    "aviate_one_cm": "the runtime does not watch a flight with an elytra (the engine game has no elytra gliding)",
+    "fall_one_cm": "the runtime does not watch the distance fallen (it measures height and depth from the start "
+                   "only)",
+    "walk_under_water_one_cm": "the runtime does not watch a walk with the head under water (it measures distance "
+                               "from the start, wherever walked)",
+    "boat_one_cm": "the runtime does not watch a boat's distance or the ground under it (it measures the player's "
+                   "distance from the start, however moved)",
 }
 """The custom statistics of ``statistics.yaml`` no callback of the engine runtime reports, with what it lacks."""
 
@@ -447,10 +455,10 @@ class Compiler:
         """The custom statistic (``statistics.yaml``) a goal is, with what the runtime lacks to watch it, if any.
 
         A statistic counted on a mob's right-click (``talk.villager``) is the mob's interact event, which the runtime
-        logs; the others are a movement, a hit or a wash no engine callback reports.
+        logs; the others are a movement, a hit, a wash or a distance no engine callback reports.
         """
         mech = self.kn.mechanisms
-        if mech is None or goal.event.value != "interact":
+        if mech is None or goal.event.value not in ("interact", "reach"):  # reach: a distance (aviate_one_cm)
             return None
         stat = next((st.statistic for st in mech.statistics.statistics if st.goal == goal), None)
         return None if stat is None or stat not in UNWATCHED_STATISTICS else (stat, UNWATCHED_STATISTICS[stat])

@@ -390,14 +390,6 @@ FREE_FORM: dict[tuple[str, ...], str] = {
     ("climb", "waterfall"): "a waterfall is water, which the game's climbable blocks (ladders, vines, scaffolding) "
                             "do not include: moving up in water counts as swimming, and no statistic counts a "
                             "waterfall climbed",
-    ("aviate",): "a flight with an elytra is counted by its distance (aviate_one_cm), and the world model keeps no "
-                 "player position to measure one",
-    ("fall",): "a fall is counted by its distance (fall_one_cm), and the world model keeps no player position to "
-               "measure one",
-    ("dive",): "a dive is counted by the distance walked under water (walk_under_water_one_cm), and the world model "
-               "keeps no player position to measure one",
-    ("ice", "boating"): "a boat ridden on ice is counted by its distance (boat_one_cm), and the world model keeps no "
-                        "player position or ground under a boat (use.ride_boat rides one on water)",
     ("sprint-jumping",): "a jump made while sprinting is one jump and a sprinted distance (jump, sprint_one_cm), and "
                          "the world model does not say the two happened together (move.jump, move.sprint each count)",
     ("close", "door"): "a door closed is no statistic of the game and no event the world model counts (a door's "
