@@ -640,3 +640,18 @@ def test_a_model_read_back_from_the_cache_is_the_model_built(library, monkeypatc
         assert [a.model_dump() for a in kept.atoms] == [a.model_dump() for a in built.atoms]
         assert kept.rules.resources == built.rules.resources and kept.rules.ways == built.rules.ways
         assert kept.places == built.places and kept.acts == built.acts
+
+
+def test_a_cut_is_made_at_the_stonecutter_the_start_gives(library):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    a = rules.action_index["craft.minecraft:andesite_slab.cut"]
+    assert {tuple(sorted((rules.names[n.members[0]], n.consume) for n in way)) for way in rules.ways[a]} == {
+        (("minecraft:andesite", True), ("minecraft:stonecutter", False))}
+    assert len(rules.ways[a]) == 2  # the stonecutter standing near the player, or held
+    assert [o.count for o in rules.way_outputs[a][0]] == [2]  # a slab is 2 of a full block
+    assert not any(a.endswith(".cut") for a in game_model("minetest_game").acts)
+    task = library.get("stonecut.andesite_slab")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [s.model_dump(exclude_none=True, exclude={"note"}) for s in steps] == [
+        {"do": "cut", "item": "minecraft:andesite_slab", "node": "minecraft:stonecutter", "count": 1}]

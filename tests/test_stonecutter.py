@@ -7,7 +7,7 @@ from stepping_support import assert_fast_path_agrees, one_step_single_and_batche
 from taskverse.algebra.expr import AtomRef
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
-from taskverse.engine.compiler import CompileError, compile_task
+from taskverse.engine.compiler import CompileError, Compiler, compile_task
 from taskverse.textenv.kernel import BACKENDS
 from taskverse.world.graph import ways_of
 from taskverse.world.search import Planner, holdings
@@ -76,10 +76,17 @@ def test_the_planner_cuts_where_cutting_is_cheaper(library, rules, start, task, 
     assert found is not None and [rules.actions[a] for a in found] == plan and proven
 
 
-def test_the_engine_compile_step_says_the_runtime_cuts_nothing(library):
+def test_the_engine_compile_step_says_a_game_without_cuts_cuts_nothing(library):
     with pytest.raises(CompileError, match="done at a stonecutter, which the engine runtime does not run") as info:
-        compile_task(library.get("stonecut.stone_brick_stairs"), library, game="taskverse_mc")
+        compile_task(library.get("stonecut.stone_brick_stairs"), library, game="minetest_game")
     assert "\n" not in str(info.value)
+
+
+def test_every_cut_compiles_for_the_generated_game_whose_stonecutter_cuts(library):
+    cuts = [t for t in library.tasks if t.verb == "stonecut"]
+    assert len(cuts) == 138
+    compiler = Compiler(library, "taskverse_mc")
+    assert {t.id: compiler.problems(t) for t in cuts if compiler.problems(t)} == {}
 
 
 def test_a_masons_trade_keeps_its_stonecutter_as_a_job_site_and_still_compiles(library):

@@ -1010,6 +1010,37 @@ function actions.trade(player, step, done)
 	done(false, first_err)
 end
 
+-- Cut: `count` times, step.item cut at a step.node stonecutter (the one nearby, else the held one placed beside the
+-- player) through the node's `_taskverse_cut(pos, player, item)`: taskverse_mc's stonecutter takes one item of a
+-- cut's input from the inventory, gives the cut's count of the item and runs the craft callbacks (the craft event).
+function actions.cut(player, step, done)
+	local def = minetest.registered_nodes[step.node]
+	if def == nil or def._taskverse_cut == nil then
+		return done(false, step.node .. " cuts nothing in this game")
+	end
+	local here = feet(player)
+	local pos = minetest.find_node_near(here, 6, {step.node}, true)
+	if pos == nil then
+		local spot = free_spot(player)
+		if spot == nil or not player:get_inventory():contains_item("main", step.node) then
+			return done(false, "no " .. step.node .. " nearby and none to place")
+		end
+		local ok, err = place_at(player, step.node, spot)
+		if not ok then
+			return done(false, err)
+		end
+		pos = spot
+	end
+	for _ = 1, step.count or 1 do
+		local ok, err = def._taskverse_cut(pos, player, step.item)
+		runtime.poll(player)
+		if not ok then
+			return done(false, err)
+		end
+	end
+	done(true)
+end
+
 -- Store: `count` of step.item moved from the player's inventory into the `main` list of a step.node container
 -- (the one nearby, else the held one placed beside the player), as the engine moves a stack the player puts into
 -- a container's slot: allow_metadata_inventory_put says how many it takes, the stack moves, and

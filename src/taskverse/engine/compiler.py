@@ -37,8 +37,9 @@ from taskverse.algebra.expr import (
     height_range,
 )
 from taskverse.engine.gamegen.build import GENERATED_GAMES
+from taskverse.engine.gamegen.content import mc, structure_node
+from taskverse.engine.gamegen.content import stonecutting as content_stonecutting
 from taskverse.engine.gamegen.content import storing as content_storing
-from taskverse.engine.gamegen.content import structure_node
 from taskverse.engine.ir import (
     AmountIR,
     AtomIR,
@@ -425,9 +426,10 @@ class Compiler:
     def _unrun_station(self, task_id: str) -> str | None:
         """The station the runtime does not run that every way of an atom keeps, if any.
 
-        An anvil (``anvil.yaml``: a repair, rename or combine) or, for a cut (``stonecutting.yaml``), a stonecutter:
-        the game's stonecutter node has no recipes. An atom whose goal is the station's screen opened
-        (``interact.anvil``) needs none of its work: the game's anvil opens its screen.
+        An anvil (``anvil.yaml``: a repair, rename or combine) or, for a cut (``stonecutting.yaml``), a stonecutter
+        in a game whose stonecutter node has no recipes (all but the generated games, whose stonecutter cuts). An
+        atom whose goal is the station's screen opened (``interact.anvil``) needs none of its work: the game's anvil
+        opens its screen.
         """
         mech = self.kn.mechanisms
         task = self.library.by_id.get(task_id)
@@ -438,8 +440,16 @@ class Compiler:
             return "anvil"
         # a cut, not every atom that keeps the block: a mason's trades keep it as the villager's job site
         if task.verb == "stonecut" and task.goal.target in mech.stonecutting.ways():
+            if self.game in GENERATED_GAMES and mc(task.goal.target) in self._cut_outputs:
+                return None  # the generated game's stonecutter cuts it (stonecutting.lua)
             return mech.stonecutting.station
         return None
+
+    @cached_property
+    def _cut_outputs(self) -> set[str]:
+        """The items the generated game's stonecutter cuts (``stonecutting.yaml``), in its names."""
+        table = content_stonecutting(self.kn)
+        return {cut["output"] for cut in table["cuts"]} if table else set()
 
     def _fed_screen(self, task_id: str) -> tuple[str, list[str]] | None:
         """The block and the items a screen atom puts into it (food on a campfire), if it is such an atom."""

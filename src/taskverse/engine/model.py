@@ -19,6 +19,8 @@ atom                  needs                                                     
                       digs it unless the hand does (a tool with drops of its     chances; a use of the tool
                       own, shears: ``mine.<node>.<tool>``)                       that dug it
 ``craft.<item>``      one way per recipe: its cells (``group:`` any member)       the recipe's count
+``craft.<item>.cut``  per stonecutter recipe: one input item; the stonecutter     the recipe's count
+                      (standing near the player, or held), in taskverse_mc
 ``smelt.<item>``      per cooking recipe: the input, fuel for one cooking, a      the output
                       furnace (held, or standing near the player)
 ``place.<item>``      the item (a cart or boat also something to stand on)        its node (seeds: their crop;
@@ -110,6 +112,7 @@ from taskverse.engine.gamegen.content import hand_uses as content_hand_uses
 from taskverse.engine.gamegen.content import honey as content_honey
 from taskverse.engine.gamegen.content import milking as content_milking
 from taskverse.engine.gamegen.content import portal_room as content_portal_room
+from taskverse.engine.gamegen.content import stonecutting as content_stonecutting
 from taskverse.engine.gamegen.content import storing as content_storing
 from taskverse.engine.gamegen.content import stripping as content_stripping
 from taskverse.engine.gamegen.content import tool_uses as content_tool_uses
@@ -271,6 +274,7 @@ class GameModel:
         self._finds(out)
         self._mines(out)
         self._crafts(out)
+        self._cuts(out)
         self._smelts(out)
         self._places(out)
         # a pickaxe's right-click is the enchanting (``use.<silk tool>.enchant``): on anything else it does
@@ -844,6 +848,30 @@ class GameModel:
                     ways[gives].append(way)
         for gives, found in sorted(ways.items()):
             out.add(Act("use", "trade", villager, makes=gives), found, suffix=gives)
+
+    def _cuts(self, out: _Atoms) -> None:
+        """A cut at the stonecutter (``craft.<item>.cut``): one item of a cut's input, the stonecutter kept.
+
+        One way per input the item is cut from (``stonecutting.yaml``, as the generated game cuts:
+        :func:`taskverse.engine.gamegen.content.stonecutting`), the stonecutter standing near the player or held (the
+        harness places it); the event is the craft the game's stonecutter runs.
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        table = content_stonecutting(self.kn)
+        station = self._game(table["station"], "item") if table else ""
+        if not station:
+            return
+        ways: dict[str, list[tuple[list[Need], list[Yield]]]] = {}
+        for cut in table["cuts"]:
+            source, output = self._game(cut["input"], "item"), self._game(cut["output"], "item")
+            if not source or not output:
+                continue
+            for at in (_need("block", [station]), _need("item", [station], kept=True)):
+                ways.setdefault(output, []).append(([_need("item", [source]), at],
+                                                    [Yield(name=output, count=cut["count"])]))
+        for output, found in sorted(ways.items()):
+            out.add(Act("craft", "cut", output), found, suffix="cut")
 
     def _portals(self, out: _Atoms) -> None:
         """Through a nether portal: obsidian placed, flint and steel used on it (the game's portals need no frame).

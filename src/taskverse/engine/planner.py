@@ -85,7 +85,7 @@ DEFAULT_BUDGET = 1000
 """States the planner may expand to prove a plan shortest before it settles for the best found (as ``taskverse
 plan``)."""
 #: Steps whose consecutive runs become one step with a count (the rest repeat).
-COUNTED = frozenset({"dig", "craft", "cook", "place", "enchant", "loot"})
+COUNTED = frozenset({"dig", "craft", "cook", "place", "enchant", "loot", "cut"})
 #: Steps that move the player (all teleports; a loot step travels to the structure it opens).
 MOVES = frozenset({"goto_biome", "goto_node", "move", "home", "loot"})
 #: The most a wait for a portal's travel takes before the step fails (it ends as soon as the player is there).
@@ -474,7 +474,8 @@ class _Player:
         a = rules.action_index[name]
         out.chancy.update({rules.names[o.resource]: o.at_least_one for o in rules.way_outputs[a][w] if o.slot >= 0})
 
-    def _craft(self, act: Any, name: str, taken: list[tuple[str, int]], *_: Any) -> None:
+    def _craft(self, act: Any, name: str, taken: list[tuple[str, int]], kept: list[str], presence: list[str],
+               *_: Any) -> None:
         furnace = self.model.settings.furnace
         if self.furnace_placed and any(n == furnace for n, _ in taken):
             # the cook steps set the held furnace up at the start: dug back for a recipe that takes it (a blast
@@ -487,6 +488,10 @@ class _Player:
             self.add(Step(do="dig", node=furnace, count=1, radius=6, tool=tool),
                      f"{name}: the {furnace} the cooking set up at the start, dug back", main=False)
             self.furnace_placed = False
+        if act.kind == "cut":  # at the stonecutter: the one near the start, else the held one placed there
+            self.home(f"{name} (the stonecutter stands at the start)")
+            self.add(Step(do="cut", item=act.name, node=(presence or kept)[0], count=1), name)
+            return
         self.add(Step(do="craft", item=act.name, count=1, ingredients=sorted({n for n, _ in taken}) or None), name)
 
     def _smelt(self, act: Any, name: str, taken: list[tuple[str, int]], kept: Any, presence: Any, outputs: Any,

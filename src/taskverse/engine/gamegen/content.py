@@ -75,6 +75,10 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   (raising a villager's level is not modelled) and base prices (:func:`trading`). Villagers are met as every mob
   is: summoned by a start, or spawned by the scripted player where Minecraft's villages stand (a stand-in: the
   game generates no structures).
+* Stonecutting (:func:`stonecutting`): the stonecutter cuts one item of a recipe's input from the player's
+  inventory into the recipe's count (``stonecutting.yaml``), and the cut is a craft (Minecraft counts the result
+  taken from its output slot as crafted): a right-click shows the cuts of what the player holds (a button each).
+  Not modelled: its own input slot.
 * Structures: the game generates a small, plain stand-in of each structure the knowledge places at the ground of
   the overworld or on the Nether's or the End's floor (``structures.yaml``; not villages, whose villagers are
   another mechanism, nor the underground ones: caves, dungeons, mineshafts, ancient cities): one marker node
@@ -913,6 +917,22 @@ def trading(kn: Any) -> dict[str, Any]:
             "professions": out}
 
 
+def stonecutting(kn: Any) -> dict[str, Any]:
+    """The stonecutter's recipes (``stonecutting.yaml``), in game names: ``station`` and ``cuts``.
+
+    Each cut: ``input`` (one item taken), ``output`` and ``count`` (what it gives), in the file's order; cuts whose
+    items the game lacks are left out. The game's stonecutter runs them (``stonecutting.lua``); empty where the
+    knowledge has no stonecutter.
+    """
+    table = kn.mechanisms.stonecutting if kn.mechanisms is not None else None
+    if table is None or table.station not in kn.blocks:
+        return {}
+    cuts = [{"input": mc(cut.from_), "output": mc(result), "count": count}
+            for cut in table.cuts for result, count in cut.makes.items()
+            if cut.from_ in kn.items and result in kn.items]
+    return {"station": mc(table.station), "cuts": cuts}
+
+
 #: Structures the game does not place: villages (villagers are another mechanism), those under the ground (a flat
 #: world's rock has no caves for them) and the stronghold (found through its own mechanism, not a decoration).
 _UNPLACED_STRUCTURES = frozenset({"village", "cave", "dungeon", "mineshaft", "ancient_city"})
@@ -1107,6 +1127,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "honey": honey(kn),
         "storing": storing(kn),
         "trading": trading(kn),
+        "stonecutting": stonecutting(kn),
         "structures": structures(kn),
         "water": mc("water"),
         "furnace": mc("furnace"),

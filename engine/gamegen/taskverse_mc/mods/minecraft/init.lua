@@ -443,3 +443,4 @@ end
 
 dofile(modpath .. "/animals.lua")(data)
 dofile(modpath .. "/trading.lua")(data.trading)
+dofile(modpath .. "/stonecutting.lua")(data.stonecutting or {})

@@ -1,0 +1,64 @@
+"""The generated game's stonecutter, played in the engine.
+
+It comes from the knowledge the text world uses: a cut of ``stonecutting.yaml`` at the stonecutter the start gives.
+A wrong plan must fail: a cut of an item whose input the player does not hold.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine_support import ENGINE_TIMEOUT, need_engine
+from taskverse.engine.compiler import compile_task
+from taskverse.engine.planner import plan_task
+
+GAME = "taskverse_mc"
+
+PLAYED = ("stonecut.andesite_slab",)
+
+#: Plans written here that must not complete their task, and why their step fails.
+WRONG = {
+    "stonecut.andesite_slab": ([{"do": "cut", "item": "minecraft:granite_slab", "node": "minecraft:stonecutter"}],
+                               "no item the stonecutter cuts into minecraft:granite_slab"),
+}
+
+
+@pytest.fixture(scope="module")
+def played(library):
+    need_engine(client=True)
+    from taskverse.engine.harness import Plan
+    from taskverse.engine.runner import run_jobs
+
+    jobs, keys = [], []
+    for task_id in PLAYED:
+        task = library.get(task_id)
+        ir = compile_task(task, library, GAME)
+        jobs.append((task, ir, plan_task(task, ir, library)))
+        keys.append(task_id)
+    for task_id, (steps, _) in WRONG.items():
+        task = library.get(task_id)
+        jobs.append((task, compile_task(task, library, GAME), Plan.model_validate({"steps": steps})))
+        keys.append(f"wrong:{task_id}")
+    return dict(zip(keys, run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT), strict=True))
+
+
+@pytest.mark.parametrize("task_id", PLAYED)
+def test_the_scripted_player_completes_it_and_the_replay_agrees(played, task_id):
+    report = played[task_id]
+    assert report.error is None, report.engine_errors
+    assert report.success, (report.plan_error, report.events[-3:])
+    assert report.replay is not None and report.replay.agrees
+
+
+def test_the_cut_is_the_games_craft_of_its_count(played):
+    made = [(e["game_event"]["target"], e["game_event"]["count"]) for e in played["stonecut.andesite_slab"].events
+            if e["game_event"]["event"] == "craft"]
+    assert made == [("andesite_slab", 2)]  # a slab is 2 of a full block (stonecutting.yaml)
+
+
+@pytest.mark.parametrize("task_id", sorted(WRONG))
+def test_a_wrong_plan_does_not_complete_it(played, task_id):
+    report = played[f"wrong:{task_id}"]
+    assert report.error is None, report.engine_errors
+    assert not report.success
+    assert WRONG[task_id][1] in (report.plan_error or "")
