@@ -2,7 +2,7 @@
 std = "luajit"
 max_line_length = 120
 read_globals = {
-	"minetest", "core", "vector", "ItemStack", "VoxelArea", "dump", "mobs", "taskverse",
+	"minetest", "core", "vector", "ItemStack", "VoxelArea", "PcgRandom", "dump", "mobs", "taskverse",
 	table = {fields = {"copy"}},
 	-- Craftium's additions to the Lua API (engine/mods/taskverse defines stand-ins when they are missing)
 	"set_reward", "set_reward_once", "get_reward", "set_termination", "get_termination", "reset_termination",

@@ -642,6 +642,25 @@ def test_a_model_read_back_from_the_cache_is_the_model_built(library, monkeypatc
         assert kept.places == built.places and kept.acts == built.acts
 
 
+def test_a_wandering_trader_sells_an_offer_by_the_chance_its_draw_holds_it(library):
+    """5 of the 64 generic offers and 1 of the 6 rare ones (trades.yaml), tried trader after trader."""
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    for item, emeralds, count, chance in (("podzol", 3, 3, 1 / 6), ("sand", 1, 8, 5 / 64)):
+        a = rules.action_index[f"use.minecraft:wandering_trader.minecraft:{item}"]
+        (way,) = rules.ways[a]
+        assert sorted((rules.names[n.members[0]], n.count, n.consume) for n in way) == [
+            ("minecraft:emerald", emeralds, True), ("minecraft:wandering_trader", 1, False)]
+        (out,) = rules.way_outputs[a][0]
+        assert (rules.names[out.resource], out.count, out.chance) == (f"minecraft:{item}", count, round(chance, 6))
+    assert not any(a.startswith("use.minecraft:wandering_trader.") for a in game_model("minetest_game").acts)
+    task = library.get("trade.podzol")  # its start summons one trader and gives the price of one try
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert steps[0].model_dump(exclude_none=True, exclude={"note"}) == {
+        "do": "trade", "entity": "minecraft:wandering_trader", "item": "minecraft:podzol", "count": 1,
+        "tries": tries_for(1 / 6, 1), "spawn": True}
+
+
 def test_a_cut_is_made_at_the_stonecutter_the_start_gives(library):
     model = game_model("taskverse_mc", library.knowledge)
     rules = model.rules

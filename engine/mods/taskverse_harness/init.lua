@@ -973,7 +973,26 @@ end
 
 -- Trade with a villager (or any entity whose game trades through `_taskverse_trade(self, player, item)`): the
 -- game takes the price from the inventory and gives the item, `count` times, with the nearest one that trades it.
-function actions.trade(player, step, done)
+-- With step.spawn, when none nearby trades it (a wandering trader whose drawn offers lack it), another is spawned
+-- beside the player and tried, standing in for the next one met as the `spawn` step does, until `tries` of them
+-- were tried (the nearby ones count); the step's record says how many were `spawned`.
+function actions.trade(player, step, done, record)
+	local left, first_err = step.count or 1, nil
+	local function trade_with(entity)
+		if entity._taskverse_trade == nil then
+			return false, step.entity .. " does not trade in this game"
+		end
+		while left > 0 do
+			local ok, err = entity:_taskverse_trade(player, step.item)
+			runtime.poll(player)
+			if not ok then
+				first_err = first_err or err
+				return false
+			end
+			left = left - 1
+		end
+		return true
+	end
 	local pos = player:get_pos()
 	local traders = {}
 	for _, obj in ipairs(minetest.get_objects_inside_radius(pos, step.radius or 12)) do
@@ -982,32 +1001,36 @@ function actions.trade(player, step, done)
 			traders[#traders + 1] = {entity = entity, d = vector.distance(pos, obj:get_pos())}
 		end
 	end
-	if #traders == 0 then
+	if #traders == 0 and not step.spawn then
 		return done(false, "no " .. step.entity .. " nearby")
 	end
 	table.sort(traders, function(a, b)
 		return a.d < b.d
 	end)
-	local left, first_err = step.count or 1, nil
 	for _, trader in ipairs(traders) do
-		local entity = trader.entity
-		if entity._taskverse_trade == nil then
-			return done(false, step.entity .. " does not trade in this game")
-		end
-		while left > 0 do
-			local ok, err = entity:_taskverse_trade(player, step.item)
-			runtime.poll(player)
-			if not ok then
-				first_err = first_err or err
-				break
-			end
-			left = left - 1
-		end
-		if left == 0 then
+		local ok, err = trade_with(trader.entity)
+		if ok then
 			return done(true)
+		elseif err ~= nil then
+			return done(false, err)
 		end
 	end
-	done(false, first_err)
+	local count = #traders
+	while step.spawn and count < (step.tries or 1) do
+		local obj, err = spawn_beside(player, step.entity)
+		if obj == nil then
+			return done(false, err)
+		end
+		record.spawned = (record.spawned or 0) + 1
+		count = count + 1
+		local ok, refused = trade_with(obj:get_luaentity())
+		if ok then
+			return done(true)
+		elseif refused ~= nil then
+			return done(false, refused)
+		end
+	end
+	done(false, first_err or ("no " .. step.entity .. " nearby"))
 end
 
 -- Cut: `count` times, step.item cut at a step.node stonecutter (the one nearby, else the held one placed beside the

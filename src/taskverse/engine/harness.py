@@ -51,7 +51,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "soft_reset": set(),
     "spawn": {"entity"},
     "enchant": {"tool", "node", "item", "count", "tries", "radius"},
-    "trade": {"entity", "item", "count", "radius"},
+    "trade": {"entity", "item", "count", "radius", "tries", "spawn"},
     "loot": {"node", "radius", "y", "vertical", "item", "count", "tries", "tool", "on", "biomes"},
     "store": {"item", "node", "count"},
     "cut": {"item", "node", "count"},

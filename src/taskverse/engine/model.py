@@ -40,6 +40,8 @@ atom                  needs                                                     
                       bottle (used up), in taskverse_mc
 ``use.<villager>.<i>`` a villager (met), its profession's job site (placed         the item (an emerald for
                       beside it), the price (emeralds and more), in taskverse_mc  what it buys)
+``use.<trader>.<i>``  a wandering trader (met), the emeralds, in taskverse_mc     the item, with the chance a
+                                                                                  trader has the offer
 ``kill.<mob>``        the mob (summoned or spawned); a spawned one, the combat    its loot (1 in 10 or likelier);
                       table's gear                                                a use of the weapon
 ``use.<mob>.<food>``  the animal (summoned or spawned), the food (used up); held:    its container (an axolotl's
@@ -848,6 +850,29 @@ class GameModel:
                     ways[gives].append(way)
         for gives, found in sorted(ways.items()):
             out.add(Act("use", "trade", villager, makes=gives), found, suffix=gives)
+        self._wandering_trades(out, table["wandering"])
+
+    def _wandering_trades(self, out: _Atoms, table: dict[str, Any]) -> None:
+        """A trade with a wandering trader (``use.<trader>.<item>``): the trader (met), the emeralds.
+
+        The item with the chance a trader has the offer (its pool's picks over the pool's size: 5 in 64, 1 in 6),
+        as the game draws each trader's offers (:func:`taskverse.engine.gamegen.content.wandering`); the price is
+        paid on every try in the model (the game takes it only where the offer is), as the library's atoms have it.
+        """
+        counterpart = self.mapping.lookup(table["trader"].split(":", 1)[-1], "entity") if table else None
+        trader = counterpart.to if counterpart is not None and counterpart.to is not None else ""
+        if trader not in self.entities:
+            return
+        for pool in table["pools"]:
+            chance = round(pool["picks"] / len(pool["offers"]), 6)
+            for offer in pool["offers"]:
+                gives = self._game(offer["gives"], "item") if offer["gives"] else ""
+                price = [(self._game(p["item"], "item"), p["count"]) for p in offer["price"]]
+                if not gives or not all(name for name, _ in price):
+                    continue
+                needs = [_need("entity", [trader]), *(_need("item", [name], count) for name, count in price)]
+                out.add(Act("use", "wander", trader, makes=gives),
+                        [(needs, [Yield(name=gives, count=offer["count"], chance=chance)])], suffix=gives)
 
     def _cuts(self, out: _Atoms) -> None:
         """A cut at the stonecutter (``craft.<item>.cut``): one item of a cut's input, the stonecutter kept.

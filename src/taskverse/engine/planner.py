@@ -569,6 +569,9 @@ class _Player:
         if act.kind == "trade":
             self._trade(act, name, w)
             return
+        if act.kind == "wander":
+            self._wander(act, name, outputs, w)
+            return
         if act.kind == "strip":  # the log placed at the start, the axe used on it
             self.home(name)
             self.add(Step(do="place", item=act.makes, count=1), f"{name}: the log, placed", main=False)
@@ -693,6 +696,42 @@ class _Player:
                  main=False)
         self.jobs[self.here] = site
         self.add(Step(do="trade", entity=villager, item=act.makes), name)
+
+    def _wander(self, act: Any, name: str, outputs: Any, w: int) -> None:
+        """Tries at a wandering trader's offer: one ``trade`` step over traders until one sells the item.
+
+        A trader holds an offer by chance (the game draws its offers once); the model tries trader after trader
+        until its sure total of the item grows, paying on every try. The step trades with the trader the start
+        summoned (or one spawned where Minecraft spawns it) and, where it lacks the offer, with another spawned
+        beside the player (``spawn``: the next trader met), up to ``tries`` traders: enough that all of them lacking
+        it is at most one in a million. A run of tries for the item is that one step, buying once for each unit
+        of the offer the model got.
+        """
+        trader = act.name
+        rules = self.rules
+        a = rules.action_index[name]
+        got = sum(n for r, n in outputs if r < rules.n_items and rules.names[r] == act.makes)
+        last = self.out[-1] if self.out else None
+        if last is not None and last.step.do == "trade" and last.step.spawn and last.step.item == act.makes and \
+                last.step.entity == trader:
+            last.actions.append(self.index)
+            last.received[act.makes] += got
+        else:
+            if self.here == ("spawned", trader):
+                pass  # the one met (spawned) for this, still beside the player
+            elif self.home_mobs[trader] > 0:
+                self.home(name)
+            elif trader in self.model.spawns:
+                self._spawn(trader, name)
+            else:
+                raise NoPlan(f"no {trader} summoned at the start for {name} (and Minecraft does not spawn it)")
+            self.add(Step(do="trade", entity=trader, item=act.makes, spawn=True), name)
+            last = self.out[-1]
+            last.received[act.makes] += got
+        output = next(o for o in rules.way_outputs[a][w] if rules.names[o.resource] == act.makes)
+        trades = max(1, math.ceil(last.received[act.makes] / output.count))
+        last.step = last.step.model_copy(update={"count": trades,
+                                                 "tries": tries_for(output.at_least_one, trades)})
 
     def _ensure_node(self, nodes: list[str], why: str) -> str | None:
         """A target node near the player: one near the start, one placed there now, or a generated one."""

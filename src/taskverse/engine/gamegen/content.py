@@ -74,7 +74,12 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   (``trades.yaml``: emeralds and the trade's other items for its goods; what it buys for emeralds), at any level
   (raising a villager's level is not modelled) and base prices (:func:`trading`). Villagers are met as every mob
   is: summoned by a start, or spawned by the scripted player where Minecraft's villages stand (a stand-in: the
-  game generates no structures).
+  game generates no structures). A wandering trader (:func:`wandering`) draws its offers once, the first time it
+  is traded with or shown, as Minecraft's does when it spawns: 5 distinct offers of the generic pool and 1 of the
+  rare one, each equally likely, and trades only those (each up to its ``uses``); the draw is seeded by the map
+  seed and the trader's number in the world (the nth trader whose offers were drawn), so the same seed and the
+  same play meet the same offers. Its price is taken only where it has the offer. It is met as other mobs are
+  (summoned by a start, or spawned by the scripted player: the next trader met).
 * Stonecutting (:func:`stonecutting`): the stonecutter cuts one item of a recipe's input from the player's
   inventory into the recipe's count (``stonecutting.yaml``), and the cut is a craft (Minecraft counts the result
   taken from its output slot as crafted): a right-click shows the cuts of what the player holds (a button each).
@@ -914,7 +919,27 @@ def trading(kn: Any) -> dict[str, Any]:
                                            (o["gives"], *(p["item"] for p in o["price"])))]
         out.append({"profession": prof.profession, "job_site": mc(prof.job_site), "offers": offers})
     return {"villager": mc("villager") if "villager" in kn.mobs else "", "job_radius": JOB_RADIUS,
-            "professions": out}
+            "professions": out, "wandering": wandering(kn)}
+
+
+def wandering(kn: Any) -> dict[str, Any]:
+    """The wandering trader's pools (``trades.yaml``), in game names; empty where the knowledge has no trader.
+
+    ``trader`` (the mob), ``pools``: each ``picks`` (how many distinct offers a trader draws from it) and
+    ``offers`` (``gives``, ``count``, ``price``, as a villager's, and ``uses``: how many times a trader makes it).
+    The game draws a trader's offers once, the first time it is traded with or shown (``trading.lua``); offers
+    whose items the game lacks stay in the pool as offers of nothing the game sells, so each real offer keeps
+    Minecraft's chance, picks over the pool's size.
+    """
+    table = kn.mechanisms.trading.wandering_trader if kn.mechanisms is not None else None
+    if table is None or table.mob not in kn.mobs:
+        return {}
+    pools = []
+    for picks, pool in ((table.generic_offers, table.generic), (table.rare_offers, table.rare)):
+        pools.append({"picks": picks, "offers": [
+            {"gives": mc(o.item) if o.item in kn.items else "", "count": o.count, "uses": o.uses,
+             "price": [{"item": mc(kn.mechanisms.trading.currency), "count": o.emeralds}]} for o in pool]})
+    return {"trader": mc(table.mob), "pools": pools}
 
 
 def stonecutting(kn: Any) -> dict[str, Any]:

@@ -5,7 +5,157 @@
 -- offer); a scripted player trades through `_taskverse_trade(self, player, item)`, which takes the first offer of
 -- the item whose price the player holds.
 
+-- The wandering trader (`trading.wandering`): each trader draws its offers once, the first time it is traded with
+-- or shown, as Minecraft's trader does when it spawns: `picks` distinct offers of each pool (5 of the generic pool,
+-- 1 of the rare one), uniformly, and trades only those, each up to its `uses` times. The draw is a PcgRandom seeded
+-- from the map seed and the trader's number in the world (the 1st, 2nd... trader whose offers were drawn, counted
+-- in the mod's storage): the same map seed and the same play draw the same offers, another seed others.
+
+local storage = minetest.get_mod_storage()
+
+local function stack(entry)
+	return ItemStack(entry.item .. " " .. entry.count)
+end
+
+local function affords(inv, offer)
+	for _, price in ipairs(offer.price) do
+		if not inv:contains_item("main", stack(price)) then
+			return false
+		end
+	end
+	return true
+end
+
+local function deal(player, offer)
+	local inv = player:get_inventory()
+	if not affords(inv, offer) then
+		return false, "the price of " .. offer.gives .. " is not in the inventory"
+	end
+	for _, price in ipairs(offer.price) do
+		inv:remove_item("main", stack(price))
+	end
+	local left = inv:add_item("main", ItemStack(offer.gives .. " " .. offer.count))
+	if not left:is_empty() then
+		minetest.add_item(player:get_pos(), left)
+	end
+	return true
+end
+
+-- A form of offers, one button each, and the offers it shows while open (`open[player] = {offers, take}`).
+local function offer_form(name, form, title, offers)
+	local rows = {"size[10," .. (#offers * 0.6 + 1.2) .. "]", "label[0,0;" .. minetest.formspec_escape(title) .. "]"}
+	for i, offer in ipairs(offers) do
+		local price = {}
+		for _, p in ipairs(offer.price) do
+			price[#price + 1] = p.count .. " " .. p.item
+		end
+		local label = offer.count .. " " .. offer.gives .. " for " .. table.concat(price, " and ")
+		rows[#rows + 1] = "button[0," .. (i * 0.6) .. ";10,0.6;offer_" .. i .. ";" ..
+			minetest.formspec_escape(label) .. "]"
+	end
+	minetest.show_formspec(name, form, table.concat(rows))
+end
+
+local function wandering_trader(wandering)
+	local def = wandering.trader ~= nil and minetest.registered_entities[wandering.trader] or nil
+	if def == nil then
+		return
+	end
+	local FORM = "minecraft:wandering_trade"
+
+	-- a number from the map seed and the trader's number (sha1: the seed may be any 64-bit string)
+	local function seed_for(n)
+		local hex = minetest.sha1(minetest.get_mapgen_setting("seed") .. ":wandering_trader:" .. n)
+		return tonumber(hex:sub(1, 8), 16)
+	end
+
+	local function offers_of(self)
+		if self._offers ~= nil then
+			return self._offers
+		end
+		local n = storage:get_int("wandering_traders") + 1
+		storage:set_int("wandering_traders", n)
+		local random = PcgRandom(seed_for(n))
+		local drawn = {}
+		for _, pool in ipairs(wandering.pools) do
+			local order = {}
+			for i = 1, #pool.offers do
+				order[i] = i
+			end
+			for i = 1, pool.picks do -- a partial Fisher-Yates shuffle: picks distinct offers, each equally likely
+				local j = random:next(i, #order)
+				order[i], order[j] = order[j], order[i]
+				local offer = pool.offers[order[i]]
+				if offer.gives ~= "" then
+					drawn[#drawn + 1] = {gives = offer.gives, count = offer.count, price = offer.price,
+						left = offer.uses}
+				end
+			end
+		end
+		self._offers = drawn
+		return drawn
+	end
+
+	def._taskverse_trade = function(self, player, item)
+		local has = false
+		for _, offer in ipairs(offers_of(self)) do
+			if offer.gives == item then
+				has = true
+				if offer.left > 0 and affords(player:get_inventory(), offer) then
+					local ok, err = deal(player, offer)
+					if ok then
+						offer.left = offer.left - 1
+					end
+					return ok, err
+				end
+			end
+		end
+		if not has then
+			return false, "this wandering trader does not offer " .. item
+		end
+		return false, "the wandering trader's offer of " .. item .. " is used up or its price is not held"
+	end
+
+	local open = {}
+	def.on_rightclick = function(self, clicker)
+		if clicker == nil or not clicker:is_player() then
+			return
+		end
+		local name = clicker:get_player_name()
+		open[name] = {trader = self, offers = offers_of(self)}
+		offer_form(name, FORM, "Wandering trader", open[name].offers)
+	end
+
+	minetest.register_on_player_receive_fields(function(player, formname, fields)
+		if formname ~= FORM then
+			return false
+		end
+		local name = player:get_player_name()
+		local current = open[name]
+		if current == nil or fields.quit then
+			open[name] = nil
+			return true
+		end
+		for i, offer in ipairs(current.offers) do
+			if fields["offer_" .. i] ~= nil then
+				local ok, err = current.trader._taskverse_trade(current.trader, player, offer.gives)
+				if not ok then
+					minetest.chat_send_player(name, err)
+				end
+			end
+		end
+		return true
+	end)
+
+	minetest.register_on_leaveplayer(function(player)
+		open[player:get_player_name()] = nil
+	end)
+end
+
 return function(trading)
+	if trading.wandering ~= nil and trading.wandering.pools ~= nil then
+		wandering_trader(trading.wandering)
+	end
 	local villager = trading.villager
 	local def = villager ~= "" and minetest.registered_entities[villager] or nil
 	if def == nil then
@@ -53,34 +203,6 @@ return function(trading)
 		return by_site[minetest.get_node(best).name]
 	end
 
-	local function stack(entry)
-		return ItemStack(entry.item .. " " .. entry.count)
-	end
-
-	local function affords(inv, offer)
-		for _, price in ipairs(offer.price) do
-			if not inv:contains_item("main", stack(price)) then
-				return false
-			end
-		end
-		return true
-	end
-
-	local function deal(player, offer)
-		local inv = player:get_inventory()
-		if not affords(inv, offer) then
-			return false, "the price of " .. offer.gives .. " is not in the inventory"
-		end
-		for _, price in ipairs(offer.price) do
-			inv:remove_item("main", stack(price))
-		end
-		local left = inv:add_item("main", ItemStack(offer.gives .. " " .. offer.count))
-		if not left:is_empty() then
-			minetest.add_item(player:get_pos(), left)
-		end
-		return true
-	end
-
 	def._taskverse_trade = function(self, player, item)
 		local prof = profession(self)
 		if prof == nil then
@@ -116,18 +238,7 @@ return function(trading)
 			return
 		end
 		open[name] = {villager = self, offers = prof.offers}
-		local rows = {"size[10," .. (#prof.offers * 0.6 + 1.2) .. "]",
-			"label[0,0;" .. minetest.formspec_escape(prof.profession) .. "]"}
-		for i, offer in ipairs(prof.offers) do
-			local price = {}
-			for _, p in ipairs(offer.price) do
-				price[#price + 1] = p.count .. " " .. p.item
-			end
-			local label = offer.count .. " " .. offer.gives .. " for " .. table.concat(price, " and ")
-			rows[#rows + 1] = "button[0," .. (i * 0.6) .. ";10,0.6;offer_" .. i .. ";" ..
-				minetest.formspec_escape(label) .. "]"
-		end
-		minetest.show_formspec(name, FORM, table.concat(rows))
+		offer_form(name, FORM, prof.profession, prof.offers)
 	end
 	def.on_rightclick = show
 
