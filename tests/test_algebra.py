@@ -1,5 +1,6 @@
 """Laws of the task algebra (hypothesis): canonical form, content hashes, and what the evaluator makes of them."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -136,3 +137,22 @@ def test_constraints_restrict_what_counts():
     assert not EVALUATOR.evaluate(z.at(where="height:-20.."), deep).satisfied
     first = [_e("kill", "z", day=0), _e("kill", "z", day=1)]
     assert not EVALUATOR.evaluate(z.at(when="first_day"), first).satisfied
+
+
+def test_a_goal_naming_a_kind_of_chest_counts_only_that_kind():
+    # "loot a library chest in a stronghold" is done by a library chest, not by a corridor chest of the same
+    # stronghold; "loot a chest in a stronghold" by either.
+    goals = {"loot.s": Goal(event="interact", target="s"),
+             "loot.s.library": Goal(event="interact", target="s", chest="library")}
+    evaluator = Evaluator(goals)
+    corridor, library = _e("interact", "s"), _e("interact", "s", chest="library")
+    assert not evaluator.evaluate(ref("loot.s.library"), [corridor, corridor]).satisfied
+    assert evaluator.evaluate(ref("loot.s.library"), [corridor, library]).satisfied_at == 1
+    assert evaluator.evaluate(ref("loot.s"), [library]).satisfied
+    assert evaluator.evaluate(ref("loot.s") >> ref("loot.s.library"), [corridor, library]).satisfied
+    assert not evaluator.evaluate(ref("loot.s.library") >> ref("loot.s"), [corridor, library]).satisfied
+
+
+def test_only_an_interact_goal_names_a_kind_of_chest():
+    with pytest.raises(ValueError, match="only an interact goal"):
+        Goal(event="mine", target="s", chest="library")

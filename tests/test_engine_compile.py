@@ -36,6 +36,7 @@ from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import CompileError, Compiler, compile_task
 from taskverse.engine.ir import TaskIR
 from taskverse.engine.lua import lua_string, render_init, to_lua, write_env
+from taskverse.schema import Goal
 
 SNAPSHOTS = ROOT / "tests" / "snapshots"
 RUNTIME = ENGINE_DIR / "mods" / "taskverse"
@@ -343,6 +344,35 @@ def test_eval_lua_agrees_with_the_python_evaluator(library, tmp_path):
     # the random cases exercise every verdict: done by an event, failed by an event and by a deadline, not yet
     assert min(seen[("success", False)], seen[("failure", False)], seen[("failure", True)],
                seen[("pending", True)]) >= 10, seen
+
+
+def test_eval_lua_counts_only_the_kind_of_chest_a_goal_names(library):
+    # The runtime's matching is the Python evaluator's: a goal naming a library chest counts no event of the
+    # structure's main kind (no chest field), and a goal naming none counts either.
+    need_engine("luajit")
+    goals = {"loot.s": Goal(event="interact", target="s"),
+             "loot.s.library": Goal(event="interact", target="s", chest="library")}
+    evaluator = Evaluator(goals)
+    corridor = GameEvent(event="interact", target="s", clock=1.0)
+    kind = GameEvent(event="interact", target="s", chest="library", clock=2.0)
+    cases, expected = [], []
+    for atom in goals:
+        for trace in ([corridor], [kind], [corridor, kind]):
+            verdict = evaluator.evaluate(ref(atom), trace)
+            expected.append([verdict.satisfied, -1 if verdict.satisfied_at is None else verdict.satisfied_at + 1])
+            goal = goals[atom]
+            cases.append({"expression": {"op": "atom", "atom": atom},
+                          "goals": {atom: {"event": "interact", "targets": ["s"], "count": 1,
+                                           **({"chest": goal.chest} if goal.chest else {})}},
+                          "events": [e.model_dump(mode="json", exclude_none=True) for e in trace]})
+    code = (f"local eval = dofile({lua_string(str(RUNTIME / 'eval.lua'))})\n"
+            f"local json = dofile({lua_string(str(RUNTIME / 'json.lua'))})\n"
+            f"for _, c in ipairs({to_lua(cases)}) do\n"
+            "  local v = eval.evaluate(eval.resolve(c.expression, c.goals), c.events, 3)\n"
+            "  io.write(json.encode({v.outcome == 'success', v.at or -1}), '\\n')\nend\n")
+    got = [json.loads(line) for line in luajit(code).decode().splitlines()]
+    assert got == expected
+    assert expected == [[True, 1], [True, 1], [True, 1], [False, -1], [True, 1], [True, 2]]
 
 
 def test_json_lua_writes_what_python_reads():

@@ -253,3 +253,22 @@ def test_make_returns_the_environment_itself_which_enforces_reset_first(env_id):
     env.unwrapped._ended = True
     with pytest.raises(gymnasium.error.ResetNeeded):
         env.step(0)
+
+
+def test_a_corridor_chest_is_no_library_chest_and_a_library_chest_is_a_chest(library):
+    # loot.stronghold.library's goal names the kind of chest opened: looting a stronghold's corridor chest emits
+    # "interact stronghold" of the main kind, which the library goal does not count; the library chest's does, and
+    # it counts for "loot a chest in stronghold" too (any chest of the structure).
+    kind = SkillForgeTextEnv(task="loot.stronghold.library", initialization="task", library=library)
+    kind.reset(seed=0)
+    *_, terminated, _, info = drive(kind, ["loot.stronghold"])
+    assert not terminated and info["progress"] == 0.0
+    assert [e.chest for e in kind.trace if e.event.value == "interact"] == [None]
+    _, reward, terminated, _, _ = drive(kind, ["loot.stronghold.library"])
+    assert terminated and reward == 1.0
+    assert [e.chest for e in kind.trace] == [None, "library"]
+    assert Evaluator.for_library(library).evaluate(kind.expression, kind.trace).satisfied_at == 1
+    any_chest = SkillForgeTextEnv(task="loot.stronghold", initialization="task", library=library)
+    any_chest.reset(seed=0)
+    _, reward, terminated, _, _ = drive(any_chest, ["loot.stronghold.library"])
+    assert terminated and reward == 1.0

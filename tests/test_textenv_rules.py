@@ -217,7 +217,8 @@ def test_lookup_and_explain(rules):
     assert "iron_ingot" in rules.explain(state, rules.action_index["craft.iron_sword"])
 
 
-ATOMS = ["craft.stick", "craft.crafting_table", "hunt.sheep", "mine.oak_log", "find.oak_log", "craft.oak_planks"]
+ATOMS = ["craft.stick", "craft.crafting_table", "hunt.sheep", "mine.oak_log", "find.oak_log", "craft.oak_planks",
+         "loot.stronghold", "loot.stronghold.library"]
 
 
 def expressions():
@@ -231,9 +232,10 @@ def expressions():
         inner.map(lambda i: Avoid(part=i)), inner.map(lambda i: Within(ticks=60, part=i))), max_leaves=5)
 
 
-EVENTS = [("craft", "stick", 1), ("obtain", "stick", 1), ("craft", "crafting_table", 1), ("kill", "sheep", 1),
-          ("mine", "oak_log", 1), ("obtain", "oak_log", 1), ("find", "oak_log", 1), ("craft", "oak_planks", 1),
-          ("obtain", "oak_planks", 4)]
+EVENTS = [("craft", "stick", 1, None), ("obtain", "stick", 1, None), ("craft", "crafting_table", 1, None),
+          ("kill", "sheep", 1, None), ("mine", "oak_log", 1, None), ("obtain", "oak_log", 1, None),
+          ("find", "oak_log", 1, None), ("craft", "oak_planks", 1, None), ("obtain", "oak_planks", 4, None),
+          ("interact", "stronghold", 1, None), ("interact", "stronghold", 1, "library")]  # a corridor, a library
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
@@ -245,8 +247,8 @@ def test_goal_automaton_agrees_with_the_evaluator(library, expr, trace):
     tracker = GoalTracker(expr, evaluator, context)
     state = tracker.initial()
     events = []
-    for step, (name, target, count) in enumerate(trace):
-        event = (name, target, count, None, None, None, None)
+    for step, (name, target, count, chest) in enumerate(trace):
+        event = (name, target, count, None, None, None, None, chest)
         clock = float(step)  # a second a step, as in the environment: time bounds of 3 s pass
         state = tracker.feed(tracker.advance(state, clock), [event], clock)
         events.append(context.game_event(event, clock))

@@ -146,7 +146,9 @@ class Goal(StrictModel):
     """A success condition: an event on a target, at least ``count`` times.
 
     ``target`` is an item, block, entity, biome, structure or build-pattern name, or ``#tag`` for any member of a
-    tag. ``using`` is the item that must be held; ``value`` is a threshold for ``reach`` goals (height, depth).
+    tag. ``using`` is the item that must be held; ``value`` is a threshold for ``reach`` goals (height, depth);
+    ``chest`` is the kind of a structure's chest an ``interact`` goal opens (a stronghold's ``library``): only events
+    naming that kind count, where a goal without one counts any chest of the structure.
     """
 
     event: Event
@@ -154,6 +156,13 @@ class Goal(StrictModel):
     count: Count = 1
     using: Name | None = None
     value: Annotated[float, Field(allow_inf_nan=False)] | None = None
+    chest: Annotated[str, Field(pattern=r"^[a-z0-9_]+$", max_length=64)] | None = None
+
+    @model_validator(mode="after")
+    def _chest_opened(self) -> Goal:
+        if self.chest is not None and self.event is not Event.INTERACT:
+            raise ValueError("chest names the kind of a structure's chest opened: only an interact goal has one")
+        return self
 
     def describe(self) -> str:
         """The goal in words, as MCU writes task descriptions."""
@@ -164,6 +173,8 @@ class Goal(StrictModel):
             words += ["with", self.using]
         if self.value is not None:
             words.append(f"{self.value:g}")
+        if self.chest is not None:
+            words += ["at", "its", self.chest, "chest"]
         return " ".join(words)
 
 

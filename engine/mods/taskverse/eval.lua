@@ -4,8 +4,9 @@
 -- Pure Lua (no engine calls), so tests run it under plain LuaJIT against the Python evaluator.
 --
 -- An event:      {event=, target=, count=, value=, day=, time=, weather=, biome=, dimension=, y=, in_cave=,
---                 held=, via=, clock=}  (nil where the Python GameEvent has None)
--- A goal:        {event=, targets={[name]=true}, count=, using={[name]=true} or nil, value= or nil}
+--                 held=, via=, chest=, clock=}  (nil where the Python GameEvent has None)
+-- A goal:        {event=, targets={[name]=true}, count=, using={[name]=true} or nil, value= or nil,
+--                 chest= or nil}
 -- An expression: {op="atom", goal=GOAL} | {op="all"|"any"|"then"|"at_least", parts={...}, count=K}
 --                | {op="amount", count=N, part=...} (an atom's count N times over)
 --                | {op="repeat", times=N, part=EXPR} | {op="not", part=EXPR} | {op="within", ticks=T, part=EXPR}
@@ -66,6 +67,10 @@ local function matches(goal, e, constraints)
 		return false
 	end
 	if goal.value ~= nil and (e.value == nil or e.value < goal.value) then
+		return false
+	end
+	-- a goal naming a kind of a structure's chest (a stronghold's library) counts only that kind opened
+	if goal.chest ~= nil and e.chest ~= goal.chest then
 		return false
 	end
 	for i = 1, #constraints do
@@ -383,7 +388,7 @@ function M.resolve(node, goals, constraints)
 		end
 		return {kind = "leaf", timed = false, atom = node.atom, constraints = constraints, goal = {
 			event = goal.event, targets = set_of(goal.targets), count = goal.count,
-			using = goal.using and set_of(goal.using) or nil, value = goal.value,
+			using = goal.using and set_of(goal.using) or nil, value = goal.value, chest = goal.chest,
 		}}
 	elseif op == "all" or op == "any" or op == "at_least" or op == "then" then
 		local children = {}

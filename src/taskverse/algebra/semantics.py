@@ -1,7 +1,8 @@
 """What it means to do a task: an evaluator over a sequence of game events (MCU Section 2.2, made executable).
 
 An event says what the agent did (obtained, crafted, mined, killed, found, placed, ...) to what, and under which
-conditions (time, weather, biome, dimension, height, cave, held item, projectile) and the game time it happened
+conditions (time, weather, biome, dimension, height, cave, held item, projectile, the kind of chest opened) and
+the game time it happened
 at (``clock``, seconds since the episode began). ``evaluate`` says whether a task expression succeeded, failed or
 is still pending on a trace, when, and how far along it is, by running the expression's automaton
 (``taskverse.algebra.machine``, where each operator's meaning is written down):
@@ -50,6 +51,9 @@ class GameEvent(BaseModel):
     in_cave: bool = False
     held: str | None = None
     via: str | None = None
+    chest: str | None = None
+    """The kind of a structure's chest opened (``library``), for an ``interact`` with a structure; None: its main
+    kind, or no chest."""
     clock: float = 0.0
 
 
@@ -221,6 +225,8 @@ class Evaluator:
         if goal.using is not None and not self._is(event.held, goal.using):
             return False
         if goal.value is not None and (event.value is None or event.value < goal.value):
+            return False
+        if goal.chest is not None and event.chest != goal.chest:  # a corridor chest is no library chest
             return False
         return all(self._under(c, event) for c in constraints)
 

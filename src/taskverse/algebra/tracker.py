@@ -37,10 +37,10 @@ class Context:
 
     def game_event(self, event: Event, clock: float = 0.0) -> GameEvent:
         """A light event as the evaluator's ``GameEvent``, at game time ``clock``."""
-        name, target, count, held, biome, dimension, value = event
+        name, target, count, held, biome, dimension, value, chest = event
         return GameEvent(event=EventName(name), target=target, count=count, value=value, time=self.time,
                          weather=self.weather, biome=biome, dimension=dimension or self.dimension, held=held,
-                         clock=clock)
+                         chest=chest, clock=clock)
 
 
 class GoalTracker:
@@ -115,7 +115,8 @@ class GoalTracker:
         The time and weather of every event are the context's (the text world has no day and night), so an atom
         constrained to another (``when=night`` from a start in the day) never counts.
         """
-        probe = self.context.game_event((leaf.goal.event.value, leaf.goal.target, 1, None, None, None, None))
+        probe = self.context.game_event((leaf.goal.event.value, leaf.goal.target, 1, None, None, None, None,
+                                          leaf.goal.chest))
         for c in leaf.constraints:
             if c.when is not None and not self.evaluator._under(Constraint(when=c.when), probe):
                 return (f"'{leaf.atom}' at {c.when.value}: the text world keeps the start's time and weather "

@@ -301,7 +301,8 @@ class Compiler:
                 s.use_items.update(e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS)
             elif event == "use":
                 self._use_items(s, goal.using, mapped)
-        return GoalIR(event=event, targets=sorted(set(targets)), count=goal.count, using=using, value=goal.value)
+        return GoalIR(event=event, targets=sorted(set(targets)), count=goal.count, using=using, value=goal.value,
+                      chest=goal.chest)
 
     def _items_with(self, s: _State, goal: Goal, check: Any, reason: str, verb: str) -> list[str]:
         mapped = self._lookup_all(s, goal.target, "item")
@@ -552,13 +553,6 @@ class Compiler:
         """Game nodes the map generator places with structures' stand-ins."""
         return frozenset(stand_in_nodes(self.registry, {structure_node(name) for name in self.kn.structures}))
 
-    def _chest_kind(self, task: str) -> tuple[str, str] | None:
-        """The structure and chest kind of a ``loot.<structure>.<kind>`` atom: a chest other than the main one."""
-        parts = task.split(".")
-        if len(parts) == 3 and parts[0] == "loot" and parts[1] in self.kn.structures:
-            return parts[1], parts[2]
-        return None
-
     def _placed(self, structure: str) -> bool:
         node = structure_node(structure)
         return any(node in (*d.decoration, *d.schematic_nodes) for d in self.registry.decorations)
@@ -586,6 +580,11 @@ class Compiler:
             return [target]
         if target in self.kn.structures:  # a structure's chest opened (loot.<structure>)
             markers = self._structure_nodes(s, target)
+            if markers and goal.chest is not None:  # a further kind of chest (loot.stronghold.library)
+                s.problem("a structure's chest kinds are not told apart", target, f"{goal.describe()}: "
+                          f"{self.game}'s stand-in of a {target} holds one chest, of the structure's main kind, "
+                          f"and the runtime's events name no other kind, so no {goal.chest} chest is opened there")
+                return []
             s.interact_nodes.update(markers)
             return [target] if markers else []
         if target.startswith("#") or target in self.kn.blocks:
@@ -679,12 +678,7 @@ class Compiler:
                     s.problem("the block takes nothing in the game", fed[0], f"{node.task} puts "
                               f"{' or '.join(fed[1])} into the {fed[0]}, which the engine game's {fed[0]} does not "
                               "take (the game has no campfire cooking and no books on lecterns)")
-                kind = self._chest_kind(node.task)
-                if kind is not None:
-                    s.problem("a structure's chest kinds are not told apart", kind[0], f"{node.task} loots a "
-                              f"{kind[0]}'s {kind[1]} chest; {self.game}'s stand-in of a {kind[0]} holds one chest, "
-                              "drawn from the structure's main table, so opening it is no proof of this kind")
-                if station is not None or fed is not None or kind is not None:
+                if station is not None or fed is not None:
                     goals[node.task] = GoalIR(event=goal.event.value, targets=[], count=goal.count)
                 elif self._hooks(goal):
                     s.problem("no fishing hook in the game", goal.target, f"{node.task} hooks a mob with a fishing "

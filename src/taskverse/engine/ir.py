@@ -44,6 +44,8 @@ class GoalIR(IRModel):
     count: int = 1
     using: list[str] | None = None
     value: float | None = None
+    chest: str | None = None
+    """The kind of a structure's chest the goal opens (``Goal.chest``): only an event naming it counts."""
 
 
 class ConstraintIR(IRModel):

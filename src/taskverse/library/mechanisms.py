@@ -222,10 +222,11 @@ def loots(kn: Knowledge) -> list[Draft]:
             brushed.data["metrics"] = goal("use", str(loot.block), using="brush")
             brushed.data["initialization"]["main_hand"] = "brush"
             drafts.append(brushed)
-        elif loot.chest is not None:  # a further kind of chest: opening it is interacting with the structure too
+        elif loot.chest is not None:  # a further kind of chest: the goal names the kind opened, as the event does
             kind = draft("loot", loot.structure, "interact", ways, yields, initialization=init,
                          description=f"loot a {loot.chest} chest in {loot.structure}")
             kind.data["id"] = loot.atom_id
+            kind.data["metrics"] = goal("interact", loot.structure, chest=loot.chest)
             drafts.append(kind)
         else:
             drafts.append(draft("loot", loot.structure, "interact", ways, yields, initialization=init,

@@ -106,8 +106,9 @@ class Counters(Protocol):
     def __setitem__(self, slot: int, value: int, /) -> None: ...
 
 
-Event = tuple[str, str, int, "str | None", "str | None", "str | None", "float | None"]
-"""A light event: (event, target, count, held, biome, dimension, value)."""
+Event = tuple[str, str, int, "str | None", "str | None", "str | None", "float | None", "str | None"]
+"""A light event: (event, target, count, held, biome, dimension, value, chest): ``chest`` is the kind of a
+structure's chest opened (``library``), None for its main kind and for any other event."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +202,7 @@ class GoalTemplate:
     value: float | None
     using: str | None
     using_tag: frozenset[str] | None
+    chest: str | None = None
 
 
 
@@ -225,9 +227,10 @@ class Rules:
             (``structures.yaml``'s ``chests``: a desert pyramid's four).
         spent_by: Per finite source, the verbs whose actions use one up besides its ``USES_UP`` event
             (``mobs.yaml``'s ``spent_by``: a trade with a wandering trader).
-        chest_kinds: Further kinds of a structure's chests, by the atom that loots one (``loot.stronghold.library``):
-            the structure and how many one holds (``structure_loot.yaml``'s ``chest`` entries). A find of the
-            structure gives these too, counted apart from its main chests; the atom uses up one of its own kind.
+        chest_kinds: Further kinds of a structure's chests, by structure and kind (a stronghold's ``library``): how
+            many one holds (``structure_loot.yaml``'s ``chest`` entries). A find of the structure gives these too,
+            counted apart from its main chests; an action whose goal opens a chest of that kind (``Goal.chest``)
+            uses up one of its own kind.
 
     """
 
@@ -238,7 +241,7 @@ class Rules:
                  fuel_remainders: Mapping[str, str] | None = None, repair_share: float = 0.0,
                  finite: Mapping[Resource, int] | None = None, tools: Iterable[str] = (),
                  spent_by: Mapping[Resource, Iterable[str]] | None = None,
-                 chest_kinds: Mapping[str, tuple[Resource, int]] | None = None) -> None:
+                 chest_kinds: Mapping[tuple[Resource, str], int] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
         self.spent_by = {r: frozenset(verbs) for r, verbs in (spent_by or {}).items()}
         self.repair_share = repair_share
@@ -310,9 +313,8 @@ class Rules:
             seen.update((y.kind.value, y.name) for outcome in way_yields(task) for y in outcome)
             seen.update(initialization_resources(task.initialization))
         seen.update(("item", LEFT_PREFIX + name) for source, name in self.finite if (source, name) in seen)
-        atoms = {t.id for t in tasks}
-        seen.update(("item", _kind_counter(atom)) for atom, (source, _) in self.chest_kinds.items()
-                    if source in seen and atom in atoms)
+        opened = {(("structure", t.goal.target), t.goal.chest) for t in tasks if t.goal.chest is not None}
+        seen.update(("item", _kind_counter(*kind)) for kind in self.chest_kinds if kind[0] in seen and kind in opened)
         seen.add(("dimension", "overworld"))
         kind_order = {"item": 0, **{k: i + 1 for i, k in enumerate(PRESENCE_KINDS)}}
         self.resources: list[Resource] = sorted(seen, key=lambda r: (kind_order[r[0]], r[1]))
@@ -327,14 +329,15 @@ class Rules:
             self.index[source]: (self.index[("item", LEFT_PREFIX + source[1])], count)
             for source, count in sorted(self.finite.items()) if ("item", LEFT_PREFIX + source[1]) in self.index}
         """Finite source -> (the internal item counting what is left of it, how many one find gives)."""
-        self.kind_left: dict[str, tuple[int, int]] = {
-            atom: (self.index[("item", _kind_counter(atom))], count)
-            for atom, (_, count) in sorted(self.chest_kinds.items()) if ("item", _kind_counter(atom)) in self.index}
-        """A further kind of chest's atom -> (the internal item counting those left, how many one find gives)."""
+        self.kind_left: dict[tuple[Resource, str], tuple[int, int]] = {
+            kind: (self.index[("item", _kind_counter(*kind))], count)
+            for kind, count in sorted(self.chest_kinds.items()) if ("item", _kind_counter(*kind)) in self.index}
+        """A further kind of chest (structure, kind) -> (the internal item counting those left, how many one find
+        gives)."""
         self.also_left: dict[int, tuple[tuple[int, int], ...]] = {}
         """Finite source -> the further kinds of chest one find gives too (counter, count)."""
-        for atom, left in sorted(self.kind_left.items()):
-            source = self.index[self.chest_kinds[atom][0]]
+        for (structure, _), left in sorted(self.kind_left.items()):
+            source = self.index[structure]
             self.also_left[source] = (*self.also_left.get(source, ()), left)
         self.heat = self.index.get(("item", HEAT), -1)
         self.fuel_back: dict[int, int] = {
@@ -391,9 +394,9 @@ class Rules:
                                       consume=not presence and not need.kept, presence=presence, virtual=virtual,
                                       weights=weights, uses=need.uses if works else 0))
                     finite = self.left_of.get(members[0]) if presence and len(members) == 1 else None
-                    if finite is not None and task.id in self.kind_left:  # a library chest, not a corridor's
-                        finite = self.kind_left[task.id]
                     source = (kind, self.names[members[0]])
+                    if finite is not None and task.goal.chest is not None:  # a library chest, not a corridor's
+                        finite = self.kind_left.get((source, task.goal.chest))
                     if finite is not None and ((task.goal.event.value == USES_UP.get(kind)
                                                 and task.goal.target == source[1])  # a kill, a chest looted
                                                or task.verb in self.spent_by.get(source, ())):  # a trader's offers
@@ -421,7 +424,7 @@ class Rules:
             goal = task.goal
             self.goals.append(GoalTemplate(
                 event=goal.event.value, target=goal.target, target_tag=self._tag(goal.target), count=goal.count,
-                value=goal.value, using=goal.using, using_tag=self._tag(goal.using)))
+                value=goal.value, using=goal.using, using_tag=self._tag(goal.using), chest=goal.chest))
         self.n_slots = len(self.slot_action)
         self.obtains_own: frozenset[int] = frozenset(
             a for a, g in enumerate(self.goals)
@@ -1007,14 +1010,14 @@ class Rules:
         if goal.event == "obtain" and a in self.obtains_own:  # obtained is what came: 4 apples, or none this try
             count = sum(n for r, n in outputs if r < n_items and names[r] == target)
         if count:
-            events.append((goal.event, target, count, held, biome, dimension, goal.value))
+            events.append((goal.event, target, count, held, biome, dimension, goal.value, goal.chest))
         for item in self._used(a, goal, way_needs, used, target, held):
             if (goal.event, target) != ("use", item):
-                events.append(("use", item, 1, held, biome, dimension, None))
+                events.append(("use", item, 1, held, biome, dimension, None, None))
         internal = self.internal
         for r, amount in outputs:
             if r < n_items and r not in internal and not (goal.event == "obtain" and names[r] == target):
-                events.append(("obtain", names[r], amount, held, biome, dimension, None))
+                events.append(("obtain", names[r], amount, held, biome, dimension, None, None))
         return events
 
     def _used(self, a: int, goal: GoalTemplate, way_needs: Sequence[Need], used: list[int], target: str,
@@ -1606,17 +1609,17 @@ def finite_from_knowledge(kn: Any) -> dict[Resource, int]:
     return finite
 
 
-def chest_kinds_from_knowledge(kn: Any) -> dict[str, tuple[Resource, int]]:
-    """Further kinds of a structure's chests (``structure_loot.yaml``'s ``chest``): atom -> (structure, count)."""
+def chest_kinds_from_knowledge(kn: Any) -> dict[tuple[Resource, str], int]:
+    """Further kinds of a structure's chests (``structure_loot.yaml``'s ``chest``): (structure, kind) -> count."""
     mechanisms = getattr(kn, "mechanisms", None)
     if mechanisms is None:
         return {}
-    return {t.atom_id: (("structure", t.structure), int(t.chests)) for t in mechanisms.structure_loot.kinds()}
+    return {(("structure", t.structure), str(t.chest)): int(t.chests) for t in mechanisms.structure_loot.kinds()}
 
 
-def _kind_counter(atom: str) -> str:
+def _kind_counter(structure: Resource, chest: str) -> str:
     """The internal item counting a further kind's chests left: ``left:stronghold.library``."""
-    return LEFT_PREFIX + atom.split(".", 1)[1]
+    return f"{LEFT_PREFIX}{structure[1]}.{chest}"
 
 
 def spent_by_from_knowledge(kn: Any) -> dict[Resource, list[str]]:

@@ -138,7 +138,7 @@ def dead_leaves(rules: Rules, tracker: GoalTracker, start: StateDict | None = No
     tools = wield_needs(rules, tracker)
     possible = possible_actions(rules, start) if start is not None else None
     for leaf in tracker.leaves:
-        able = [a for key in leaf.keys for a in rules.actions_by_key.get(key, ())]
+        able = [a for key in leaf.keys for a in rules.actions_by_key.get(key, ()) if _opens(rules, a, leaf.goal.chest)]
         if not able:
             dead[leaf.index] = f"no action of the text world does '{leaf.atom}'"
         elif (reason := tracker.never_counts(leaf)) is not None:
@@ -372,9 +372,10 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
         exact: list[tuple[float, int]] = []
         tagged: list[tuple[float, int]] = []
         # Only actions whose event can count: one that goes far enough ("reach 500 blocks": sailing, not a
-        # short walk), and, when the goal names a tool, one that holds it.
+        # short walk), one that opens the kind of chest the goal names (a library's, not a corridor's), and, when
+        # the goal names a tool, one that holds it.
         able = sorted({a for key in leaf.keys for a in rules.actions_by_key.get(key, ())
-                       if _far_enough(rules, a, leaf.goal.value)})
+                       if _far_enough(rules, a, leaf.goal.value) and _opens(rules, a, leaf.goal.chest)})
         for tool, _ in tools.get(leaf.index, ()):  # done with a tool in hand: the actions that can hold it
             able = [a for a in able if _may_wield(rules, a, tool)]
         holding = [a for a in able if _holds(rules, tracker, a, leaf.goal.using)]
@@ -464,6 +465,11 @@ def _far_enough(rules: Rules, a: int, wanted: float | None) -> bool:
     """Whether action ``a``'s event carries at least the value a goal asks for (a distance, a height)."""
     value = rules.goals[a].value
     return wanted is None or (value is not None and value >= wanted)
+
+
+def _opens(rules: Rules, a: int, chest: str | None) -> bool:
+    """Whether action ``a``'s event can count for a goal opening the kind of chest ``chest`` (None: any)."""
+    return chest is None or rules.goals[a].chest == chest
 
 
 def _holds(rules: Rules, tracker: GoalTracker, a: int, wanted: str | None) -> bool:
