@@ -533,7 +533,9 @@ def test_a_looted_structure_without_a_chest_count_is_refused_naming_file_line_an
 
 @pytest.mark.parametrize(("table", "old", "new", "said"), [
     ("structure_loot.yaml", "rolls: [5, 10]", "rolls: [10, 5]", ["tables.0.pools.0", "not a range"]),
-    ("structure_loot.yaml", "    chests: 1\n", "", ["tables.12", "its own count"]),
+    ("structure_loot.yaml", "    chests: 1\n", "", ["tables.2", "its own count"]),
+    ("structure_loot.yaml", "    table: chests/buried_treasure\n",
+     "    table: chests/buried_treasure\n    share: 0.5\n", ["tables.3", "only with chest"]),
     ("trades.yaml", "item: chainmail_boots", "item: chainmail_bots", ["chainmail_bots", "chainmail_boots"]),
     ("brewing.yaml", "result: long_swiftness}", "result: long_swiftnes}", ["long_swiftnes"]),
     ("breeding.yaml", "{animal: wolf, food: [bone], one_in: 3}", "{animal: wolf, food: [bones], one_in: 3}",

@@ -243,3 +243,18 @@ def test_a_long_first_plan_still_comes_within_the_default_budget(library):
     until a chance yield's one unit was priced as the plan counts on it)."""
     report = plan_task("naive(obtain.brain_coral_block)", library, "steps")
     assert report.steps > 400
+
+
+def test_a_netherite_upgrade_template_planned_by_steps_comes_from_a_treasure_bastion(library):
+    # Every 1.20 bastion_treasure chest holds the template, a bastion_other chest one in ten; but only one bastion
+    # in four is a treasure bastion (its start pool's four variants), so a find gives its treasure chest with
+    # that chance: planned for at 95%, eleven bastions and one treasure chest, fewer steps than eight bastions'
+    # 29 chests, more game time.
+    kind = next(t for t in library.knowledge.mechanisms.structure_loot.kinds()
+                if t.atom_id == "loot.bastion_remnant.treasure")
+    assert kind.share == 0.25
+    by_steps = plan_task("naive(obtain.netherite_upgrade_smithing_template)", library, "steps")
+    plan = by_steps.actions
+    assert plan.count("loot.bastion_remnant.treasure") == 1 and plan.count("loot.bastion_remnant") == 0, plan
+    assert plan.count("find.bastion_remnant") == 11, plan
+    assert plan.index("loot.bastion_remnant.treasure") > max(i for i, a in enumerate(plan) if a.startswith("find."))

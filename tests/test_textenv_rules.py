@@ -147,6 +147,27 @@ def test_a_structures_chests_are_looted_once_each(rules, library, structure, che
     assert state.mask[loot]
 
 
+def test_a_treasure_bastion_is_one_in_four_and_its_chest_is_one_of_its_own_kind(rules, library):
+    # A find of a bastion gives its four main chests, and a treasure chest with the share of bastions that have a
+    # treasure room (one in four): planned for at 95% (chance="sure"), the eleventh find gives it; looting it uses
+    # up the treasure chest, not a main one, and a start at a bastion holds one.
+    find, main = rules.action_index["find.bastion_remnant"], rules.action_index["loot.bastion_remnant"]
+    treasure = rules.action_index["loot.bastion_remnant.treasure"]
+    state = rules.new_state({}, [("dimension", "nether")])
+    finds = 0
+    while not state.mask[treasure]:
+        rules.act(state, find)
+        finds += 1
+        assert finds <= 11
+    assert finds == 11
+    events = rules.act(state, treasure)
+    assert ("interact", "bastion_remnant", 1, None, None, "nether", None, "treasure") in events
+    assert not state.mask[treasure] and state.mask[main]
+    assert "netherite_upgrade_smithing_template" in rules.inventory(state)
+    start = rules.state_from_initialization(library.by_id["loot.bastion_remnant.treasure"].initialization)
+    assert start.mask[treasure]
+
+
 def test_every_looted_structure_counts_its_chests_and_says_when_the_count_is_estimated(library):
     # A structure whose chests structure_loot.yaml loots has a count (else one find gave endless chests: 212
     # mineshaft chests for an enchanted golden apple); an estimated count says it is one, and why, in its source.

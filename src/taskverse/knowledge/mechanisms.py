@@ -238,6 +238,9 @@ class StructureLoot(_Table):
     """Chests of this further kind one structure holds (looting uses one up)."""
     chests_estimate: bool = False
     """``chests`` is a named estimate, the count a plan counts on where it varies; ``source`` says why."""
+    share: float = Field(default=1.0, gt=0.0, le=1.0)
+    """The share of the structures that hold this further kind at all (a treasure bastion is one bastion in four);
+    a find of the structure gives its chests with that chance."""
     source: str | None = None
     needs: list[Need] = Field(default_factory=list)
     pools: list[LootPool] = Field(min_length=1)
@@ -254,6 +257,9 @@ class StructureLoot(_Table):
             raise ValueError("the main kind of chest takes its count from structures.yaml: give chests only with chest")
         if self.chests_estimate and self.chests is None:
             raise ValueError("chests_estimate marks the chest count as an estimate, but chests gives none")
+        if self.share < 1.0 and self.chest is None:
+            raise ValueError("share is the share of structures holding a further kind of chest: give it only with "
+                             "chest")
         return self
 
     @property

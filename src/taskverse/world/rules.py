@@ -228,9 +228,10 @@ class Rules:
         spent_by: Per finite source, the verbs whose actions use one up besides its ``USES_UP`` event
             (``mobs.yaml``'s ``spent_by``: a trade with a wandering trader).
         chest_kinds: Further kinds of a structure's chests, by structure and kind (a stronghold's ``library``): how
-            many one holds (``structure_loot.yaml``'s ``chest`` entries). A find of the structure gives these too,
-            counted apart from its main chests; an action whose goal opens a chest of that kind (``Goal.chest``)
-            uses up one of its own kind.
+            many one holds and the share of structures that hold the kind at all (``structure_loot.yaml``'s
+            ``chest`` entries). A find of the structure gives these too, counted apart from its main chests, with
+            that share as a chance (a treasure bastion's chests, one bastion in four); an action whose goal opens a
+            chest of that kind (``Goal.chest``) uses up one of its own kind. A start at the structure holds them.
 
     """
 
@@ -241,7 +242,7 @@ class Rules:
                  fuel_remainders: Mapping[str, str] | None = None, repair_share: float = 0.0,
                  finite: Mapping[Resource, int] | None = None, tools: Iterable[str] = (),
                  spent_by: Mapping[Resource, Iterable[str]] | None = None,
-                 chest_kinds: Mapping[tuple[Resource, str], int] | None = None) -> None:
+                 chest_kinds: Mapping[tuple[Resource, str], tuple[int, float]] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
         self.spent_by = {r: frozenset(verbs) for r, verbs in (spent_by or {}).items()}
         self.repair_share = repair_share
@@ -331,14 +332,14 @@ class Rules:
         """Finite source -> (the internal item counting what is left of it, how many one find gives)."""
         self.kind_left: dict[tuple[Resource, str], tuple[int, int]] = {
             kind: (self.index[("item", _kind_counter(*kind))], count)
-            for kind, count in sorted(self.chest_kinds.items()) if ("item", _kind_counter(*kind)) in self.index}
+            for kind, (count, _) in sorted(self.chest_kinds.items()) if ("item", _kind_counter(*kind)) in self.index}
         """A further kind of chest (structure, kind) -> (the internal item counting those left, how many one find
         gives)."""
-        self.also_left: dict[int, tuple[tuple[int, int], ...]] = {}
-        """Finite source -> the further kinds of chest one find gives too (counter, count)."""
-        for (structure, _), left in sorted(self.kind_left.items()):
-            source = self.index[structure]
-            self.also_left[source] = (*self.also_left.get(source, ()), left)
+        self.also_left: dict[int, tuple[tuple[int, int, float], ...]] = {}
+        """Finite source -> the further kinds of chest one find gives too (counter, count, share of finds)."""
+        for kind, (counter, count) in sorted(self.kind_left.items()):
+            source = self.index[kind[0]]
+            self.also_left[source] = (*self.also_left.get(source, ()), (counter, count, self.chest_kinds[kind][1]))
         self.heat = self.index.get(("item", HEAT), -1)
         self.fuel_back: dict[int, int] = {
             self.index[("item", fuel)]: self.index[("item", back)]
@@ -416,8 +417,12 @@ class Rules:
                     held_by = self.left_of.get(index[(y.kind.value, y.name)])
                     if held_by is not None:  # a find of a finite source gives the few one structure holds
                         outputs.append(Output(held_by[0], held_by[1], 1.0, -1))
-                        outputs += [Output(counter, count, 1.0, -1) for counter, count in
-                                    self.also_left.get(index[(y.kind.value, y.name)], ())]
+                        for counter, count, share in self.also_left.get(index[(y.kind.value, y.name)], ()):
+                            kind_slot = -1
+                            if share < 1:  # a kind some of the structures hold: a chance of the find
+                                kind_slot = len(self.slot_action)
+                                self.slot_action.append(a)
+                            outputs.append(Output(counter, count, share, kind_slot))
                 outcomes.append(tuple(outputs))
             self.way_outputs.append(tuple(outcomes))
             self.outputs.append(_best_outputs(outcomes))
@@ -687,7 +692,7 @@ class Rules:
                 left = self.left_of.get(r)
                 if left is not None:  # found with the few one structure holds
                     self.change(state, left[0], left[1])
-                for counter, count in self.also_left.get(r, ()):  # and its further kinds of chest
+                for counter, count, _ in self.also_left.get(r, ()):  # and its further kinds of chest
                     self.change(state, counter, count)
         return state
 
@@ -1609,12 +1614,16 @@ def finite_from_knowledge(kn: Any) -> dict[Resource, int]:
     return finite
 
 
-def chest_kinds_from_knowledge(kn: Any) -> dict[tuple[Resource, str], int]:
-    """Further kinds of a structure's chests (``structure_loot.yaml``'s ``chest``): (structure, kind) -> count."""
+def chest_kinds_from_knowledge(kn: Any) -> dict[tuple[Resource, str], tuple[int, float]]:
+    """Further kinds of a structure's chests (``structure_loot.yaml``'s ``chest``).
+
+    (structure, kind) -> (the chests one holds, the share of the structures holding the kind).
+    """
     mechanisms = getattr(kn, "mechanisms", None)
     if mechanisms is None:
         return {}
-    return {(("structure", t.structure), str(t.chest)): int(t.chests) for t in mechanisms.structure_loot.kinds()}
+    return {(("structure", t.structure), str(t.chest)): (int(t.chests), float(t.share))
+            for t in mechanisms.structure_loot.kinds()}
 
 
 def _kind_counter(structure: Resource, chest: str) -> str:
