@@ -258,9 +258,16 @@ def test_at_least_nine_in_ten_atoms_solvable_from_scratch_compile(library):
     assert compiled == ["throw.ender_eye", "throw.trident"]
     share = (scratch["compiled"] - len(compiled)) / (scratch["atoms"] - len(absent))
     assert share >= 0.9, report["reasons"][:3]
+    # Every one compiles but a trade of an item of the text world's own (an enchanted item, an explorer map:
+    # trades.yaml), which the game has no counterpart of.
+    own = set(library.knowledge.mechanisms.library_items)
     for verb in ("smelt", "obtain", "place", "eat", "equip"):
         counts = report["by_verb"][verb]
-        assert counts["compiled"] == counts["atoms"], verb
+        failing = {t.id: compiler.problems(t) for t in library.tasks if t.goal.event.value == verb}
+        failing = {t: p for t, p in failing.items() if p}
+        assert all(t.startswith("trade.") and t.removeprefix("trade.") in own for t in failing), verb
+        assert {p.reason for ps in failing.values() for p in ps} <= {"item with no counterpart"}, verb
+        assert counts["compiled"] == counts["atoms"] - len(failing), verb
     # Every craft atom compiles but those made at a smithing table (knowledge/curated/smithing.yaml), which the
     # generated game does not register, and the anvil's renamed and combined items (anvil.yaml), which its runtime
     # does not run; the stonecutter's cuts (stonecutting.yaml) and the recipes Minecraft defines in code

@@ -190,8 +190,50 @@ def test_villagers_sell_and_buy_at_the_games_prices(library):
     assert _yield(library.get("trade.cyan_carpet"), "cyan_carpet").count == 4
     mech = load_knowledge().mechanisms.trading
     assert len(mech.professions) == 13
-    skipped = ("enchanted_book", "filled_map", "tipped_arrow")
-    assert not any(f"trade.{s}" in library.by_id for s in skipped)
+    # An explorer map is an item of the text world: no trade gives the game's plain filled map.
+    assert "trade.filled_map" not in library.by_id
+
+
+@pytest.mark.parametrize(("item", "profession_site", "lowest", "highest"), [
+    # EnchantedItemForEmeralds: base price plus a level from 5 to 19 (Minecraft Wiki, Armorer, Toolsmith, ...).
+    ("enchanted_diamond_chestplate", "blast_furnace", 21, 35),
+    ("enchanted_iron_pickaxe", "smithing_table", 8, 22),
+    ("enchanted_iron_sword", "grindstone", 7, 21),
+    ("enchanted_crossbow", "fletching_table", 8, 22),
+    ("enchanted_fishing_rod", "barrel", 8, 22),
+])
+def test_enchanted_gear_is_traded_at_its_highest_drawn_price(library, item, profession_site, lowest, highest):
+    trading = load_knowledge().mechanisms.trading
+    entry = next(t for p in trading.professions for t in p.sells if t.item == item and p.job_site == profession_site)
+    assert (entry.emeralds, entry.most) == (lowest, highest)
+    trade = library.get(f"trade.{item}")
+    way = next(w for w, needs in enumerate(ways_of(trade)) if any(profession_site in n.any_of for n in needs))
+    assert _needs(trade, way)["emerald"].count == highest
+    assert _yield(trade, item).name == item
+
+
+def test_a_librarian_sells_any_enchanted_book_for_emeralds_and_a_book(library):
+    # EnchantBookForEmeralds: 5 to 64 emeralds and a book; a table enchants a book too (enchant.book).
+    needs = _needs(library.get("trade.enchanted_book"))
+    assert (needs["emerald"].count, needs["book"].count, needs["lectern"].kept) == (64, 1, True)
+
+
+def test_explorer_maps_take_a_compass_and_lead_to_their_structure(library):
+    ocean = _needs(library.get("trade.ocean_explorer_map"))
+    assert (ocean["emerald"].count, ocean["compass"].count, ocean["cartography_table"].kept) == (13, 1, True)
+    assert _needs(library.get("trade.woodland_explorer_map"))["emerald"].count == 14
+    maps = {t.item: t.locates for p in load_knowledge().mechanisms.trading.professions for t in p.sells if t.locates}
+    assert maps == {"ocean_explorer_map": "ocean_monument", "woodland_explorer_map": "woodland_mansion"}
+
+
+def test_a_fletcher_tips_five_arrows_and_a_fisherman_buys_its_villager_types_boat(library):
+    arrows = library.get("trade.tipped_arrow")
+    assert (_needs(arrows)["arrow"].count, _needs(arrows)["emerald"].count) == (5, 2)
+    assert _yield(arrows, "tipped_arrow").count == 5
+    # EmeraldsForVillagerTypeItem: a savanna fisherman buys an acacia boat, a swamp one a dark oak boat.
+    acacia = _needs(library.get("sell.acacia_boat"))
+    assert acacia["savanna"].kind.value == "biome" and acacia["barrel"].kept
+    assert set(_needs(library.get("sell.dark_oak_boat"))["swamp"].any_of) == {"mangrove_swamp", "swamp"}
 
 
 @pytest.mark.parametrize(("item", "emeralds", "count", "chance"), [

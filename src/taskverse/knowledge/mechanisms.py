@@ -304,20 +304,36 @@ class Trade(_Table):
     """What a villager sells: ``count`` of an item (or of each item of a one-colour pool) for emeralds.
 
     ``also``: items the trade takes besides the emeralds (a fisherman cooks six cod for an emerald and the cod).
+    ``most``: the highest price, for an offer whose price the game draws (an enchanted item: its base price plus
+    the enchantment level); ``emeralds`` is then the lowest. ``chance``: how likely a villager of the profession
+    that reaches the level offers the trade (two offers drawn from the level's pool). ``locates``: the structure
+    an explorer map leads to; the map is an item of the text world of its own.
     """
 
     item: str | None = None
     items: list[str] = Field(default_factory=list)
     count: int = Field(default=1, ge=1, le=64)
     emeralds: int = Field(ge=1, le=64)
+    most: int | None = Field(default=None, ge=1, le=64)
     also: Stack | None = None
     level: Level
+    chance: float | None = Field(default=None, gt=0, le=1)
+    locates: str | None = None
 
     @model_validator(mode="after")
     def _one_item(self) -> Trade:
         if (self.item is None) == (not self.items):
             raise ValueError("give exactly one of item and items (a pool of one-colour offers)")
+        if self.most is not None and self.most < self.emeralds:
+            raise ValueError(f"the highest price {self.most} is below the lowest {self.emeralds}")
+        if self.locates is not None and self.item is None:
+            raise ValueError("an explorer map (locates) is one item, not a pool")
         return self
+
+    @property
+    def price(self) -> int:
+        """The emeralds a plan brings: the highest price, so that it affords whichever the villager drew."""
+        return self.most if self.most is not None else self.emeralds
 
     @property
     def goods(self) -> list[str]:
@@ -326,12 +342,18 @@ class Trade(_Table):
 
 
 class Purchase(_Table):
-    """What a villager buys: ``count`` of an item for ``emeralds``."""
+    """What a villager buys: ``count`` of an item for ``emeralds``.
+
+    ``biomes``: where a villager that makes this offer is found, for an offer that depends on the villager's type
+    (the biome it was born in: a plains fisherman buys an oak boat, a savanna one an acacia boat).
+    """
 
     item: str
     count: int = Field(ge=1, le=64)
     emeralds: int = Field(default=1, ge=1, le=64)
     level: Level
+    chance: float | None = Field(default=None, gt=0, le=1)
+    biomes: list[str] = Field(default_factory=list)
 
 
 class Profession(_Table):
@@ -1090,7 +1112,8 @@ class Mechanisms:
         """
         anyway = self.enchanting.any_enchantment
         enchanted = [anyway.enchanted(i) for i in anyway.items] if anyway else []
-        return [*self.brewing.items, *enchanted, *self.anvil.renamed.values()]
+        maps = [t.item for p in self.trading.professions for t in p.sells if t.locates and t.item]
+        return [*self.brewing.items, *enchanted, *self.anvil.renamed.values(), *maps]
 
     @property
     def enchanted_items(self) -> dict[str, str]:
@@ -1179,6 +1202,8 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
         out += [("trades.yaml", item, "item") for t in prof.sells for item in t.goods]
         out += [("trades.yaml", t.also.item, "item") for t in prof.sells if t.also]
         out += [("trades.yaml", t.item, "item") for t in prof.buys]
+        out += [("trades.yaml", b, "biome") for t in prof.buys for b in t.biomes]
+        out += [("trades.yaml", t.locates, "structure") for t in prof.sells if t.locates]
     out.append(("trades.yaml", mech.trading.currency, "item"))
     trader = mech.trading.wandering_trader
     out.append(("trades.yaml", trader.mob, "entity"))

@@ -260,7 +260,8 @@ def trades(kn: Knowledge) -> list[Draft]:
     """``trade.<item>``: emeralds (and the trade's other items) to a villager of a profession that sells the item.
 
     The villager's job site block is kept beside it; an item several professions sell has a way per profession.
-    A wandering trader's offer is a way too, whose item comes with the chance a trader has the offer.
+    A trade whose price the game draws (an enchanted item) asks for its highest price. A wandering trader's offer
+    is a way too, whose item comes with the chance a trader has the offer.
     """
     offers: dict[str, list[tuple[str, list[Need], dict[str, Any]]]] = {}
     for prof in _mech(kn).trading.professions:
@@ -268,7 +269,7 @@ def trades(kn: Knowledge) -> list[Draft]:
             extra = [need([trade.also.item], trade.also.count)] if trade.also else []
             for item in trade.goods:
                 given: dict[str, Any] = {"name": item, **({"count": trade.count} if trade.count > 1 else {})}
-                ways = [*_villager(prof.job_site), need(["emerald"], trade.emeralds), *extra]
+                ways = [*_villager(prof.job_site), need(["emerald"], trade.price), *extra]
                 offers.setdefault(item, []).append((prof.profession, ways, given))
     trader = _mech(kn).trading.wandering_trader
     for offer, chance in trader.offers():
@@ -284,7 +285,9 @@ def sells(kn: Knowledge) -> list[Draft]:
     for prof in _mech(kn).trading.professions:
         for buy in prof.buys:
             given: dict[str, Any] = {"name": "emerald", **({"count": buy.emeralds} if buy.emeralds > 1 else {})}
-            ways = [*_villager(prof.job_site), need([buy.item], buy.count)]
+            # a villager whose type (the biome it was born in) makes the offer, found there (a plains fisherman)
+            where = [need(buy.biomes, kind=ResourceKind.BIOME, kept=True)] if buy.biomes else []
+            ways = [*_villager(prof.job_site), *where, need([buy.item], buy.count)]
             offers.setdefault(buy.item, []).append((prof.profession, ways, given))
     return _villager_ways(kn, "sell", offers, "sell {item} to {profession} for emeralds")
 

@@ -898,8 +898,9 @@ def trading(kn: Any) -> dict[str, Any]:
 
     Each profession: ``job_site`` (the block that gives a villager it) and ``offers``, each ``gives`` (an item),
     ``count`` and ``price`` (stacks: emeralds and the trade's other items for what a villager sells; the items it
-    buys for its emeralds). Offers whose items the game lacks are left out; levels and demand are not modelled,
-    as in the table.
+    buys for its emeralds). Offers whose items the game lacks are left out, and so are those that depend on a
+    villager's type (``biomes``: a fisherman's boat), which the generated villager has none of; levels and demand
+    are not modelled, as in the table.
     """
     table = kn.mechanisms.trading if kn.mechanisms is not None else None
     out: list[dict[str, Any]] = []
@@ -912,7 +913,7 @@ def trading(kn: Any) -> dict[str, Any]:
             for item in trade.goods:
                 offers.append({"gives": mc(item), "count": trade.count,
                                "price": [{"item": mc("emerald"), "count": trade.emeralds}, *also]})
-        for buy in prof.buys:
+        for buy in (b for b in prof.buys if not b.biomes):
             offers.append({"gives": mc("emerald"), "count": buy.emeralds,
                            "price": [{"item": mc(buy.item), "count": buy.count}]})
         offers = [o for o in offers if all(n.split(":", 1)[1] in kn.items for n in
