@@ -296,3 +296,33 @@ def test_two_different_items_at_an_anvil_are_impossible_with_the_game_s_reason(t
 def test_an_item_no_book_goes_onto_in_the_library_names_the_item():
     error = _refused("combine a Shield and a book with the Mending enchantment")
     assert error.status == "not expressible" and "no combine task for shield" in error.message
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the villagers' drawn offers (trades.yaml): enchanted gear, explorer maps, tipped arrows, enchanted books
+    ("trade for enchanted diamond leggings", "trade.enchanted_diamond_leggings"),
+    ("trade for Enchanted Iron Pickaxe", "trade.enchanted_iron_pickaxe"),
+    ("trade for Enchanted Fishing Rod", "trade.enchanted_fishing_rod"),
+    ("trade for Ocean Explorer Map", "trade.ocean_explorer_map"),
+    ("trade for Woodland Explorer Map", "trade.woodland_explorer_map"),
+    ("trade for Tipped Arrow", "trade.tipped_arrow"),
+    ("trade for Enchanted Book", "trade.enchanted_book"),
+    # "sell" an emerald and an item: the price a player hands over, the trades that take it
+    ("sell Emerald and Compass", "trade.ocean_explorer_map | trade.woodland_explorer_map"),
+    ("sell emerald and Gravel", "trade.flint"),
+    ("sell Emerald and arrow", "trade.tipped_arrow"),
+    # the boat a master fisherman buys, of its villager type's wood: five kinds
+    ("sell one of 5 boats", "sell.acacia_boat | sell.dark_oak_boat | sell.jungle_boat | sell.oak_boat | "
+                            "sell.spruce_boat"),
+])
+def test_the_villagers_drawn_offers_and_their_prices_read_as_trades(text, expected):
+    assert reads_as(text, expected)
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("sell one of 4 boats", "of 4 boats"),  # the count says how many kinds: four is not the fisherman's five
+    ("sell emerald and diamond", "emerald and diamond"),  # no trade takes emeralds and a diamond
+])
+def test_a_price_or_a_kind_count_no_trade_has_is_not_read(text, words):
+    error = _refused(text)
+    assert error.status == "not expressible" and words in error.message

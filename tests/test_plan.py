@@ -258,3 +258,16 @@ def test_a_netherite_upgrade_template_planned_by_steps_comes_from_a_treasure_bas
     assert plan.count("loot.bastion_remnant.treasure") == 1 and plan.count("loot.bastion_remnant") == 0, plan
     assert plan.count("find.bastion_remnant") == 11, plan
     assert plan.index("loot.bastion_remnant.treasure") > max(i for i, a in enumerate(plan) if a.startswith("find."))
+
+
+@pytest.mark.parametrize(("task", "before"), [
+    # enchanted gear at its highest drawn price (21 emeralds for an iron sword), found from a weaponsmith
+    ("trade.enchanted_iron_sword", "mine.emerald_ore"),
+    # an explorer map takes a compass besides the emeralds
+    ("trade.ocean_explorer_map", "craft.compass"),
+    # a fisherman buys the boat of its villager type's wood: an oak boat from a plains villager
+    ("sell.oak_boat", "find.plains"),
+])
+def test_a_plan_from_nothing_reaches_a_drawn_offer_through_its_price(library, task, before):
+    plan = plan_task(f"naive({task})", library, "steps").actions
+    assert plan[-1] == task and before in plan[:-1] and "find.villager" in plan

@@ -101,6 +101,11 @@ def _step_rules(task_id: str, reading: PhraseReading, reader: Any) -> list[str]:
         out.append(f"'{said}' means {verb}" + (f" ({USE_MEANINGS[verb]})" if said == "use" else ""))
     elif verb == "use" and _is_statistic(reader.library.index.data.get(task_id, {}), target):
         out.append(f"'use' is {USE_MEANINGS['use']}")
+    if verb == "trade" and any(p.split()[0] in VERBS and "sell" in VERBS[p.split()[0]] for p in pieces if p):
+        out.append(f"'{phrase}': an emerald and an item handed over are the price {task_id} takes (the currency "
+                   "is no thing a villager buys for itself)")  # paid_with
+    out += [f"'{p}': any one of the kind, when the verb has an atom for exactly that many" for p in pieces
+            if p.startswith("one of ")]  # one_of
     data = reader.library.index.data.get(task_id, {})
     _, place = place_reading(tokenize(reading.phrase))
     if place is not None:  # "light up a castle": the counted task, the place in words only

@@ -275,7 +275,8 @@ class PhraseReader:
         core = self.core(words)
         if core is not None:
             return core
-        onto = self.put_onto(words) or self.anvil_pair(words) or self.used_on(words) or self.stored_in(words)
+        onto = self.put_onto(words) or self.anvil_pair(words) or self.used_on(words) or self.stored_in(words) or \
+            self.paid_with(words) or self.one_of(words)
         if onto is not None:
             return onto
         for i in range(len(words) - 1, 0, -1):  # the rightmost modifier first
@@ -388,6 +389,44 @@ class PhraseReader:
             if read is not None:
                 return read[0], (" ".join(words[:i]), " ".join(words[i:]))
         return None
+
+    def paid_with(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``sell emerald and X``: what a player hands a villager for a trade, the trades whose price it is.
+
+        An emerald is the currency, which no villager buys for itself (``trades.yaml``), so "selling" it with an
+        item is paying a trade's price: emeralds and a compass buy an explorer map, emeralds and gravel flint.
+        """
+        if words[0] not in VERBS or "sell" not in VERBS[words[0]] or "and" not in words or self.kn.mechanisms is None:
+            return None
+        cut = words.index("and")
+        pair = (self.known(tuple(strip_articles(words[1:cut])), ("item",)),
+                self.known(tuple(strip_articles(words[cut + 1:])), ("item",)))
+        currency = self.kn.mechanisms.trading.currency
+        if currency not in pair or None in pair or pair[0] == pair[1]:
+            return None
+        other = str(pair[1] if pair[0] == currency else pair[0])
+        found = sorted(t for t, data in self._atoms.items() if data.get("verb") == "trade" and
+                       any({currency, other} <= {m for n in way if not n.get("kept") for m in n.get("any_of") or ()}
+                           for way in ((w.get("needs", []) if isinstance(w, dict) else w)
+                                       for w in data.get("requires") or [])))
+        if not found or len(found) > MAX_KIND:
+            return None
+        node: Node = Step(found[0]) if len(found) == 1 else Joined("any", tuple(Step(t) for t in found))
+        return node, (words[0], " ".join(words[1:]))
+
+    def one_of(self, words: tuple[str, ...]) -> tuple[Node, tuple[str, ...]] | None:
+        """``VERB one of N THINGS``: any of the kind, when the verb has an atom for exactly N of them.
+
+        A trade table's "one of 5 boats" (a fisherman buys the boat of its villager type's wood) names the kind
+        and how many of it the offer takes; a count that differs from the atoms found is not read.
+        """
+        if len(words) < 5 or words[0] not in VERBS or words[1:3] != ("one", "of"):
+            return None
+        number = self.number(words[3])
+        kinds = self.any_kind(words[0], tuple(strip_articles(words[4:]))) if number is not None else []
+        if not kinds or len(kinds) != number:
+            return None
+        return Joined("any", tuple(Step(t) for t in kinds)), (words[0], " ".join(words[1:]))
 
     def uses_item(self, task_id: str, item: str | None) -> bool:
         """Whether every way of an atom uses up ``item`` (an enchanted book put onto a tool)."""

@@ -243,7 +243,9 @@ def _villager_ways(kn: Knowledge, verb: str, offers: dict[str, list[tuple[str, l
         professions = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
         made = draft(verb, item, "obtain", [w for _, w, _ in ways], [ways[0][2]],
                      description=description.format(profession=professions, item=item))
-        made.start = lambda way: presence(kn, way)  # beside the villager of the way a player uses first
+        # beside the villager of the way a player uses first; a biome it needs (its villager type's: a plains
+        # fisherman's oak boat) is found on the way, so the sells of two types' boats can start as one
+        made.start = lambda way: {k: v for k, v in presence(kn, way).items() if k != "biome"}
         if len({repr(y) for _, _, y in ways}) > 1:
             made.outcomes = [[y] for _, _, y in ways]
         if verb == "sell":  # as the curated use.trade_villager: interacting with the villager, the goods in hand
