@@ -37,7 +37,8 @@ def test_every_mob_the_world_finds_is_trapped_but_those_a_boat_never_seats(libra
     kn = library.knowledge
     table = kn.mechanisms.boating
     trapped = {t.goal.target for t in library.tasks if t.verb == "trap"}
-    assert trapped == {m for m, info in kn.mobs.items() if info.natural and table.why_not_trapped(m) is None}
+    assert trapped == {m for m, info in kn.mobs.items()
+                       if (info.natural or info.brought_by) and table.why_not_trapped(m) is None}
     assert {"witch", "cow", "slime", "shulker"} <= trapped
     assert not trapped & {"spider", "horse", "squid", "bat", "ghast"}
     task = library.get("trap.witch")

@@ -17,7 +17,7 @@ def test_every_mob_the_world_finds_is_hooked_with_the_rod(library):
     kn = library.knowledge
     table = kn.mechanisms.hooking
     hooked = {t.goal.target for t in library.tasks if t.verb == "hook"}
-    assert hooked == {m for m, info in kn.mobs.items() if info.natural}
+    assert hooked == {m for m, info in kn.mobs.items() if info.natural or info.brought_by}
     task = library.get("hook.cow")
     assert (task.goal.event.value, task.goal.target, task.goal.using) == ("use", "cow", "fishing_rod")
     rod, mob = ways_of(task)[0]

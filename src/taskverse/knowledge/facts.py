@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.knowledge.mechanisms import Mechanisms, load_mechanisms, names_used, unbreakable
 from taskverse.paths import knowledge_dir
+from taskverse.schema import Need
 from taskverse.yamlio import Lines, read_yaml, validation_error
 
 
@@ -86,6 +87,18 @@ class EntityLoot(_Curated):
     source: str | None = None
 
 
+class Brought(_Curated):
+    """How a player brings about a mob that never spawns by itself: what it takes, and how many come how likely.
+
+    An ender pearl thrown lands with an endermite one time in twenty; an evoker that sees a player summons vexes.
+    """
+
+    needs: list[Need] = Field(min_length=1)
+    count: int = Field(default=1, ge=1, le=64)
+    chance: float = Field(default=1.0, gt=0, le=1)
+    source: str
+
+
 class Mob(_Curated):
     """A mob with what minecraft-data lacks: how it behaves, its health, and where it spawns."""
 
@@ -96,6 +109,8 @@ class Mob(_Curated):
     natural: bool = True
     player_made: bool = False
     """The player brings it into the world (builds, hatches, breeds it): it has a kill atom though not natural."""
+    brought_by: Brought | None = None
+    """What brings one about where the player is (``find.<mob>``'s way), for a mob that never spawns by itself."""
     biomes: list[str] | None = None
     extra_drops: list[Drop] = Field(default_factory=list)
     leaves: list[str] = Field(default_factory=list)
@@ -524,6 +539,8 @@ def _check_names(kn: Knowledge, curated: Path) -> None:
                for b in [p.block, *p.grows, *([p.placed_on] if p.placed_on else [])]]
     checks += [("mobs.yaml", b, "block") for m in kn.mobs.values() for b in m.leaves]
     checks += [("mobs.yaml", s, "structure") for m in kn.mobs.values() for s in m.found_via]
+    checks += [("mobs.yaml", name, n.kind.value) for m in kn.mobs.values() if m.brought_by
+               for n in m.brought_by.needs for name in n.any_of]
     if kn.mechanisms is not None:
         checks += names_used(kn.mechanisms)
     for file, name, kind in checks:

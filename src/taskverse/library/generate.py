@@ -186,7 +186,7 @@ def _mob_drops(kn: Knowledge, mob: str) -> list[dict[str, Any]]:
 def _kills(kn: Knowledge) -> list[Draft]:
     drafts = []
     for name, mob in sorted(kn.mobs.items()):
-        if not (mob.natural or mob.player_made):
+        if not (mob.natural or mob.player_made or mob.brought_by):
             continue
         # Hunt: kill an animal that never fights back, for its drops. Combat: fight a mob that attacks (hostile
         # mobs, bosses, and neutral mobs, which fight back once provoked). One atom per mob.
@@ -232,7 +232,28 @@ def _finds(kn: Knowledge) -> list[Draft]:
                        [{"kind": kind.value, "name": name}], description=f"find {name}", initialization=init)
         draft.data["metrics"] = _goal("find", name)
         drafts.append(draft)
-    return drafts + _structure_block_finds(kn)
+    return drafts + _brought_finds(kn) + _structure_block_finds(kn)
+
+
+def _brought_finds(kn: Knowledge) -> list[Draft]:
+    """``find.<mob>`` of a mob that never spawns by itself: the way that brings it about (``mobs.yaml``).
+
+    An ender pearl thrown (used up) lands with an endermite with its chance; an evoker met (kept: it summons again)
+    brings three vexes. The goal is the find event on the mob, as for a mob that spawns.
+    """
+    drafts = []
+    for name, mob in sorted(kn.mobs.items()):
+        if mob.brought_by is None:
+            continue
+        brought = mob.brought_by
+        given: dict[str, Any] = {"kind": "entity", "name": name}
+        given.update({"count": brought.count} if brought.count > 1 else {})
+        given.update({"chance": brought.chance} if brought.chance < 1 else {})
+        draft = _draft("find", name, "find", [list(brought.needs)], [given], description=f"find {name}",
+                       initialization=presence(kn, list(brought.needs)))
+        draft.data["metrics"] = _goal("find", name)
+        drafts.append(draft)
+    return drafts
 
 
 def _structure_block_finds(kn: Knowledge) -> list[Draft]:

@@ -600,11 +600,11 @@ def stores(kn: Knowledge) -> list[Draft]:
 def hooks(kn: Knowledge) -> list[Draft]:
     """``hook.<mob>``: a mob found (kept) hooked with the rod (kept, worn by the table's wear) and reeled in.
 
-    Every mob the world finds (``natural``); success is the rod used on the mob.
+    Every mob the world finds (``natural``, or ``brought_by`` an action); success is the rod used on the mob.
     """
     table = _mech(kn).hooking
     drafts = []
-    for mob in sorted(m for m, info in kn.mobs.items() if info.natural):
+    for mob in sorted(m for m, info in kn.mobs.items() if info.natural or info.brought_by):
         ways = [[need([table.rod], kept=True, uses=table.wear), need([mob], kind=ENTITY, kept=True)]]
         made = draft("hook", mob, "use", ways, [], initialization=_with_mobs(kn, ways[0]),
                      description=f"hook {mob} with a {table.rod}")
@@ -616,13 +616,14 @@ def hooks(kn: Knowledge) -> list[Draft]:
 def traps(kn: Knowledge) -> list[Draft]:
     """``trap.<mob>``: a boat (kept) placed where a mob found (kept) walks into it, which seats the mob.
 
-    Every mob the world finds (``natural``) but those the table says a boat never seats (a spider is too wide, a
-    squid a water animal); success is a boat of the tag used on the mob.
+    Every mob the world finds (``natural``, or ``brought_by`` an action) but those the table says a boat never
+    seats (a spider is too wide, a squid a water animal); success is a boat of the tag used on the mob.
     """
     table = _mech(kn).boating
     boats = kn.tags[table.boats]
     drafts = []
-    for mob in sorted(m for m, info in kn.mobs.items() if info.natural and table.why_not_trapped(m) is None):
+    for mob in sorted(m for m, info in kn.mobs.items()
+                      if (info.natural or info.brought_by) and table.why_not_trapped(m) is None):
         ways = [[need(boats, kept=True), need([mob], kind=ENTITY, kept=True)]]
         made = draft("trap", mob, "use", ways, [], initialization=_with_mobs(kn, ways[0]),
                      description=f"trap {mob} in a boat")

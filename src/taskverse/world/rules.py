@@ -436,6 +436,13 @@ class Rules:
             if g.event == "obtain" and g.target_tag is None and ("item", g.target) in index
             and all(any(o.resource == index[("item", g.target)] for o in outs) for outs in self.way_outputs[a]))
         """Actions whose goal is to obtain an item every way of theirs yields: their goal event counts what came."""
+        self.finds_own: frozenset[int] = frozenset(
+            a for a, g in enumerate(self.goals)
+            if g.event == "find" and g.target_tag is None and ("entity", g.target) in index
+            and all(any(o.resource == index[("entity", g.target)] and o.uncertain for o in outs)
+                    for outs in self.way_outputs[a]))
+        """Actions whose goal is to find a mob every way of theirs brings about by chance (an endermite from an
+        ender pearl thrown): their goal event counts what came, none on a try that brought none."""
         self.output_items: list[frozenset[int]] = [
             frozenset(o.resource for o in outputs if o.resource < self.n_items) for outputs in self.outputs]
         ordered_groups = [key for key, _ in sorted(groups.items(), key=lambda kv: kv[1])]
@@ -1014,6 +1021,9 @@ class Rules:
             count = made or count
         if goal.event == "obtain" and a in self.obtains_own:  # obtained is what came: 4 apples, or none this try
             count = sum(n for r, n in outputs if r < n_items and names[r] == target)
+        elif a in self.finds_own:  # a pearl that landed with no endermite found none
+            mob = self.index[("entity", target)]
+            count = sum(n for r, n in outputs if r == mob)
         if count:
             events.append((goal.event, target, count, held, biome, dimension, goal.value, goal.chest))
         for item in self._used(a, goal, way_needs, used, target, held):

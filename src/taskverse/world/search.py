@@ -530,7 +530,7 @@ def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]], sure: b
     goal = rules.goals[a]
     targets = goal.target_tag if goal.target_tag is not None else {goal.target}
     # An action obtaining its own yield counts what comes (below): a chance trade gives none on most tries.
-    counted = a not in rules.obtains_own and any((goal.event, t) in keys for t in targets)
+    counted = a not in rules.obtains_own and a not in rules.finds_own and any((goal.event, t) in keys for t in targets)
     best: float = goal.count if counted else 0
     for out in rules.outputs[a]:
         if _counts_output(rules, a, out.resource, keys):
@@ -541,11 +541,13 @@ def _token_yield(rules: Rules, a: int, keys: frozenset[tuple[str, str]], sure: b
 def _counts_output(rules: Rules, a: int, r: int, keys: frozenset[tuple[str, str]]) -> bool:
     """Whether an atom with event keys ``keys`` counts the units of ``r`` that action ``a`` makes.
 
-    Its obtain events do, and so does a craft or smelt event, counted by the items made.
+    Its obtain events do, and so does a craft or smelt event, counted by the items made, or a find of a mob an
+    action brings about by chance (``Rules.finds_own``), counted by the mobs that came.
     """
     name = rules.names[r]
     event = rules.goals[a].event
-    return ("obtain", name) in keys or (event in COUNTED_BY_ITEMS and (event, name) in keys)
+    return ("obtain", name) in keys or (event in COUNTED_BY_ITEMS and (event, name) in keys) or \
+        (a in rules.finds_own and (event, name) in keys)
 
 
 class Work:
