@@ -161,3 +161,34 @@ def test_coverage_says_the_rule_behind_a_thing_used_up_or_used_on(library):
     rows = coverage(["combine an enchanted book with an iron pickaxe", "use a bucket on a cow"], library)["lines"]
     assert any("'an enchanted book' is used up by combine.iron_pickaxe" in r for r in rows[0]["rules"])
     assert any("cow used with bucket" in r for r in rows[1]["rules"])
+
+
+ANVIL_ONLY = ["shears", "flint_and_steel", "carrot_on_a_stick", "warped_fungus_on_a_stick", "shield", "elytra", "brush"]
+
+
+def test_items_a_table_does_not_take_are_enchanted_only_at_an_anvil(library):
+    # Their enchantability is 0: no enchant atom; a book's enchantments go on at an anvil (Unbreaking on every one).
+    kn = library.knowledge
+    assert kn.mechanisms.anvil.also_combined == ANVIL_ONLY
+    assert not set(ANVIL_ONLY) & set(kn.mechanisms.enchanting.any_enchantment.items)
+    for item in ANVIL_ONLY:
+        assert f"enchant.{item}" not in library.by_id
+        task = library.get(f"combine.{item}")
+        assert task.goal.target == f"enchanted_{item}"
+        (way,) = ways_of(task)
+        assert {m for n in way if not n.kept for m in n.any_of} == {item, "enchanted_book"}
+
+
+@pytest.mark.parametrize(("phrase", "expected"), [
+    *((f"enchant {item}", f"combine.{item}") for item in ANVIL_ONLY[:6]),  # the published list's six
+    ("combine a Shield and a book with the Mending enchantment", "combine.shield"),
+    ("enchant a diamond sword", "enchant.diamond_sword"),  # a table's own item stays the table's
+])
+def test_enchanting_an_item_only_a_book_enchants_is_the_anvils_combine(reader, phrase, expected):
+    assert render(reader.read(phrase).root) == expected
+
+
+def test_enchanted_shears_are_planned_from_scratch_through_a_book(library):
+    plan = plan_task("naive(combine.shears)", library, "steps").actions
+    assert plan[-1] == "combine.shears" and "craft.anvil" in plan
+    assert any(a in plan for a in ("enchant.book", "trade.enchanted_book"))

@@ -70,8 +70,8 @@ class Setup:
 
 
 STAND_IN_ENCHANTMENT = "unbreaking"
-"""What an ``enchanted_<item>`` (the library's "some enchantment from a table") is given with: every item a table
-enchants takes Unbreaking."""
+"""What an ``enchanted_<item>`` (the library's "some enchantment from a table or a book") is given with: every item a
+table enchants takes Unbreaking, and so does every item an anvil alone enchants (anvil.yaml's also_combined)."""
 
 
 def game_forms(knowledge: Any) -> dict[str, tuple[str, str]]:
@@ -88,7 +88,7 @@ def game_forms(knowledge: Any) -> dict[str, tuple[str, str]]:
         for container in ("potion", "splash_potion", "lingering_potion"):
             out[mech.brewing.name(potion.id, container)] = (container, f'{{Potion:"minecraft:{potion.id}"}}')
     anyway = mech.enchanting.any_enchantment
-    for item in anyway.items if anyway else []:
+    for item in [*anyway.items, *mech.anvil.also_combined] if anyway else []:
         name = anyway.enchanted(item) if anyway else item
         if name not in knowledge.items:  # enchanted_book is an item of its own
             out[name] = (item, f'{{Enchantments:[{{id:"minecraft:{STAND_IN_ENCHANTMENT}",lvl:1}}]}}')

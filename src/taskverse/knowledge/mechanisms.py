@@ -841,6 +841,8 @@ class Anvil(_Table):
     renamed_prefix: str = Field(pattern=r"^[a-z_]+_$")
     book: str
     also_renamed: list[str] = Field(default_factory=list)
+    also_combined: list[str] = Field(default_factory=list)
+    """Items an enchanting table does not take that a book's enchantments go on at an anvil (shears, a shield)."""
     repairs: list[AnvilRepair] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -1111,7 +1113,7 @@ class Mechanisms:
         The Silk Touch tools are ``enchanted_items``.
         """
         anyway = self.enchanting.any_enchantment
-        enchanted = [anyway.enchanted(i) for i in anyway.items] if anyway else []
+        enchanted = [anyway.enchanted(i) for i in [*anyway.items, *self.anvil.also_combined]] if anyway else []
         maps = [t.item for p in self.trading.professions for t in p.sells if t.locates and t.item]
         return [*self.brewing.items, *enchanted, *self.anvil.renamed.values(), *maps]
 
@@ -1205,6 +1207,7 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
         out += [("trades.yaml", b, "biome") for t in prof.buys for b in t.biomes]
         out += [("trades.yaml", t.locates, "structure") for t in prof.sells if t.locates]
     out.append(("trades.yaml", mech.trading.currency, "item"))
+    out += [("anvil.yaml", item, "item") for item in mech.anvil.also_combined]
     trader = mech.trading.wandering_trader
     out.append(("trades.yaml", trader.mob, "entity"))
     out += [("trades.yaml", offer.item, "item") for offer, _ in trader.offers()]

@@ -20,7 +20,15 @@ from typing import Any
 
 from taskverse.knowledge.renames import loose_name
 from taskverse.language.reading import Counted, Joined, Limited, Node, PhraseReading, Started, Step
-from taskverse.language.vocabulary import ONTO_WORDS, USE_MEANINGS, VERBS, place_reading, strip_articles, tokenize
+from taskverse.language.vocabulary import (
+    ALSO_MEANS,
+    ONTO_WORDS,
+    USE_MEANINGS,
+    VERBS,
+    place_reading,
+    strip_articles,
+    tokenize,
+)
 
 JOINS = {"then": "one after the other: THEN (>>)", "all": "all of them, in any order: AND (&)",
          "any": "either of them: OR (|)"}
@@ -97,8 +105,11 @@ def _step_rules(task_id: str, reading: PhraseReading, reader: Any) -> list[str]:
             out.append(f"'use ITEM {words[0]} THING' is the atom whose success is {goal['target']} used with "
                        f"{goal['using']}")
     said = next((w for p in pieces for w in p.split()[:1] if w in VERBS and verb in VERBS[w] and w != verb), None)
+    also = next((w for p in pieces for w in p.split()[:1] if verb in ALSO_MEANS.get(w, ())), None)
     if said is not None:
         out.append(f"'{said}' means {verb}" + (f" ({USE_MEANINGS[verb]})" if said == "use" else ""))
+    elif also is not None:  # "enchant shears": no enchant atom for them, the anvil's combine
+        out.append(f"'{also}' also means {verb}, when no atom of its own verb is done to the thing")
     elif verb == "use" and _is_statistic(reader.library.index.data.get(task_id, {}), target):
         out.append(f"'use' is {USE_MEANINGS['use']}")
     if verb == "trade" and any(p.split()[0] in VERBS and "sell" in VERBS[p.split()[0]] for p in pieces if p):

@@ -968,8 +968,8 @@ class PhraseReader:
                                "structures that generate it nor that the world never does (structure_blocks.yaml)",
                                field="phrase")
         if VERBS[verb][0] == "enchant" and name in self.kn.items:
-            return PhraseError(f"the library has no enchant task for {name}: an enchanting table does not take it "
-                               "(an anvil puts a book's enchantment on it, which no atom does)", field="phrase")
+            return PhraseError(f"the library has no enchant task for {name}: an enchanting table does not take it, "
+                               "and anvil.yaml lists it among no items a book's enchantment goes on", field="phrase")
         near = self.tasks_naming(VERBS[verb], name)
         return PhraseError(f"the library has no {' or '.join(VERBS[verb])} task for {name}", field="phrase",
                            suggestions=near[:3])

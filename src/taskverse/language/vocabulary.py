@@ -489,15 +489,16 @@ POTION_EFFECTS = {"fire": "fire_resistance", "leap": "leaping", "jumping": "leap
 ``speed`` Swiftness (the game's Speed effect) (Minecraft Wiki, Potion)."""
 ALSO_MEANS: dict[str, tuple[str, ...]] = {"craft": ("brew",), "make": ("brew", "build"), "create": ("build",),
                                           "place": ("hang",), "put": ("hang",), "plant": ("place",),
-                                          "trade": ("sell",), "find": ("enter",)}
+                                          "trade": ("sell",), "find": ("enter",), "enchant": ("combine",)}
 """Library verbs a phrase's verb may also mean when its own find no atom: ``craft to potion of healing`` is brewed
 (MCU's atomic list names every potion after ``craft to``; no potion has a crafting recipe), ``place an item
 frame`` is hanging it (a frame or a painting is an entity, not a block), ``make a NAND gate`` is the named build
 (nothing crafts one), ``plant a mushroom`` (a flower, sugar cane, a sapling) is placing it (the library's plant
 atoms are seeds on farmland; the rest is planted by placing the block where it may stand), ``trade for ink sac`` is
 selling it when villagers only buy it (a trade goes both ways; the library's trade atoms are what a villager sells,
-its sell atoms what one buys), and ``find nether`` is entering the dimension (``enter.nether``: a dimension is no
-place in the world to find)."""
+its sell atoms what one buys), ``find nether`` is entering the dimension (``enter.nether``: a dimension is no
+place in the world to find), and ``enchant shears`` is an enchanted book put on them at an anvil (``combine.shears``:
+an enchanting table does not take them)."""
 TYPOS: dict[str, str] = {"ot": "to", "dink": "drink", "bulid": "build", "villiager": "villager", "smlie": "slime",
                          "endmite": "endermite", "suger": "sugar",
                          "brewingstand": "brewing_stand"}

@@ -545,14 +545,15 @@ def renames(kn: Knowledge) -> list[Draft]:
 def combines(kn: Knowledge) -> list[Draft]:
     """``combine.<item>``: an enchanted book onto the item at an anvil (kept): the enchanted item, from its output.
 
-    The items an enchanting table enchants (``enchanting.yaml``), each named as there (``enchanted_<item>``).
+    The items an enchanting table enchants (``enchanting.yaml``), each named as there (``enchanted_<item>``), and
+    those only an anvil enchants (``anvil.yaml``'s ``also_combined``: shears, a shield, elytra).
     """
     table = _mech(kn).anvil
     anyway = _mech(kn).enchanting.any_enchantment
     if anyway is None:
         return []
     drafts = []
-    for item in sorted(anyway.items):
+    for item in sorted({*anyway.items, *table.also_combined}):
         result = anyway.enchanted(item)
         if result == table.book:
             continue
