@@ -271,3 +271,11 @@ def test_a_netherite_upgrade_template_planned_by_steps_comes_from_a_treasure_bas
 def test_a_plan_from_nothing_reaches_a_drawn_offer_through_its_price(library, task, before):
     plan = plan_task(f"naive({task})", library, "steps").actions
     assert plan[-1] == task and before in plan[:-1] and "find.villager" in plan
+
+
+def test_an_action_may_happen_in_a_biome_only_where_what_it_finds_grows(rules):
+    taiga = rules.index[("biome", "taiga")]
+    assert not rules.may_happen_in(rules.action_index["mine.oak_log"], taiga)  # no oak grows in a taiga
+    assert rules.may_happen_in(rules.action_index["mine.spruce_log"], taiga)
+    assert rules.may_happen_in(rules.action_index["craft.stick"], taiga)  # finds nothing: anywhere
+

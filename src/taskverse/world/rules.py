@@ -242,7 +242,8 @@ class Rules:
                  fuel_remainders: Mapping[str, str] | None = None, repair_share: float = 0.0,
                  finite: Mapping[Resource, int] | None = None, tools: Iterable[str] = (),
                  spent_by: Mapping[Resource, Iterable[str]] | None = None,
-                 chest_kinds: Mapping[tuple[Resource, str], tuple[int, float]] | None = None) -> None:
+                 chest_kinds: Mapping[tuple[Resource, str], tuple[int, float]] | None = None,
+                 grows_in: Mapping[Resource, Sequence[str]] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
         self.spent_by = {r: frozenset(verbs) for r, verbs in (spent_by or {}).items()}
         self.repair_share = repair_share
@@ -269,6 +270,11 @@ class Rules:
         for resource, place in (places or {}).items():
             if resource in self.index:
                 self.places[self.index[resource]] = place
+        self.grows_in: dict[int, frozenset[int]] = {
+            self.index[resource]: frozenset(self.index[("biome", b)] for b in biomes if ("biome", b) in self.index)
+            for resource, biomes in (grows_in or {}).items() if resource in self.index}
+        """The biomes a block generates in, where the game limits it (a spruce log: taigas, groves, ...); a block
+        missing here may be in any biome of its dimension."""
         self._compile_masks()
         self._by_name = self._name_index()
 
@@ -300,6 +306,7 @@ class Rules:
                    fuel_ticks=fuel_ticks_from_knowledge(kn), durability=durability_from_knowledge(kn),
                    fuel_remainders=fuel_remainders_from_knowledge(kn), finite=finite_from_knowledge(kn),
                    spent_by=spent_by_from_knowledge(kn), chest_kinds=chest_kinds_from_knowledge(kn),
+                   grows_in={("block", n): b.biomes for n, b in kn.natural_blocks.items() if b.biomes},
                    repair_share=kn.mechanisms.anvil.unit_share if getattr(kn, "mechanisms", None) else 0.0)
 
     def _compile_resources(self, tasks: list[AtomTask], extra_items: Iterable[str]) -> None:
@@ -939,6 +946,14 @@ class Rules:
                 if resources[r][0] == "dimension":
                     biome = -1
         return biome, dimension
+
+    def may_happen_in(self, a: int, biome: int) -> bool:
+        """Whether some way of action ``a`` can be done in ``biome``: each thing it must find there can be there.
+
+        An oak log is mined where oaks grow; in a taiga the logs are spruce (``natural_blocks.yaml``'s biomes).
+        """
+        return any(all(not need.presence or any(m not in self.grows_in or biome in self.grows_in[m]
+                                                for m in need.members) for need in way) for way in self.ways[a])
 
     def _at(self, r: int, biome: int, dimension: int) -> tuple[int, int]:
         kind = self.resources[r][0]

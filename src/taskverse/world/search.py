@@ -378,6 +378,9 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                        if _far_enough(rules, a, leaf.goal.value) and _opens(rules, a, leaf.goal.chest)})
         for tool, _ in tools.get(leaf.index, ()):  # done with a tool in hand: the actions that can hold it
             able = [a for a in able if _may_wield(rules, a, tool)]
+        biomes = [r for c in leaf.constraints if (r := rules.index.get(("biome", c.where or ""))) is not None]
+        # "8 logs in a taiga": the actions that can be done there (spruce logs), when some can
+        able = [a for a in able if all(rules.may_happen_in(a, b) for b in biomes)] or able
         holding = [a for a in able if _holds(rules, tracker, a, leaf.goal.using)]
         for a in able:
             if a in holding if holding else _may_hold(rules, a, leaf.goal.using):
