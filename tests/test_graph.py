@@ -28,7 +28,7 @@ def test_edges_are_and_or_or_with_the_right_direction(library):
 
 
 def test_craft_bed_has_the_alternatives_of_figure_2(library):
-    bed = library.get("craft bed")
+    bed = library.by_id["craft.white_bed"]  # the figure's bed: its wool comes from string or a sheep, so white
     graph = library.world.dependency_graph(bed.id)
     top = task_node(bed.id)
     needs = {u for u, _ in graph.in_edges(top)}

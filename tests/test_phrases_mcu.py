@@ -52,7 +52,7 @@ from taskverse.language.vocabulary import CONTEXT_TAILS
     ("build a pillar", "build.pillar"),
     ("build a wall", "build.wall"),
     ("build a gate", "build.archway_gate"),
-    ("build a bed", "craft.white_bed"),
+    ("build a bed", "craft.any_bed"),  # a bed of any colour
     # MCU's own phrasings of the library's atoms
     ("explore the contents of a chest", "use.loot_chest"),
     ("Collect wood from trees in your surroundings.", "mine.any_log"),

@@ -35,6 +35,12 @@ class Rename(BaseModel):
     iron ore' is MineDojo's harvest of 1.11, when the ore dropped itself (raw iron), though Silk Touch gives the
     ore block in 1.20."""
     source: str
+    group: str | None = None
+    """A tag of the 1.20 items the old name meant together: a pre-1.13 name that held its variants as data values
+    (``log``: oak, spruce, birch and jungle). A goal naming it is met by any member, as the benchmarks that write
+    it judge (by the item's name, its data value ignored); ``now`` stays the one item a start gives."""
+    judged: str | None = None
+    """Where the group reading comes from: the benchmark's judgement that ignores the data value."""
 
 
 def loose_name(text: str) -> str:
@@ -79,6 +85,12 @@ def _read(path: Path, kn: Knowledge) -> dict[str, Rename]:
         except TaskverseError as exc:
             raise TaskverseError(exc.message, file=path, line=line, field="now",
                                  suggestions=exc.suggestions) from None
+        if rename.group is not None and (rename.group not in kn.tags or rename.now not in kn.tags[rename.group]):
+            raise TaskverseError(f"group {rename.group!r} is no tag of tags.yaml holding {rename.now}", file=path,
+                                 line=line, field="group")
+        if (rename.group is None) != (rename.judged is None):
+            raise TaskverseError("a group needs 'judged' (the benchmark's judgement) and 'judged' a group", file=path,
+                                 line=line, field="judged")
         key = loose_name(rename.name)
         if key in table:
             raise TaskverseError(f"{rename.name!r} is listed twice", file=path, line=line, field="name")

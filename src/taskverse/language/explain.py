@@ -92,6 +92,12 @@ def _step_rules(task_id: str, reading: PhraseReading, reader: Any) -> list[str]:
         while words and (words[0] in VERBS or words[0] in ("a", "an", "the", "some")):
             words = words[1:]
         rename = reader.renames.get(" ".join(words)) if words else None
+        if rename is not None and rename.group is not None and target.startswith("any_"):
+            tag = ((reader.library.index.data.get(task_id, {}).get("metrics") or {}).get("success") or {}).get(
+                "target", f"#{rename.group}")
+            out.append(f"old name '{' '.join(words)}' held its variants as data values ({rename.source}): any "
+                       f"member of {tag} counts, as {rename.judged}")
+            break
         if rename is not None and rename.now in target and rename.now != "_".join(words):
             out.append(f"old name '{' '.join(words)}' is {rename.now} ({rename.source})")
             break

@@ -24,6 +24,7 @@ from taskverse.library.drafts import Draft
 from taskverse.library.drafts import draft as _draft
 from taskverse.library.drafts import goal as _goal
 from taskverse.library.drafts import need as _need
+from taskverse.library.groups import group_atoms, group_ids
 from taskverse.library.mechanisms import GENERATORS as MECHANISMS
 from taskverse.library.mechanisms import presence
 from taskverse.schema import GOAL_ONLY_TAG, AtomTask, Category, Measure, Need, ResourceKind
@@ -413,7 +414,8 @@ def generate(kn: Knowledge, curated: list[AtomTask], aliases: dict[str, list[str
     """Return the generated atoms (curated ones are inputs: they shape ranks and win id clashes)."""
     curated_ids = {t.id for t in curated}
     drafts = [d for gen in GENERATORS for d in gen(kn) if d.data["id"] not in curated_ids]
-    _check_aliases(aliases, {d.data["id"] for d in drafts} | curated_ids | {f"obtain.{i}" for i in kn.items})
+    _check_aliases(aliases, {d.data["id"] for d in drafts} | curated_ids | {f"obtain.{i}" for i in kn.items}
+                   | group_ids(kn))
     ids = [d.data["id"] for d in drafts]
     if len(ids) != len(set(ids)):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
@@ -437,6 +439,7 @@ def generate(kn: Knowledge, curated: list[AtomTask], aliases: dict[str, list[str
         tasks.append(AtomTask.model_validate(data))
     tasks += _obtains(kn, rank, everything, aliases)
     tasks += _uses(kn, rank, everything, aliases)
+    tasks += group_atoms(kn, {**{t.id: t for t in tasks}, **{t.id: t for t in curated}}, aliases)
     _check_aliases(aliases, {t.id for t in tasks} | curated_ids)
     return sorted(tasks, key=lambda t: t.id)
 
