@@ -14,6 +14,7 @@ from taskverse.algebra.semantics import Evaluator, GameEvent
 from taskverse.engine.compiler import compile_task
 from taskverse.knowledge.renames import load_renames, renames_path
 from taskverse.language.explain import rules_of
+from taskverse.textenv.env import SkillForgeTextEnv
 from taskverse.textenv.plans import plan_task
 
 WOOL = ["black_wool", "blue_wool", "brown_wool", "cyan_wool", "gray_wool", "green_wool", "light_blue_wool",
@@ -105,3 +106,13 @@ def test_a_group_that_is_no_tag_is_one_clean_line(library, tmp_path):
     old = next(line for line in renames_path().read_text().splitlines() if line.startswith("  - {name: wool,"))
     assert_one_bad_entry(renames_path(), tmp_path / "renames.yaml", old, old.replace("group: wool", "group: wools"),
                          lambda p: load_renames(p, library.knowledge), "no tag of tags.yaml", "group")
+
+
+def test_skillforge_text_counts_logs_of_two_kinds_towards_the_group(library):
+    env = SkillForgeTextEnv(task="amount(3, obtain.any_log)", library=library)
+    env.reset(seed=0)
+    for name in ("find.spruce_log", "mine.spruce_log", "find.birch_log", "mine.birch_log"):
+        _, reward, terminated, _, info = env.step(env.rules.action_index[name])
+    assert not terminated and 0 < info["progress"] < 1  # two of three
+    _, reward, terminated, _, _ = env.step(env.rules.action_index["mine.spruce_log"])
+    assert terminated and reward == 1.0
