@@ -226,14 +226,10 @@ def test_explorer_maps_take_a_compass_and_lead_to_their_structure(library):
     assert maps == {"ocean_explorer_map": "ocean_monument", "woodland_explorer_map": "woodland_mansion"}
 
 
-def test_a_fletcher_tips_five_arrows_and_a_fisherman_buys_its_villager_types_boat(library):
+def test_a_fletcher_tips_five_arrows(library):
     arrows = library.get("trade.tipped_arrow")
     assert (_needs(arrows)["arrow"].count, _needs(arrows)["emerald"].count) == (5, 2)
     assert _yield(arrows, "tipped_arrow").count == 5
-    # EmeraldsForVillagerTypeItem: a savanna fisherman buys an acacia boat, a swamp one a dark oak boat.
-    acacia = _needs(library.get("sell.acacia_boat"))
-    assert acacia["savanna"].kind.value == "biome" and acacia["barrel"].kept
-    assert set(_needs(library.get("sell.dark_oak_boat"))["swamp"].any_of) == {"mangrove_swamp", "swamp"}
 
 
 @pytest.mark.parametrize(("item", "emeralds", "count", "chance"), [

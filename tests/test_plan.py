@@ -265,8 +265,6 @@ def test_a_netherite_upgrade_template_planned_by_steps_comes_from_a_treasure_bas
     ("trade.enchanted_iron_sword", "mine.emerald_ore"),
     # an explorer map takes a compass besides the emeralds
     ("trade.ocean_explorer_map", "craft.compass"),
-    # a fisherman buys the boat of its villager type's wood: an oak boat from a plains villager
-    ("sell.oak_boat", "find.plains"),
 ])
 def test_a_plan_from_nothing_reaches_a_drawn_offer_through_its_price(library, task, before):
     plan = plan_task(f"naive({task})", library, "steps").actions
