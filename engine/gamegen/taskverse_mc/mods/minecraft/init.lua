@@ -442,5 +442,6 @@ if mobs_api ~= nil and mobs_api.register_mob ~= nil then
 end
 
 dofile(modpath .. "/animals.lua")(data)
-dofile(modpath .. "/trading.lua")(data.trading)
-dofile(modpath .. "/stonecutting.lua")(data.stonecutting or {})
+local on_buttons = dofile(modpath .. "/buttons.lua")
+dofile(modpath .. "/trading.lua")(data.trading, on_buttons)
+dofile(modpath .. "/stonecutting.lua")(data.stonecutting or {}, on_buttons)

@@ -8,7 +8,7 @@
 
 local FORM = "minecraft:stonecutter"
 
-return function(stonecutting)
+return function(stonecutting, on_buttons)
 	local station = stonecutting.station
 	local def = station ~= nil and minetest.registered_nodes[station] or nil
 	if def == nil then
@@ -96,28 +96,7 @@ return function(stonecutting)
 		end,
 	})
 
-	minetest.register_on_player_receive_fields(function(player, formname, fields)
-		if formname ~= FORM then
-			return false
-		end
-		local name = player:get_player_name()
-		local offered = open[name]
-		if offered == nil or fields.quit then
-			open[name] = nil
-			return true
-		end
-		for i, cut in ipairs(offered) do
-			if fields["cut_" .. i] ~= nil then
-				local ok, err = cut_one(player, cut)
-				if not ok then
-					minetest.chat_send_player(name, err)
-				end
-			end
-		end
-		return true
-	end)
-
-	minetest.register_on_leaveplayer(function(player)
-		open[player:get_player_name()] = nil
+	on_buttons(FORM, "cut_", open, function(offered) return offered end, function(player, _, cut)
+		return cut_one(player, cut)
 	end)
 end

@@ -56,7 +56,12 @@ local function offer_form(name, form, title, offers)
 	minetest.show_formspec(name, form, table.concat(rows))
 end
 
-local function wandering_trader(wandering)
+-- the offers a form of offers shows (`open[player] = {offers = ..., ...}`)
+local function offers_shown(shown)
+	return shown.offers
+end
+
+local function wandering_trader(wandering, on_buttons)
 	local def = wandering.trader ~= nil and minetest.registered_entities[wandering.trader] or nil
 	if def == nil then
 		return
@@ -126,35 +131,14 @@ local function wandering_trader(wandering)
 		offer_form(name, FORM, "Wandering trader", open[name].offers)
 	end
 
-	minetest.register_on_player_receive_fields(function(player, formname, fields)
-		if formname ~= FORM then
-			return false
-		end
-		local name = player:get_player_name()
-		local current = open[name]
-		if current == nil or fields.quit then
-			open[name] = nil
-			return true
-		end
-		for i, offer in ipairs(current.offers) do
-			if fields["offer_" .. i] ~= nil then
-				local ok, err = current.trader._taskverse_trade(current.trader, player, offer.gives)
-				if not ok then
-					minetest.chat_send_player(name, err)
-				end
-			end
-		end
-		return true
-	end)
-
-	minetest.register_on_leaveplayer(function(player)
-		open[player:get_player_name()] = nil
+	on_buttons(FORM, "offer_", open, offers_shown, function(player, shown, offer)
+		return shown.trader._taskverse_trade(shown.trader, player, offer.gives)
 	end)
 end
 
-return function(trading)
+return function(trading, on_buttons)
 	if trading.wandering ~= nil and trading.wandering.pools ~= nil then
-		wandering_trader(trading.wandering)
+		wandering_trader(trading.wandering, on_buttons)
 	end
 	local villager = trading.villager
 	local def = villager ~= "" and minetest.registered_entities[villager] or nil
@@ -242,28 +226,7 @@ return function(trading)
 	end
 	def.on_rightclick = show
 
-	minetest.register_on_player_receive_fields(function(player, formname, fields)
-		if formname ~= FORM then
-			return false
-		end
-		local name = player:get_player_name()
-		local current = open[name]
-		if current == nil or fields.quit then
-			open[name] = nil
-			return true
-		end
-		for i, offer in ipairs(current.offers) do
-			if fields["offer_" .. i] ~= nil then
-				local ok, err = deal(player, offer)
-				if not ok then
-					minetest.chat_send_player(name, err)
-				end
-			end
-		end
-		return true
-	end)
-
-	minetest.register_on_leaveplayer(function(player)
-		open[player:get_player_name()] = nil
+	on_buttons(FORM, "offer_", open, offers_shown, function(player, _, offer)
+		return deal(player, offer)
 	end)
 end
