@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import ROOT, cli, one_clean_line
 from phrase_support import phrase_reader as _reader
+from phrase_support import reads_as
 from taskverse.algebra.expr import canonical
 from taskverse.algebra.molecule import build_molecule, resolve_refs
 from taskverse.algebra.parse import parse_expression
@@ -162,6 +163,10 @@ def test_names_as_written_win_over_the_rename_table_unless_it_is_read_first_for_
     assert reader.read("obtain iron ore").root == Step("obtain.raw_iron")  # read first for obtain (first_for)
     assert "obtain.iron_ore" in reader.library.by_id  # though Silk Touch gives the ore block itself
     assert reader.library.get("obtain iron_ore").id == "obtain.iron_ore"  # a description is tried before phrases
+    # MineDojo's 'obtain grass' is the 1.11 item grass, the grass block; MCU's 'mine grass' is the 1.20 plant
+    assert reads_as("obtain 8 grass", "amount(8, obtain.grass_block)")
+    assert reader.read("mine grass").root == Step("mine.grass")
+    assert reader.read("find grass").root == Step("find.grass")
 
 
 ATOM_VERBS = ("craft", "mine", "smelt", "hunt", "combat", "eat", "place", "find", "obtain", "equip")
