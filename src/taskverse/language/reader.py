@@ -145,6 +145,9 @@ class PhraseReader:
                         if data.get("verb") in ("brew", "drink")
                         and (goal := (data.get("metrics") or {}).get("success") or {}).get("target")}
         """Potions by item id (``potion_of_long_fire_resistance``): the game data names one ``potion`` item."""
+        self._on_tag: dict[tuple[str, str], str] = {}
+        """The atom whose goal is a verb's event on any item of a tag, by verb and tag (``("obtain", "old_log")``:
+        ``obtain.any_log``), so an old name's group atom is found by what it judges, not by how its id is spelt."""
         self._used: dict[str, str] = {}
         """The use, throw or hang atom whose goal is exactly the game's used statistic of an item (ender_pearl:
         throw.ender_pearl), for ``use X`` when no atom is named ``use.X``."""
@@ -153,11 +156,8 @@ class PhraseReader:
             verb = data.get("verb")
             if verb in ("use", "throw", "hang") and set(goal) == {"event", "target"} and goal["event"] == "use":
                 self._used.setdefault(str(goal["target"]), task_id)
-        self._group_names: dict[str, list[str]] = {}
-        """The old names of each group (``old_planks``: planks, wooden_planks, wood_planks), for its atoms' ids."""
-        for rename in self.renames.values():
-            if rename.group is not None:
-                self._group_names.setdefault(rename.group, []).append(rename.name.replace(" ", "_"))
+            if set(goal) == {"event", "target"} and str(goal["target"]).startswith("#"):
+                self._on_tag.setdefault((str(verb), str(goal["target"])[1:]), task_id)
         self._smelts: dict[str, list[str]] = {}
         for recipe in self.kn.smelting:
             self._smelts.setdefault(recipe.input, []).append(recipe.output)
@@ -599,11 +599,7 @@ class PhraseReader:
         group = self.group_of(thing)
         if group is None:
             return None
-        for library_verb in VERBS[verb]:
-            for name in self._group_names[group]:
-                if f"{library_verb}.any_{name}" in self._atoms:
-                    return f"{library_verb}.any_{name}"
-        return None
+        return next((task for v in VERBS[verb] if (task := self._on_tag.get((v, group))) is not None), None)
 
     def group_of(self, thing: tuple[str, ...]) -> str | None:
         """The tag an old name that held its variants as data values stands for (``log``: ``old_log``), or None."""
