@@ -3,6 +3,7 @@
 import pytest
 
 from conftest import cli_json
+from taskverse.errors import TaskverseError
 from taskverse.schema import Category
 
 # Every task MCU names: Appendix B Table 1 (16 papers), Figure 3 and Section 4.2, as the paper writes them.
@@ -123,3 +124,11 @@ def test_a_freshly_loaded_library_keeps_the_models_a_cached_one_rebuilds(library
     for task in fresh.tasks:
         rebuilt = AtomTask.model_validate(fresh.index.data[task.id])
         assert rebuilt == task and rebuilt.model_dump_json() == task.model_dump_json()
+
+
+def test_a_task_not_found_names_each_close_task_once(library):
+    # obtain.any_wool is near by its id, its description ("obtain any wool") and its alias ("obtain wool")
+    with pytest.raises(TaskverseError) as caught:
+        library.get("obtain 99999999 wool")
+    hints = caught.value.suggestions
+    assert "obtain.any_wool" in hints and len(hints) == len(set(hints))

@@ -387,8 +387,8 @@ class Library:
         id_guesses = close_matches(reference, list(self.by_id), n=3)
         raise TaskverseError(
             f"no task with id or description {reference!r}",
-            suggestions=[*id_guesses, *(self.by_description[g] for g in guesses
-                                        if self.by_description[g] not in id_guesses)][:3],
+            # one task may have several descriptions near the reference (its own and its aliases): named once
+            suggestions=list(dict.fromkeys([*id_guesses, *(self.by_description[g] for g in guesses)]))[:3],
         )
 
 
