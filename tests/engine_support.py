@@ -12,6 +12,7 @@ import pytest
 
 from conftest import HANG_GUARD
 from taskverse.engine.binaries import CLIENT, SERVER
+from taskverse.engine.runner import EpisodeReport
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_DIR = ROOT / "engine"
@@ -47,3 +48,11 @@ def run_engine_cli(*args: str) -> subprocess.CompletedProcess[str]:
     else:
         command = [sys.executable, "-m", "taskverse.cli.engine", *args]
     return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+
+
+def assert_solved(report: EpisodeReport) -> None:
+    """The episode ran without an engine error, the game judged the task done, and the Python evaluator's replay
+    of the game's events agrees (each failure says what the engine, the plan or the replay reported)."""
+    assert report.error is None, (report.error, report.engine_errors)
+    assert report.success, (report.plan_error, report.events[-3:], report.summary())
+    assert report.replay is not None and report.replay.agrees, report.summary()

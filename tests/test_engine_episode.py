@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine_support import need_engine
+from engine_support import assert_solved, need_engine
 from taskverse.engine.episode import EngineEpisode, Nearby, Observation, StepResult, parse_action
 from taskverse.errors import TaskverseError
 
@@ -141,8 +141,8 @@ def test_the_optimal_agent_solves_an_atom_a_step_at_a_time(library, task_id):
 
     episode = EngineEpisode(task_id, library=library)
     report = play(episode, make_agent("optimal"))
-    assert report.success and report.replay is not None and report.replay.agrees, report.summary()
-    assert report.error is None and all(step["ok"] for step in report.steps), report.steps
+    assert_solved(report)
+    assert all(step["ok"] for step in report.steps), report.steps
     assert not episode.running
 
 
@@ -156,7 +156,7 @@ def test_the_optimal_agent_solves_a_molecule_in_the_generated_game(library):
     task = build_molecule(ref("craft.stick") >> ref("mine.stone"), library)
     episode = EngineEpisode(task, library=library, game="taskverse_mc")
     report = play(episode, make_agent("optimal"))
-    assert report.success and report.replay is not None and report.replay.agrees, report.summary()
+    assert_solved(report)
 
 
 @pytest.fixture(scope="module")

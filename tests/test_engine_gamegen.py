@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from engine_support import ENGINE_TIMEOUT, need_engine, run_engine_cli
+from engine_support import ENGINE_TIMEOUT, assert_solved, need_engine, run_engine_cli
 from taskverse.algebra.expr import custom, naive, ref
 from taskverse.algebra.molecule import build_molecule
 from taskverse.engine.compiler import CompileError, Compiler, compile_task
@@ -419,17 +419,13 @@ def test_a_wrong_plan_does_not_complete_it(played, task_id):
 @pytest.mark.parametrize("task_id", sorted(BY_HAND))
 def test_a_plan_written_here_completes_it_and_the_replay_agrees(played, task_id):
     report = played[f"by_hand:{task_id}"]
-    assert report.error is None, report.engine_errors
-    assert report.success, (report.plan_error, report.events[-3:])
-    assert report.replay is not None and report.replay.agrees
+    assert_solved(report)
 
 
 @pytest.mark.parametrize("task_id", PLAYED)
 def test_the_scripted_player_completes_it_and_the_replay_agrees(played, task_id):
     report = played[task_id]
-    assert report.error is None, report.engine_errors
-    assert report.success, (report.plan_error, report.events[-3:])
-    assert report.replay is not None and report.replay.agrees
+    assert_solved(report)
 
 
 def test_one_blaze_powder_brews_on_and_a_stand_without_fuel_brews_nothing(library):

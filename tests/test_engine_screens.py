@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_support import ENGINE_TIMEOUT, need_engine
+from engine_support import ENGINE_TIMEOUT, assert_solved, need_engine
 from taskverse.engine.compiler import compile_task
 from taskverse.engine.harness import Plan, Step
 from taskverse.engine.planner import plan_task
@@ -34,9 +34,7 @@ def played(library):
 @pytest.mark.parametrize("task_id", TASKS)
 def test_the_screen_opened_completes_the_task(played, task_id):
     report = played[task_id]
-    assert report.error is None, report.engine_errors
-    assert report.success, report.summary()
-    assert report.replay is not None and report.replay.agrees
+    assert_solved(report)
     target = task_id.split(".", 1)[1]
     opened = [e["game_event"] for e in report.events if e["game_event"]["event"] == "interact"]
     assert opened and opened[0]["target"] == target

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_support import ENGINE_TIMEOUT, need_engine
+from engine_support import ENGINE_TIMEOUT, assert_solved, need_engine
 from taskverse.engine.compiler import compile_task
 from taskverse.engine.harness import Plan, Step
 from taskverse.engine.planner import plan_task
@@ -30,9 +30,7 @@ def played(library):
 
 def test_the_villager_right_clicked_completes_the_task(played):
     report = played["talked"]
-    assert report.error is None, report.engine_errors
-    assert report.success, report.summary()
-    assert report.replay is not None and report.replay.agrees
+    assert_solved(report)
     talked = [e["game_event"] for e in report.events if e["game_event"]["event"] == "interact"]
     assert talked and talked[0]["target"] == "villager"
 
