@@ -81,6 +81,12 @@ EXAMPLES = {
         "init(obtain.milk_bucket, main_hand=bucket, summon.cow=1)",
     "find material and craft to obtain chest in taiga given a crafting table":
         "init(naive(craft.chest @ where=taiga), inventory.crafting_table=1)",
+    # "VERB X to obtain Y": how, then what is held (its harvest tasks judge the inventory); its survival task's
+    # "a sword and some food" are an iron sword and 8 cooked beef (survival_sword_food)
+    "chop trees to obtain log with diamond axe": "init(obtain.any_log, main_hand=diamond_axe)",
+    "kill cows to obtain beef": "obtain.beef",
+    "survive as long as possible given a sword and some food":
+        "init(survive.as_long_as_possible, inventory.cooked_beef=8, inventory.iron_sword=1)",
 }
 
 
@@ -571,6 +577,17 @@ def test_minedojos_old_names_and_unobtainable_things(library):
     assert rows["find material and craft to obtain nether brick"]["expression"] == "naive(craft.nether_bricks)"
     for text, name in (("obtain monster egg", "infested_stone"), ("obtain chorus plant", "chorus_plant")):
         assert rows[text]["status"] == "impossible" and f"{name}: not obtainable in survival" in rows[text]["reason"]
+
+
+def test_a_kind_no_survival_player_obtains_is_impossible_with_the_reason(library):
+    """MineDojo's 1.11 ``spawn_egg`` held its mob in its NBT; every 1.20 egg is Creative-only, so "obtain spawn
+    egg" is impossible with that reason, as one egg or a map maker's block is."""
+    lines = ["obtain spawn egg", "obtain 8 spawn egg", "obtain pig spawn egg", "obtain command block",
+             "obtain bedrock"]
+    rows = {row["text"]: row for row in coverage(lines, library)["lines"]}
+    for text in lines:
+        assert rows[text]["status"] == "impossible" and "not obtainable in survival" in rows[text]["reason"], rows[text]
+    assert "spawn egg (any of 77" in rows["obtain spawn egg"]["reason"]
 
 
 def test_a_kind_of_things_is_any_of_them(reader):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -43,8 +44,8 @@ from taskverse.language.vocabulary import (
     CAVE_WORDS,
     CONTEXT_TAILS,
     DIMENSION_WORDS,
-    FUEL_WORDS,
     GERUNDS,
+    GIVEN_WORDS,
     HOW_WORDS,
     INTO_WORDS,
     KEYWORDS,
@@ -510,6 +511,11 @@ class PhraseReader:
             rest = rest[1:]
         if particle and len(rest) > 1 and rest[0] in OBTAIN_WORDS and verb not in OBTAIN_WORDS:
             rest = rest[1:]  # MineDojo's "craft to obtain 8 furnace": the verb says how, the count what is held
+        purpose = next((i for i in range(1, len(rest) - 2) if rest[i] == "to" and rest[i + 1] in OBTAIN_WORDS), None)
+        if purpose is not None and verb not in OBTAIN_WORDS:
+            # MineDojo's "chop trees to obtain log": the words before "to" say how, and the line is judged by what
+            # is held (its harvest tasks check the inventory), so it reads as "obtain log"
+            return self.core(("obtain", *rest[purpose + 2:]))
         count = None
         while rest and rest[0] in ARTICLES:
             rest = rest[1:]
@@ -573,6 +579,14 @@ class PhraseReader:
         structures) share (``door``, ``banner``, ``dye``; ``pyramid``); at most ``MAX_KIND`` of them. Empty when
         the name is no kind or fewer than two of its things have an atom for the verb.
         """
+        for members in self.kind_members(thing):
+            tasks = list(dict.fromkeys(t for m in sorted(members) if (t := self.task_for(verb, (m,))) is not None))
+            if 2 <= len(tasks) <= MAX_KIND:
+                return tasks
+        return []
+
+    def kind_members(self, thing: tuple[str, ...]) -> Iterator[list[str]]:
+        """The things a kind name may stand for, one list per reading of the name (``doors``, ``door``)."""
         name = "_".join(thing)
         forms = [name, *([name[:-1]] if name.endswith("s") else []), *([name[:-2]] if name.endswith("es") else [])]
         group = self.group_of(thing)
@@ -585,10 +599,16 @@ class PhraseReader:
                 members = [item for item in self.kn.items if item.endswith(f"_{form}")]
             if not members:  # "find a pyramid": a desert or a jungle pyramid
                 members = [s for s in self.kn.structures if s.endswith(f"_{form}")]
-            tasks = list(dict.fromkeys(t for m in sorted(members) if (t := self.task_for(verb, (m,))) is not None))
-            if 2 <= len(tasks) <= MAX_KIND:
-                return tasks
-        return []
+            yield members
+
+    def unobtainable_kind(self, thing: tuple[str, ...]) -> str | None:
+        """Why no thing of the kind a name stands for can be obtained (``spawn egg``: every mob's egg), or None."""
+        for members in self.kind_members(thing):
+            reasons = sorted({self.kn.unobtainable.get(m) or "" for m in members})
+            if len(members) >= 2 and "" not in reasons:
+                shown = ", ".join(sorted(members)[:3])
+                return f"{' '.join(thing)} (any of {len(members)}: {shown}, ...): {'; '.join(reasons)}"
+        return None
 
     def group_for(self, verb: str, thing: tuple[str, ...]) -> str | None:
         """The group atom an old name that held its variants as data values means with a verb, or None.
@@ -811,9 +831,9 @@ class PhraseReader:
             nearby = len(piece) > 1 and piece[-1] == "nearby"  # "a cow nearby": summoned beside the agent
             if nearby:
                 piece = piece[:-1]
-            if tuple(piece) in FUEL_WORDS:
-                fuel, amount = FUEL_WORDS[tuple(piece)]
-                inventory[fuel] = inventory.get(fuel, 0) + amount * count
+            if tuple(piece) in GIVEN_WORDS:
+                given, amount = GIVEN_WORDS[tuple(piece)]
+                inventory[given] = inventory.get(given, 0) + amount * count
                 continue
             item = None if nearby else self.known(tuple(piece), ("item",))
             if item is None:
@@ -980,6 +1000,8 @@ class PhraseReader:
                                free_form=what)
         if name is None and VERBS[verb][0] == "mine" and self.kn.why_not_broken("_".join(thing)) is not None:
             name = "_".join(thing)  # no block of the game data, but a name the game gives (air): impossible below
+        if name is None and VERBS[verb][0] == "obtain" and (never := self.unobtainable_kind(thing)) is not None:
+            return PhraseError(f"not possible in the game: {never}", field="phrase", status="impossible")
         if name is None:  # close names that make a task with this verb come first, as task ids
             error = self._unread(thing, "item, block, mob, biome or structure")
             tasks = [task for near in error.suggestions if (task := self.task_for(verb, (near,))) is not None]

@@ -67,9 +67,12 @@ SKIP_AFTER_VERB = {"up", "down", "for", "to", "out"}
 """Particles of two-word verbs (``pick up``, ``look for``, ``go to``)."""
 OBTAIN_WORDS = {"obtain", "get"}
 """``craft to obtain X``: after a verb and ``to``, the verb is how and X what to have (MineDojo's harvest tasks)."""
-FUEL_WORDS: dict[tuple[str, ...], tuple[str, int]] = {("fuels",): ("coal", 20), ("fuel",): ("coal", 20)}
-"""``given a furnace and fuels``: MineDojo's harvest_*_with_furnace_and_fuel tasks start with 20 coal
-(tasks_specs.yaml, initial_inventory)."""
+GIVEN_WORDS: dict[tuple[str, ...], tuple[str, int]] = {
+    ("fuels",): ("coal", 20), ("fuel",): ("coal", 20), ("sword",): ("iron_sword", 1), ("food",): ("cooked_beef", 8)}
+"""Words of a ``given`` clause that name no one item, as the benchmark that writes them starts its tasks
+(MineDojo's tasks_specs.yaml, initial_inventory): ``given a furnace and fuels`` is 20 coal (its
+harvest_*_with_furnace_and_fuel tasks), ``given a sword and some food`` an iron sword and 8 cooked beef (its
+survival_sword_food)."""
 TIME_OF_DAY = {"night": "night", "nighttime": "night", "day": "day", "daytime": "day"}
 """``in night forest``: a time of day before a biome (MineDojo's combat tasks)."""
 WHEN_WORDS: dict[tuple[str, ...], str] = {
