@@ -833,7 +833,8 @@ end
 
 -- Enchanting (taskverse_mc): the tool used on the table (its on_place, as a player's right-click), a try at a
 -- time, until `count` more of step.item are held (at most step.tries tries), or `count` tries without step.item.
--- A try the table refuses (no bookshelves, lapis or grindstone: the game says why) takes nothing and ends it.
+-- A try the table refuses (too few bookshelves, no lapis or no grindstone) takes nothing and ends it, with the
+-- table's reason when its game gives one (the node's `_taskverse_refusal(player)`: taskverse_mc's enchanting.lua).
 local function inventory_total(player)
 	local total = 0
 	for _, stack in ipairs(player:get_inventory():get_list("main")) do
@@ -872,7 +873,10 @@ function actions.enchant(player, step, done, record)
 		end
 		runtime.poll(player)
 		if inventory_total(player) >= before then
-			return done(false, step.node .. " took nothing for " .. step.tool .. " (try " .. (tries + 1) .. ")")
+			local refusal = minetest.registered_nodes[step.node]._taskverse_refusal
+			local why = refusal ~= nil and refusal(player) or nil
+			return done(false, step.node .. " took nothing for " .. step.tool .. " (try " .. (tries + 1) .. ")" ..
+				(why ~= nil and (": " .. why) or ""))
 		end
 		tries = tries + 1
 		record.tries = tries

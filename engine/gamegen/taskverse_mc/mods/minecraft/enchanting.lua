@@ -4,6 +4,8 @@
 -- level-30 offer of 15 bookshelves; otherwise it comes back plain, its other enchantments ground off at the
 -- grindstone the player carries or stands near. Stand-ins: the tool is used on the table (no enchanting screen),
 -- experience levels are not needed, and fewer bookshelves give no offer (this game models only the level 30 one).
+-- A try the table refuses takes nothing: the player is told why in the chat, and the table's
+-- `_taskverse_refusal(player)` gives that reason to a scripted player (the harness), once, after the try.
 
 return function(ench)
 	if ench.station == nil or #ench.tools == 0 then
@@ -37,12 +39,18 @@ return function(ench)
 		return count
 	end
 
+	-- the reason the table gave each player for its last try refused, until the harness takes it
+	local refused = {}
+
 	local function refuse(user, why)
-		minetest.chat_send_player(user:get_player_name(), "The enchanting table: " .. why)
+		local name = user:get_player_name()
+		refused[name] = why
+		minetest.chat_send_player(name, "The enchanting table: " .. why)
 	end
 
 	-- One try: the tool back as its Silk Touch tool (the same wear) or plain; nil when the table refuses.
 	local function enchant(itemstack, user, pos)
+		refused[user:get_player_name()] = nil
 		local entry = by_tool[itemstack:get_name()]
 		local inv = user:get_inventory()
 		local lapis = ItemStack(ench.lapis .. " " .. ench.lapis_count)
@@ -63,6 +71,17 @@ return function(ench)
 			return out
 		end
 		return itemstack
+	end
+
+	if minetest.registered_nodes[ench.station] ~= nil then
+		minetest.override_item(ench.station, {
+			_taskverse_refusal = function(player)
+				local name = player:get_player_name()
+				local why = refused[name]
+				refused[name] = nil
+				return why
+			end,
+		})
 	end
 
 	for tool in pairs(by_tool) do
