@@ -215,12 +215,20 @@ local function opens(pos)
 	return def ~= nil and def.on_rightclick ~= nil
 end
 
+-- Whether a block placed against the node at pos goes into it instead (air, water, a plant: the engine's
+-- item_place_node puts a block into a buildable_to node it points at), not beside it.
+local function replaced(pos)
+	local def = minetest.registered_nodes[minetest.get_node(pos).name]
+	return def == nil or def.buildable_to == true
+end
+
 -- Where a block placed at spot is pointed at: against the node below, unless a right-click opens that one (a
--- player would not click it); then against a solid side of spot that does not open; else into spot itself, which
--- is replaceable (air, a crop), as a click on a replaceable node puts the block in its place.
+-- player would not click it) or the block would go into it (a dip, a crop: one below spot); then against a solid
+-- side of spot that does not open; else into spot itself, which is replaceable (air, a crop), as a click on a
+-- replaceable node puts the block in its place.
 local function pointed_at(spot)
 	local below = {x = spot.x, y = spot.y - 1, z = spot.z}
-	if not opens(below) then
+	if not opens(below) and not replaced(below) then
 		return {type = "node", under = below, above = spot}
 	end
 	for _, d in ipairs(SIDES) do
