@@ -1167,8 +1167,8 @@ class CostModel:
 
     """
 
-    FRONT = 4
-    """Prices kept per resource (the best for some amount among 1, 3, 9, 27, ...)."""
+    FRONT = 5
+    """Prices kept per resource at most: the best for each amount of 1, 3, 9, 27 and 81 (``_offer``)."""
 
     compiled = True
     """Whether ``lowered`` may run the fixpoint compiled (False: the Python loop, as the tests compare them)."""
@@ -1214,39 +1214,35 @@ class CostModel:
                           self.steps, self.FRONT)
             return
         rules, steps = self.rules, self.steps
-        n_actions = len(rules.actions)
         consumers = consumers_of(rules)
-        queue = list(start)
-        queued = [False] * n_actions
-        for a in queue:
-            queued[a] = True
-        rounds = 0
         ways_of_action = rules.ways
         table = _price_table(ways_of_action)
-        shared: dict[int, tuple[float, float, float]] = {}  # a shared need's best (``_price``) while no front changes
-        while queue and rounds < 200 * n_actions:
-            rounds += 1
-            a = queue.pop()
-            queued[a] = False
-            step = 1.0 if steps is None else steps[a]
-            ways = ways_of_action[a]
-            entry = table[a]
-            if entry is None or entry[0] is not ways:
-                entry = table[a] = (ways, [_priced_way(way) for way in ways])
-            for w, priced in enumerate(entry[1]):
-                price = _price(priced, fronts, step, shared)
-                old = way_prices[a][w]
-                if price[0] >= old[0] - 1e-12 and price[1] >= old[1] - 1e-12:
-                    continue
-                way_prices[a][w] = price
+        active = sorted(set(start))
+        priced, limit = 0, 200 * len(rules.actions)
+        # Rounds, not a queue: every action of a round is priced from the fronts as the round found them, and
+        # only then are the new prices offered (``_offer`` keeps what a set of prices keeps, in any order). So
+        # the order the actions come in never changes a price.
+        while active and priced < limit:
+            shared: dict[int, tuple[float, float, float]] = {}  # a shared need's best (``_price``) this round
+            offers: list[tuple[int, int, tuple[float, float]]] = []
+            for a in active:
+                priced += 1
+                step = 1.0 if steps is None else steps[a]
+                ways = ways_of_action[a]
+                entry = table[a]
+                if entry is None or entry[0] is not ways:
+                    entry = table[a] = (ways, [_priced_way(way) for way in ways])
+                for w, priced_way in enumerate(entry[1]):
+                    price = _price(priced_way, fronts, step, shared)
+                    if price != way_prices[a][w]:
+                        way_prices[a][w] = price
+                        offers.append((a, w, price))
+            changed: set[int] = set()
+            for a, w, price in offers:
                 for out in rules.way_outputs[a][w]:
-                    per = out.units(rules.n_items)
-                    shared.clear()  # a front may change: every shared need's best is priced again
-                    if _offer(fronts[out.resource], (price[0] / per, price[1]), self.FRONT):
-                        for b in consumers[out.resource]:
-                            if not queued[b]:
-                                queued[b] = True
-                                queue.append(b)
+                    if _offer(fronts[out.resource], (price[0] / out.units(rules.n_items), price[1])):
+                        changed.add(out.resource)
+            active = sorted({b for r in changed for b in consumers[r]})
 
     def per_unit(self, a: int, r: int) -> float:
         """What one unit of ``r`` costs when action ``a`` makes it (its cheapest way that yields ``r``).
@@ -1537,21 +1533,19 @@ def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float
     return marginal, setup
 
 
-def _offer(front: list[tuple[float, float]], price: tuple[float, float], size: int) -> bool:
-    """Add a price to a resource's front if no kept price is as good at every amount; whether it was added."""
-    marginal, setup = price
-    if marginal == INF:
+def _offer(front: list[tuple[float, float]], price: tuple[float, float]) -> bool:
+    """Add a price to a resource's front; whether it is kept.
+
+    The front keeps, for each amount of ``_AMOUNTS``, the price that costs least for it, ties broken by the
+    marginal then the setup, in (marginal, setup) order: what a set of prices keeps, whatever order they come in
+    (the least at each amount of a set is the least of any of its parts' least), so a settle's fronts depend on
+    which prices were offered and not on when.
+    """
+    if price[0] == INF or price in front:
         return False
-    for m, s in front:
-        if m <= marginal + 1e-9 and s <= setup + 1e-9:
-            return False
-    front[:] = [(m, s) for m, s in front if not (marginal <= m + 1e-9 and setup <= s + 1e-9)]
-    front.append(price)
-    if len(front) > size:
-        keep = {min(range(len(front)), key=lambda i: amount * front[i][0] + front[i][1]) for amount in _AMOUNTS}
-        front[:] = [front[i] for i in sorted(keep)]
-        return price in front
-    return True
+    pool = [*front, price]
+    front[:] = sorted({min(pool, key=lambda p: (amount * p[0] + p[1], p[0], p[1])) for amount in _AMOUNTS})
+    return price in front
 
 
 def consumers_of(rules: Rules) -> list[list[int]]:

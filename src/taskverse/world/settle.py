@@ -4,9 +4,9 @@
 is tens of thousands of way prices, and every plan from a start that holds something lowers them again
 (``CostModel.lowered``, which runs this loop): up to seconds a plan in Python when the start holds a table or
 tools. Here the rules are flattened once (CSR style, as ``textenv.kernel.Tables`` flattens them for stepping) and
-the loop runs compiled. It does exactly what the Python loop does, in the same order and with the same
-floating-point operations, so both give the same prices to the last bit (a test compares them on the library's
-rules); without numba (an optional extra, ``world.jit``) the Python loop runs.
+the loop runs compiled. It does exactly what the Python loop does (rounds: price every action of the round, then
+offer the new prices), with the same floating-point operations, so both give the same prices to the last bit (a
+test compares them on the library's rules); without numba (an optional extra, ``world.jit``) the Python loop runs.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def settle(rules: Any, consumers: list[list[int]], priced_way: Callable[[Any], A
     way_changed = np.zeros(len(way_m), np.bool_)
     _settle_loop(t.way_start, t.need_start, t.consume, t.member_start, t.member, t.amount, t.output_start,
                  t.output, t.per_run, t.consumer_start, t.consumer, front_m, front_s, front_len, way_m, way_s,
-                 step, np.array(start, np.int64), size, AMOUNTS, front_changed, way_changed)
+                 step, np.array(start, np.int64), AMOUNTS, front_changed, way_changed)
     for r in np.flatnonzero(front_changed).tolist():
         fronts[r] = [(float(front_m[r, i]), float(front_s[r, i])) for i in range(front_len[r])]
     way_start = t.way_start
@@ -136,84 +136,92 @@ def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, am
 
 
 @_njit
-def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, marginal: float, setup: float, size: int,
+def _better(front_m: Any, front_s: Any, r: int, i: int, j: int, amount: float) -> bool:
+    """Whether price ``i`` of row ``r`` beats price ``j`` at ``amount`` (by cost, then marginal, then setup)."""
+    vi = amount * front_m[r, i] + front_s[r, i]
+    vj = amount * front_m[r, j] + front_s[r, j]
+    if vi != vj:
+        return vi < vj
+    if front_m[r, i] != front_m[r, j]:
+        return front_m[r, i] < front_m[r, j]
+    return front_s[r, i] < front_s[r, j]
+
+
+@_njit
+def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, marginal: float, setup: float,
            amounts: Any) -> bool:
-    """``rules._offer`` on row ``r`` of the front arrays."""
+    """``rules._offer`` on row ``r`` of the front arrays (kept in (marginal, setup) order)."""
     if marginal == np.inf:
         return False
     n = front_len[r]
     for i in range(n):
-        if front_m[r, i] <= marginal + 1e-9 and front_s[r, i] <= setup + 1e-9:
+        if front_m[r, i] == marginal and front_s[r, i] == setup:
             return False
-    k = 0
-    for i in range(n):
-        if not (marginal <= front_m[r, i] + 1e-9 and setup <= front_s[r, i] + 1e-9):
-            front_m[r, k] = front_m[r, i]
-            front_s[r, k] = front_s[r, i]
-            k += 1
-    front_m[r, k] = marginal
-    front_s[r, k] = setup
-    k += 1
-    if k <= size:
-        front_len[r] = k
-        return True
-    keep = np.zeros(k, np.bool_)
-    for amount in amounts:  # the first of the cheapest at each amount, as min() picks it
-        best_i = 0
-        best = amount * front_m[r, 0] + front_s[r, 0]
-        for i in range(1, k):
-            value = amount * front_m[r, i] + front_s[r, i]
-            if value < best:
-                best = value
-                best_i = i
-        keep[best_i] = True
+    front_m[r, n] = marginal
+    front_s[r, n] = setup
+    keep = np.zeros(n + 1, np.bool_)
+    for amount in amounts:
+        best = 0
+        for i in range(1, n + 1):
+            if _better(front_m, front_s, r, i, best, amount):
+                best = i
+        keep[best] = True
     j = 0
-    for i in range(k):
+    for i in range(n + 1):
         if keep[i]:
-            front_m[r, j] = front_m[r, i]
-            front_s[r, j] = front_s[r, i]
+            m, s = front_m[r, i], front_s[r, i]
+            k = j  # insertion into (marginal, setup) order, as sorted() orders the Python front
+            while k > 0 and (front_m[r, k - 1] > m or (front_m[r, k - 1] == m and front_s[r, k - 1] > s)):
+                front_m[r, k] = front_m[r, k - 1]
+                front_s[r, k] = front_s[r, k - 1]
+                k -= 1
+            front_m[r, k] = m
+            front_s[r, k] = s
             j += 1
-    for i in range(j, k):
+    for i in range(j, n + 1):
         front_m[r, i] = np.inf
         front_s[r, i] = np.inf
     front_len[r] = j
-    return bool(keep[k - 1])  # the new price is last; an equal one kept before it would have refused it
+    return bool(keep[n])
 
 
 @_njit
 def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: Any, member: Any, amount: Any,
                  output_start: Any, output: Any, per_run: Any, consumer_start: Any, consumer: Any, front_m: Any,
-                 front_s: Any, front_len: Any, way_m: Any, way_s: Any, step: Any, start: Any, size: int,
-                 amounts: Any, front_changed: Any, way_changed: Any) -> None:
+                 front_s: Any, front_len: Any, way_m: Any, way_s: Any, step: Any, start: Any, amounts: Any,
+                 front_changed: Any, way_changed: Any) -> None:
     n_actions = len(way_start) - 1
-    queue = np.empty(n_actions + len(start), np.int64)
-    queued = np.zeros(n_actions, np.bool_)
-    top = 0
+    active = np.zeros(n_actions, np.bool_)
     for a in start:
-        queue[top] = a
-        top += 1
-        queued[a] = True
-    rounds = 0
-    while top > 0 and rounds < 200 * n_actions:
-        rounds += 1
-        top -= 1
-        a = queue[top]
-        queued[a] = False
-        for gw in range(way_start[a], way_start[a + 1]):
-            marginal, setup = _way_price(need_start, consume, member_start, member, amount, front_m, front_s,
-                                         front_len, gw, step[a])
-            if marginal >= way_m[gw] - 1e-12 and setup >= way_s[gw] - 1e-12:
+        active[a] = True
+    offered = np.empty(len(way_m), np.int64)
+    priced = 0
+    while priced < 200 * n_actions:  # rounds, as the Python loop runs them: price all, then offer
+        n_offered = 0
+        any_active = False
+        for a in range(n_actions):
+            if not active[a]:
                 continue
-            way_m[gw] = marginal
-            way_s[gw] = setup
-            way_changed[gw] = True
+            any_active = True
+            active[a] = False
+            priced += 1
+            for gw in range(way_start[a], way_start[a + 1]):
+                marginal, setup = _way_price(need_start, consume, member_start, member, amount, front_m, front_s,
+                                             front_len, gw, step[a])
+                if marginal == way_m[gw] and setup == way_s[gw]:
+                    continue
+                way_m[gw] = marginal
+                way_s[gw] = setup
+                way_changed[gw] = True
+                offered[n_offered] = gw
+                n_offered += 1
+        if not any_active:
+            break
+        for i in range(n_offered):
+            gw = offered[i]
             for o in range(output_start[gw], output_start[gw + 1]):
                 r = output[o]
                 front_changed[r] = True  # an offer refused leaves it as it was: writing it back changes nothing
-                if _offer(front_m, front_s, front_len, r, marginal / per_run[o], setup, size, amounts):
+                if _offer(front_m, front_s, front_len, r, way_m[gw] / per_run[o], way_s[gw], amounts):
                     for c in range(consumer_start[r], consumer_start[r + 1]):
-                        b = consumer[c]
-                        if not queued[b]:
-                            queued[b] = True
-                            queue[top] = b
-                            top += 1
+                        active[consumer[c]] = True
