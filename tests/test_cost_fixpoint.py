@@ -24,6 +24,7 @@ def _model(compiled: bool, build: object) -> CostModel:
 def _same(a: CostModel, b: CostModel) -> None:
     assert a.fronts == b.fronts
     assert a.way_prices == b.way_prices
+    assert a.batch_prices == b.batch_prices
     assert a.unit == b.unit and a.action == b.action
 
 

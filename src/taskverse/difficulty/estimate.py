@@ -155,7 +155,7 @@ class PlanModel:
                    frozenset({task.id}))
         ways: list[list[Need] | tuple[Need, ...]]
         if a is not None:
-            ways, prices = list(rules.ways[a]), list(self.costs.way_prices[a])
+            ways, prices = list(rules.ways[a]), list(self.costs.batch_prices[a])
         else:
             ways, prices = [w for w in (compile_needs(rules, way) for way in ways_of(task)) if w is not None], None
         w = derivation.choose_way(ways, runs, prices)

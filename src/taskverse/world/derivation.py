@@ -119,7 +119,7 @@ class Derivation(Generic[T]):
 
         ``last`` replaces the value of the action's own runs (e.g. its frames under the initialization's tool).
         """
-        way = self.choose_way(self.rules.ways[a], runs, self.costs.way_prices[a])
+        way = self.choose_way(self.rules.ways[a], runs, self.costs.batch_prices[a])
         if way is None:
             return None
         own = self.step(a, runs) if last is None else last
@@ -270,16 +270,19 @@ class Derivation(Generic[T]):
         return min(((units * mc, sc) for mc, sc in self.costs.fronts[m]), key=sum, default=(INF, INF))
 
     def choose_way(self, ways: Sequence[Sequence[Need]], runs: int,
-                   prices: Sequence[tuple[float, float]] | None = None) -> int | None:
-        """The way to use: the first the holdings fully meet, else the cheapest by the model's prices."""
+                   prices: Sequence[Sequence[tuple[float, float]]] | None = None) -> int | None:
+        """The way to use: the first the holdings fully meet, else the cheapest by the model's prices.
+
+        ``prices``: per way, its (marginal, setup) prices (``CostModel.batch_prices``); the least for ``runs``
+        counts.
+        """
         for w, way in enumerate(ways):
             if all(self._met(need, runs) for need in way):
                 return w
         best, best_value = None, INF
         for w, way in enumerate(ways):
             if prices is not None:
-                marginal, setup = prices[w]
-                value = marginal * runs + setup
+                value = min((marginal * runs + setup for marginal, setup in prices[w]), default=INF)
             else:
                 value = self._way_estimate(way, runs)
             if value < best_value:
@@ -366,8 +369,8 @@ class Derivation(Generic[T]):
         options: list[tuple[float, int, int, int]] = []
         for a in rules.producers[r]:
             for w, outputs in enumerate(rules.way_outputs[a]):
-                marginal, setup = costs.way_prices[a][w]
-                if marginal == INF:
+                prices = costs.batch_prices[a][w]
+                if not prices:
                     continue
                 for out in outputs:
                     if out.resource != r:
@@ -376,7 +379,8 @@ class Derivation(Generic[T]):
                     if per <= 0:
                         continue
                     runs = out.runs_for(amount if r < rules.n_items else 1)
-                    options.append((marginal * amount / per + setup, a, w, runs))
+                    cost = min(marginal * amount / per + setup for marginal, setup in prices)
+                    options.append((cost, a, w, runs))
         options.sort()
         return [(a, w, runs) for _, a, w, runs in options]
 

@@ -1178,28 +1178,35 @@ class CostModel:
         self.steps = steps
         fronts: list[list[tuple[float, float]]] = [[] for _ in range(rules.n_resources)]
         way_prices: list[list[tuple[float, float]]] = [[(INF, INF)] * len(ways) for ways in rules.ways]
+        batch_prices: list[list[tuple[tuple[float, float], ...]]] = [[()] * len(ways) for ways in rules.ways]
         # Held things that last (found places, tools, stations) cost nothing more; a held stack of something used
         # up does not make the next unit free, so it keeps its price, unless nothing makes it (then it is free).
         held = list(held)
         lasting = [r for r in held if r >= rules.n_items or r in rules.kept_items]
         for r in lasting:
             fronts[r] = [(0.0, 0.0)]
-        self._settle(fronts, way_prices, range(len(rules.actions)))
+        self._settle(fronts, way_prices, batch_prices, range(len(rules.actions)))
         stock = [r for r in held if not fronts[r]]
         for r in stock:
             fronts[r] = [(0.0, 0.0)]
         if stock:
             consumers = consumers_of(rules)
-            self._settle(fronts, way_prices, sorted({b for r in stock for b in consumers[r]}))
+            self._settle(fronts, way_prices, batch_prices, sorted({b for r in stock for b in consumers[r]}))
         self.fronts = fronts
         self.way_prices = way_prices
+        """Per action and way, the (marginal, setup) of one run, its needs bought for one run (``_price``'s first)."""
+        self.batch_prices = batch_prices
+        """Per action and way, the (marginal, setup) prices a run it keeps (``_offer``, by ``_run_counts``): of
+        all it was priced at, the least for each of a few run counts, its needs bought for that many runs
+        (``_price``); every price a front keeps is one of its producers'."""
         self.unit = [min((m + s for m, s in front), default=INF) for front in fronts]
         """What one unit of each resource costs from the holdings, setup included."""
         self.action = [min((m + s for m, s in prices), default=INF) for prices in way_prices]
         """What one run of each action costs, setup included."""
 
     def _settle(self, fronts: list[list[tuple[float, float]]], way_prices: list[list[tuple[float, float]]],
-                start: Iterable[int], compiled: bool = False) -> None:
+                batch_prices: list[list[tuple[tuple[float, float], ...]]], start: Iterable[int],
+                compiled: bool = False) -> None:
         """Lower prices until nothing changes, starting from the actions ``start`` (the fixpoint).
 
         ``compiled``: with numba, ``world.settle`` runs this loop compiled, to the same prices. ``lowered`` asks for
@@ -1210,37 +1217,42 @@ class CostModel:
         from taskverse.world import jit, settle
 
         if compiled and jit.HAVE_NUMBA and self.compiled:
-            settle.settle(self.rules, consumers_of(self.rules), _priced_way, fronts, way_prices, list(start),
-                          self.steps, self.FRONT)
+            settle.settle(self.rules, consumers_of(self.rules), _priced_way, fronts, way_prices, batch_prices,
+                          list(start), self.steps, self.FRONT)
             return
         rules, steps = self.rules, self.steps
         consumers = consumers_of(rules)
         ways_of_action = rules.ways
         table = _price_table(ways_of_action)
-        active = sorted(set(start))
+        active = list(dict.fromkeys(start))  # visited in the order given: a law shuffles it
         priced, limit = 0, 200 * len(rules.actions)
         # Rounds, not a queue: every action of a round is priced from the fronts as the round found them, and
         # only then are the new prices offered (``_offer`` keeps what a set of prices keeps, in any order). So
         # the order the actions come in never changes a price.
         while active and priced < limit:
-            shared: dict[int, tuple[float, float, float]] = {}  # a shared need's best (``_price``) this round
-            offers: list[tuple[int, int, tuple[float, float]]] = []
+            shared: dict[int, _Best] = {}  # a shared need's best (``_price``) this round
+            offers: list[tuple[int, int, tuple[tuple[float, float], ...]]] = []
             for a in active:
                 priced += 1
                 step = 1.0 if steps is None else steps[a]
                 ways = ways_of_action[a]
                 entry = table[a]
                 if entry is None or entry[0] is not ways:
-                    entry = table[a] = (ways, [_priced_way(way) for way in ways])
+                    entry = table[a] = (ways, [_priced_way(way) for way in ways],
+                                        [_run_counts(rules, outputs) for outputs in rules.way_outputs[a]])
                 for w, priced_way in enumerate(entry[1]):
-                    price = _price(priced_way, fronts, step, shared)
-                    if price != way_prices[a][w]:
-                        way_prices[a][w] = price
-                        offers.append((a, w, price))
+                    prices = _price(priced_way, fronts, step, shared)
+                    way_prices[a][w] = prices[0]
+                    kept = list(batch_prices[a][w])
+                    if _offer(kept, prices, entry[2][w]):
+                        batch_prices[a][w] = tuple(kept)
+                        offers.append((a, w, prices))
             changed: set[int] = set()
-            for a, w, price in offers:
+            for a, w, prices in offers:
+                distinct = set(prices)
                 for out in rules.way_outputs[a][w]:
-                    if _offer(fronts[out.resource], (price[0] / out.units(rules.n_items), price[1])):
+                    per = out.units(rules.n_items)
+                    if _offer(fronts[out.resource], [(marginal / per, setup) for marginal, setup in distinct]):
                         changed.add(out.resource)
             active = sorted({b for r in changed for b in consumers[r]})
 
@@ -1248,15 +1260,16 @@ class CostModel:
         """What one unit of ``r`` costs when action ``a`` makes it (its cheapest way that yields ``r``).
 
         The unit's share of a run, as the fixpoint prices it: four planks share a craft, so one costs a quarter
-        of it (``batch`` counts the whole runs an amount takes).
+        of it (``batch`` counts the whole runs an amount takes). Each of the way's prices (``batch_prices``) is
+        a way to have it; the least counts, as in the fronts.
         """
         best = INF
         for w, outputs in enumerate(self.rules.way_outputs[a]):
-            marginal, setup = self.way_prices[a][w]
             for out in outputs:
                 if out.resource == r:
                     per = out.units(self.rules.n_items)
-                    best = min(best, marginal / per + setup)
+                    for marginal, setup in self.batch_prices[a][w]:
+                        best = min(best, marginal / per + setup)
         return best
 
     def producers_by_batch(self, r: int, amount: float,
@@ -1340,24 +1353,28 @@ class CostModel:
         Runs are whole (two raw iron from a block of nine take a whole craft, as two ores take two mines); a chance
         yield takes the runs that give the amount for sure (``Output.runs_for``). Kept and presence needs that
         ``at_hand`` says are met now add no setup (a held pickaxe and found emerald ore make emeralds a mine each);
-        consumed needs still bring theirs.
+        consumed needs still bring theirs. Each of the way's prices (``batch_prices``) is a way to have it; the
+        least counts.
         """
         best = INF
         for w, outputs in enumerate(self.rules.way_outputs[a]):
-            marginal, setup = self.way_prices[a][w]
-            if setup and at_hand is not None:
-                way = self.rules.ways[a][w]
-                setup = self._way_price(tuple(n for n in way if n.consume or not at_hand(n)), self.fronts)[1]
+            prices = self.batch_prices[a][w]
+            if at_hand is not None and any(setup for _, setup in prices):
+                way = tuple(n for n in self.rules.ways[a][w] if n.consume or not at_hand(n))
+                step = 1.0 if self.steps is None else self.steps[a]
+                prices = (*prices, *_price(_priced_way(way), self.fronts, step, {}))
             for out in outputs:
                 if out.resource == r:
-                    best = min(best, marginal * self._runs(out, amount) + setup)
+                    runs = self._runs(out, amount)
+                    for marginal, setup in prices:
+                        best = min(best, marginal * runs + setup)
         return best
 
     def run_cost(self, a: int, r: int, amount: float) -> float:
         """What ``amount`` units of ``r`` cost in whole runs of action ``a``, setups not counted."""
         best = INF
         for w, outputs in enumerate(self.rules.way_outputs[a]):
-            marginal = self.way_prices[a][w][0]
+            marginal = min((marginal for marginal, _ in self.batch_prices[a][w]), default=INF)
             for out in outputs:
                 if out.resource == r:
                     best = min(best, marginal * self._runs(out, amount))
@@ -1375,12 +1392,6 @@ class CostModel:
         """What ``amount`` units of ``r`` cost by their cheapest producer at that amount."""
         return _cost_at(self.fronts[r], amount)
 
-    @staticmethod
-    def _way_price(way: tuple[Need, ...], fronts: list[list[tuple[float, float]]],
-                   step: float = 1.0) -> tuple[float, float]:
-        """(marginal, setup) of one run of a way: consumed needs add their marginal costs; the dearest setup."""
-        return _price(_priced_way(way), fronts, step, {})
-
     def cheapest_way(self, r: int) -> tuple[Need, ...] | None:
         """The way of making ``r`` with the least price for one unit (None when nothing makes it).
 
@@ -1394,12 +1405,11 @@ class CostModel:
         best, best_way = INF, None
         for p in rules.producers[r]:
             for w, outputs in enumerate(rules.way_outputs[p]):
-                marginal, setup = self.way_prices[p][w]
-                if marginal == INF:
-                    continue
                 for out in outputs:
                     if out.resource == r:
-                        price = marginal / out.units(rules.n_items) + setup
+                        per = out.units(rules.n_items)
+                        price = min((marginal / per + setup for marginal, setup in self.batch_prices[p][w]),
+                                    default=INF)
                         if price < best:
                             best, best_way = price, rules.ways[p][w]
         memo[r] = best_way
@@ -1434,25 +1444,36 @@ class CostModel:
         model.rules, model.steps = rules, base.steps
         fronts = [list(front) for front in base.fronts]
         way_prices = [list(prices) for prices in base.way_prices]
+        batch_prices = [list(prices) for prices in base.batch_prices]
         held = list(held)
         consumers = consumers_of(rules)
         lasting = [r for r in held if (r >= rules.n_items or r in rules.kept_items) and fronts[r] != [(0.0, 0.0)]]
         for r in lasting:
             fronts[r] = [(0.0, 0.0)]
-        model._settle(fronts, way_prices, sorted({b for r in lasting for b in consumers[r]}), compiled=True)
+        model._settle(fronts, way_prices, batch_prices, sorted({b for r in lasting for b in consumers[r]}),
+                      compiled=True)
         stock = [r for r in held if not fronts[r]]  # as in __init__: a held stack nothing makes is free
         for r in stock:
             fronts[r] = [(0.0, 0.0)]
         if stock:
-            model._settle(fronts, way_prices, sorted({b for r in stock for b in consumers[r]}), compiled=True)
+            model._settle(fronts, way_prices, batch_prices, sorted({b for r in stock for b in consumers[r]}),
+                          compiled=True)
         model.fronts = fronts
         model.way_prices = way_prices
+        model.batch_prices = batch_prices
         model.unit = [min((m + s for m, s in front), default=INF) for front in fronts]
         model.action = [min((m + s for m, s in prices), default=INF) for prices in way_prices]
         return model
 
 
 _AMOUNTS = (1.0, 3.0, 9.0, 27.0, 81.0)
+_RUNS = _AMOUNTS
+"""The run counts a way is priced for (``_price``): a front keeps the best at each of its amounts, and a way
+offers its price at as many runs."""
+_NO_PRICES = ((INF, INF),) * len(_RUNS)
+_Best = tuple[float, float, float, tuple[tuple[float, float], ...] | None]
+"""A need's best for one run (total, marginal, setup) and, when the best differs between run counts, its best
+(marginal, setup) for each count (``_by_runs``)."""
 
 
 def _cost_at(front: list[tuple[float, float]], amount: float) -> float:
@@ -1485,7 +1506,7 @@ def _price_table(ways_of_action: list[Any]) -> list[Any]:
 
 
 def _priced_way(way: tuple[Need, ...]) -> _PricedWay:
-    """A way's needs as ``_price`` reads them (the amounts as ``CostModel._way_price`` computes them)."""
+    """A way's needs as ``_price`` reads them: per need, whether used up, its members with the units a run takes."""
     priced = []
     for need in way:
         members = tuple(
@@ -1501,51 +1522,115 @@ def _priced_way(way: tuple[Need, ...]) -> _PricedWay:
 
 
 def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float,
-           shared: dict[int, tuple[float, float, float]]) -> tuple[float, float]:
-    """(marginal, setup) of one run of a priced way: consumed needs add their marginal costs; the dearest setup.
+           shared: dict[int, _Best]) -> tuple[tuple[float, float], ...]:
+    """(marginal, setup) of one run of a priced way, for each run count of ``_RUNS`` its needs are bought for.
 
-    ``shared`` holds the best (total, marginal, setup) of the shared needs priced since the fronts last changed,
-    by their members' tuple: the same members at the same prices have the same best.
+    For ``k`` runs a consumed need takes the member and price least for the units ``k`` runs use up (``k`` times
+    one run's), and adds one run's share of it to the marginal; kept and presence needs are had once however many
+    runs, so they add the least price of one. Only the dearest setup counts. The first of the prices is one
+    run's (``CostModel.way_prices``); a route with a high setup and a cheap marginal is priced at the counts it
+    pays off at, so a consumer of many units sees it.
+
+    ``shared`` holds the best (``_Best``) of the shared needs priced since the fronts last changed, by their
+    members' tuple: the same members at the same prices have the same best.
     """
     marginal = step
     setup = 0.0
+    marginals: list[float] | None = None  # per run count, from the first need whose best differs between counts
+    setups: list[float] = []
     for consume, members, is_shared in way:
         found = shared.get(id(members)) if is_shared else None
         if found is not None:
-            best, best_marginal, best_setup = found
+            best, best_marginal, best_setup, by_runs = found
         else:
-            best = best_marginal = best_setup = INF
+            best = best_marginal = best_setup = low = INF
             for m, amount in members:
                 for m_cost, s_cost in fronts[m]:
-                    total = amount * m_cost + s_cost
+                    unit = amount * m_cost
+                    total = unit + s_cost
                     if total < best:
-                        best, best_marginal, best_setup = total, amount * m_cost, s_cost
+                        best, best_marginal, best_setup = total, unit, s_cost
+                    if unit < low:
+                        low = unit
+            # the best for one run is the best for any count unless some price has a smaller marginal
+            by_runs = (_by_runs(members, fronts, best_marginal, best_setup)
+                       if best_marginal > low and (consume or is_shared) else None)
             if is_shared:
-                shared[id(members)] = (best, best_marginal, best_setup)
+                shared[id(members)] = (best, best_marginal, best_setup, by_runs)
         if best == INF:
-            return INF, INF
-        if consume:
-            marginal += best_marginal
-            if best_setup > setup:
-                setup = best_setup
-        elif best > setup:
-            setup = best
-    return marginal, setup
+            return _NO_PRICES
+        if not consume:
+            if marginals is None:
+                if best > setup:
+                    setup = best
+            else:
+                setups = [max(s, best) for s in setups]
+        elif by_runs is None:
+            if marginals is None:
+                marginal += best_marginal
+                if best_setup > setup:
+                    setup = best_setup
+            else:
+                marginals = [m + best_marginal for m in marginals]
+                setups = [max(s, best_setup) for s in setups]
+        else:
+            if marginals is None:
+                marginals, setups = [marginal] * len(_RUNS), [setup] * len(_RUNS)
+            marginals = [m + unit for m, (unit, _) in zip(marginals, by_runs, strict=True)]
+            setups = [max(s, need_setup) for s, (_, need_setup) in zip(setups, by_runs, strict=True)]
+    if marginals is None:
+        return ((marginal, setup),) * len(_RUNS)
+    return tuple(zip(marginals, setups, strict=True))
 
 
-def _offer(front: list[tuple[float, float]], price: tuple[float, float]) -> bool:
-    """Add a price to a resource's front; whether it is kept.
+def _run_counts(rules: Rules, outputs: tuple[Output, ...]) -> tuple[float, ...]:
+    """The run counts a way keeps its best prices for (``_offer``).
 
-    The front keeps, for each amount of ``_AMOUNTS``, the price that costs least for it, ties broken by the
-    marginal then the setup, in (marginal, setup) order: what a set of prices keeps, whatever order they come in
-    (the least at each amount of a set is the least of any of its parts' least), so a settle's fronts depend on
-    which prices were offered and not on when.
+    Those of ``_RUNS``, and those that make each amount of ``_AMOUNTS`` of each output (a front's amounts, in
+    runs): every price a front keeps is then one a way keeps, and what a way's output costs reads the same off
+    the way as off the front.
     """
-    if price[0] == INF or price in front:
+    return (*_RUNS, *(amount / out.units(rules.n_items) for out in outputs for amount in _AMOUNTS))
+
+
+def _by_runs(members: tuple[tuple[int, float], ...], fronts: list[list[tuple[float, float]]], unit: float,
+             setup: float) -> tuple[tuple[float, float], ...]:
+    """A need's best (one run's marginal, setup) for each run count ``k`` of ``_RUNS``, from its best for one run.
+
+    At each count the best of the count before stays unless a price whose marginal is below one run's best costs
+    less for ``k`` runs (``k * marginal + setup``; the first such in the members' order): no other can, as a
+    price dearer for one run and no cheaper a run is dearer for any count.
+    """
+    cheaper = [(u, s) for m, amount in members for m_cost, s in fronts[m] if (u := amount * m_cost) < unit]
+    found = [(unit, setup)]
+    for k in _RUNS[1:]:
+        best = k * unit + setup
+        for u, s in cheaper:
+            total = k * u + s
+            if total < best:
+                best, unit, setup = total, u, s
+        found.append((unit, setup))
+    return tuple(found)
+
+
+def _offer(front: list[tuple[float, float]], prices: Iterable[tuple[float, float]],
+           amounts: Sequence[float] = _AMOUNTS) -> bool:
+    """Add prices to a front (a resource's, by units, or a way's, by runs); whether the front changed.
+
+    The front keeps, for each of ``amounts``, the price that costs least for it, ties broken by the marginal then
+    the setup, in (marginal, setup) order: what a set of prices keeps, whatever order they come in (the least at
+    each amount of a set is the least of any of its parts' least), so a settle's fronts depend on which prices
+    were offered and not on when. A front's cost at each of the amounts never rises.
+    """
+    pool = set(front)
+    pool.update(p for p in prices if p[0] != INF)
+    if len(pool) == len(front):
         return False
-    pool = [*front, price]
-    front[:] = sorted({min(pool, key=lambda p: (amount * p[0] + p[1], p[0], p[1])) for amount in _AMOUNTS})
-    return price in front
+    kept = sorted({min((amount * m + s, m, s) for m, s in pool)[1:] for amount in amounts})
+    if kept == front:
+        return False
+    front[:] = kept
+    return True
 
 
 def consumers_of(rules: Rules) -> list[list[int]]:

@@ -4,9 +4,10 @@
 is tens of thousands of way prices, and every plan from a start that holds something lowers them again
 (``CostModel.lowered``, which runs this loop): up to seconds a plan in Python when the start holds a table or
 tools. Here the rules are flattened once (CSR style, as ``textenv.kernel.Tables`` flattens them for stepping) and
-the loop runs compiled. It does exactly what the Python loop does (rounds: price every action of the round, then
-offer the new prices), with the same floating-point operations, so both give the same prices to the last bit (a
-test compares them on the library's rules); without numba (an optional extra, ``world.jit``) the Python loop runs.
+the loop runs compiled. It does exactly what the Python loop does (rounds: price every action of the round at each
+run count, then offer the new prices), with the same floating-point operations, so both give the same prices to
+the last bit (a test compares them on the library's rules); without numba (an optional extra, ``world.jit``) the
+Python loop runs.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import numpy as np
 from taskverse.world.jit import njit as _njit
 
 AMOUNTS = np.array([1.0, 3.0, 9.0, 27.0, 81.0])
-"""The amounts a front keeps its best prices for (``rules._AMOUNTS``)."""
+"""The amounts a front keeps its best prices for (``rules._AMOUNTS``), and the run counts a way is priced for
+(``rules._RUNS``)."""
 
 
 @dataclass(frozen=True)
@@ -76,125 +78,208 @@ def settle_tables(rules: Any, consumers: list[list[int]], priced_way: Callable[[
 
 
 def settle(rules: Any, consumers: list[list[int]], priced_way: Callable[[Any], Any],
-           fronts: list[list[tuple[float, float]]], way_prices: list[list[tuple[float, float]]], start: list[int],
-           steps: Any, size: int) -> None:
-    """``CostModel._settle`` on flat arrays, compiled; ``fronts`` and ``way_prices`` are updated in place.
+           fronts: list[list[tuple[float, float]]], way_prices: list[list[tuple[float, float]]],
+           batch_prices: list[list[tuple[tuple[float, float], ...]]], start: list[int], steps: Any,
+           size: int) -> None:
+    """``CostModel._settle`` on flat arrays, compiled (``fronts``, ``way_prices``, ``batch_prices`` updated in place).
 
     ``rules`` is a ``Rules``; ``consumers`` and ``priced_way`` as ``settle_tables`` takes them.
     """
     t = settle_tables(rules, consumers, priced_way)
     n_resources = len(fronts)
-    front_m = np.full((n_resources, size + 1), np.inf)
-    front_s = np.full((n_resources, size + 1), np.inf)
+    front_m = np.full((n_resources, size), np.inf)
+    front_s = np.full((n_resources, size), np.inf)
     front_len = np.zeros(n_resources, np.int64)
     for r, front in enumerate(fronts):
         front_len[r] = len(front)
         for i, (m, s) in enumerate(front):
             front_m[r, i] = m
             front_s[r, i] = s
-    way_m = np.array([p[0] for prices in way_prices for p in prices], np.float64)
-    way_s = np.array([p[1] for prices in way_prices for p in prices], np.float64)
+    # a way keeps a price for each of its run counts (``rules._run_counts``): the five of ``AMOUNTS``, and five
+    # for each output
+    n_ways = len(t.need_start) - 1
+    width = len(AMOUNTS) * (1 + int(np.max(np.diff(t.output_start), initial=0)))
+    way_m = np.full((n_ways, width), np.inf)
+    way_s = np.full((n_ways, width), np.inf)
+    way_len = np.zeros(n_ways, np.int64)
+    gw = 0
+    for prices in batch_prices:
+        for batch in prices:
+            way_len[gw] = len(batch)
+            for i, (m, s) in enumerate(batch):
+                way_m[gw, i] = m
+                way_s[gw, i] = s
+            gw += 1
+    one_m = np.array([p[0] for prices in way_prices for p in prices], np.float64)
+    one_s = np.array([p[1] for prices in way_prices for p in prices], np.float64)
     step = np.ones(len(way_prices)) if steps is None else np.asarray(steps, np.float64)
     front_changed = np.zeros(n_resources, np.bool_)
-    way_changed = np.zeros(len(way_m), np.bool_)
+    way_changed = np.zeros(n_ways, np.bool_)
+    one_changed = np.zeros(n_ways, np.bool_)
     _settle_loop(t.way_start, t.need_start, t.consume, t.member_start, t.member, t.amount, t.output_start,
                  t.output, t.per_run, t.consumer_start, t.consumer, front_m, front_s, front_len, way_m, way_s,
-                 step, np.array(start, np.int64), AMOUNTS, front_changed, way_changed)
+                 way_len, one_m, one_s, step, np.array(start, np.int64), AMOUNTS, front_changed, way_changed,
+                 one_changed)
     for r in np.flatnonzero(front_changed).tolist():
         fronts[r] = [(float(front_m[r, i]), float(front_s[r, i])) for i in range(front_len[r])]
     way_start = t.way_start
-    for gw in np.flatnonzero(way_changed).tolist():
+    for gw in np.flatnonzero(way_changed | one_changed).tolist():
         a = int(np.searchsorted(way_start, gw, side="right")) - 1
-        way_prices[a][gw - int(way_start[a])] = (float(way_m[gw]), float(way_s[gw]))
+        w = gw - int(way_start[a])
+        batch_prices[a][w] = tuple((float(way_m[gw, i]), float(way_s[gw, i])) for i in range(way_len[gw]))
+        way_prices[a][w] = (float(one_m[gw]), float(one_s[gw]))
 
 
 @_njit
 def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, amount: Any, front_m: Any,
-               front_s: Any, front_len: Any, gw: int, step: float) -> tuple[float, float]:
-    marginal = step
-    setup = 0.0
+               front_s: Any, front_len: Any, gw: int, step: float, runs: Any, marginals: Any, setups: Any) -> None:
+    """``rules._price`` of way ``gw`` into ``marginals`` and ``setups`` (one entry per run count of ``runs``)."""
+    n_runs = len(runs)
+    for j in range(n_runs):
+        marginals[j] = step
+        setups[j] = 0.0
     for n in range(need_start[gw], need_start[gw + 1]):
-        best = best_marginal = best_setup = np.inf
+        best = best_marginal = best_setup = low = np.inf
         for k in range(member_start[n], member_start[n + 1]):
             m = member[k]
-            units = amount[k]
             for i in range(front_len[m]):
-                total = units * front_m[m, i] + front_s[m, i]
+                unit = amount[k] * front_m[m, i]
+                total = unit + front_s[m, i]
                 if total < best:
                     best = total
-                    best_marginal = units * front_m[m, i]
+                    best_marginal = unit
                     best_setup = front_s[m, i]
+                if unit < low:
+                    low = unit
         if best == np.inf:
-            return np.inf, np.inf
-        if consume[n]:
-            marginal += best_marginal
-            if best_setup > setup:
-                setup = best_setup
-        elif best > setup:
-            setup = best
-    return marginal, setup
+            for j in range(n_runs):
+                marginals[j] = np.inf
+                setups[j] = np.inf
+            return
+        if not consume[n]:
+            for j in range(n_runs):
+                if best > setups[j]:
+                    setups[j] = best
+            continue
+        unit_j, setup_j = best_marginal, best_setup  # ``rules._by_runs``: the count before's best, unless beaten
+        for j in range(n_runs):
+            if j > 0 and best_marginal > low:
+                best_j = runs[j] * unit_j + setup_j
+                for k in range(member_start[n], member_start[n + 1]):
+                    m = member[k]
+                    for i in range(front_len[m]):
+                        unit = amount[k] * front_m[m, i]
+                        if unit < best_marginal:
+                            total = runs[j] * unit + front_s[m, i]
+                            if total < best_j:
+                                best_j = total
+                                unit_j = unit
+                                setup_j = front_s[m, i]
+            marginals[j] += unit_j
+            if setup_j > setups[j]:
+                setups[j] = setup_j
 
 
 @_njit
-def _better(front_m: Any, front_s: Any, r: int, i: int, j: int, amount: float) -> bool:
-    """Whether price ``i`` of row ``r`` beats price ``j`` at ``amount`` (by cost, then marginal, then setup)."""
-    vi = amount * front_m[r, i] + front_s[r, i]
-    vj = amount * front_m[r, j] + front_s[r, j]
+def _better(pool_m: Any, pool_s: Any, i: int, j: int, amount: float) -> bool:
+    """Whether price ``i`` of the pool beats price ``j`` at ``amount`` (by cost, then marginal, then setup)."""
+    vi = amount * pool_m[i] + pool_s[i]
+    vj = amount * pool_m[j] + pool_s[j]
     if vi != vj:
         return vi < vj
-    if front_m[r, i] != front_m[r, j]:
-        return front_m[r, i] < front_m[r, j]
-    return front_s[r, i] < front_s[r, j]
+    if pool_m[i] != pool_m[j]:
+        return pool_m[i] < pool_m[j]
+    return pool_s[i] < pool_s[j]
 
 
 @_njit
-def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, marginal: float, setup: float,
-           amounts: Any) -> bool:
-    """``rules._offer`` on row ``r`` of the front arrays (kept in (marginal, setup) order)."""
-    if marginal == np.inf:
-        return False
+def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, offer_m: Any, offer_s: Any, amounts: Any,
+           n_amounts: int, pool_m: Any, pool_s: Any) -> bool:
+    """``rules._offer`` of the prices ``offer_m``, ``offer_s`` on row ``r`` of the front arrays.
+
+    The front is kept in (marginal, setup) order, the best for each of the first ``n_amounts`` of ``amounts``;
+    ``pool_m`` and ``pool_s`` are room for the front and the offers.
+    """
     n = front_len[r]
     for i in range(n):
-        if front_m[r, i] == marginal and front_s[r, i] == setup:
-            return False
-    front_m[r, n] = marginal
-    front_s[r, n] = setup
-    keep = np.zeros(n + 1, np.bool_)
-    for amount in amounts:
+        pool_m[i] = front_m[r, i]
+        pool_s[i] = front_s[r, i]
+    k = n
+    for o in range(len(offer_m)):
+        m, s = offer_m[o], offer_s[o]
+        if m == np.inf:
+            continue
+        seen = False
+        for i in range(k):
+            if pool_m[i] == m and pool_s[i] == s:
+                seen = True
+                break
+        if not seen:
+            pool_m[k] = m
+            pool_s[k] = s
+            k += 1
+    if k == n:
+        return False
+    keep = np.zeros(k, np.bool_)
+    for a in range(n_amounts):
+        amount = amounts[a]
         best = 0
-        for i in range(1, n + 1):
-            if _better(front_m, front_s, r, i, best, amount):
+        for i in range(1, k):
+            if _better(pool_m, pool_s, i, best, amount):
                 best = i
         keep[best] = True
+    kept_m = np.empty(k)
+    kept_s = np.empty(k)
     j = 0
-    for i in range(n + 1):
+    for i in range(k):
         if keep[i]:
-            m, s = front_m[r, i], front_s[r, i]
-            k = j  # insertion into (marginal, setup) order, as sorted() orders the Python front
-            while k > 0 and (front_m[r, k - 1] > m or (front_m[r, k - 1] == m and front_s[r, k - 1] > s)):
-                front_m[r, k] = front_m[r, k - 1]
-                front_s[r, k] = front_s[r, k - 1]
-                k -= 1
-            front_m[r, k] = m
-            front_s[r, k] = s
+            m, s = pool_m[i], pool_s[i]
+            q = j  # insertion into (marginal, setup) order, as sorted() orders the Python front
+            while q > 0 and (kept_m[q - 1] > m or (kept_m[q - 1] == m and kept_s[q - 1] > s)):
+                kept_m[q] = kept_m[q - 1]
+                kept_s[q] = kept_s[q - 1]
+                q -= 1
+            kept_m[q] = m
+            kept_s[q] = s
             j += 1
-    for i in range(j, n + 1):
+    if j == n:
+        same = True
+        for i in range(n):
+            if kept_m[i] != front_m[r, i] or kept_s[i] != front_s[r, i]:
+                same = False
+                break
+        if same:
+            return False
+    for i in range(j):
+        front_m[r, i] = kept_m[i]
+        front_s[r, i] = kept_s[i]
+    for i in range(j, front_m.shape[1]):
         front_m[r, i] = np.inf
         front_s[r, i] = np.inf
     front_len[r] = j
-    return bool(keep[n])
+    return True
 
 
 @_njit
 def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: Any, member: Any, amount: Any,
                  output_start: Any, output: Any, per_run: Any, consumer_start: Any, consumer: Any, front_m: Any,
-                 front_s: Any, front_len: Any, way_m: Any, way_s: Any, step: Any, start: Any, amounts: Any,
-                 front_changed: Any, way_changed: Any) -> None:
+                 front_s: Any, front_len: Any, way_m: Any, way_s: Any, way_len: Any, one_m: Any, one_s: Any,
+                 step: Any, start: Any, runs: Any, front_changed: Any, way_changed: Any, one_changed: Any) -> None:
     n_actions = len(way_start) - 1
+    n_runs = len(runs)
     active = np.zeros(n_actions, np.bool_)
     for a in start:
         active[a] = True
     offered = np.empty(len(way_m), np.int64)
+    offered_m = np.empty((len(way_m), n_runs))  # the prices a changed way offers (``rules._price``'s)
+    offered_s = np.empty((len(way_m), n_runs))
+    marginals = np.empty(n_runs)
+    setups = np.empty(n_runs)
+    offer_m = np.empty(n_runs)
+    offer_s = np.empty(n_runs)
+    counts = np.empty(way_m.shape[1])
+    pool_m = np.empty(way_m.shape[1] + n_runs)
+    pool_s = np.empty(way_m.shape[1] + n_runs)
     priced = 0
     while priced < 200 * n_actions:  # rounds, as the Python loop runs them: price all, then offer
         n_offered = 0
@@ -206,13 +291,26 @@ def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: An
             active[a] = False
             priced += 1
             for gw in range(way_start[a], way_start[a + 1]):
-                marginal, setup = _way_price(need_start, consume, member_start, member, amount, front_m, front_s,
-                                             front_len, gw, step[a])
-                if marginal == way_m[gw] and setup == way_s[gw]:
+                _way_price(need_start, consume, member_start, member, amount, front_m, front_s, front_len, gw,
+                           step[a], runs, marginals, setups)
+                if marginals[0] != one_m[gw] or setups[0] != one_s[gw]:
+                    one_m[gw] = marginals[0]
+                    one_s[gw] = setups[0]
+                    one_changed[gw] = True
+                n_counts = 0  # ``rules._run_counts``
+                for j in range(n_runs):
+                    counts[n_counts] = runs[j]
+                    n_counts += 1
+                for o in range(output_start[gw], output_start[gw + 1]):
+                    for j in range(n_runs):
+                        counts[n_counts] = runs[j] / per_run[o]
+                        n_counts += 1
+                if not _offer(way_m, way_s, way_len, gw, marginals, setups, counts, n_counts, pool_m, pool_s):
                     continue
-                way_m[gw] = marginal
-                way_s[gw] = setup
                 way_changed[gw] = True
+                for j in range(n_runs):
+                    offered_m[n_offered, j] = marginals[j]
+                    offered_s[n_offered, j] = setups[j]
                 offered[n_offered] = gw
                 n_offered += 1
         if not any_active:
@@ -221,7 +319,10 @@ def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: An
             gw = offered[i]
             for o in range(output_start[gw], output_start[gw + 1]):
                 r = output[o]
-                front_changed[r] = True  # an offer refused leaves it as it was: writing it back changes nothing
-                if _offer(front_m, front_s, front_len, r, way_m[gw] / per_run[o], way_s[gw], amounts):
+                for j in range(n_runs):
+                    offer_m[j] = offered_m[i, j] / per_run[o]
+                    offer_s[j] = offered_s[i, j]
+                if _offer(front_m, front_s, front_len, r, offer_m, offer_s, runs, n_runs, pool_m, pool_s):
+                    front_changed[r] = True
                     for c in range(consumer_start[r], consumer_start[r + 1]):
                         active[consumer[c]] = True
