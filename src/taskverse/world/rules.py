@@ -1218,7 +1218,7 @@ class CostModel:
 
         if compiled and jit.HAVE_NUMBA and self.compiled:
             settle.settle(self.rules, consumers_of(self.rules), _priced_way, fronts, way_prices, batch_prices,
-                          list(start), self.steps, self.FRONT)
+                          list(start), self.steps, self.FRONT, TOLERANCE)
             return
         rules, steps = self.rules, self.steps
         consumers = consumers_of(rules)
@@ -1226,9 +1226,11 @@ class CostModel:
         table = _price_table(ways_of_action)
         active = list(dict.fromkeys(start))  # visited in the order given: a law shuffles it
         priced, limit = 0, 200 * len(rules.actions)
+        changed: set[int] | None = None  # the resources whose fronts the last round changed (None: a first round)
         # Rounds, not a queue: every action of a round is priced from the fronts as the round found them, and
         # only then are the new prices offered (``_offer`` keeps what a set of prices keeps, in any order). So
-        # the order the actions come in never changes a price.
+        # the order the actions come in never changes a price. A way none of whose members' fronts changed in
+        # the last round would be priced as it was then, and offer what its front already kept: it is skipped.
         while active and priced < limit:
             shared: dict[int, _Best] = {}  # a shared need's best (``_price``) this round
             offers: list[tuple[int, int, tuple[tuple[float, float], ...]]] = []
@@ -1239,21 +1241,24 @@ class CostModel:
                 entry = table[a]
                 if entry is None or entry[0] is not ways:
                     entry = table[a] = (ways, [_priced_way(way) for way in ways],
-                                        [_run_counts(rules, outputs) for outputs in rules.way_outputs[a]])
+                                        [_run_counts(rules, outputs) for outputs in rules.way_outputs[a]],
+                                        [frozenset(m for _, members, _ in _priced_way(way) for m, _ in members)
+                                         for way in ways])
                 for w, priced_way in enumerate(entry[1]):
+                    if changed is not None and changed.isdisjoint(entry[3][w]):
+                        continue
                     prices = _price(priced_way, fronts, step, shared)
                     way_prices[a][w] = prices[0]
                     kept = list(batch_prices[a][w])
                     if _offer(kept, prices, entry[2][w]):
                         batch_prices[a][w] = tuple(kept)
                         offers.append((a, w, prices))
-            changed: set[int] = set()
+            by_resource: dict[int, set[tuple[float, float]]] = {}  # a front takes its round's offers at once
             for a, w, prices in offers:
-                distinct = set(prices)
                 for out in rules.way_outputs[a][w]:
                     per = out.units(rules.n_items)
-                    if _offer(fronts[out.resource], [(marginal / per, setup) for marginal, setup in distinct]):
-                        changed.add(out.resource)
+                    by_resource.setdefault(out.resource, set()).update((m / per, s) for m, s in prices)
+            changed = {r for r, offered in by_resource.items() if _offer(fronts[r], offered)}
             active = sorted({b for r in changed for b in consumers[r]})
 
     def per_unit(self, a: int, r: int) -> float:
@@ -1468,6 +1473,8 @@ class CostModel:
 
 _AMOUNTS = (1.0, 3.0, 9.0, 27.0, 81.0)
 _RUNS = _AMOUNTS
+TOLERANCE = 1e-9
+"""How much of itself a front's cost at one of its amounts must fall by for the front to change (``_offer``)."""
 """The run counts a way is priced for (``_price``): a front keeps the best at each of its amounts, and a way
 offers its price at as many runs."""
 _NO_PRICES = ((INF, INF),) * len(_RUNS)
@@ -1529,7 +1536,11 @@ def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float
     one run's), and adds one run's share of it to the marginal; kept and presence needs are had once however many
     runs, so they add the least price of one. Only the dearest setup counts. The first of the prices is one
     run's (``CostModel.way_prices``); a route with a high setup and a cheap marginal is priced at the counts it
-    pays off at, so a consumer of many units sees it.
+    pays off at, so a consumer of many units sees it. A count's price that would cost less than one run's for one
+    run is one run's instead: it undercuts it only because the model lets its needs' setups overlap (the dearest
+    counts), which a one-off need does not live up to, and taken for one unit it led plans astray (six cooked
+    meats from cows and pigs, a step more than from cows alone; a brick slab crafted from twelve bricks rather
+    than cut from four).
 
     ``shared`` holds the best (``_Best``) of the shared needs priced since the fronts last changed, by their
     members' tuple: the same members at the same prices have the same best.
@@ -1580,7 +1591,8 @@ def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float
             setups = [max(s, need_setup) for s, (_, need_setup) in zip(setups, by_runs, strict=True)]
     if marginals is None:
         return ((marginal, setup),) * len(_RUNS)
-    return tuple(zip(marginals, setups, strict=True))
+    one = (marginals[0], setups[0])
+    return tuple(one if m + s < one[0] + one[1] else (m, s) for m, s in zip(marginals, setups, strict=True))
 
 
 def _run_counts(rules: Rules, outputs: tuple[Output, ...]) -> tuple[float, ...]:
@@ -1618,18 +1630,23 @@ def _offer(front: list[tuple[float, float]], prices: Iterable[tuple[float, float
     """Add prices to a front (a resource's, by units, or a way's, by runs); whether the front changed.
 
     The front keeps, for each of ``amounts``, the price that costs least for it, ties broken by the marginal then
-    the setup, in (marginal, setup) order: what a set of prices keeps, whatever order they come in (the least at
-    each amount of a set is the least of any of its parts' least), so a settle's fronts depend on which prices
-    were offered and not on when. A front's cost at each of the amounts never rises.
+    the setup, in (marginal, setup) order: what the front and the offered prices keep as a set, whatever order
+    the offers come in. A front's cost at each of the amounts never rises, and it changes only when it falls at
+    one of them by more than ``TOLERANCE`` of itself: a cycle that makes more than it uses (two smithing
+    templates from one) lowers its price by a shrinking step each round, and would take dozens of rounds to
+    reach the last bit.
     """
-    pool = set(front)
-    pool.update(p for p in prices if p[0] != INF)
-    if len(pool) == len(front):
+    kept = set(front)
+    new = {p for p in prices if p[0] != INF and p not in kept}
+    if not new:
         return False
-    kept = sorted({min((amount * m + s, m, s) for m, s in pool)[1:] for amount in amounts})
-    if kept == front:
-        return False
-    front[:] = kept
+    if front:
+        least = [min(amount * m + s for m, s in front) for amount in amounts]
+        if not any(amount * m + s < old - TOLERANCE * old for m, s in new
+                   for amount, old in zip(amounts, least, strict=True)):
+            return False
+    pool = kept | new
+    front[:] = sorted({min((amount * m + s, m, s) for m, s in pool)[1:] for amount in amounts})
     return True
 
 

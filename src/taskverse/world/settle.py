@@ -80,7 +80,7 @@ def settle_tables(rules: Any, consumers: list[list[int]], priced_way: Callable[[
 def settle(rules: Any, consumers: list[list[int]], priced_way: Callable[[Any], Any],
            fronts: list[list[tuple[float, float]]], way_prices: list[list[tuple[float, float]]],
            batch_prices: list[list[tuple[tuple[float, float], ...]]], start: list[int], steps: Any,
-           size: int) -> None:
+           size: int, tolerance: float) -> None:
     """``CostModel._settle`` on flat arrays, compiled (``fronts``, ``way_prices``, ``batch_prices`` updated in place).
 
     ``rules`` is a ``Rules``; ``consumers`` and ``priced_way`` as ``settle_tables`` takes them.
@@ -118,8 +118,8 @@ def settle(rules: Any, consumers: list[list[int]], priced_way: Callable[[Any], A
     one_changed = np.zeros(n_ways, np.bool_)
     _settle_loop(t.way_start, t.need_start, t.consume, t.member_start, t.member, t.amount, t.output_start,
                  t.output, t.per_run, t.consumer_start, t.consumer, front_m, front_s, front_len, way_m, way_s,
-                 way_len, one_m, one_s, step, np.array(start, np.int64), AMOUNTS, front_changed, way_changed,
-                 one_changed)
+                 way_len, one_m, one_s, step, np.array(start, np.int64), AMOUNTS, tolerance, front_changed,
+                 way_changed, one_changed)
     for r in np.flatnonzero(front_changed).tolist():
         fronts[r] = [(float(front_m[r, i]), float(front_s[r, i])) for i in range(front_len[r])]
     way_start = t.way_start
@@ -178,6 +178,10 @@ def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, am
             marginals[j] += unit_j
             if setup_j > setups[j]:
                 setups[j] = setup_j
+    for j in range(1, n_runs):  # ``rules._price``: no count's price undercuts one run's for one run
+        if marginals[j] + setups[j] < marginals[0] + setups[0]:
+            marginals[j] = marginals[0]
+            setups[j] = setups[0]
 
 
 @_njit
@@ -193,9 +197,9 @@ def _better(pool_m: Any, pool_s: Any, i: int, j: int, amount: float) -> bool:
 
 
 @_njit
-def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, offer_m: Any, offer_s: Any, amounts: Any,
-           n_amounts: int, pool_m: Any, pool_s: Any) -> bool:
-    """``rules._offer`` of the prices ``offer_m``, ``offer_s`` on row ``r`` of the front arrays.
+def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, offer_m: Any, offer_s: Any, n_offers: int,
+           amounts: Any, n_amounts: int, pool_m: Any, pool_s: Any, tolerance: float) -> bool:
+    """``rules._offer`` of the first ``n_offers`` prices of ``offer_m``, ``offer_s`` on row ``r`` of the front arrays.
 
     The front is kept in (marginal, setup) order, the best for each of the first ``n_amounts`` of ``amounts``;
     ``pool_m`` and ``pool_s`` are room for the front and the offers.
@@ -205,7 +209,7 @@ def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, offer_m: Any, off
         pool_m[i] = front_m[r, i]
         pool_s[i] = front_s[r, i]
     k = n
-    for o in range(len(offer_m)):
+    for o in range(n_offers):
         m, s = offer_m[o], offer_s[o]
         if m == np.inf:
             continue
@@ -220,6 +224,23 @@ def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, offer_m: Any, off
             k += 1
     if k == n:
         return False
+    if n > 0:  # it changes only when its cost at an amount falls by more than ``tolerance`` of itself
+        lower = False
+        for a in range(n_amounts):
+            amount = amounts[a]
+            old = np.inf
+            for i in range(n):
+                value = amount * pool_m[i] + pool_s[i]
+                if value < old:
+                    old = value
+            for i in range(n, k):
+                if amount * pool_m[i] + pool_s[i] < old - tolerance * old:
+                    lower = True
+                    break
+            if lower:
+                break
+        if not lower:
+            return False
     keep = np.zeros(k, np.bool_)
     for a in range(n_amounts):
         amount = amounts[a]
@@ -242,14 +263,6 @@ def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, offer_m: Any, off
             kept_m[q] = m
             kept_s[q] = s
             j += 1
-    if j == n:
-        same = True
-        for i in range(n):
-            if kept_m[i] != front_m[r, i] or kept_s[i] != front_s[r, i]:
-                same = False
-                break
-        if same:
-            return False
     for i in range(j):
         front_m[r, i] = kept_m[i]
         front_s[r, i] = kept_s[i]
@@ -264,19 +277,21 @@ def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, offer_m: Any, off
 def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: Any, member: Any, amount: Any,
                  output_start: Any, output: Any, per_run: Any, consumer_start: Any, consumer: Any, front_m: Any,
                  front_s: Any, front_len: Any, way_m: Any, way_s: Any, way_len: Any, one_m: Any, one_s: Any,
-                 step: Any, start: Any, runs: Any, front_changed: Any, way_changed: Any, one_changed: Any) -> None:
+                 step: Any, start: Any, runs: Any, tolerance: float, front_changed: Any, way_changed: Any,
+                 one_changed: Any) -> None:
     n_actions = len(way_start) - 1
     n_runs = len(runs)
+    n_resources = len(front_len)
     active = np.zeros(n_actions, np.bool_)
     for a in start:
         active[a] = True
+    last = np.zeros(n_resources, np.bool_)  # the fronts the last round changed
+    first = True  # the first round prices every way of its actions
     offered = np.empty(len(way_m), np.int64)
     offered_m = np.empty((len(way_m), n_runs))  # the prices a changed way offers (``rules._price``'s)
     offered_s = np.empty((len(way_m), n_runs))
     marginals = np.empty(n_runs)
     setups = np.empty(n_runs)
-    offer_m = np.empty(n_runs)
-    offer_s = np.empty(n_runs)
     counts = np.empty(way_m.shape[1])
     pool_m = np.empty(way_m.shape[1] + n_runs)
     pool_s = np.empty(way_m.shape[1] + n_runs)
@@ -291,6 +306,14 @@ def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: An
             active[a] = False
             priced += 1
             for gw in range(way_start[a], way_start[a + 1]):
+                if not first:  # a way none of whose members' fronts changed would offer what it kept
+                    fed = False
+                    for k in range(member_start[need_start[gw]], member_start[need_start[gw + 1]]):
+                        if last[member[k]]:
+                            fed = True
+                            break
+                    if not fed:
+                        continue
                 _way_price(need_start, consume, member_start, member, amount, front_m, front_s, front_len, gw,
                            step[a], runs, marginals, setups)
                 if marginals[0] != one_m[gw] or setups[0] != one_s[gw]:
@@ -305,7 +328,8 @@ def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: An
                     for j in range(n_runs):
                         counts[n_counts] = runs[j] / per_run[o]
                         n_counts += 1
-                if not _offer(way_m, way_s, way_len, gw, marginals, setups, counts, n_counts, pool_m, pool_s):
+                if not _offer(way_m, way_s, way_len, gw, marginals, setups, n_runs, counts, n_counts, pool_m,
+                              pool_s, tolerance):
                     continue
                 way_changed[gw] = True
                 for j in range(n_runs):
@@ -315,14 +339,47 @@ def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: An
                 n_offered += 1
         if not any_active:
             break
+        first = False
+        last[:] = False
+        # a front takes its round's offers at once: the offers grouped by the resource they price
+        n_pairs = 0
+        for i in range(n_offered):
+            gw = offered[i]
+            n_pairs += output_start[gw + 1] - output_start[gw]
+        pair_r = np.empty(n_pairs, np.int64)
+        pair_i = np.empty(n_pairs, np.int64)
+        pair_o = np.empty(n_pairs, np.int64)
+        p = 0
         for i in range(n_offered):
             gw = offered[i]
             for o in range(output_start[gw], output_start[gw + 1]):
-                r = output[o]
+                pair_r[p] = output[o]
+                pair_i[p] = i
+                pair_o[p] = o
+                p += 1
+        order = np.argsort(pair_r, kind="mergesort")
+        g = 0
+        while g < n_pairs:
+            r = pair_r[order[g]]
+            h = g
+            while h < n_pairs and pair_r[order[h]] == r:
+                h += 1
+            n_offers = (h - g) * n_runs
+            offer_m = np.empty(n_offers)
+            offer_s = np.empty(n_offers)
+            q = 0
+            for x in range(g, h):
+                i, o = pair_i[order[x]], pair_o[order[x]]
                 for j in range(n_runs):
-                    offer_m[j] = offered_m[i, j] / per_run[o]
-                    offer_s[j] = offered_s[i, j]
-                if _offer(front_m, front_s, front_len, r, offer_m, offer_s, runs, n_runs, pool_m, pool_s):
-                    front_changed[r] = True
-                    for c in range(consumer_start[r], consumer_start[r + 1]):
-                        active[consumer[c]] = True
+                    offer_m[q] = offered_m[i, j] / per_run[o]
+                    offer_s[q] = offered_s[i, j]
+                    q += 1
+            room_m = np.empty(front_m.shape[1] + n_offers)
+            room_s = np.empty(front_m.shape[1] + n_offers)
+            if _offer(front_m, front_s, front_len, r, offer_m, offer_s, n_offers, runs, n_runs, room_m, room_s,
+                      tolerance):
+                front_changed[r] = True
+                last[r] = True
+                for c in range(consumer_start[r], consumer_start[r + 1]):
+                    active[consumer[c]] = True
+            g = h
