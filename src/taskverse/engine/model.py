@@ -58,8 +58,9 @@ atom                  needs                                                     
                       powder (burnt), a brewing stand (held or standing near)
 ``find.<marker>``     nothing: a structure's marker node (taskverse_mc's stand-   the marker, found (the event:
                       ins, ``minecraft:structure_<name>``), travelled to          ``find <structure>``)
-``interact.<marker>`` the structure found: its chest opened (taskverse_mc)        its loot table's items, with
-                                                                                  their chances
+``interact.<marker>`` the structure found: its chest opened (taskverse_mc); a      its loot table's items, with
+                      chest of a further kind beside it (``<marker>_<kind>``,     their chances (the kind's
+                      a stronghold's library): that chest found                   table)
 ``use.<marker>.brush``  the structure found, a brush (kept): its suspicious         the archaeology table's items,
                       block brushed (taskverse_mc)                                with their chances
 ====================  ==========================================================  ===============================
@@ -313,31 +314,58 @@ class GameModel:
 
     @cached_property
     def structures(self) -> dict[str, str]:
-        """Game marker node -> the Minecraft structure it stands for (taskverse_mc's, looted ones too)."""
+        """Game marker node -> the Minecraft structure it stands for (taskverse_mc's, looted ones too).
+
+        A chest of a further kind beside the marker (:attr:`chest_kinds`) stands for its structure too.
+        """
         out = {}
+        kinds: dict[str, list[str | None]] = {name: [None] for name in self.kn.structures}
+        for table in self._loot_kinds():
+            kinds[table.structure].append(table.chest)
         for name in sorted(self.kn.structures):
-            for looted in (False, True):
-                node = structure_node(name, looted)
-                if node in self.items and self.items[node].type == "node":
-                    out[node] = name
+            for chest in kinds[name]:
+                for looted in (False, True):
+                    node = structure_node(name, looted, chest)
+                    if node in self.items and self.items[node].type == "node":
+                        out[node] = name
         return out
 
     @cached_property
+    def chest_kinds(self) -> dict[str, str]:
+        """A structure's chest of a further kind (looted ones too) -> its kind (``library``); the marker is none.
+
+        Opening one is the runtime's ``interact`` with the structure whose event names the kind, as the library's
+        ``loot.<structure>.<kind>`` goal does (:func:`taskverse.engine.gamegen.content.structures`).
+        """
+        out = {}
+        for table in self._loot_kinds():
+            for looted in (False, True):
+                node = structure_node(table.structure, looted, table.chest)
+                if node in self.structures:
+                    out[node] = str(table.chest)
+        return out
+
+    def _loot_kinds(self) -> list[Any]:
+        """The knowledge's further kinds of a structure's chest (``structure_loot.yaml``'s ``chest``)."""
+        return self.kn.mechanisms.structure_loot.kinds() if self.kn.mechanisms is not None else []
+
+    @cached_property
     def chests(self) -> dict[str, list[Yield]]:
-        """A structure's marker that is its loot chest -> what opening it gives (the loot table's chances).
+        """A structure's loot chest -> what opening it gives (the loot table's chances).
 
         The library's ``loot.<structure>`` in game names: each entry of a pool the knowledge lists, ``count`` to
         ``max`` items, with the chance rolls x weight / total weight (sure at one or more), and what the structure
-        holds outside its chest with its share. Only a marker the map generates (``find.<marker>``).
+        holds outside its chests with its share. The marker is the chest of the structure's main kind; a chest of
+        a further kind beside it (``loot.<structure>.<kind>``) draws its own table. Only a chest the map generates
+        (``find.<node>``).
         """
         mechanisms = self.kn.mechanisms
         if mechanisms is None:
             return {}
         out: dict[str, list[Yield]] = {}
         for table in mechanisms.structure_loot.tables:
-            node = structure_node(table.structure)
-            if table.verb != "loot" or table.chest is not None or node not in self.structures \
-                    or node not in self.places:  # the stand-in's one chest is the structure's main kind
+            node = structure_node(table.structure, chest=table.chest)
+            if table.verb != "loot" or node not in self.structures or node not in self.places:
                 continue
             yields = []
             for pool in table.pools:
@@ -359,8 +387,9 @@ class GameModel:
         """A structure's chest opened (``interact.<marker>``): the structure found, its loot table's items.
 
         The event is the runtime's ``interact`` with the marker, which a task names by the structure (the
-        library's ``loot.<structure>``). The generated game draws the table when the chest is first opened
-        (:func:`taskverse.engine.gamegen.content.structures`); another chest is another structure's.
+        library's ``loot.<structure>``), or with a chest of a further kind, whose event names the kind too
+        (``loot.<structure>.<kind>``). The generated game draws the table when the chest is first opened
+        (:func:`taskverse.engine.gamegen.content.structures`); another chest of the kind is another structure's.
         """
         for node, yields in sorted(self.chests.items()):
             out.add(Act("interact", "loot", node), [([_need("block", [node])], yields)])

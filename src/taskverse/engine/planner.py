@@ -223,6 +223,9 @@ class _Goals:
             names = [n for t in goal.targets for n in self.names(t) if n in brushed] or names
             if self._on_station(goal):  # the station's use, held the item (other actions use a tool too)
                 names = [n for t in goal.targets for n in self.names(t)]
+        elif goal.event == "interact" and goal.chest is not None:  # only a chest of the kind (a library's) counts
+            names = [n for n, kind in self.model.chest_kinds.items()
+                     if kind == goal.chest and self.model.structures[n] in goal.targets]
         else:
             names = []
             for target in goal.targets:
@@ -257,7 +260,8 @@ class _Goals:
         """Every game name a Minecraft name stands for: item, block, entity, the biomes the task maps it to."""
         out = [g for g, name in self.ir.biomes.items() if name == mc]
         out += [item for item, block in self.ir.place_as.items() if block == mc]  # what places it (seeds: crops)
-        out += [node for node, structure in self.model.structures.items() if structure == mc]  # its marker
+        out += [node for node, structure in self.model.structures.items()  # its marker (the main kind's chest)
+                if structure == mc and node not in self.model.chest_kinds]
         for kind in ("item", "block", "entity"):
             counterpart = self.model.mapping.lookup(mc, kind)  # type: ignore[arg-type]
             if counterpart is not None and counterpart.to is not None:
@@ -857,7 +861,8 @@ class _Player:
         if biomes and (self.here != ("node", act.name) or act.biomes):
             self.add(Step(do="goto_biome", biomes=biomes), f"teleport: to a biome with {act.name} for {name}",
                      main=False)
-        what = f"brush its {act.makes}" if brush else "open its chest"
+        kind = self.model.chest_kinds.get(act.name)  # a chest of a further kind, beside the marker (a library's)
+        what = f"brush its {act.makes}" if brush else f"open its {kind + ' ' if kind else ''}chest"
         self.add(Step(do="loot", node=act.name, radius=32, y=place.y, vertical=12 if place.biomes else None,
                       tool=act.using if brush else None, on=act.makes if brush else None,
                       biomes=list(act.biomes) or None),

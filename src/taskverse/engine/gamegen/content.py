@@ -94,7 +94,11 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   (``structure_loot.yaml``) is its chest: opened (right-clicked) the first time, it draws the chest's loot table
   (Minecraft's pools: rolls, weights and counts; the entries the knowledge leaves out are drawn as nothing),
   gives it to the player and becomes the looted marker (``minecraft:structure_<name>_looted``), which gives
-  nothing more (:func:`structures`). What a structure holds outside its chests comes with the chest, each item
+  nothing more (:func:`structures`). A structure whose chests draw from several tables (``structure_loot.yaml``'s
+  ``chest``: a stronghold's library, a bastion's treasure room) has a chest of each further kind beside its marker
+  (``minecraft:structure_<name>_<kind>``), which draws that kind's table; one the knowledge gives to a share of the
+  structures is in that share of the stand-ins (a treasure chest in one bastion in four). The marker is the chest
+  of the main kind. What a structure holds outside its chests comes with the marker's chest, each item
   with the share of structures that hold it (an end city's elytra and dragon head, in Minecraft on the end ship
   some end cities have: the knowledge's estimate, one in two). An archaeology structure (trail ruins; warm ocean
   ruins, those in warm and lukewarm oceans) has its suspicious block beside the marker: a brush used on it draws
@@ -995,9 +999,18 @@ def portal_room() -> dict[str, str]:
             "portal": mc("end_portal")}
 
 
-def structure_node(structure: str, looted: bool = False) -> str:
-    """The game's marker node of a structure (``minecraft:structure_<name>``; ``_looted`` once its chest is)."""
-    return mc(f"structure_{structure}" + ("_looted" if looted else ""))
+def structure_node(structure: str, looted: bool = False, chest: str | None = None) -> str:
+    """The game's marker node of a structure (``minecraft:structure_<name>``; ``_looted`` once its chest is).
+
+    With ``chest``, the node of the structure's chest of that further kind (``structure_loot.yaml``'s ``chest``),
+    which stands beside the marker: ``minecraft:structure_stronghold_library`` (``_looted`` once opened).
+
+    Example:
+        >>> structure_node("stronghold", chest="library"), structure_node("stronghold", looted=True)
+        ('minecraft:structure_stronghold_library', 'minecraft:structure_stronghold_looted')
+
+    """
+    return mc(f"structure_{structure}" + (f"_{chest}" if chest else "") + ("_looted" if looted else ""))
 
 
 def _pools(kn: Any, pools: list[Any]) -> list[dict[str, Any]]:
@@ -1018,11 +1031,19 @@ def structures(kn: Any) -> list[dict[str, Any]]:
     archaeology structure's ``brush``: its suspicious ``block`` beside the marker, the block it ``becomes`` once
     brushed, the ``tool`` and its ``uses``, the ``biomes`` of the structures that hold it (empty: all of them)
     and the archaeology table's ``pools``; the stronghold's
-    ``portal_room`` (:func:`portal_room`); ``holds``: the blocks the structure holds, placed beside its stand-in
-    (:func:`held_blocks`).
+    ``portal_room`` (:func:`portal_room`); ``chests``: a chest of each further kind the structure's chests draw
+    from (``structure_loot.yaml``'s ``chest``: a stronghold's library, a bastion's treasure room), each its
+    ``kind``, its ``node`` and ``looted`` form (:func:`structure_node`), ``x`` (its offset from the marker, on the
+    marker's row, after the stand-in's other cells), ``share`` (the share of stand-ins that hold it, as of the
+    structures that hold the kind at all) and its table's ``pools``; ``holds``: the blocks the structure holds,
+    placed beside its stand-in (:func:`held_blocks`).
     """
     tables = kn.mechanisms.structure_loot.tables if kn.mechanisms is not None else []
     loot = {t.structure: t for t in tables if t.verb == "loot" and t.chest is None}  # the stand-in's chest
+    kinds: dict[str, list[Any]] = {}  # the structure's further kinds of chest, in the file's order
+    for t in tables:
+        if t.verb == "loot" and t.chest is not None:
+            kinds.setdefault(t.structure, []).append(t)
     brushed = {t.structure: t for t in tables if t.verb == "brush" and t.block is not None}
     ground = [b["name"] for b in biomes(kn) if b["y_min"] <= GROUND_Y + 1 <= b["y_max"]]
     out = []
@@ -1059,6 +1080,12 @@ def structures(kn: Any) -> list[dict[str, Any]]:
                               "biomes": sorted(b for b in entry["biomes"] if b in only),
                               "pools": _pools(kn, brush.pools)}
             width, own = 2, {*own, entry["brush"]["block"]}
+        entry["chests"] = []
+        for kind in kinds.get(name, []):  # a further kind of chest: one beside the marker, in a row after its cells
+            node = structure_node(name, chest=kind.chest)
+            entry["chests"].append({"kind": kind.chest, "node": node, "looted": structure_node(name, True, kind.chest),
+                                    "x": width, "share": kind.share, "pools": _pools(kn, kind.pools)})
+            width, own = width + 1, {*own, node}
         entry["holds"] = held_blocks(kn, name, width, depth, own)
         out.append(entry)
     return out

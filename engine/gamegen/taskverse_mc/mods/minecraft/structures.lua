@@ -4,7 +4,10 @@
 -- structure's chest: opened the first time, it draws the table (Minecraft's pools: uniform rolls, weighted
 -- entries, uniform counts; the weight of the entries the knowledge leaves out draws nothing), gives the items to
 -- the player (with what the structure holds outside its chest, each by its share: an end city's elytra) and
--- becomes the looted marker, which gives nothing more. The stronghold is its end portal room: the
+-- becomes the looted marker, which gives nothing more. A chest of each further kind the structure's chests draw
+-- from (structure.chests: a stronghold's library chest, a bastion's treasure chest) stands beside the marker and
+-- is opened the same way with its own table; a kind only a share of the structures hold is in that share of the
+-- stand-ins (each variant its own decoration, by fill ratio). The stronghold is its end portal room: the
 -- marker at a corner of a ring of 12 end portal frames around a 3 x 3 hole; an eye of ender used on a frame fills
 -- it, and the 12 filled open the end portal in the hole (portals.lua takes a player in it to the End). An
 -- archaeology structure's suspicious block stands beside its marker: a brush used on it draws the structure's
@@ -40,12 +43,13 @@ return function(data, look, grounds, floors)
 		end
 	end
 
-	local function looter(structure)
+	-- A chest (the marker, or a further kind's beside it: chest.node) drawing chest.pools, then chest.looted.
+	local function looter(chest)
 		return function(pos, _, clicker, itemstack)
 			if clicker ~= nil and clicker:is_player() then
-				minetest.swap_node(pos, {name = structure.looted})
-				local stacks = draw(structure.pools)
-				for _, held in ipairs(structure.held or {}) do -- what the structure holds outside its chest
+				minetest.swap_node(pos, {name = chest.looted})
+				local stacks = draw(chest.pools)
+				for _, held in ipairs(chest.held or {}) do -- what the structure holds outside its chests
 					if math.random() < held.chance then
 						stacks[#stacks + 1] = ItemStack(held.item)
 					end
@@ -192,24 +196,57 @@ return function(data, look, grounds, floors)
 		return itemstack
 	end
 
-	for _, structure in ipairs(data.structures) do
+	-- A chest node and its looted form: the marker (its description the structure's), or a further kind's chest.
+	local function register_chest(chest, color, description)
 		local common = {
-			tiles = look(structure.node, structure.color),
+			tiles = look(chest.node, color),
 			groups = {not_in_creative_inventory = 1},
 			diggable = false,
 			drop = "",
 			is_ground_content = false,
 		}
 		local looted = table.copy(common)
-		looted.tiles = look(structure.looted, structure.color)
-		looted.description = structure.description .. ", looted"
-		minetest.register_node(":" .. structure.looted, looted)
-		local marker = table.copy(common)
-		marker.description = structure.description
-		if #structure.pools > 0 then
-			marker.on_rightclick = looter(structure)
+		looted.tiles = look(chest.looted, color)
+		looted.description = description .. ", looted"
+		minetest.register_node(":" .. chest.looted, looted)
+		local full = table.copy(common)
+		full.description = description
+		if #chest.pools > 0 then
+			full.on_rightclick = looter(chest)
 		end
-		minetest.register_node(":" .. structure.node, marker)
+		minetest.register_node(":" .. chest.node, full)
+	end
+
+	-- The schematics of a decoration with the structure's further kinds of chest on the marker's row: a kind
+	-- held by a share of the structures (a bastion's treasure room) is in that share of the stand-ins, by the
+	-- fill ratio of each variant ({schematic, share}).
+	local function with_chests(schematic, chests)
+		local variants = {{{}, 1}}
+		for _, chest in ipairs(chests) do
+			local cell = {node = chest.node, x = chest.x, z = 0}
+			local more = {}
+			for _, variant in ipairs(variants) do
+				local with = table.copy(variant[1])
+				with[#with + 1] = cell
+				more[#more + 1] = {with, variant[2] * chest.share}
+				if chest.share < 1 then
+					more[#more + 1] = {variant[1], variant[2] * (1 - chest.share)}
+				end
+			end
+			variants = more
+		end
+		local out = {}
+		for _, variant in ipairs(variants) do
+			out[#out + 1] = {with_held(schematic, variant[1]), variant[2]}
+		end
+		return out
+	end
+
+	for _, structure in ipairs(data.structures) do
+		register_chest(structure, structure.color, structure.description)
+		for _, chest in ipairs(structure.chests) do
+			register_chest(chest, structure.color, structure.description .. ", its " .. chest.kind .. " chest")
+		end
 
 		local plain = {size = {x = 1, y = 1, z = 1}, data = {{name = structure.node, prob = 254}}}
 		-- the structure's decorations: {biomes, schematic}; a suspicious block only in the biomes of its table
@@ -241,8 +278,14 @@ return function(data, look, grounds, floors)
 		elseif structure.portal_room ~= nil then
 			placed = {{structure.biomes, portal_room(structure)}}
 		end
-		for index, decoration in ipairs(placed) do
-			local biomes, schematic = decoration[1], with_held(decoration[2], structure.holds or {})
+		local variants = {}
+		for _, decoration in ipairs(placed) do
+			for _, variant in ipairs(with_chests(decoration[2], structure.chests)) do
+				variants[#variants + 1] = {decoration[1], with_held(variant[1], structure.holds or {}), variant[2]}
+			end
+		end
+		for index, decoration in ipairs(variants) do
+			local biomes, schematic = decoration[1], decoration[2]
 			local place_on, y_min, y_max, flags = {}, -31000, 31000, "force_placement"
 			if structure.layer ~= nil then -- on the floor of the dimension's cavern, which is no surface of the map
 				flags = flags .. ", all_floors"
@@ -260,7 +303,7 @@ return function(data, look, grounds, floors)
 				place_on = place_on,
 				biomes = #biomes > 0 and biomes or nil,
 				sidelen = 16,
-				fill_ratio = structure.fill_ratio,
+				fill_ratio = structure.fill_ratio * decoration[3],
 				y_min = y_min,
 				y_max = y_max,
 				schematic = schematic,
