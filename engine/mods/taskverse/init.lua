@@ -5,7 +5,8 @@
 -- once for every task:
 --   * watches the player through the engine's callbacks and turns what happens into events in the vocabulary
 --     of taskverse.algebra.semantics.GameEvent (obtain, craft, mine, smelt, kill, find, place, eat, use, build, equip,
---     reach, interact), each with the conditions it happened under (time, biome, height, cave, held item);
+--     reach, interact), each with the conditions it happened under (time, biome, height, cave, held item; a
+--     structure's chest of a further kind opened: the kind, from the task's trackers.interact.chests);
 --   * writes every event it observes as a JSON line to <world>/taskverse_events.jsonl;
 --   * decides success with eval.lua, the same rules as the Python evaluator (AND in any order, OR, THEN
 --     counting only events after the previous part was done, constraints filtering the events a part sees);
@@ -829,10 +830,18 @@ local function place_hook(original)
 	end
 end
 
+-- The fields of an interact event with a node: a structure's chest of a further kind names its kind (a
+-- stronghold's library chest), which a goal naming a kind counts alone (eval.lua).
+local function interact_fields(node_name)
+	local kinds = task ~= nil and task.trackers.interact.chests or nil
+	local kind = kinds ~= nil and kinds[node_name] or nil
+	return kind ~= nil and {chest = kind} or nil
+end
+
 local function interact_node_hook(original)
 	return function(pos, node, clicker, itemstack, pointed_thing)
 		if is_player(clicker) then
-			emit(clicker, "interact", node.name, target_of(node.name), 1)
+			emit(clicker, "interact", node.name, target_of(node.name), 1, interact_fields(node.name))
 		end
 		if original ~= nil then
 			return original(pos, node, clicker, itemstack, pointed_thing)
@@ -945,7 +954,7 @@ local function install_hooks()
 	if next(punch_nodes) ~= nil then
 		minetest.register_on_punchnode(function(_, node, puncher)
 			if punch_nodes[node.name] and is_player(puncher) then
-				emit(puncher, "interact", node.name, target_of(node.name), 1)
+				emit(puncher, "interact", node.name, target_of(node.name), 1, interact_fields(node.name))
 			end
 		end)
 	end

@@ -164,6 +164,7 @@ class _State:
     use_entities: set[str] = field(default_factory=set)
     place_items: set[str] = field(default_factory=set)
     interact_nodes: set[str] = field(default_factory=set)
+    chests: dict[str, str] = field(default_factory=dict)
     store_nodes: set[str] = field(default_factory=set)
     interact_entities: set[str] = field(default_factory=set)
     death: bool = False
@@ -573,20 +574,39 @@ class Compiler:
             s.names.setdefault(marker, structure)
         return markers
 
+    def _chest_kinds(self, structure: str) -> dict[str, str]:
+        """The game's chests of a structure's further kinds (and their looted forms) -> the kind (``library``).
+
+        taskverse_mc's stand-in holds one of each kind ``structure_loot.yaml`` names beside its marker
+        (:func:`taskverse.engine.gamegen.content.structures`); a game without them has none.
+        """
+        mechanisms = self.kn.mechanisms
+        kinds = [t.chest for t in mechanisms.structure_loot.kinds() if t.structure == structure] if mechanisms else []
+        return {node: str(kind) for kind in kinds for looted in (False, True)
+                if (node := structure_node(structure, looted, kind)) in self.registry.items}
+
     def _goal_interact(self, s: _State, goal: Goal) -> list[str]:
         target = goal.target
         if target == "death":
             s.death = True
             return [target]
-        if target in self.kn.structures:  # a structure's chest opened (loot.<structure>)
+        if target in self.kn.structures:  # a structure's chest opened (loot.<structure>, loot.stronghold.library)
             markers = self._structure_nodes(s, target)
-            if markers and goal.chest is not None:  # a further kind of chest (loot.stronghold.library)
-                s.problem("a structure's chest kinds are not told apart", target, f"{goal.describe()}: "
-                          f"{self.game}'s stand-in of a {target} holds one chest, of the structure's main kind, "
-                          f"and the runtime's events name no other kind, so no {goal.chest} chest is opened there")
+            if not markers:
                 return []
+            kinds = self._chest_kinds(target)
+            if goal.chest is not None and goal.chest not in kinds.values():
+                s.problem("no chest of the kind in the structure's stand-in", target, f"{goal.describe()}: "
+                          f"{self.game}'s stand-in of a {target} holds no {goal.chest} chest")
+                return []
+            # a goal naming no kind counts any chest of the structure opened (Minecraft's loot.stronghold, a
+            # library's too), one naming a kind only that kind, as the event of opening it names its kind
             s.interact_nodes.update(markers)
-            return [target] if markers else []
+            s.interact_nodes.update(kinds)
+            s.chests.update(kinds)
+            for node in kinds:
+                s.names.setdefault(node, target)
+            return [target]
         if target.startswith("#") or target in self.kn.blocks:
             mapped = self._lookup_all(s, target, "block")
             s.interact_nodes.update(e for e in mapped.values() if self._item_type(e) == "node")
@@ -865,6 +885,7 @@ class Compiler:
                 use=UseIR(items=sorted(s.use_items), entities=sorted(s.use_entities)),
                 place=ItemsIR(items=sorted(s.place_items)),
                 interact=InteractIR(nodes=sorted(s.interact_nodes), entities=sorted(s.interact_entities),
+                                    chests=dict(sorted(s.chests.items())) or None,
                                     death=s.death),
                 builds=[s.builds[name] for name in sorted(s.builds)],
                 kill=ItemsIR(items=sorted(s.game_mobs)),

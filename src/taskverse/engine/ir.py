@@ -199,6 +199,9 @@ class InteractIR(IRModel):
     nodes: list[str] = Field(default_factory=list)
     entities: list[str] = Field(default_factory=list)
     death: bool = False
+    chests: dict[str, str] | None = None
+    """Nodes among ``nodes`` that are a structure's chest of a further kind -> the kind, which the event of opening
+    one names (``GameEvent.chest``: a stronghold's library chest); None: no such node is watched."""
 
 
 class BuildIR(IRModel):
