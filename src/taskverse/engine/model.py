@@ -319,11 +319,11 @@ class GameModel:
         A chest of a further kind beside the marker (:attr:`chest_kinds`) stands for its structure too.
         """
         out = {}
-        kinds: dict[str, list[str | None]] = {name: [None] for name in self.kn.structures}
+        kinds: dict[str, list[str | None]] = {}
         for table in self._loot_kinds():
-            kinds[table.structure].append(table.chest)
+            kinds.setdefault(table.structure, []).append(table.chest)
         for name in sorted(self.kn.structures):
-            for chest in kinds[name]:
+            for chest in [None, *kinds.get(name, [])]:
                 for looted in (False, True):
                     node = structure_node(name, looted, chest)
                     if node in self.items and self.items[node].type == "node":
