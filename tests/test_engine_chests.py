@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_support import ENGINE_TIMEOUT, need_engine
+from engine_support import ENGINE_TIMEOUT, assert_solved, need_engine
 from taskverse.engine.compiler import Compiler, compile_task
 from taskverse.engine.gamegen.content import structure_node, structures
 from taskverse.engine.harness import Plan
@@ -143,11 +143,9 @@ def _opened(report) -> list[tuple[str, str | None]]:
 @pytest.mark.parametrize("task_id", KINDED)
 def test_the_scripted_player_loots_a_chest_of_the_kind_and_the_replay_agrees(played, library, task_id):
     report = played[task_id]
-    assert report.error is None, report.engine_errors
-    assert report.success, (report.plan_error, report.events[-3:])
+    assert_solved(report)
     goal = library.get(task_id).goal
     assert _opened(report) == [(goal.target, goal.chest)]
-    assert report.replay is not None and report.replay.agrees
     got = {e["game_event"]["target"] for e in report.events if e["game_event"]["event"] == "obtain"}
     always = {"loot.stronghold.library": "minecraft:eye_armor_trim_smithing_template",
               "loot.bastion_remnant.treasure": "minecraft:netherite_upgrade_smithing_template"}[task_id]
