@@ -1333,7 +1333,12 @@ local function apply_inventory(player)
 		inv:set_stack("main", player:get_wield_index(), ItemStack(init.wield))
 	end
 	for _, entry in ipairs(init.inventory) do
-		inv:add_item("main", ItemStack(entry.name .. " " .. entry.count))
+		-- a stack at most as big as the item's (two bows are two stacks): the engine puts a bigger stack added to
+		-- an empty slot into it whole, and then keeps only a stack's worth of it
+		local most = math.max(1, ItemStack(entry.name):get_stack_max())
+		for given = 0, entry.count - 1, most do
+			inv:add_item("main", ItemStack(entry.name .. " " .. math.min(most, entry.count - given)))
+		end
 	end
 end
 
