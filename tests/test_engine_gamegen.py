@@ -238,11 +238,10 @@ def test_an_episode_asks_for_the_game_and_it_is_made_again_only_when_its_inputs_
 
 
 #: Families whose mechanism the generated game does not have: a thrown projectile, an entity hung on a block face,
-#: a fishing rod's bobber, a boat a mob rides, the anvil (throwing.yaml, hanging.yaml, hooking.yaml, boating.yaml,
-#: anvil.yaml), with the reason the compile step gives.
+#: a fishing rod's bobber, a boat a mob rides (throwing.yaml, hanging.yaml, hooking.yaml, boating.yaml), with the
+#: reason the compile step gives.
 ABSENT = {"throw": "nothing happens on use in the game", "hang": "nothing happens on use in the game",
-          "hook": "no fishing hook in the game", "trap": "no mob rides a boat in the game",
-          "rename": "no anvil in the game", "repair": "no anvil in the game", "combine": "no anvil in the game"}
+          "hook": "no fishing hook in the game", "trap": "no mob rides a boat in the game"}
 
 
 def test_at_least_nine_in_ten_atoms_solvable_from_scratch_compile(library):
@@ -269,15 +268,14 @@ def test_at_least_nine_in_ten_atoms_solvable_from_scratch_compile(library):
         assert {p.reason for ps in failing.values() for p in ps} <= {"item with no counterpart"}, verb
         assert counts["compiled"] == counts["atoms"] - len(failing), verb
     # Every craft atom compiles but those made at a smithing table (knowledge/curated/smithing.yaml), which the
-    # generated game does not register, and the anvil's renamed and combined items (anvil.yaml), which its runtime
-    # does not run; the stonecutter's cuts (stonecutting.yaml) and the recipes Minecraft defines in code
-    # (special_recipes.yaml) it does.
+    # generated game does not register; the stonecutter's cuts (stonecutting.yaml), the anvil's renamed and
+    # combined items (anvil.yaml) and the recipes Minecraft defines in code (special_recipes.yaml) it does.
     mech = library.knowledge.mechanisms
     compiler = Compiler(library, GAME)
     missing = {t.id for t in library.tasks if t.goal.event.value == "craft" and compiler.problems(t)}
     smithed = {t.id for t in library.tasks if t.verb == "craft" and t.goal.target in
                {u.result for u in mech.smithing.upgrades}}
-    elsewhere = {t.id for t in library.tasks if t.verb in ("smith", "rename", "combine")}
+    elsewhere = {t.id for t in library.tasks if t.verb == "smith"}
     assert missing == smithed | elsewhere
 
 

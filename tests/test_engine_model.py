@@ -461,7 +461,9 @@ def test_a_tool_doing_its_work_is_used_as_the_runtime_logs_it(library):
     rules = game_model("taskverse_mc", library.knowledge).rules
     pickaxes = {f"minecraft:{m}_pickaxe" for m in ("wooden", "stone", "iron", "golden", "diamond", "netherite")}
     stone = rules.action_index["mine.minecraft:stone"]
-    assert rules.use_keys[stone] == {("use", p) for p in pickaxes}
+    # a pickaxe the anvil named or enchanted (anvil.yaml) digs as its pickaxe does: its own use
+    anvils = {f"minecraft:{how}_{p.split(':')[1]}" for p in pickaxes for how in ("named", "enchanted")}
+    assert rules.use_keys[stone] == {("use", p) for p in pickaxes | anvils}
     (way,) = rules.ways[stone]
     kept = next(n for n in way if not n.consume and not n.presence)
     pickaxe = rules.resource("item", "minecraft:stone_pickaxe")
@@ -674,3 +676,34 @@ def test_a_cut_is_made_at_the_stonecutter_the_start_gives(library):
     steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
     assert [s.model_dump(exclude_none=True, exclude={"note"}) for s in steps] == [
         {"do": "cut", "item": "minecraft:andesite_slab", "node": "minecraft:stonecutter", "count": 1}]
+
+
+@pytest.mark.parametrize(("task_id", "made", "needs"), [
+    ("rename.name_tag", "craft.minecraft:named_name_tag.anvil", {"minecraft:name_tag"}),
+    ("combine.iron_sword", "craft.minecraft:enchanted_iron_sword.anvil",
+     {"minecraft:iron_sword", "minecraft:enchanted_book"}),
+    ("repair.iron_pickaxe", "use.minecraft:iron_pickaxe.repair", {"minecraft:iron_ingot"}),
+])
+def test_the_anvils_work_is_done_at_the_anvil_the_start_gives(library, task_id, made, needs):
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    a = rules.action_index[made]
+    used = [{rules.names[m] for n in way if n.consume for m in n.members} for way in rules.ways[a]]
+    assert needs in used  # what the text world's atom takes (a repair: a unit of the material, the item kept)
+    assert all(any("minecraft:anvil" in {rules.names[m] for m in n.members} and not n.consume for n in way)
+               for way in rules.ways[a])  # the anvil kept, standing near the player or held
+    assert not any(a.endswith((".anvil", ".repair")) for a in game_model("minetest_game").acts)
+    task = library.get(task_id)
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    item = made.split(".")[1]
+    assert [s.model_dump(exclude_none=True, exclude={"note"}) for s in steps] == [
+        {"do": "anvil", "item": item, "node": "minecraft:anvil", "count": 1}]
+
+
+def test_two_of_an_item_repair_one_at_the_anvil(library):
+    rules = game_model("taskverse_mc", library.knowledge).rules
+    a = rules.action_index["use.minecraft:bow.repair"]
+    ways = [{(rules.names[n.members[0]], n.count, n.consume) for n in way} for way in rules.ways[a]]
+    assert all(("minecraft:bow", 2, True) in way for way in ways)  # a bow has no repair material
+    assert [[(rules.names[o.resource], o.count) for o in outs] for outs in rules.way_outputs[a]] == \
+        [[("minecraft:bow", 1)]] * len(ways)

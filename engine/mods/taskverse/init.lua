@@ -814,6 +814,25 @@ local function counted_use_hook(original)
 	end
 end
 
+-- An item a node's own work uses calls its `_on_used_on(itemstack, user, pointed_thing)` once the work is done
+-- (taskverse_mc's anvil repairing it): one `use` event for the node, held the item (it is in the node's slot,
+-- whatever the hand holds), as the library's `repair` goal names it. A work refused (no material) calls nothing.
+local function used_on_hook(original)
+	return function(itemstack, user, pointed_thing)
+		if is_player(user) then
+			local on_engine, on = pointed_target(pointed_thing)
+			if on ~= nil then
+				local ctx = context(user)
+				ctx.held = game_name(itemstack:get_name())
+				emit(user, "use", on_engine, on, 1, nil, ctx)
+			end
+		end
+		if original ~= nil then
+			return original(itemstack, user, pointed_thing)
+		end
+	end
+end
+
 -- Placing with an item whose on_place does not run the on_placenode callbacks (farming seeds).
 local function place_hook(original)
 	return function(itemstack, placer, pointed_thing)
@@ -920,6 +939,10 @@ local function install_hooks()
 	end
 	for _, item in ipairs(task.trackers.use.items) do
 		local def = minetest.registered_items[item]
+		if def ~= nil and rawget(def, "_on_used_on") ~= nil then
+			minetest.override_item(item, {_on_used_on = wrap(def, "_on_used_on", used_on_hook)})
+			def = minetest.registered_items[item]
+		end
 		if def ~= nil and rawget(def, "_on_counted_use") ~= nil then
 			-- the game says when the use happens (a bow's arrow shot): that, not the right-click, is the use
 			minetest.override_item(item, {_on_counted_use = wrap(def, "_on_counted_use", counted_use_hook)})

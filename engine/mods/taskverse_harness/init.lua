@@ -1076,6 +1076,37 @@ function actions.cut(player, step, done)
 	done(true)
 end
 
+-- Anvil: `count` times, step.item taken from a step.node anvil (the one nearby, else the held one placed beside the
+-- player) through the node's `_taskverse_anvil(pos, player, item)`: taskverse_mc's anvil renames or combines an item
+-- of the inventory into step.item (a named or enchanted item, run as a craft), or repairs step.item with a unit of
+-- its material or a second one (the anvil used holding it).
+function actions.anvil(player, step, done)
+	local def = minetest.registered_nodes[step.node]
+	if def == nil or def._taskverse_anvil == nil then
+		return done(false, step.node .. " is no anvil in this game")
+	end
+	local pos = minetest.find_node_near(feet(player), 6, {step.node}, true)
+	if pos == nil then
+		local spot = free_spot(player)
+		if spot == nil or not player:get_inventory():contains_item("main", step.node) then
+			return done(false, "no " .. step.node .. " nearby and none to place")
+		end
+		local ok, err = place_at(player, step.node, spot)
+		if not ok then
+			return done(false, err)
+		end
+		pos = spot
+	end
+	for _ = 1, step.count or 1 do
+		local ok, err = def._taskverse_anvil(pos, player, step.item)
+		runtime.poll(player)
+		if not ok then
+			return done(false, err)
+		end
+	end
+	done(true)
+end
+
 -- Store: `count` of step.item moved from the player's inventory into the `main` list of a step.node container
 -- (the one nearby, else the held one placed beside the player), as the engine moves a stack the player puts into
 -- a container's slot: allow_metadata_inventory_put says how many it takes, the stack moves, and

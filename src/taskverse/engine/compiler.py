@@ -37,6 +37,7 @@ from taskverse.algebra.expr import (
     height_range,
 )
 from taskverse.engine.gamegen.build import GENERATED_GAMES
+from taskverse.engine.gamegen.content import anvil as content_anvil
 from taskverse.engine.gamegen.content import mc, structure_node
 from taskverse.engine.gamegen.content import stonecutting as content_stonecutting
 from taskverse.engine.gamegen.content import storing as content_storing
@@ -75,7 +76,7 @@ from taskverse.engine.profile import (
     load_registry,
 )
 from taskverse.errors import TaskverseError
-from taskverse.schema import Goal, Initialization, ResourceKind, WaySpec
+from taskverse.schema import REPAIRS_TAG, Goal, Initialization, ResourceKind, WaySpec
 from taskverse.world.graph import ways_of
 
 
@@ -300,6 +301,8 @@ class Compiler:
             using = sorted(mapped)
             if event == "use" and self._on_mob(goal.target):  # the mob's right-click is a use on it, too
                 s.use_items.update(e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS)
+            elif event == "use" and self._anvil_does(goal):  # the anvil's repair calls the item's _on_used_on
+                s.use_items.update(mapped.values())
             elif event == "use":
                 self._use_items(s, goal.using, mapped)
         return GoalIR(event=event, targets=sorted(set(targets)), count=goal.count, using=using, value=goal.value,
@@ -316,8 +319,9 @@ class Compiler:
         return list(self._lookup_all(s, goal.target, "item"))
 
     def _goal_craft(self, s: _State, goal: Goal) -> list[str]:
-        return self._items_with(s, goal, lambda e: ("normal", e) in self._outputs, "no such recipe in the game",
-                                "crafted")
+        made = self._anvil_work["made"]  # a rename or a combine taken from the anvil is a craft (anvil.lua)
+        return self._items_with(s, goal, lambda e: ("normal", e) in self._outputs or e in made,
+                                "no such recipe in the game", "crafted")
 
     def _goal_smelt(self, s: _State, goal: Goal) -> list[str]:
         return self._items_with(s, goal, lambda e: ("cooking", e) in self._outputs, "not cookable in the game",
@@ -428,10 +432,11 @@ class Compiler:
     def _unrun_station(self, task_id: str) -> str | None:
         """The station the runtime does not run that every way of an atom keeps, if any.
 
-        An anvil (``anvil.yaml``: a repair, rename or combine) or, for a cut (``stonecutting.yaml``), a stonecutter
-        in a game whose stonecutter node has no recipes (all but the generated games, whose stonecutter cuts). An
-        atom whose goal is the station's screen opened (``interact.anvil``) needs none of its work: the game's anvil
-        opens its screen.
+        An anvil (``anvil.yaml``: a repair, rename or combine) in a game whose anvil does not do the atom's work (all
+        but the generated games, whose anvil renames, combines and repairs: ``anvil.lua``), or, for a cut
+        (``stonecutting.yaml``), a stonecutter in a game whose stonecutter node has no recipes (all but the generated
+        games, whose stonecutter cuts). An atom whose goal is the station's screen opened (``interact.anvil``) needs
+        none of its work: the game's anvil opens its screen.
         """
         mech = self.kn.mechanisms
         task = self.library.by_id.get(task_id)
@@ -439,13 +444,39 @@ class Compiler:
             return None
         stations = set(mech.anvil.stations)
         if all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways_of(task)):
-            return "anvil"
+            # a use is the anvil's only for a repair (a rename judged as the anvil used is not what the game logs)
+            repairs = task.goal.event.value == "craft" or REPAIRS_TAG in task.tags
+            return None if repairs and self._anvil_does(task.goal) else "anvil"
         # a cut, not every atom that keeps the block: a mason's trades keep it as the villager's job site
         if task.verb == "stonecut" and task.goal.target in mech.stonecutting.ways():
             if self.game in GENERATED_GAMES and mc(task.goal.target) in self._cut_outputs:
                 return None  # the generated game's stonecutter cuts it (stonecutting.lua)
             return mech.stonecutting.station
         return None
+
+    @cached_property
+    def _anvil_work(self) -> dict[str, set[str]]:
+        """The generated game's anvil (``anvil.yaml``) in its names; empty sets in the other games.
+
+        ``stations`` (its anvils), ``made`` (the named and enchanted items it gives) and ``repaired`` (the items it
+        repairs).
+        """
+        table = content_anvil(self.kn) if self.game in GENERATED_GAMES else {}
+        return {"stations": set(table.get("stations", [])),
+                "made": {e["result"] for e in [*table.get("renames", []), *table.get("combines", [])]},
+                "repaired": {e["item"] for e in table.get("repairs", [])}}
+
+    def _anvil_does(self, goal: Goal) -> bool:
+        """Whether the game's anvil does what a goal judges.
+
+        It gives the named or enchanted item crafted (a rename, a combine), and is used holding an item it repairs
+        (the runtime logs a repair so).
+        """
+        work = self._anvil_work
+        if goal.event.value == "craft":
+            return mc(goal.target) in work["made"]
+        return (goal.event.value == "use" and mc(goal.target) in work["stations"] and goal.using is not None
+                and mc(goal.using) in work["repaired"])
 
     @cached_property
     def _cut_outputs(self) -> set[str]:
@@ -687,7 +718,12 @@ class Compiler:
             if node.task not in goals:
                 goal = own[node.task] if node.task in own else self.library.by_id[node.task].goal
                 station = self._unrun_station(node.task)
-                if station == "anvil":
+                if station == "anvil" and self.game in GENERATED_GAMES:
+                    s.problem("no anvil in the game", "anvil", f"{node.task} is done at an anvil, and {self.game}'s "
+                              f"anvil does not do what its goal judges ({goal.event.value} {goal.target}"
+                              f"{f' using {goal.using}' if goal.using else ''}): it gives a named or enchanted item "
+                              "crafted, and only a repair is the anvil used holding the repaired item")
+                elif station == "anvil":
                     s.problem("no anvil in the game", "anvil", f"{node.task} is done at an anvil, which the engine "
                               "runtime does not run (no repair, rename or enchanted book in the game)")
                 elif station is not None:

@@ -21,6 +21,10 @@ atom                  needs                                                     
 ``craft.<item>``      one way per recipe: its cells (``group:`` any member)       the recipe's count
 ``craft.<item>.cut``  per stonecutter recipe: one input item; the stonecutter     the recipe's count
                       (standing near the player, or held), in taskverse_mc
+``craft.<i>.anvil``   a rename or combine: the item (and an enchanted book); an   the named or enchanted item
+                      anvil (standing near the player, or held), in taskverse_mc  ``<i>``
+``use.<item>.repair`` the item (kept) and a unit of its material, or two of it;   one of it (two given)
+                      an anvil (near, or held); event: the anvil used holding it
 ``smelt.<item>``      per cooking recipe: the input, fuel for one cooking, a      the output
                       furnace (held, or standing near the player)
 ``place.<item>``      the item (a cart or boat also something to stand on)        its node (seeds: their crop;
@@ -107,6 +111,7 @@ from taskverse.engine.compiler import BUILD_SHAPES, REACH_MEASURES, USE_CALLBACK
 from taskverse.engine.gamegen.build import GENERATED_GAMES
 from taskverse.engine.gamegen.content import END_PORTAL_FRAMES, structure_node
 from taskverse.engine.gamegen.content import animals as content_animals
+from taskverse.engine.gamegen.content import anvil as content_anvil
 from taskverse.engine.gamegen.content import brewing as content_brewing
 from taskverse.engine.gamegen.content import changes as content_changes
 from taskverse.engine.gamegen.content import enchanting as content_enchanting
@@ -278,6 +283,7 @@ class GameModel:
         self._mines(out)
         self._crafts(out)
         self._cuts(out)
+        self._anvils(out)
         self._smelts(out)
         self._places(out)
         # a pickaxe's right-click is the enchanting (``use.<silk tool>.enchant``): on anything else it does
@@ -926,6 +932,47 @@ class GameModel:
                                                     [Yield(name=output, count=cut["count"])]))
         for output, found in sorted(ways.items()):
             out.add(Act("craft", "cut", output), found, suffix="cut")
+
+    @cached_property
+    def anvils(self) -> set[str]:
+        """The game's anvil nodes that do the anvil's work (taskverse_mc's, ``anvil.lua``)."""
+        table = content_anvil(self.kn) if self.game in GENERATED_GAMES else {}
+        return {n for n in (self._game(s, "item") for s in table.get("stations", [])) if n}
+
+    def _anvils(self, out: _Atoms) -> None:
+        """The anvil's work, as the generated game does it, at an anvil near the player or held (the harness places it).
+
+        From ``anvil.yaml`` (:func:`taskverse.engine.gamegen.content.anvil`). A rename or a combine
+        (``craft.<result>.anvil``): the item (and the enchanted book, used up) for the named or enchanted item, whose
+        event is its craft. A repair (``use.<item>.repair``): the item, kept, and a unit of one of its materials (used
+        up), or two of the item for one; its event is the anvil used holding the item.
+        """
+        if self.game not in GENERATED_GAMES:
+            return
+        table = content_anvil(self.kn)
+        stations = sorted(self.anvils)
+        if not stations:
+            return
+        at = [_need("block", stations), _need("item", stations, kept=True)]
+        book = self._game(table["book"], "item")
+        for entry in [*table["renames"], *table["combines"]]:
+            item, result = self._game(entry["item"], "item"), self._game(entry["result"], "item")
+            with_book = [_need("item", [book])] if entry in table["combines"] else []
+            if item and result and (book or not with_book):
+                out.add(Act("craft", "anvil", result),
+                        [([_need("item", [item]), *with_book, a], [Yield(name=result)]) for a in at], suffix="anvil")
+        for entry in table["repairs"]:
+            item = self._game(entry["item"], "item")
+            if not item:
+                continue
+            materials = [m for m in (self._game(x, "item") for x in entry["materials"]) if m]
+            ways: list[tuple[list[Need], list[Yield]]] = []
+            for a in at:
+                if materials:
+                    ways.append(([_need("item", [item], kept=True), _need("item", materials), a], []))
+                ways.append(([_need("item", [item], 2), a], [Yield(name=item)]))
+            out.add(Act("use", "repair", item, makes=stations[0]), ways, target=stations[0], using=item,
+                    suffix="repair")
 
     def _portals(self, out: _Atoms) -> None:
         """Through a nether portal: obsidian placed, flint and steel used on it (the game's portals need no frame).

@@ -85,7 +85,7 @@ DEFAULT_BUDGET = 1000
 """States the planner may expand to prove a plan shortest before it settles for the best found (as ``taskverse
 plan``)."""
 #: Steps whose consecutive runs become one step with a count (the rest repeat).
-COUNTED = frozenset({"dig", "craft", "cook", "place", "enchant", "loot", "cut"})
+COUNTED = frozenset({"dig", "craft", "cook", "place", "enchant", "loot", "cut", "anvil"})
 #: Steps that move the player (all teleports; a loot step travels to the structure it opens).
 MOVES = frozenset({"goto_biome", "goto_node", "move", "home", "loot"})
 #: The most a wait for a portal's travel takes before the step fails (it ends as soon as the player is there).
@@ -175,7 +175,8 @@ class _Goals:
         if goal.event == "use" and self._on_mob(goal):
             fed = self.items(goal.using) if goal.using else self._start_foods(goal)
         elif goal.event == "use" and goal.using and self._on_station(goal):
-            fed = self.items(goal.using)  # a pickaxe on the enchanting table: the table's use, holding the pickaxe
+            fed = self.items(goal.using)  # a pickaxe on the enchanting table (an item repaired at an anvil): the
+            # station's use, holding the item
         asked = [self.items(c.how_items or [c.how[5:]]) for c in constraints if c.how and c.how.startswith("with:")]
         hold = [i for i in using if all(i in a for a in asked)] if using else (asked[0] if asked else [])
         bare = any(c.how == "bare_hand" for c in constraints)
@@ -238,8 +239,9 @@ class _Goals:
         return event, found
 
     def _on_station(self, goal: GoalIR) -> bool:
-        """Whether a goal's targets are a station the model's actions use an item on (the enchanting table)."""
+        """Whether a goal's targets are a station the model's actions use an item on (an enchanting table, anvil)."""
         stations = {self.model.enchanting["station"]} if self.model.enchanting else set()
+        stations |= self.model.anvils
         return bool(goal.targets) and all(n in stations for t in goal.targets for n in self.names(t))
 
     def _on_mob(self, goal: GoalIR) -> bool:
@@ -496,6 +498,9 @@ class _Player:
             self.home(f"{name} (the stonecutter stands at the start)")
             self.add(Step(do="cut", item=act.name, node=(presence or kept)[0], count=1), name)
             return
+        if act.kind == "anvil":  # a rename or a combine at the anvil near the start, else the held one placed there
+            self._anvil(act.name, name, [*presence, *kept])
+            return
         self.add(Step(do="craft", item=act.name, count=1, ingredients=sorted({n for n, _ in taken}) or None), name)
 
     def _smelt(self, act: Any, name: str, taken: list[tuple[str, int]], kept: Any, presence: Any, outputs: Any,
@@ -570,6 +575,9 @@ class _Player:
         if act.kind == "enchant":
             self._enchant(act, name, outputs, w)
             return
+        if act.kind == "repair":  # the item repaired at the anvil near the start, else the held one placed there
+            self._anvil(act.name, name, [*(presence or []), *kept])
+            return
         if act.kind == "trade":
             self._trade(act, name, w)
             return
@@ -634,6 +642,14 @@ class _Player:
             raise NoPlan(f"no {' or '.join(leaf.goal.targets)} near the start to use {item} on")
         self.home(name)
         self.add(Step(do="use", item=item, entity=mobs[0]), name)
+
+    def _anvil(self, item: str, name: str, at: list[str]) -> None:
+        """The anvil gives ``item`` (named, enchanted or repaired): at the start, where it stands or is placed."""
+        stations = [n for n in at if self.model.items[n].type == "node" and n in self.model.anvils]
+        if not stations:
+            raise NoPlan(f"no anvil for {name}")
+        self.home(f"{name} (the anvil stands at the start)")
+        self.add(Step(do="anvil", item=item, node=stations[0], count=1), name)
 
     def _feed(self, act: Any, name: str) -> None:
         """The food used on the animal, as a right-click with it in hand: a summoned one, or one spawned."""

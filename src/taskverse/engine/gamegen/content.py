@@ -84,6 +84,16 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   inventory into the recipe's count (``stonecutting.yaml``), and the cut is a craft (Minecraft counts the result
   taken from its output slot as crafted): a right-click shows the cuts of what the player holds (a button each).
   Not modelled: its own input slot.
+* The anvil (:func:`anvil`, ``anvil.yaml``): renames an item (``named_<item>``), puts an enchanted book's
+  enchantment on one (``enchanted_<item>``; the book is used up) and repairs one with a unit of its material (the
+  knowledge's share of its durability off the wear) or a second one (whole again), as the text world does. The
+  named and enchanted items are items of their own (copies of the item, as the Silk Touch tools are; a named block
+  is not placed); taking a rename or a combine from the anvil runs the engine's craft callbacks, as the library's
+  goals judge them (the result crafted), and a repair calls the item's ``_on_used_on``, which
+  the runtime logs as the anvil used holding the item. A right-click shows what the held items allow (a button
+  each). Not modelled: experience levels (not a resource of the library), the anvil wearing, a typed-in name, which
+  of a book's enchantments goes on, and the refusal of a whole item (the text world repairs one too, restoring
+  nothing).
 * Structures: the game generates a small, plain stand-in of each structure the knowledge places at the ground of
   the overworld or on the Nether's or the End's floor (``structures.yaml``; not villages, whose villagers are
   another mechanism, nor the underground ones: caves, dungeons, mineshafts, ancient cities): one marker node
@@ -388,6 +398,12 @@ def items(kn: Any) -> list[dict[str, Any]]:
         if base is not None and base.get("tool_capabilities"):
             out.append({**base, "name": mc(enchanted), "description": f"{base['description']} (Silk Touch)",
                         "color": colour(enchanted)})
+    for made, item in sorted(anvil_results(kn).items()):  # an anvil's result is its item, named or enchanted
+        base = by_name.get(mc(item)) or {"name": mc(item), "description": kn.items[item].get("display") or item,
+                                         "stack": int(kn.items[item].get("stack", 64)), "type": "craft"}
+        how = "named" if made.startswith(kn.mechanisms.anvil.renamed_prefix) else "enchanted"
+        entry = {k: v for k, v in base.items() if k not in ("places", "food", "returns")}
+        out.append({**entry, "name": mc(made), "description": f"{base['description']} ({how})", "color": colour(made)})
     return out
 
 
@@ -963,6 +979,47 @@ def stonecutting(kn: Any) -> dict[str, Any]:
     return {"station": mc(table.station), "cuts": cuts}
 
 
+def anvil(kn: Any) -> dict[str, Any]:
+    """The anvil's work (``anvil.yaml``), in game names, as the library's ``repair``, ``rename`` and ``combine`` atoms.
+
+    ``stations`` (the anvils the game has), ``book`` (the enchanted book a combine takes), ``share`` (the share of
+    the most durability a unit of material restores), ``renames`` and ``combines`` (each ``item`` and the
+    ``result`` the anvil gives for it: ``named_<item>``, ``enchanted_<item>``) and ``repairs`` (each ``item`` and
+    the ``materials`` a unit of which repairs it; none: only a second item). Entries whose items the game lacks are
+    left out; empty where the knowledge has no anvil. The game's anvil runs them (``anvil.lua``).
+    """
+    mech = kn.mechanisms
+    if mech is None:
+        return {}
+    table = mech.anvil
+    stations = [mc(s) for s in table.stations if s in kn.blocks]
+    if not stations:
+        return {}
+    renames = [{"item": mc(item), "result": mc(named)} for item, named in table.renamed.items() if item in kn.items]
+    anyway = mech.enchanting.any_enchantment
+    combines = []
+    if anyway is not None and table.book in kn.items:  # the items the library's combine atoms enchant
+        combines = [{"item": mc(item), "result": mc(anyway.enchanted(item))}
+                    for item in sorted({*anyway.items, *table.also_combined})
+                    if item in kn.items and anyway.enchanted(item) != table.book]
+    repairs = [{"item": mc(item), "materials": [mc(m) for m in _tag_members(kn, group.materials) if m in kn.items]}
+               for group in table.repairs for item in group.items if item in kn.items]
+    return {"stations": stations, "book": mc(table.book), "share": table.unit_share, "renames": renames,
+            "combines": combines, "repairs": repairs}
+
+
+def anvil_results(kn: Any) -> dict[str, str]:
+    """The items only the anvil makes (``named_<item>``, ``enchanted_<item>``), each with the item it is made from."""
+    table = anvil(kn)
+    return {e["result"].split(":", 1)[1]: e["item"].split(":", 1)[1]
+            for e in [*table.get("renames", []), *table.get("combines", [])]}
+
+
+def _tag_members(kn: Any, names: list[str]) -> list[str]:
+    """Item names with ``#tag`` read as the tag's members, in the file's order."""
+    return [m for n in names for m in (kn.tags[n[1:]] if n.startswith("#") else [n])]
+
+
 #: Structures the game does not place: villages (villagers are another mechanism), those under the ground (a flat
 #: world's rock has no caves for them) and the stronghold (found through its own mechanism, not a decoration).
 _UNPLACED_STRUCTURES = frozenset({"village", "cave", "dungeon", "mineshaft", "ancient_city"})
@@ -1181,6 +1238,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "storing": storing(kn),
         "trading": trading(kn),
         "stonecutting": stonecutting(kn),
+        "anvil": anvil(kn),
         "structures": structures(kn),
         "water": mc("water"),
         "furnace": mc("furnace"),

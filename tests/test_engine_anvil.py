@@ -1,0 +1,81 @@
+"""The generated game's anvil, played in the engine.
+
+It does what the text world's anvil atoms do (``anvil.yaml``): an enchanted book combined with an iron sword gives the
+enchanted sword, a name tag renamed gives the named name tag (each taken as crafted), an iron pickaxe repaired with an
+iron ingot is the anvil used holding it, and two bows repair one. Wrong plans must fail: a combine without the item the
+book goes on, a repair of an item the player does not hold.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine_support import ENGINE_TIMEOUT, need_engine
+from taskverse.engine.compiler import compile_task
+from taskverse.engine.planner import plan_task
+
+GAME = "taskverse_mc"
+
+PLAYED = ("combine.iron_sword", "rename.name_tag", "repair.iron_pickaxe", "repair.bow")
+
+#: Plans written here that must not complete their task, and why their step fails.
+WRONG = {
+    "combine.iron_sword": ([{"do": "anvil", "item": "minecraft:enchanted_diamond_sword", "node": "minecraft:anvil"}],
+                           "no minecraft:diamond_sword in the inventory to combine"),
+    "repair.iron_pickaxe": ([{"do": "anvil", "item": "minecraft:iron_axe", "node": "minecraft:anvil"}],
+                            "no minecraft:iron_axe in the inventory to repair"),
+}
+
+
+@pytest.fixture(scope="module")
+def played(library):
+    need_engine(client=True)
+    from taskverse.engine.harness import Plan
+    from taskverse.engine.runner import run_jobs
+
+    jobs, keys = [], []
+    for task_id in PLAYED:
+        task = library.get(task_id)
+        ir = compile_task(task, library, GAME)
+        jobs.append((task, ir, plan_task(task, ir, library)))
+        keys.append(task_id)
+    for task_id, (steps, _) in WRONG.items():
+        task = library.get(task_id)
+        jobs.append((task, compile_task(task, library, GAME), Plan.model_validate({"steps": steps})))
+        keys.append(f"wrong:{task_id}")
+    return dict(zip(keys, run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT), strict=True))
+
+
+def _events(report, event):
+    return [(e["game_event"]["target"], e["game_event"].get("held"), e["game_event"]["count"]) for e in report.events
+            if e["game_event"]["event"] == event]
+
+
+@pytest.mark.parametrize("task_id", PLAYED)
+def test_the_scripted_player_completes_it_and_the_replay_agrees(played, task_id):
+    report = played[task_id]
+    assert report.error is None, report.engine_errors
+    assert report.success, (report.plan_error, report.events[-3:])
+    assert report.replay is not None and report.replay.agrees
+
+
+@pytest.mark.parametrize(("task_id", "made"), [("combine.iron_sword", "enchanted_iron_sword"),
+                                                ("rename.name_tag", "named_name_tag")])
+def test_a_rename_or_a_combine_is_the_games_craft_of_the_new_item(played, task_id, made):
+    assert [(target, count) for target, _, count in _events(played[task_id], "craft")] == [(made, 1)]
+
+
+@pytest.mark.parametrize("task_id", ["repair.iron_pickaxe", "repair.bow"])
+def test_a_repair_is_the_anvil_used_holding_the_item(played, task_id):
+    item = task_id.split(".")[1]
+    # the anvil placed beside the player is the anvil item's use (held the anvil); the repair, one use holding the item
+    used = [e for e in _events(played[task_id], "use") if e[0] == "anvil"]
+    assert used == [("anvil", "anvil", 1), ("anvil", item, 1)]
+
+
+@pytest.mark.parametrize("task_id", sorted(WRONG))
+def test_a_wrong_plan_does_not_complete_it(played, task_id):
+    report = played[f"wrong:{task_id}"]
+    assert report.error is None, report.engine_errors
+    assert not report.success
+    assert WRONG[task_id][1] in (report.plan_error or "")
