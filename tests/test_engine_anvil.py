@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_support import ENGINE_TIMEOUT, need_engine
+from engine_support import ENGINE_TIMEOUT, assert_solved, need_engine
 from taskverse.engine.compiler import compile_task
 from taskverse.engine.planner import plan_task
 
@@ -53,10 +53,7 @@ def _events(report, event):
 
 @pytest.mark.parametrize("task_id", PLAYED)
 def test_the_scripted_player_completes_it_and_the_replay_agrees(played, task_id):
-    report = played[task_id]
-    assert report.error is None, report.engine_errors
-    assert report.success, (report.plan_error, report.events[-3:])
-    assert report.replay is not None and report.replay.agrees
+    assert_solved(played[task_id])
 
 
 @pytest.mark.parametrize(("task_id", "made"), [("combine.iron_sword", "enchanted_iron_sword"),
