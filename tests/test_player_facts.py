@@ -81,3 +81,16 @@ def test_leather_for_a_book_comes_from_a_cow(library):
 
     actions = plan_task("naive(craft enchanting_table)", library).actions
     assert "hunt.cow" in actions and "combat.trader_llama" not in actions
+
+
+def test_string_for_a_bow_comes_from_spiders_not_from_a_mineshafts_cave_spiders(library):
+    # Cave spiders come only from mineshaft spawners (Minecraft Wiki, Cave Spider: Spawning): as far as a
+    # mineshaft, where a spider is met in any dark place. Of the equally short ways to three string, the plan takes
+    # the mob found sooner.
+    from taskverse.difficulty.timemodel import ActionModel
+    from taskverse.textenv.plans import plan_task
+
+    model = ActionModel(library.knowledge)
+    assert model.action(library.get("find.cave_spider")).frames > model.action(library.get("find.spider")).frames
+    actions = plan_task("naive(craft bow)", library).actions
+    assert "combat.spider" in actions and not any("cave_spider" in a for a in actions), actions
