@@ -137,6 +137,16 @@ def test_a_plan_burns_no_tool_or_station_it_needs_again(library, goal):
             assert after.get(item, 0) <= before.get(item, 0), f"{item} burnt at step {at + 1}, made again: {plan}"
 
 
+@pytest.mark.parametrize("goal", ["craft golden_apple", "obtain.name_tag"])
+def test_a_plan_makes_its_slabs_of_the_wood_at_hand(library, goal):
+    # A composter's or a lectern's slabs may be of any wood, and from an empty inventory all cost the same: with oak
+    # logs found, the slabs are oak, where the plan used to walk to a savanna for acacia logs (the first in name).
+    plan = plan_task(f"naive({goal})", library, "steps").actions
+    logs_found = [a for a in plan if a.startswith("find.") and a.endswith("_log")]
+    assert logs_found == ["find.oak_log"], plan
+    assert not any(a.startswith("craft.") and a.endswith("_slab") and a != "craft.oak_slab" for a in plan), plan
+
+
 @pytest.mark.parametrize("goal", ["obtain.name_tag", "obtain.saddle", "craft golden_apple"])
 def test_a_plan_kills_no_more_evokers_than_the_mansions_it_finds_hold(library, goal):
     # A mansion's evokers never respawn: a plan that wants more finds another mansion (over 18 minutes of travel

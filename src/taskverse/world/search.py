@@ -1339,6 +1339,35 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
             found = orders[(m, amount)] = costs.producers_by_batch(m, amount, at_hand)
         return found
 
+    fresh_memo: dict[int, float] = {}
+
+    def fresh(r: int, depth: int = 0) -> float:
+        """What the tools, stations and places not at hand cost on the cheapest way to ``r`` (``_fresh_setup``)."""
+        found = fresh_memo.get(r)
+        if found is None:
+            fresh_memo[r] = INF  # a recipe loop is no way
+            found = fresh_memo[r] = _fresh_setup(rules, costs, state, r, depth, fresh)
+        return found
+
+    def members_in_order(need: Need, amount: float) -> list[int]:
+        """A need's members, cheapest first; equally cheap ones by what of their way is not at hand yet.
+
+        The cost model prices a way's setup by its dearest part (the crafting table of a slab), so oak and acacia
+        slabs cost the same from an empty inventory; with oak logs found and acacia ones not, the oak slab is the
+        one a player makes.
+        """
+        ordered = costs.members_by_amount(need.members, amount)
+        if len(ordered) < 2:
+            return ordered
+        price = {m: costs.amount_cost(m, amount) for m in ordered}
+        groups: list[list[int]] = []
+        for m in ordered:
+            if groups and abs(price[m] - price[groups[-1][0]]) <= 1e-6 * max(1.0, price[m]):
+                groups[-1].append(m)
+            else:
+                groups.append([m])
+        return [m for group in groups for m in (sorted(group, key=fresh) if len(group) > 1 else group)]
+
     def kept_by(way: tuple[Need, ...]) -> frozenset[int]:
         """The held items that meet a way's kept needs (its tools and stations)."""
         return frozenset(m for n in way if not n.consume and not n.presence for m in n.members if get(m, 0) > 0)
@@ -1378,7 +1407,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
             unmet.sort(key=lambda n: -min(unit[m] for m in n.members))
             for need in unmet:
                 amount = max(1.0, need.count - _credit(need, state)) if need.consume else 1.0
-                for m in costs.members_by_amount(need.members, amount):
+                for m in members_in_order(need, amount):
                     if m in protected:
                         continue
                     for p in producers(m, amount):
@@ -1422,6 +1451,41 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     except _GaveUp:
         return None
     return None
+
+
+_FRESH_DEPTH = 4
+"""How many recipes down ``_fresh_setup`` looks for a tool, station or place not at hand (planks, then logs)."""
+
+
+def _fresh_setup(rules: Rules, costs: CostModel, state: StateDict, r: int, depth: int,
+                 fresh: Any) -> float:
+    """The least, over the ways that make ``r``, of what their kept and presence needs not met now cost.
+
+    Consumed needs not held count what their own ways need that is not at hand (``fresh``), ``_FRESH_DEPTH``
+    recipes down: an oak slab from oak planks from oak logs found costs nothing here, an acacia one the find of an
+    acacia log.
+    """
+    if state.get(r, 0) > 0:
+        return 0.0
+    best = INF
+    for p in rules.producers[r]:
+        if costs.action[p] == INF:
+            continue
+        for w, outputs in enumerate(rules.way_outputs[p]):
+            if all(out.resource != r for out in outputs):
+                continue
+            total = 0.0
+            for need in rules.ways[p][w]:
+                if _met(need, state):
+                    continue
+                if not need.consume:
+                    total += min(costs.amount_cost(m, 1.0) for m in need.members)
+                elif depth < _FRESH_DEPTH:
+                    total += min(fresh(m, depth + 1) for m in need.members)
+                if total >= best:
+                    break
+            best = min(best, total)
+    return best
 
 
 def _gives(rules: Rules, a: int, w: int, wanted: int | None) -> bool:
