@@ -94,3 +94,15 @@ def test_string_for_a_bow_comes_from_spiders_not_from_a_mineshafts_cave_spiders(
     assert model.action(library.get("find.cave_spider")).frames > model.action(library.get("find.spider")).frames
     actions = plan_task("naive(craft bow)", library).actions
     assert "combat.spider" in actions and not any("cave_spider" in a for a in actions), actions
+
+
+def test_a_witch_one_monster_spawn_in_a_hundred_is_further_than_a_spider(library):
+    # The overworld's monster spawners weigh a witch 5 of 515, a spider 100 (the 1.20 worldgen biome files): met
+    # as often as a spider, a witch was the cheapest of redstone's and glass bottles' sources to find.
+    from taskverse.difficulty.timemodel import ActionModel
+
+    model = ActionModel(library.knowledge)
+    spider = model.action(library.get("find.spider")).frames
+    witch = model.action(library.get("find.witch")).frames
+    assert library.knowledge.mobs["witch"].spawn_share == pytest.approx(5 / 515, rel=1e-3)
+    assert witch > 5 * spider

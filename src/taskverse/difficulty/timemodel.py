@@ -350,6 +350,8 @@ class ActionModel:
         land puts the nearest patch at a distance growing as ``1 / sqrt(share)``). A structure is as far as its
         placement puts it (``structure_distance``); an underground block needs a descent to the middle of its
         height range through caves and a search there. A biome's share is that of the biomes of its category. A mob
+        that is a small share of its category's spawns is as much further as its share makes it sparser
+        (``Mob.spawn_share``: a witch, 5 of the overworld monsters' spawn weight of 515); a mob
         that only a structure holds is as far as its structures (``Mob.found_via``: a woodland mansion's evokers;
         a raid's ravager, past an outpost and a village), and one that comes at its own pace adds the expected wait
         (``Mob.appears_after``: a phantom after three sleepless days, a wandering trader every few days).
@@ -383,7 +385,7 @@ class ActionModel:
             if mob.found_via:  # only where its structures are (an evoker's mansion; a raid's outpost, then a village)
                 walk = sum(self.structure_distance(s) for s in mob.found_via) * WALK_FRAMES_PER_BLOCK
                 return FIND_LOOK_AROUND + walk
-            return self._walk_to(mob.biomes, mob.dimensions[0] if mob.dimensions else "overworld")
+            return self._walk_to(mob.biomes, mob.dimensions[0] if mob.dimensions else "overworld", mob.spawn_share)
         return FIND_LOOK_AROUND + FIND_COMMON_WALK * WALK_FRAMES_PER_BLOCK
 
     def structure_distance(self, name: str) -> float:
@@ -411,9 +413,11 @@ class ActionModel:
         share = max(1, len(set(biomes) & set(every))) / len(every)
         return math.sqrt(1.0 / share)
 
-    def _walk_to(self, biomes: list[str] | None, dimension: str) -> float:
+    def _walk_to(self, biomes: list[str] | None, dimension: str, share: float = 1.0) -> float:
+        # A mob that is one spawn in 1 / share of its kind's (a witch among the monsters) is as sparse as a biome
+        # of that share of the land: its nearest one is 1 / sqrt(share) as far.
         extra = BIOME_SPAN * (self._biome_factor(biomes, dimension) - 1.0)
-        return FIND_LOOK_AROUND + (FIND_COMMON_WALK + extra) * WALK_FRAMES_PER_BLOCK
+        return FIND_LOOK_AROUND + (FIND_COMMON_WALK / math.sqrt(share) + extra) * WALK_FRAMES_PER_BLOCK
 
     def route_blocks(self, task: AtomTask) -> float:
         """Blocks the agent moves to find or reach its target (0 for an action done where it stands)."""

@@ -119,6 +119,9 @@ class Mob(_Curated):
     """Structures a player reaches before one appears (an evoker's woodland mansion; a raid's outpost and village)."""
     appears_after: int = Field(default=0, ge=0)
     """Expected game ticks a player waits there before one appears (a phantom: three days without sleep)."""
+    spawn_share: float = Field(default=1.0, gt=0, le=1)
+    """Its share of the spawn weights of its category where it spawns (a witch: 5 of the overworld monsters' 515),
+    so one in that many spawns of the category is one of it: the nearest is that much further away."""
     finite: int | None = Field(default=None, ge=1)
     """How many a find can count on when they generate once with their structure and never respawn (a woodland
     mansion's evokers): killing uses one up, and more take another structure. None: they spawn again."""
