@@ -1339,14 +1339,19 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
             found = orders[(m, amount)] = costs.producers_by_batch(m, amount, at_hand)
         return found
 
-    fresh_memo: dict[int, float] = {}
+    # What is at hand changes only when a tool, a station or a place is got: the tie orders are kept per holding.
+    cache = planner.__dict__.setdefault("_fresh_cache", {})
+    if len(cache) > 4096:
+        cache.clear()
+    fresh_memo, member_orders = cache.setdefault(at_hand, ({}, {}))
+    have = dict(at_hand)
 
     def fresh(r: int, depth: int = 0) -> float:
         """What the tools, stations and places not at hand cost on the cheapest way to ``r`` (``_fresh_setup``)."""
         found = fresh_memo.get(r)
         if found is None:
             fresh_memo[r] = INF  # a recipe loop is no way
-            found = fresh_memo[r] = _fresh_setup(rules, costs, state, r, depth, fresh)
+            found = fresh_memo[r] = _fresh_setup(rules, costs, have, r, depth, fresh)
         return found
 
     def members_in_order(need: Need, amount: float) -> list[int]:
@@ -1357,7 +1362,14 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         one a player makes.
         """
         ordered = costs.members_by_amount(need.members, amount)
-        if len(ordered) < 2:
+        if len(ordered) < 2 or need.weights is not None or len(ordered) >= _FRESH_MEMBERS:
+            return ordered  # fuels and large tags: many ties, each a walk down its recipes, for a little fuel
+        key = (need.members, amount)
+        known = member_orders.get(key)
+        if known is not None:
+            return known
+        if fresh(ordered[0]) == 0:  # the cheapest needs nothing new: no equally priced one does better
+            member_orders[key] = ordered
             return ordered
         price = {m: costs.amount_cost(m, amount) for m in ordered}
         groups: list[list[int]] = []
@@ -1366,7 +1378,9 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                 groups[-1].append(m)
             else:
                 groups.append([m])
-        return [m for group in groups for m in (sorted(group, key=fresh) if len(group) > 1 else group)]
+        known = member_orders[key] = [m for group in groups
+                                      for m in (sorted(group, key=fresh) if len(group) > 1 else group)]
+        return known
 
     def kept_by(way: tuple[Need, ...]) -> frozenset[int]:
         """The held items that meet a way's kept needs (its tools and stations)."""
@@ -1453,20 +1467,21 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     return None
 
 
-_FRESH_DEPTH = 4
+_FRESH_MEMBERS = 16
+"""Needs of this many members or more (fuels, large tags) keep the cost model's order among equally priced ones."""
+_FRESH_DEPTH = 2
 """How many recipes down ``_fresh_setup`` looks for a tool, station or place not at hand (planks, then logs)."""
 
 
-def _fresh_setup(rules: Rules, costs: CostModel, state: StateDict, r: int, depth: int,
+def _fresh_setup(rules: Rules, costs: CostModel, have: dict[int, int], r: int, depth: int,
                  fresh: Any) -> float:
-    """The least, over the ways that make ``r``, of what their kept and presence needs not met now cost.
+    """The least, over the ways that make ``r``, of what their kept and presence needs not at hand cost.
 
-    Consumed needs not held count what their own ways need that is not at hand (``fresh``), ``_FRESH_DEPTH``
-    recipes down: an oak slab from oak planks from oak logs found costs nothing here, an acacia one the find of an
+    ``have``: the tools, stations and found places held (``CostModel.setup_at_hand``). Consumed needs count what
+    their own ways need that is not at hand (``fresh``), ``_FRESH_DEPTH`` recipes down, and below that their cost
+    from nothing: an oak slab from oak planks from oak logs found costs nothing here, an acacia one the find of an
     acacia log.
     """
-    if state.get(r, 0) > 0:
-        return 0.0
     best = INF
     for p in rules.producers[r]:
         if costs.action[p] == INF:
@@ -1476,12 +1491,13 @@ def _fresh_setup(rules: Rules, costs: CostModel, state: StateDict, r: int, depth
                 continue
             total = 0.0
             for need in rules.ways[p][w]:
-                if _met(need, state):
-                    continue
                 if not need.consume:
-                    total += min(costs.amount_cost(m, 1.0) for m in need.members)
+                    if sum(have.get(m, 0) for m in need.members) < need.count:
+                        total += min(costs.amount_cost(m, 1.0) for m in need.members)
                 elif depth < _FRESH_DEPTH:
                     total += min(fresh(m, depth + 1) for m in need.members)
+                else:  # deeper down, what it costs from nothing (a log from wood blocks is no free log)
+                    total += min(costs.amount_cost(m, 1.0) for m in need.members)
                 if total >= best:
                     break
             best = min(best, total)
