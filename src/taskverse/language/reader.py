@@ -50,6 +50,7 @@ from taskverse.language.vocabulary import (
     INTO_WORDS,
     KEYWORDS,
     KIND_TAGS,
+    KIT_WORDS,
     LOCATION_WORDS,
     MAX_PHRASE_WORDS,
     MAX_READ_STEPS,
@@ -831,8 +832,9 @@ class PhraseReader:
             nearby = len(piece) > 1 and piece[-1] == "nearby"  # "a cow nearby": summoned beside the agent
             if nearby:
                 piece = piece[:-1]
-            if tuple(piece) in GIVEN_WORDS:
-                given, amount = GIVEN_WORDS[tuple(piece)]
+            words_given = {**GIVEN_WORDS, **KIT_WORDS} if inventory_only else GIVEN_WORDS
+            if tuple(piece) in words_given:
+                given, amount = words_given[tuple(piece)]
                 inventory[given] = inventory.get(given, 0) + amount * count
                 continue
             item = None if nearby else self.known(tuple(piece), ("item",))

@@ -67,12 +67,12 @@ SKIP_AFTER_VERB = {"up", "down", "for", "to", "out"}
 """Particles of two-word verbs (``pick up``, ``look for``, ``go to``)."""
 OBTAIN_WORDS = {"obtain", "get"}
 """``craft to obtain X``: after a verb and ``to``, the verb is how and X what to have (MineDojo's harvest tasks)."""
-GIVEN_WORDS: dict[tuple[str, ...], tuple[str, int]] = {
-    ("fuels",): ("coal", 20), ("fuel",): ("coal", 20), ("sword",): ("iron_sword", 1), ("food",): ("cooked_beef", 8)}
-"""Words of a ``given`` clause that name no one item, as the benchmark that writes them starts its tasks
-(MineDojo's tasks_specs.yaml, initial_inventory): ``given a furnace and fuels`` is 20 coal (its
-harvest_*_with_furnace_and_fuel tasks), ``given a sword and some food`` an iron sword and 8 cooked beef (its
-survival_sword_food)."""
+GIVEN_WORDS: dict[tuple[str, ...], tuple[str, int]] = {("fuels",): ("coal", 20), ("fuel",): ("coal", 20)}
+"""Words naming no one item that a benchmark's tasks give as it starts them (MineDojo's tasks_specs.yaml,
+initial_inventory): ``given a furnace and fuels`` is 20 coal (its harvest_*_with_furnace_and_fuel tasks)."""
+KIT_WORDS: dict[tuple[str, ...], tuple[str, int]] = {("sword",): ("iron_sword", 1), ("food",): ("cooked_beef", 8)}
+"""The same, in a start only (``given ...``): MineDojo's ``given a sword and some food`` is an iron sword and 8
+cooked beef (survival_sword_food); elsewhere (MCU's ``mine iron ore using a sword``) the words name no item."""
 TIME_OF_DAY = {"night": "night", "nighttime": "night", "day": "day", "daytime": "day"}
 """``in night forest``: a time of day before a biome (MineDojo's combat tasks)."""
 WHEN_WORDS: dict[tuple[str, ...], str] = {
