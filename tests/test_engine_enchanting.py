@@ -4,7 +4,8 @@ The scripted player sets the table up at the start with the bookshelf ring ``enc
 blocks out) and enchants a pickaxe: every step must do what it says (a bookshelf that lands below its spot leaves the
 table one short, and the try is refused), not only the table's use the goal counts; so must a ring whose first
 bookshelf goes over a hole (a block placed at a spot goes there, not into the hole below it). A try the table refuses
-names what it lacks (the table's own reason, through its ``_taskverse_refusal``): no bookshelves around it.
+names what it lacks (the table's own reason, through its ``_taskverse_refusal``): no bookshelves around it; and it
+is no enchanting (no use of the table is counted for it).
 """
 
 from __future__ import annotations
@@ -77,3 +78,8 @@ def test_a_refused_try_names_what_the_table_lacks(played):
     error = report.plan_error or ""
     assert "took nothing for minecraft:iron_pickaxe" in error
     assert error.endswith(": 0 bookshelves around it, 15 needed")
+    # the refused try is no enchanting: the table's use is counted when it takes a try, not at the right-click
+    assert not report.success
+    used = [(e["game_event"]["target"], e["game_event"].get("held")) for e in report.events
+            if e["game_event"]["event"] == "use"]
+    assert ("enchanting_table", "iron_pickaxe") not in used, used  # (the table placed is its own use, held itself)

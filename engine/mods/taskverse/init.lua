@@ -780,6 +780,16 @@ local function pointed_target(pointed_thing)
 	return nil
 end
 
+-- A node whose own work reports its use (taskverse_mc's enchanting table and anvil: the item's `_on_used_on` once
+-- the work is done): a right-click on it with an item is no use of it by itself, as a try it refuses is none.
+local function work_reports_use(pointed_thing)
+	if pointed_thing == nil or pointed_thing.type ~= "node" then
+		return false
+	end
+	local def = minetest.registered_nodes[minetest.get_node(pointed_thing.under).name]
+	return def ~= nil and def._taskverse_work_reports_use == true
+end
+
 -- Using an item: one event for the item, one for what it was used on (held is the item either way).
 local function use_hook(original)
 	return function(itemstack, user, pointed_thing)
@@ -788,7 +798,7 @@ local function use_hook(original)
 			local name = itemstack:get_name()
 			emit(user, "use", name, target_of(name), 1, nil, ctx)
 			local on_engine, on = pointed_target(pointed_thing)
-			if on ~= nil then
+			if on ~= nil and not work_reports_use(pointed_thing) then
 				emit(user, "use", on_engine, on, 1, nil, ctx)
 			end
 		end

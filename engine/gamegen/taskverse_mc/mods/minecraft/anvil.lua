@@ -177,6 +177,7 @@ return function(anvil, on_buttons)
 			local original = def.on_rightclick
 			minetest.override_item(station, {
 				_taskverse_anvil = scripted,
+				_taskverse_work_reports_use = true, -- a right-click with an item is no repair by itself
 				on_rightclick = function(pos, node, clicker, itemstack, pointed_thing)
 					local back = itemstack
 					if original ~= nil then -- the screen's own click (the runtime logs it as the interact)

@@ -6,6 +6,10 @@
 -- experience levels are not needed, and fewer bookshelves give no offer (this game models only the level 30 one).
 -- A try the table refuses takes nothing: the player is told why in the chat, and the table's
 -- `_taskverse_refusal(player)` gives that reason to a scripted player (the harness), once, after the try.
+-- A try the table takes (the lapis paid) calls the tool's `_on_used_on(itemstack, user, pointed_thing)` (the
+-- pointed thing is the table), which the taskverse runtime logs as the table used holding the tool; the table's
+-- `_taskverse_work_reports_use` tells the runtime that a right-click on it is no use by itself, so a refused try
+-- is no enchanting.
 
 return function(ench)
 	if ench.station == nil or #ench.tools == 0 then
@@ -65,6 +69,11 @@ return function(ench)
 			return refuse(user, "a " .. ench.reset .. " is needed to grind off a missed try")
 		end
 		inv:remove_item("main", lapis)
+		local def = minetest.registered_items[itemstack:get_name()]
+		if def ~= nil and def._on_used_on ~= nil then
+			def._on_used_on(ItemStack(itemstack), user,
+				{type = "node", under = pos, above = {x = pos.x, y = pos.y + 1, z = pos.z}})
+		end
 		if math.random() < entry.chance then
 			local out = ItemStack(entry.enchanted)
 			out:set_wear(itemstack:get_wear())
@@ -75,6 +84,7 @@ return function(ench)
 
 	if minetest.registered_nodes[ench.station] ~= nil then
 		minetest.override_item(ench.station, {
+			_taskverse_work_reports_use = true,
 			_taskverse_refusal = function(player)
 				local name = player:get_player_name()
 				local why = refused[name]
@@ -89,6 +99,7 @@ return function(ench)
 		if def ~= nil then
 			local place = def.on_place or minetest.item_place
 			minetest.override_item(tool, {
+				_on_used_on = def._on_used_on or function() end,
 				on_place = function(itemstack, placer, pointed_thing)
 					if pointed_thing.type == "node" and placer ~= nil and placer:is_player() and
 							minetest.get_node(pointed_thing.under).name == ench.station then
