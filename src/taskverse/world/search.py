@@ -1339,19 +1339,27 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
             found = orders[(m, amount)] = costs.producers_by_batch(m, amount, at_hand)
         return found
 
-    # What is at hand changes only when a tool, a station or a place is got: the tie orders are kept per holding.
-    cache = planner.__dict__.setdefault("_fresh_cache", {})
+    # What is at hand changes only when a tool, a station or a place is got: the tie orders are kept per holding,
+    # and what is not at hand on a resource's way by the holding of the few things its ways look at (_fresh_watch).
+    cache = costs.__dict__.setdefault("_fresh_cache", {})
+    fresh_memo: dict[tuple[int, int, tuple[tuple[int, int], ...]], float] = \
+        costs.__dict__.setdefault("_fresh_memo", {})
+    watches: dict[tuple[int, int], frozenset[int]] = costs.__dict__.setdefault("_fresh_watches", {})
     if len(cache) > 4096:
         cache.clear()
-    fresh_memo, member_orders = cache.setdefault(at_hand, ({}, {}))
+    if len(fresh_memo) > 65536:
+        fresh_memo.clear()
+    member_orders = cache.setdefault(at_hand, {})
     have = dict(at_hand)
 
     def fresh(r: int, depth: int = 0) -> float:
         """What the tools, stations and places not at hand cost on the cheapest way to ``r`` (``_fresh_setup``)."""
-        found = fresh_memo.get(r)
+        watch = _fresh_watch(rules, r, depth, watches)
+        key = (r, depth, tuple((m, c) for m, c in at_hand if m in watch))
+        found = fresh_memo.get(key)
         if found is None:
-            fresh_memo[r] = INF  # a recipe loop is no way
-            found = fresh_memo[r] = _fresh_setup(rules, costs, have, r, depth, fresh)
+            fresh_memo[key] = INF  # a recipe loop is no way
+            found = fresh_memo[key] = _fresh_setup(rules, costs, have, r, depth, fresh)
         return found
 
     def members_in_order(need: Need, amount: float) -> list[int]:
@@ -1368,18 +1376,14 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         known = member_orders.get(key)
         if known is not None:
             return known
-        if fresh(ordered[0]) == 0:  # the cheapest needs nothing new: no equally priced one does better
+        first = costs.amount_cost(ordered[0], amount)
+        top = [m for m in ordered if abs(costs.amount_cost(m, amount) - first) <= 1e-6 * max(1.0, first)]
+        # one cheapest member (most needs), or it needs nothing new: no other order does better; else the
+        # cheapest ones by what of their way is not at hand (the rest keep the cost model's order)
+        if len(top) < 2 or fresh(top[0]) == 0:
             member_orders[key] = ordered
             return ordered
-        price = {m: costs.amount_cost(m, amount) for m in ordered}
-        groups: list[list[int]] = []
-        for m in ordered:
-            if groups and abs(price[m] - price[groups[-1][0]]) <= 1e-6 * max(1.0, price[m]):
-                groups[-1].append(m)
-            else:
-                groups.append([m])
-        known = member_orders[key] = [m for group in groups
-                                      for m in (sorted(group, key=fresh) if len(group) > 1 else group)]
+        known = member_orders[key] = [*sorted(top, key=fresh), *ordered[len(top):]]
         return known
 
     def kept_by(way: tuple[Need, ...]) -> frozenset[int]:
@@ -1471,6 +1475,31 @@ _FRESH_MEMBERS = 16
 """Needs of this many members or more (fuels, large tags) keep the cost model's order among equally priced ones."""
 _FRESH_DEPTH = 2
 """How many recipes down ``_fresh_setup`` looks for a tool, station or place not at hand (planks, then logs)."""
+
+
+def _fresh_watch(rules: Rules, r: int, depth: int, watches: dict[tuple[int, int], frozenset[int]]) -> frozenset[int]:
+    """The tools, stations and places ``_fresh_setup`` of ``r`` at ``depth`` looks at; memoised in ``watches``.
+
+    Its ways' kept and presence needs' members, and those its consumed needs' own ways look at down to
+    ``_FRESH_DEPTH``: what it costs is the same for every holding that agrees on these.
+    """
+    found = watches.get((r, depth))
+    if found is not None:
+        return found
+    watches[(r, depth)] = frozenset()  # a recipe loop adds nothing
+    members: set[int] = set()
+    for p in rules.producers[r]:
+        for w, outputs in enumerate(rules.way_outputs[p]):
+            if all(out.resource != r for out in outputs):
+                continue
+            for need in rules.ways[p][w]:
+                if not need.consume:
+                    members.update(need.members)
+                elif depth < _FRESH_DEPTH:
+                    for m in need.members:
+                        members |= _fresh_watch(rules, m, depth + 1, watches)
+    found = watches[(r, depth)] = frozenset(members)
+    return found
 
 
 def _fresh_setup(rules: Rules, costs: CostModel, have: dict[int, int], r: int, depth: int,
