@@ -1045,45 +1045,13 @@ function actions.trade(player, step, done, record)
 	done(false, first_err or ("no " .. step.entity .. " nearby"))
 end
 
--- Cut: `count` times, step.item cut at a step.node stonecutter (the one nearby, else the held one placed beside the
--- player) through the node's `_taskverse_cut(pos, player, item)`: taskverse_mc's stonecutter takes one item of a
--- cut's input from the inventory, gives the cut's count of the item and runs the craft callbacks (the craft event).
-function actions.cut(player, step, done)
+-- A station's own work, `count` times: step.item from a step.node station (the one nearby, else the held one placed
+-- beside the player) through the node's `field` function (pos, player, item) -> ok, err; `none` ends the error when
+-- the node has no such work in this game.
+local function station_work(player, step, done, field, none)
 	local def = minetest.registered_nodes[step.node]
-	if def == nil or def._taskverse_cut == nil then
-		return done(false, step.node .. " cuts nothing in this game")
-	end
-	local here = feet(player)
-	local pos = minetest.find_node_near(here, 6, {step.node}, true)
-	if pos == nil then
-		local spot = free_spot(player)
-		if spot == nil or not player:get_inventory():contains_item("main", step.node) then
-			return done(false, "no " .. step.node .. " nearby and none to place")
-		end
-		local ok, err = place_at(player, step.node, spot)
-		if not ok then
-			return done(false, err)
-		end
-		pos = spot
-	end
-	for _ = 1, step.count or 1 do
-		local ok, err = def._taskverse_cut(pos, player, step.item)
-		runtime.poll(player)
-		if not ok then
-			return done(false, err)
-		end
-	end
-	done(true)
-end
-
--- Anvil: `count` times, step.item taken from a step.node anvil (the one nearby, else the held one placed beside the
--- player) through the node's `_taskverse_anvil(pos, player, item)`: taskverse_mc's anvil renames or combines an item
--- of the inventory into step.item (a named or enchanted item, run as a craft), or repairs step.item with a unit of
--- its material or a second one (the anvil used holding it).
-function actions.anvil(player, step, done)
-	local def = minetest.registered_nodes[step.node]
-	if def == nil or def._taskverse_anvil == nil then
-		return done(false, step.node .. " is no anvil in this game")
+	if def == nil or def[field] == nil then
+		return done(false, step.node .. none)
 	end
 	local pos = minetest.find_node_near(feet(player), 6, {step.node}, true)
 	if pos == nil then
@@ -1098,13 +1066,28 @@ function actions.anvil(player, step, done)
 		pos = spot
 	end
 	for _ = 1, step.count or 1 do
-		local ok, err = def._taskverse_anvil(pos, player, step.item)
+		local ok, err = def[field](pos, player, step.item)
 		runtime.poll(player)
 		if not ok then
 			return done(false, err)
 		end
 	end
 	done(true)
+end
+
+-- Cut: `count` times, step.item cut at a step.node stonecutter (the one nearby, else the held one placed beside the
+-- player) through the node's `_taskverse_cut(pos, player, item)`: taskverse_mc's stonecutter takes one item of a
+-- cut's input from the inventory, gives the cut's count of the item and runs the craft callbacks (the craft event).
+function actions.cut(player, step, done)
+	return station_work(player, step, done, "_taskverse_cut", " cuts nothing in this game")
+end
+
+-- Anvil: `count` times, step.item taken from a step.node anvil (the one nearby, else the held one placed beside the
+-- player) through the node's `_taskverse_anvil(pos, player, item)`: taskverse_mc's anvil renames or combines an item
+-- of the inventory into step.item (a named or enchanted item, run as a craft), or repairs step.item with a unit of
+-- its material or a second one (the anvil used holding it).
+function actions.anvil(player, step, done)
+	return station_work(player, step, done, "_taskverse_anvil", " is no anvil in this game")
 end
 
 -- Store: `count` of step.item moved from the player's inventory into the `main` list of a step.node container
