@@ -25,7 +25,7 @@ import heapq
 import itertools
 import math
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
@@ -1357,8 +1357,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         watch = _fresh_watch(rules, r, depth, watches)
         key = (r, depth, tuple((m, c) for m, c in at_hand if m in watch))
         found = fresh_memo.get(key)
-        if found is None:
-            fresh_memo[key] = INF  # a recipe loop is no way
+        if found is None:  # (no recipe loop comes back to a key: each step down is one deeper)
             found = fresh_memo[key] = _fresh_setup(rules, costs, have, r, depth, fresh)
         return found
 
@@ -1477,6 +1476,14 @@ _FRESH_DEPTH = 2
 """How many recipes down ``_fresh_setup`` looks for a tool, station or place not at hand (planks, then logs)."""
 
 
+def _ways_making(rules: Rules, r: int) -> Iterator[tuple[int, tuple[Need, ...]]]:
+    """Each producer of ``r`` with the needs of each of its ways that makes ``r``."""
+    for p in rules.producers[r]:
+        for w in range(len(rules.way_outputs[p])):
+            if _gives(rules, p, w, r):
+                yield p, rules.ways[p][w]
+
+
 def _fresh_watch(rules: Rules, r: int, depth: int, watches: dict[tuple[int, int], frozenset[int]]) -> frozenset[int]:
     """The tools, stations and places ``_fresh_setup`` of ``r`` at ``depth`` looks at; memoised in ``watches``.
 
@@ -1484,21 +1491,16 @@ def _fresh_watch(rules: Rules, r: int, depth: int, watches: dict[tuple[int, int]
     ``_FRESH_DEPTH``: what it costs is the same for every holding that agrees on these.
     """
     found = watches.get((r, depth))
-    if found is not None:
-        return found
-    watches[(r, depth)] = frozenset()  # a recipe loop adds nothing
-    members: set[int] = set()
-    for p in rules.producers[r]:
-        for w, outputs in enumerate(rules.way_outputs[p]):
-            if all(out.resource != r for out in outputs):
-                continue
-            for need in rules.ways[p][w]:
+    if found is None:
+        members: set[int] = set()
+        for _, way in _ways_making(rules, r):
+            for need in way:
                 if not need.consume:
                     members.update(need.members)
                 elif depth < _FRESH_DEPTH:
                     for m in need.members:
                         members |= _fresh_watch(rules, m, depth + 1, watches)
-    found = watches[(r, depth)] = frozenset(members)
+        found = watches[(r, depth)] = frozenset(members)
     return found
 
 
@@ -1512,24 +1514,21 @@ def _fresh_setup(rules: Rules, costs: CostModel, have: dict[int, int], r: int, d
     acacia log.
     """
     best = INF
-    for p in rules.producers[r]:
+    for p, way in _ways_making(rules, r):
         if costs.action[p] == INF:
             continue
-        for w, outputs in enumerate(rules.way_outputs[p]):
-            if all(out.resource != r for out in outputs):
-                continue
-            total = 0.0
-            for need in rules.ways[p][w]:
-                if not need.consume:
-                    if sum(have.get(m, 0) for m in need.members) < need.count:
-                        total += min(costs.amount_cost(m, 1.0) for m in need.members)
-                elif depth < _FRESH_DEPTH:
-                    total += min(fresh(m, depth + 1) for m in need.members)
-                else:  # deeper down, what it costs from nothing (a log from wood blocks is no free log)
+        total = 0.0
+        for need in way:
+            if not need.consume:
+                if sum(have.get(m, 0) for m in need.members) < need.count:
                     total += min(costs.amount_cost(m, 1.0) for m in need.members)
-                if total >= best:
-                    break
-            best = min(best, total)
+            elif depth < _FRESH_DEPTH:
+                total += min(fresh(m, depth + 1) for m in need.members)
+            else:  # deeper down, what it costs from nothing (a log from wood blocks is no free log)
+                total += min(costs.amount_cost(m, 1.0) for m in need.members)
+            if total >= best:
+                break
+        best = min(best, total)
     return best
 
 
