@@ -604,11 +604,11 @@ class PhraseReader:
 
     def unobtainable_kind(self, thing: tuple[str, ...]) -> str | None:
         """Why no thing of the kind a name stands for can be obtained (``spawn egg``: every mob's egg), or None."""
+        never = self.kn.unobtainable
         for members in self.kind_members(thing):
-            reasons = sorted({self.kn.unobtainable.get(m) or "" for m in members})
-            if len(members) >= 2 and "" not in reasons:
-                shown = ", ".join(sorted(members)[:3])
-                return f"{' '.join(thing)} (any of {len(members)}: {shown}, ...): {'; '.join(reasons)}"
+            if len(members) >= 2 and all(m in never for m in members):
+                reasons = "; ".join(sorted({never[m] for m in members}))
+                return f"{' '.join(thing)} (any of {len(members)}: {', '.join(sorted(members)[:3])}, ...): {reasons}"
         return None
 
     def group_for(self, verb: str, thing: tuple[str, ...]) -> str | None:
