@@ -16,7 +16,7 @@
 local FORM = "minecraft:anvil"
 local MOST_WEAR = 65535 -- the engine's wear of a worn-out tool
 
-return function(anvil, on_buttons)
+return function(anvil, on_buttons, shows_form)
 	if anvil.stations == nil or #anvil.stations == 0 then
 		return
 	end
@@ -172,24 +172,10 @@ return function(anvil, on_buttons)
 	end
 
 	for _, station in ipairs(anvil.stations) do
-		local def = minetest.registered_nodes[station]
-		if def ~= nil then
-			local original = def.on_rightclick
-			minetest.override_item(station, {
-				_taskverse_anvil = scripted,
-				_taskverse_work_reports_use = true, -- a right-click with an item is no repair by itself
-				on_rightclick = function(pos, node, clicker, itemstack, pointed_thing)
-					local back = itemstack
-					if original ~= nil then -- the screen's own click (the runtime logs it as the interact)
-						back = original(pos, node, clicker, itemstack, pointed_thing)
-					end
-					if clicker ~= nil and clicker:is_player() then
-						show(clicker, pos)
-					end
-					return back
-				end,
-			})
-		end
+		shows_form(station, {
+			_taskverse_anvil = scripted,
+			_taskverse_work_reports_use = true, -- a right-click with an item is no repair by itself
+		}, show)
 	end
 
 	on_buttons(FORM, "anvil_", open, function(shown) return shown.offered end, function(player, shown, entry)

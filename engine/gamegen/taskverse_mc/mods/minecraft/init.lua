@@ -442,7 +442,7 @@ if mobs_api ~= nil and mobs_api.register_mob ~= nil then
 end
 
 dofile(modpath .. "/animals.lua")(data)
-local on_buttons = dofile(modpath .. "/buttons.lua")
+local on_buttons, shows_form = dofile(modpath .. "/buttons.lua")
 dofile(modpath .. "/trading.lua")(data.trading, on_buttons)
-dofile(modpath .. "/stonecutting.lua")(data.stonecutting or {}, on_buttons)
-dofile(modpath .. "/anvil.lua")(data.anvil or {}, on_buttons)
+dofile(modpath .. "/stonecutting.lua")(data.stonecutting or {}, on_buttons, shows_form)
+dofile(modpath .. "/anvil.lua")(data.anvil or {}, on_buttons, shows_form)

@@ -8,7 +8,7 @@
 
 local FORM = "minecraft:stonecutter"
 
-return function(stonecutting, on_buttons)
+return function(stonecutting, on_buttons, shows_form)
 	local station = stonecutting.station
 	local def = station ~= nil and minetest.registered_nodes[station] or nil
 	if def == nil then
@@ -81,20 +81,7 @@ return function(stonecutting, on_buttons)
 		minetest.show_formspec(name, FORM, table.concat(rows))
 	end
 
-	local original = def.on_rightclick
-	minetest.override_item(station, {
-		_taskverse_cut = scripted_cut,
-		on_rightclick = function(pos, node, clicker, itemstack, pointed_thing)
-			local back = itemstack
-			if original ~= nil then -- the screen's own click (the runtime logs it as the interact)
-				back = original(pos, node, clicker, itemstack, pointed_thing)
-			end
-			if clicker ~= nil and clicker:is_player() then
-				show(clicker)
-			end
-			return back
-		end,
-	})
+	shows_form(station, {_taskverse_cut = scripted_cut}, show)
 
 	on_buttons(FORM, "cut_", open, function(offered) return offered end, function(player, _, cut)
 		return cut_one(player, cut)
