@@ -105,6 +105,14 @@ def test_minedojo_counts_after_to_obtain_are_amounts_of_the_verbs_atom(reader, l
         reader.read("obtain milk from a pig")  # a source must give the item
 
 
+def test_a_source_gives_some_member_of_a_group_step(reader, library):
+    """'wool' reads as the group atom obtain.any_wool: a sheep gives a member of it (MCU's hard/collect_wool)."""
+    reading = reader.read("collect wool from sheep using shears")
+    assert same(library, to_expr(reading.root), "init(obtain.any_wool, main_hand=shears)")
+    with pytest.raises(PhraseError):
+        reader.read("collect wool from a cow")  # no atom done to a cow gives any wool
+
+
 def test_a_count_of_things_is_an_amount_and_a_count_of_doings_repeats(reader, library):
     reading = reader.read("obtain 6 wheat in plains")
     assert reading.count == 6 and isinstance(reading.root, Counted) and reading.root.count == 6

@@ -782,14 +782,17 @@ class PhraseReader:
     def comes_from(self, node: Node, mob: str) -> bool:
         """Whether an obtain step's item comes from the mob (``obtain milk from a cow``).
 
-        Some atom done to the mob gives it (``use.milk_cow``, ``hunt.cow``). The source only says how: the item
-        counts however it comes.
+        Some atom done to the mob gives it (``use.milk_cow``, ``hunt.cow``); for a group step (``obtain wool``
+        reads as ``obtain.any_wool``, a goal on the tag) some member of the group. The source only says how: the
+        item counts however it comes.
         """
         if not isinstance(node, Step) or not node.task.startswith("obtain."):
             return False
-        item = node.task.removeprefix("obtain.")
+        goal = (self._atoms.get(node.task) or {}).get("metrics", {}).get("success", {})
+        target = str(goal.get("target") or node.task.removeprefix("obtain."))
+        items = set(self.kn.tags.get(target[1:], ())) if target.startswith("#") else {target}
         return any(mob in task_id.split(".", 1)[1].split("_") and
-                   any(y.get("name") == item for y in data.get("yields") or ())
+                   any(y.get("name") in items for y in data.get("yields") or ())
                    for task_id, data in self._atoms.items() if "." in task_id)
 
     def items(self, words: tuple[str, ...], inventory_only: bool = False) -> dict[str, Any] | None:
