@@ -475,3 +475,12 @@ def test_a_long_error_keeps_what_is_wrong_at_its_end():
     line = error_line("x" * 5000 + ": a count runs up to 1000")
     assert line.endswith("a count runs up to 1000") and line.startswith("error: xxx") and "…" in line
     assert len(line) == len("error: ") + MAX_ERROR_CHARS
+
+
+@pytest.mark.parametrize("command", [("show",), ("plan",), ("difficulty",),
+                                     ("eval", "--agent", "greedy", "--no-progress", "--tasks")])
+def test_a_mistyped_id_is_answered_with_close_ids_not_a_phrase_reading(command):
+    """``craft.stik`` has an id's shape: the error offers ``craft.stick``, not the phrase reader's verb list."""
+    line = one_clean_line(cli(*command, "craft.stik"), "'craft.stick'")
+    assert "as a phrase" not in line
+

@@ -16,3 +16,15 @@ def normalize(text: str) -> str:
 def loosen(text: str) -> str:
     """A looser key where ``iron_sword`` and ``iron sword`` agree (used only when it names one task)."""
     return normalize(re.sub(r"[_\-]+", " ", text))
+
+
+ID_SHAPE = re.compile(r"[a-z0-9_]+\.[a-z0-9_]+", re.IGNORECASE)
+
+
+def id_shaped(text: str) -> bool:
+    """Whether text has a task id's shape (``craft.stick``, or a mistyped ``craft.stik``): never a task phrase.
+
+    So a mistyped id is answered with the close ids, not with the phrase reader's reading of ``craft.stik`` as a
+    verb.
+    """
+    return ID_SHAPE.fullmatch(text.strip()) is not None

@@ -125,6 +125,10 @@ def is_phrase(reference: str) -> bool:
         return False
     if any(mark in reference for mark in (*COMPOSITION_MARKS, *EXPRESSION_CHARACTERS)):
         return False
+    from taskverse.text import id_shaped
+
+    if id_shaped(reference):
+        return False
     return _library().lookup(reference) is None
 
 

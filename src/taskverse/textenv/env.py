@@ -39,6 +39,7 @@ from taskverse.algebra.semantics import Evaluator, GameEvent, Verdict
 from taskverse.algebra.tracker import Context
 from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import AtomTask, Initialization
+from taskverse.text import id_shaped
 from taskverse.textenv.arraystate import ArrayState
 from taskverse.textenv.fast import INVALID, MASK, FastRules, ListState
 from taskverse.textenv.planning import shortest_plan_length, text_rules
@@ -130,7 +131,7 @@ def resolve_target(task: Any, library: Any) -> Target:
             from taskverse.algebra.parse import parse_expression
 
             return resolve_target(build_molecule(parse_expression(text), library), library)
-        if library.lookup(text) is None and not any(c in text for c in "()="):
+        if library.lookup(text) is None and not any(c in text for c in "()=") and not id_shaped(text):
             return resolve_target(_phrase(text, library), library)
         return resolve_target(library.get(text), library)
     if isinstance(task, AtomTask):
