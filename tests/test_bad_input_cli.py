@@ -484,3 +484,10 @@ def test_a_mistyped_id_is_answered_with_close_ids_not_a_phrase_reading(command):
     line = one_clean_line(cli(*command, "craft.stik"), "'craft.stick'")
     assert "as a phrase" not in line
 
+
+@pytest.mark.parametrize("command", [("plan",), ("eval", "--agent", "greedy", "--no-progress", "--tasks")])
+def test_plan_and_eval_check_a_task_file_as_show_does(tmp_path, command):
+    """A task file with an unknown item is refused naming its file, line and field, before any planning."""
+    path = tmp_path / "t.yaml"
+    path.write_text(GOOD.replace("iron_ingot: 2", "iron_ingott: 2"))
+    one_clean_line(cli(*command, str(path)), f"{path}:6: initialization.inventory.iron_ingott", "'iron_ingot'")

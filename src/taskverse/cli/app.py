@@ -188,7 +188,13 @@ def phrase_expression(reference: str) -> Any:
 
 
 def task_or_phrase(reference: str) -> Any:
-    """A TASK argument for the text environment: the text itself, or a phrase read into an expression."""
+    """A TASK argument for the text environment: the text itself, or a phrase read into an expression.
+
+    A task file is checked first as every command checks one (unknown names with close matches, the file's line
+    and field), so plan, play and eval refuse what show and validate refuse; the path itself is passed on.
+    """
+    if reference.endswith((".yaml", ".yml")):
+        task_from_file(Path(reference))
     return phrase_expression(reference) if is_phrase(reference) else reference
 
 

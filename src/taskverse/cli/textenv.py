@@ -395,16 +395,12 @@ def _show_prompt(task: Any, options: Any, view: str, shuffle: bool, seed: int, i
 
 
 def _task_argument(reference: str) -> Any:
-    """A TASK argument as the environment takes it (a path stays a path, text stays text).
+    """A TASK argument as the environment takes it (a path stays a path, checked; text stays text).
 
-    A task file is checked first as every command checks one (unknown names with close matches), so play and
-    eval refuse what show and validate refuse; a task phrase (``hunt a pig in the savanna``) is read into its
-    composition.
+    A task phrase (``hunt a pig in the savanna``) is read into its composition.
     """
-    from taskverse.cli.app import task_from_file, task_or_phrase
+    from taskverse.cli.app import task_or_phrase
 
-    if reference.endswith((".yaml", ".yml")):
-        task_from_file(Path(reference))
     return task_or_phrase(reference)
 
 
