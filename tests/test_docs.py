@@ -19,3 +19,15 @@ def test_textenv_doc_gives_the_action_space_of_the_bundled_library():
     stated = re.search(r"\(([\d,]+) with the bundled library\)", text)
     assert stated is not None and int(stated.group(1).replace(",", "")) == actions
     assert f"# (1024, {actions})" in text
+
+
+def test_textenv_doc_gives_the_impossible_families_sizes():
+    """docs/textenv.md's count of impossible targets, in all and per family, is what the families hold."""
+    from taskverse.library.loader import load_library
+    from taskverse.textenv.impossible import candidate_families
+
+    sizes = [len(family) for family in candidate_families(load_library())]
+    text = " ".join((DOCS / "textenv.md").read_text().split())
+    assert f"{sum(sizes)} targets in all" in text
+    assert f"the {sizes[0]} atoms no survival player can do" in text
+    assert f"{sizes[1]} blocks mined with a tool" in text and f"{sizes[2]} biomes found in rain" in text
