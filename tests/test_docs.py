@@ -31,3 +31,14 @@ def test_textenv_doc_gives_the_impossible_families_sizes():
     assert f"{sum(sizes)} targets in all" in text
     assert f"the {sizes[0]} atoms no survival player can do" in text
     assert f"{sizes[1]} blocks mined with a tool" in text and f"{sizes[2]} biomes found in rain" in text
+
+
+def test_readme_export_figure_is_the_skillforge_suite():
+    """The README's figure for exporting SkillForge to MineStudio names the suite's own size (every task exports:
+    tests/test_interop.py)."""
+    from taskverse.benchmarks.suites import load_suite
+
+    size = len(load_suite("SkillForge").tasks)
+    line = next(line for line in (project_root() / "README.md").read_text().splitlines()
+                if "export --suite SkillForge --to minestudio" in line)
+    assert f"# all {size} " in line
