@@ -491,3 +491,16 @@ def test_plan_and_eval_check_a_task_file_as_show_does(tmp_path, command):
     path = tmp_path / "t.yaml"
     path.write_text(GOOD.replace("iron_ingot: 2", "iron_ingott: 2"))
     one_clean_line(cli(*command, str(path)), f"{path}:6: initialization.inventory.iron_ingott", "'iron_ingot'")
+
+
+@pytest.mark.parametrize("typo, field, meant", [
+    ("  biom: desert\n", "initialization.biom", "biome"),  # an optional field of a nested model
+    ("  tme: night\n", "initialization.tme", "time"),
+])
+def test_an_unknown_optional_field_gets_the_close_known_fields(tmp_path, typo, field, meant):
+    """A mistyped optional key is named with the fields the model has there, as a mistyped required one is."""
+    path = tmp_path / "t.yaml"
+    path.write_text(GOOD.replace("initialization:\n", "initialization:\n" + typo))
+    result = cli("validate", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:6: {field}: unknown field (did you mean '{meant}'" in result.stderr, result.stderr

@@ -257,7 +257,8 @@ def validation_errors(exc: Any, path: str | Path, text: str | Lines, prefix: tup
             message = "unknown field"
             missing = [str(p.loc[-1]) for p in problems
                        if p.kind == "missing" and p.loc[:-1] == loc[:-1] and p.loc not in claimed]
-            suggestions = close_matches(str(loc[-1]), missing) or missing[:1]
+            suggestions = close_matches(str(loc[-1]), missing) or missing[:1] or \
+                close_matches(str(loc[-1]), _known_fields(getattr(exc, "title", ""), loc[:-1]))
             claimed |= {(*loc[:-1], s) for s in suggestions[:1]}
         elif problem.kind == "missing":
             if loc in claimed:
@@ -270,6 +271,36 @@ def validation_errors(exc: Any, path: str | Path, text: str | Lines, prefix: tup
         errors.append(TaskverseError(message, file=path, line=lines.of(where),
                                      field=".".join(str(p) for p in where) or None, suggestions=suggestions))
     return errors
+
+
+def _known_fields(title: str, loc: tuple[str | int, ...]) -> list[str]:
+    """The fields the model named ``title`` accepts at ``loc``, for close matches to an unknown optional field.
+
+    Pydantic names only the root model (``AtomTask``); the nested models are found by walking its fields'
+    annotations (optional values, unions, lists and mappings) along ``loc``. Empty when the walk cannot tell.
+    """
+    import typing
+
+    from pydantic import BaseModel
+
+    def models(annotation: Any) -> list[type[BaseModel]]:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return [annotation]
+        return [m for arg in typing.get_args(annotation) for m in models(arg)]
+
+    def subclasses(cls: type[BaseModel]) -> list[type[BaseModel]]:
+        found: list[type[BaseModel]] = []
+        for sub in cls.__subclasses__():
+            found += [sub, *subclasses(sub)]
+        return found
+
+    current = [c for c in subclasses(BaseModel) if c.__name__ == title][:1]
+    for step in loc:
+        if isinstance(step, int) or step == "[key]":
+            continue  # a list item or a mapping key: the same annotation's inner models follow
+        current = [m for model in current if step in model.model_fields
+                   for m in models(model.model_fields[step].annotation)]
+    return sorted({name for model in current for name in model.model_fields})
 
 
 def _problem(err: Any, data: Any) -> _Problem:
