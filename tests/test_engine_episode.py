@@ -332,3 +332,17 @@ def test_screenshots_keep_a_first_person_frame_of_every_step_and_leave_nothing_r
     for path in frames.iterdir():
         assert _png_size(path.read_bytes()) == (160, 120)
     assert not _alive(pid)
+
+
+def test_the_docs_example_runs_as_written():
+    """docs/engine.md's EngineEpisode example runs in the real engine and solves craft.stick."""
+    need_engine(client=True)
+    import re
+
+    from taskverse.paths import project_root
+
+    text = (project_root() / "docs" / "engine.md").read_text()
+    example = next(block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "EngineEpisode(" in block)
+    scope: dict[str, object] = {}
+    exec(compile(example, "docs/engine.md", "exec"), scope)  # noqa: S102 - the documentation's own example
+    assert scope["result"].success and scope["report"].success  # type: ignore[attr-defined]
