@@ -504,3 +504,10 @@ def test_an_unknown_optional_field_gets_the_close_known_fields(tmp_path, typo, f
     result = cli("validate", str(path))
     assert result.exit_code == 1
     assert f"{path}:6: {field}: unknown field (did you mean '{meant}'" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("expr, meant", [("craft iron_sword @ when=nite", "night"),
+                                         ("init(craft bread, time=noom)", "noon")])
+def test_a_mistyped_choice_in_an_expression_gets_the_close_choices(expr, meant):
+    """A value outside a constraint's or a start's choices is named with the close ones, as in a task file."""
+    one_clean_line(cli("compose", expr), f"(did you mean '{meant}'")

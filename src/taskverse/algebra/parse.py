@@ -47,7 +47,7 @@ from taskverse.algebra.expr import (
     check_shape,
     parse_duration,
 )
-from taskverse.errors import TaskverseError, at_column
+from taskverse.errors import TaskverseError, at_column, close_matches
 
 TOKEN = re.compile(r"""\s*(?:(?P<op>>>|[&|()@,=*~])|(?P<str>"[^"]*"|'[^']*')|(?P<word>[^\s&|()@,="'>*~]+|>(?!>)))""")
 CONSTRAINT_KEYS = ("when", "where", "how", "within")
@@ -89,8 +89,8 @@ def tokenize(source: str) -> list[Token]:
     return tokens
 
 
-def _error(source: str, column0: int, message: str) -> TaskverseError:
-    return TaskverseError(at_column(source, column0, message), field="EXPR")
+def _error(source: str, column0: int, message: str, suggestions: list[str] | None = None) -> TaskverseError:
+    return TaskverseError(at_column(source, column0, message), field="EXPR", suggestions=suggestions or [])
 
 
 class Parser:
@@ -110,11 +110,11 @@ class Parser:
         index = self.position + offset
         return self.tokens[index] if index < len(self.tokens) else None
 
-    def fail(self, message: str, token: Token | None = None) -> TaskverseError:
-        """An error at a token (or at the end of the expression)."""
+    def fail(self, message: str, token: Token | None = None, suggestions: list[str] | None = None) -> TaskverseError:
+        """An error at a token (or at the end of the expression), with close matches for a mistyped value."""
         token = token or self.peek()
         column = token.column - 1 if token else len(self.source)
-        return _error(self.source, column, message)
+        return _error(self.source, column, message, suggestions)
 
     def expect(self, op: str) -> Token:
         """Consume an operator token or fail."""
@@ -218,7 +218,7 @@ class Parser:
         try:
             return Constrained(part=node, constraint=Constraint(**fields))  # type: ignore[arg-type]
         except ValidationError as exc:
-            raise self.fail(_pydantic_message(exc), start) from None
+            raise self.fail(*_pydantic_message(exc, start)) from None
 
     def parse_assignment(self, keys: tuple[str, ...] | None) -> tuple[str, str]:
         """``key=value``."""
@@ -311,7 +311,7 @@ class Parser:
         try:
             return Amount(count=int(count.text), part=part)
         except ValidationError as exc:
-            raise self.fail(_pydantic_message(exc), start) from None
+            raise self.fail(*_pydantic_message(exc, start)) from None
 
     def enter(self) -> None:
         """One level deeper (parentheses, naive, init); too deep is an error, not a RecursionError."""
@@ -338,14 +338,22 @@ class Parser:
         try:
             return Initialized(part=node, mode="custom", overrides=InitOverrides(**fields))
         except ValidationError as exc:
-            raise self.fail(_pydantic_message(exc), call) from None
+            raise self.fail(*_pydantic_message(exc, call)) from None
 
 
-def _pydantic_message(exc: ValidationError) -> str:
+def _pydantic_message(exc: ValidationError, token: Token | None) -> tuple[str, Token | None, list[str]]:
+    """``Parser.fail``'s arguments: the first error's field and message, the token, close choices.
+
+    The choices are those near a mistyped value (``when=nite``: ``night``).
+    """
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"])
     message = str(err["msg"]).removeprefix("Value error, ")
-    return f"{where}: {message}" if where else message
+    suggestions: list[str] = []
+    if err["type"] in ("enum", "literal_error") and isinstance(err.get("input"), str):
+        choices = re.findall(r"'([^']*)'", str(err.get("ctx", {}).get("expected", "")))
+        suggestions = close_matches(err["input"], choices)
+    return (f"{where}: {message}" if where else message), token, suggestions
 
 
 def parse_expression(source: str) -> Any:
