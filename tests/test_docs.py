@@ -42,3 +42,14 @@ def test_readme_export_figure_is_the_skillforge_suite():
     line = next(line for line in (project_root() / "README.md").read_text().splitlines()
                 if "export --suite SkillForge --to minestudio" in line)
     assert f"# all {size} " in line
+
+
+def test_readme_names_every_option_of_one_world_only():
+    """The README's list of options refused in the other world is the command's own (text-only, engine-only)."""
+    from taskverse.cli.textenv import ENGINE_ONLY, TEXT_ONLY
+
+    readme = " ".join((project_root() / "README.md").read_text().split())
+    listed = readme.split("Options of one world only (", 1)[1].split(")", 1)[0]
+    text, engine = listed.split(";")
+    assert re.findall(r"`--([a-z-]+)`", text) == [name.replace("_", "-") for name in TEXT_ONLY]
+    assert re.findall(r"`--([a-z-]+)`", engine) == [name.replace("_", "-") for name in ENGINE_ONLY]
