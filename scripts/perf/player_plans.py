@@ -3,7 +3,8 @@
 Prints, for the everyday goals of ``docs/atoms.md``'s worked examples, the plan's length and game time (by steps,
 and by time for the iron sword), and with ``--save FILE`` writes every naive craft atom's plan (its actions) as
 JSON; ``--compare FILE`` then says what share of those plans differ from the saved ones (run the script on two
-commits to see what a change of the world model did to the plans).
+commits to see what a change of the world model did to the plans). It prints the median time a naive craft plan
+takes too.
 
     python scripts/perf/player_plans.py --save /tmp/before.json      # on one commit
     python scripts/perf/player_plans.py --compare /tmp/before.json   # on the next
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -41,12 +43,16 @@ def main() -> int:
     plans: dict[str, list[str] | None] = {}
     started = time.perf_counter()
     crafts = [t.id for t in library.tasks if t.verb == "craft"]
+    took: list[float] = []
     for task_id in crafts:
+        began = time.perf_counter()
         try:
             plans[task_id] = plan_task(f"naive({task_id})", library).actions
         except TaskverseError:
             plans[task_id] = None
-    print(f"{len(crafts)} naive craft atoms planned in {time.perf_counter() - started:.1f} s")
+        took.append(time.perf_counter() - began)
+    print(f"{len(crafts)} naive craft atoms planned in {time.perf_counter() - started:.1f} s"
+          f" (median {1000 * statistics.median(took):.1f} ms an atom)")
     if args.save:
         args.save.write_text(json.dumps(plans, indent=0, sort_keys=True))
         print(f"wrote {args.save}")
