@@ -1160,6 +1160,15 @@ class CostModel:
     Pareto front), and a need for ``q`` units takes the one with the least ``q * marginal + setup``. Within one
     way, setups overlap (the same pickaxe serves several needs), so only the dearest counts.
 
+    Each need of a way is bought at the price least for what it takes alone, not at the prices least for the way
+    as a whole. A setup is one number, so what one need's setup shares with another's is not known; chosen
+    together, each need would take its cheapest marginal whose setup hides under the dearest, as if it shared all
+    of it. Chainmail leggings (three emeralds traded at an armorer's blast furnace) would cost 49 steps with the
+    emeralds mined a step each under the blast furnace's setup, though the iron pickaxe's own ingots and craft are
+    no part of the blast furnace and a player's plan takes 56; bought alone, the emeralds come from pufferfish at
+    five steps each, 61 steps (``tests/test_cost_one_off.py`` works it out). Pricing the needs together soundly
+    takes setups as the sets of lasting things they make, priced as a union.
+
     Args:
         rules: The text-world rules.
         held: Resources held or found at the start (cost nothing).
