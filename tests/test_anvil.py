@@ -148,6 +148,14 @@ def test_every_anvil_atom_compiles_for_the_generated_game_whose_anvil_works(libr
     assert {t.id: compiler.problems(t) for t in worked if compiler.problems(t)} == {}
 
 
+def test_an_anvil_use_whose_work_uses_an_item_up_compiles_for_the_generated_game(library):
+    # no repair tag: two pickaxes made one is the game's repair with a second item, the anvil used holding the pickaxe
+    task = library.get("use.combine_with_anvil")
+    assert "repairs" not in task.tags
+    assert Compiler(library, "taskverse_mc").problems(task) == []
+    assert compile_task(task, library, game="taskverse_mc").goals[task.id].using == ["iron_pickaxe"]
+
+
 @pytest.mark.parametrize("task", ["use.repair_with_anvil", "use.rename_with_anvil"])
 def test_an_anvil_goal_the_generated_games_anvil_does_not_log_is_refused(library, task):
     # the game logs a repair as the anvil used holding the repaired item (not its material), a rename as a craft

@@ -2,8 +2,9 @@
 
 It does what the text world's anvil atoms do (``anvil.yaml``): an enchanted book combined with an iron sword gives the
 enchanted sword, a name tag renamed gives the named name tag (each taken as crafted), an iron pickaxe repaired with an
-iron ingot is the anvil used holding it, and two bows repair one. Wrong plans must fail: a combine without the item the
-book goes on, a repair of an item the player does not hold.
+iron ingot is the anvil used holding it, and two bows repair one, as two iron pickaxes combine into one (the curated
+``use.combine_with_anvil``, whose work uses the second pickaxe up). Wrong plans must fail: a combine without the item
+the book goes on, a repair of an item the player does not hold.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from taskverse.engine.planner import plan_task
 
 GAME = "taskverse_mc"
 
-PLAYED = ("combine.iron_sword", "rename.name_tag", "repair.iron_pickaxe", "repair.bow")
+PLAYED = ("combine.iron_sword", "rename.name_tag", "repair.iron_pickaxe", "repair.bow", "use.combine_with_anvil")
 
 #: Plans written here that must not complete their task, and why their step fails.
 WRONG = {
@@ -62,9 +63,9 @@ def test_a_rename_or_a_combine_is_the_games_craft_of_the_new_item(played, task_i
     assert [(target, count) for target, _, count in _events(played[task_id], "craft")] == [(made, 1)]
 
 
-@pytest.mark.parametrize("task_id", ["repair.iron_pickaxe", "repair.bow"])
-def test_a_repair_is_the_anvil_used_holding_the_item(played, task_id):
-    item = task_id.split(".")[1]
+@pytest.mark.parametrize(("task_id", "item"), [("repair.iron_pickaxe", "iron_pickaxe"), ("repair.bow", "bow"),
+                                                ("use.combine_with_anvil", "iron_pickaxe")])
+def test_a_repair_is_the_anvil_used_holding_the_item(played, task_id, item):
     # the anvil placed beside the player is the anvil item's use (held the anvil); the repair, one use holding the item
     used = [e for e in _events(played[task_id], "use") if e[0] == "anvil"]
     assert used == [("anvil", "anvil", 1), ("anvil", item, 1)]

@@ -443,9 +443,12 @@ class Compiler:
         if mech is None or task is None or not task.requires or task.goal.event.value == "interact":
             return None
         stations = set(mech.anvil.stations)
-        if all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways_of(task)):
-            # a use is the anvil's only for a repair (a rename judged as the anvil used is not what the game logs)
-            repairs = task.goal.event.value == "craft" or REPAIRS_TAG in task.tags
+        ways = ways_of(task)
+        if all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways):
+            # a use is the anvil's only for work that uses something up: a repair (a unit of material, or two of the
+            # item made one: combining them); a rename uses nothing up, and its anvil used is not what the game logs
+            uses_up = all(any(not n.kept for n in way) for way in ways)
+            repairs = task.goal.event.value == "craft" or REPAIRS_TAG in task.tags or uses_up
             return None if repairs and self._anvil_does(task.goal) else "anvil"
         # a cut, not every atom that keeps the block: a mason's trades keep it as the villager's job site
         if task.verb == "stonecut" and task.goal.target in mech.stonecutting.ways():
