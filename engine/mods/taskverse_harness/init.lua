@@ -892,6 +892,27 @@ function actions.enchant(player, step, done, record)
 	done(true)
 end
 
+-- Clearing a station's surroundings (taskverse_mc's enchanting table): the node within `radius` names the cells
+-- that stop what powers it (its `_taskverse_blocking(pos)`: a flower between it and a bookshelf), and the player digs
+-- each away, as a player clears the gap; nothing to clear is done at once.
+function actions.clear(player, step, done, record)
+	local reach = step.radius or 8
+	minetest.load_area(vector.subtract(feet(player), reach), vector.add(feet(player), reach))
+	local pos = minetest.find_node_near(feet(player), reach, {step.node}, true)
+	if pos == nil then
+		return done(false, "no " .. step.node .. " within " .. reach .. " nodes")
+	end
+	local blocking = minetest.registered_nodes[step.node]._taskverse_blocking
+	for _, cell in ipairs(blocking ~= nil and blocking(pos) or {}) do
+		local ok, err = dig_one(player, {}, cell)
+		if not ok then
+			return done(false, err)
+		end
+		record.cleared = (record.cleared or 0) + 1
+	end
+	done(true)
+end
+
 -- Stands in for Minecraft's natural spawning (the generated game spawns no mobs): the mob, added on a free spot
 -- beside the player. The scripted player first goes where Minecraft spawns it; the step's note says so.
 local function spawn_beside(player, name)

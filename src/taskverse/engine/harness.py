@@ -26,7 +26,7 @@ PLAN_FORMAT = 1
 
 Action = Literal["wield", "dig", "place", "craft", "cook", "brew", "kill", "collect", "eat", "use", "interact", "move",
                  "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset", "spawn", "enchant", "trade",
-                 "loot", "store", "cut", "anvil"]
+                 "loot", "store", "cut", "anvil", "clear"]
 
 #: The fields each action reads (beyond ``do`` and ``note``); others are refused.
 ACTION_FIELDS: dict[str, set[str]] = {
@@ -56,13 +56,14 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "store": {"item", "node", "count"},
     "cut": {"item", "node", "count"},
     "anvil": {"item", "node", "count"},
+    "clear": {"node", "radius"},
 }
 _REQUIRED: dict[str, tuple[str, ...]] = {
     "dig": ("node",), "place": ("item",), "craft": ("item",), "cook": ("item",), "brew": ("item", "ingredient"),
     "kill": ("entity",),
     "eat": ("item",), "spawn": ("entity",), "goto_biome": ("biomes",), "goto_node": ("node",), "time": ("of_day",),
     "enchant": ("tool", "node"), "trade": ("entity", "item"), "loot": ("node",), "store": ("item", "node"),
-    "cut": ("item", "node"), "anvil": ("item", "node"),
+    "cut": ("item", "node"), "anvil": ("item", "node"), "clear": ("node",),
 }
 
 Vector = tuple[float, float, float]

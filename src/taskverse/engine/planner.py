@@ -672,8 +672,9 @@ class _Player:
     def _enchant(self, act: Any, name: str, outputs: Any, w: int) -> None:
         """One enchanting try: the table and its bookshelves set up at the start (once), the pickaxe used on it.
 
-        The bookshelves go where Minecraft counts them (the game's ring, its own height first); tries in a row are
-        one step, played until the Silk Touch tool is held (``_until``).
+        The bookshelves go where Minecraft counts them (the game's ring, its own height first), and what stands
+        between one and the table and stops its power (a flower: not of the game's transmitters) is dug away; tries in
+        a row are one step, played until the Silk Touch tool is held (``_until``).
         """
         table = self.model.enchanting
         if table is None:
@@ -686,6 +687,9 @@ class _Player:
             for dx, dy, dz in table["ring"][:table["bookshelves"]]:
                 self.add(Step(do="place", item=table["bookshelf"], at=(x + dx, y + dy, z + dz)),
                          f"{name}: a bookshelf two blocks from the table", main=False)
+            # a flower or a torch between the table and a bookshelf stops its power (the game's transmitters)
+            self.add(Step(do="clear", node=table["station"], radius=8),
+                     f"{name}: what stands between the table and its bookshelves, dug away", main=False)
             self.enchanting = True
         self.add(Step(do="enchant", tool=act.makes, node=table["station"], count=1, radius=8), name)
         rules = self.rules

@@ -114,6 +114,10 @@ class Enchanting(_Table):
     level: int = Field(ge=1, le=30)
     station: str
     bookshelves: int = Field(ge=0, le=15)
+    transmitters_source: str = ""
+    transmitters: list[str] = Field(default_factory=list)
+    """The blocks between a bookshelf and the table that let its power through (the 1.20 tag
+    ``enchantment_power_transmitter``: air and the replaceable blocks)."""
     lapis: int = Field(ge=1, le=3)
     reset: str
     categories: list[str] = Field(min_length=1)
@@ -1186,6 +1190,8 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     ench = mech.enchanting
     out += [("enchanting.yaml", name, "item") for name in (ench.station, ench.reset, "bookshelf", "lapis_lazuli")]
     out += [("enchanting.yaml", t.item, "item") for t in ench.tools]
+    no_block = {n for group in mech.breaking.not_blocks for n in group.names}  # air: no block of the game data
+    out += [("enchanting.yaml", b, "block") for b in ench.transmitters if b not in no_block]
     if ench.any_enchantment is not None:
         out += [("enchanting.yaml", item, "item") for item in ench.any_enchantment.items]
         out += [("enchanting.yaml", r, "item") for r in ench.any_enchantment.results.values()]

@@ -16,8 +16,9 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
 * Tools: tier speed and durability from the tool tiers; swords' damage from the combat table. The Silk Touch
   tools (``silk_touch_<pickaxe>``) are tools with their pickaxe's capabilities.
 * Enchanting (:func:`enchanting`): a pickaxe used on an enchanting table (a right-click: no enchanting screen)
-  with 15 bookshelves in Minecraft's ring around it takes 3 lapis lazuli and becomes its Silk Touch tool with the
-  knowledge's chance for the level-30 offer; otherwise it comes back plain, what the try gave ground off at a
+  with 15 bookshelves in Minecraft's ring around it (each with a block of the ``enchantment_power_transmitter``
+  tag between it and the table: air, water, grass; no flower) takes 3 lapis lazuli and becomes its Silk Touch tool
+  with the knowledge's chance for the level-30 offer; otherwise it comes back plain, what the try gave ground off at a
   grindstone the player carries or stands near (the table asks for one). No experience levels; only the level-30
   offer (fewer bookshelves: no offer); no other enchantment.
 * Special recipes: the crafting recipes Minecraft defines in code (``special_recipes.yaml``: a shulker box dyed, a
@@ -602,6 +603,25 @@ def bookshelf_ring() -> list[tuple[int, int, int]]:
                    if max(abs(dx), abs(dz)) == 2), key=lambda o: (o[1], o[0], o[2]))
 
 
+def power_transmitters(kn: Any) -> list[str]:
+    """The game's nodes a bookshelf's power passes through to the table (``enchanting.yaml``'s ``transmitters``).
+
+    Minecraft's air blocks are the engine's ``air``; a liquid's flowing node is the liquid (Minecraft's water at
+    any level is water). A flower or a crop, which the game's nodes let a placed block replace, is none.
+    """
+    mech = kn.mechanisms
+    if mech is None:
+        return []
+    no_block = {n for group in mech.breaking.not_blocks for n in group.names}
+    out = set()
+    for name in mech.enchanting.transmitters:
+        if name in no_block:
+            out.add("air")
+        elif name in kn.blocks:
+            out.update([mc(name), mc(name) + "_flowing"] if name in _LIQUIDS else [mc(name)])
+    return sorted(out)
+
+
 def enchanting(kn: Any) -> dict[str, Any]:
     """The enchanting table's Silk Touch (``enchanting.yaml``), as the game runs it (see the module docstring).
 
@@ -615,7 +635,7 @@ def enchanting(kn: Any) -> dict[str, Any]:
     tools = [{"tool": mc(t.item), "enchanted": mc(table.enchanted(t.item)), "chance": enchant_chance(kn, t.item)}
              for t in table.tools if t.item in kn.items]
     return {"station": mc(table.station), "bookshelf": mc("bookshelf"), "bookshelves": table.bookshelves,
-            "ring": [list(offset) for offset in bookshelf_ring()],
+            "ring": [list(offset) for offset in bookshelf_ring()], "transmitters": power_transmitters(kn),
             "lapis": mc("lapis_lazuli"), "lapis_count": table.lapis, "reset": mc(table.reset), "level": table.level,
             "tools": tools}
 

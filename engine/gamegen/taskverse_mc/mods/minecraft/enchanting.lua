@@ -1,9 +1,13 @@
 -- Enchanting for Silk Touch (data.enchanting, from the knowledge's enchanting.yaml): a pickaxe used on an enchanting
--- table with bookshelves around it (Minecraft's ring, data.ring, each with nothing solid between it and the table)
+-- table with bookshelves around it (Minecraft's ring, data.ring, each with a node of data.transmitters between it
+-- and the table: Minecraft 1.20's enchantment_power_transmitter tag, air and the replaceable blocks; a flower, a
+-- crop or a torch there stops the bookshelf counting, though a placed block would replace a flower)
 -- takes 3 lapis lazuli and comes back as its Silk Touch tool with the chance the knowledge computes for the
 -- level-30 offer of 15 bookshelves; otherwise it comes back plain, its other enchantments ground off at the
 -- grindstone the player carries or stands near. Stand-ins: the tool is used on the table (no enchanting screen),
 -- experience levels are not needed, and fewer bookshelves give no offer (this game models only the level 30 one).
+-- The table's `_taskverse_blocking(pos)` names the cells between it and a bookshelf of its ring that stop the
+-- bookshelf's power, for a scripted player to dig away (the harness's `clear`).
 -- A try the table refuses takes nothing: the player is told why in the chat, and the table's
 -- `_taskverse_refusal(player)` gives that reason to a scripted player (the harness), once, after the try.
 -- A try the table takes (the lapis paid) calls the tool's `_on_used_on(itemstack, user, pointed_thing)` (the
@@ -25,22 +29,32 @@ return function(ench)
 		return d >= 0 and math.floor(d / 2) or -math.floor(-d / 2)
 	end
 
-	local function transmits(pos)
-		local node = minetest.get_node(pos)
-		local def = minetest.registered_nodes[node.name]
-		return node.name == "air" or (def ~= nil and def.buildable_to == true)
+	local transmitter = {}
+	for _, name in ipairs(ench.transmitters) do
+		transmitter[name] = true
 	end
 
+	local function transmits(pos)
+		return transmitter[minetest.get_node(pos).name] == true
+	end
+
+	-- the bookshelves of the ring around the table at pos whose power reaches it, and the cells that stop the
+	-- power of the others (each once: two bookshelves may share one)
 	local function bookshelves(pos)
-		local count = 0
+		local count, blocking, seen = 0, {}, {}
 		for _, o in ipairs(ench.ring) do
 			local shelf = {x = pos.x + o[1], y = pos.y + o[2], z = pos.z + o[3]}
 			local between = {x = pos.x + half(o[1]), y = pos.y + o[2], z = pos.z + half(o[3])}
-			if minetest.get_node(shelf).name == ench.bookshelf and transmits(between) then
-				count = count + 1
+			if minetest.get_node(shelf).name == ench.bookshelf then
+				if transmits(between) then
+					count = count + 1
+				elseif not seen[minetest.hash_node_position(between)] then
+					seen[minetest.hash_node_position(between)] = true
+					blocking[#blocking + 1] = between
+				end
 			end
 		end
-		return count
+		return count, blocking
 	end
 
 	-- the reason the table gave each player for its last try refused, until the harness takes it
@@ -85,6 +99,12 @@ return function(ench)
 	if minetest.registered_nodes[ench.station] ~= nil then
 		minetest.override_item(ench.station, {
 			_taskverse_work_reports_use = true,
+			-- the cells between the table and a bookshelf of its ring that stop its power (a flower, a torch):
+			-- what a scripted player digs away before a try
+			_taskverse_blocking = function(pos)
+				local _, blocking = bookshelves(pos)
+				return blocking
+			end,
 			_taskverse_refusal = function(player)
 				local name = player:get_player_name()
 				local why = refused[name]
