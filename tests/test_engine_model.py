@@ -217,6 +217,20 @@ def test_shears_on_a_full_bee_nest_give_honeycomb_at_a_nest_of_its_own(library):
     assert (steps[-1].do, steps[-1].item) == ("craft", "minecraft:honeycomb_block")
 
 
+@pytest.mark.parametrize(("item", "site", "price"), [("enchanted_bow", "fletching_table", 7),
+                                                      ("enchanted_diamond_pickaxe", "smithing_table", 18)])
+def test_a_villager_sells_the_enchanted_gear_its_drawn_offer_names(library, item, site, price):
+    # trades.yaml's drawn offers: the game's enchanted item (the anvil's), for the offer's lowest price
+    rules = game_model("taskverse_mc", library.knowledge).rules
+    a = rules.action_index[f"use.minecraft:villager.minecraft:{item}"]
+    (way,) = rules.ways[a]
+    assert sorted((rules.names[n.members[0]], n.count) for n in way) == [
+        ("minecraft:emerald", price), (f"minecraft:{site}", 1), ("minecraft:villager", 1)]
+    task = library.get(f"trade.{item}")  # its start summons the villager and gives the highest price
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [(s.do, s.item) for s in steps] == [("place", f"minecraft:{site}"), ("trade", f"minecraft:{item}")]
+
+
 def test_a_villager_trades_the_offers_of_its_job_sites_profession(library):
     model = game_model("taskverse_mc", library.knowledge)
     rules = model.rules

@@ -938,11 +938,15 @@ def trading(kn: Any) -> dict[str, Any]:
 
     Each profession: ``job_site`` (the block that gives a villager it) and ``offers``, each ``gives`` (an item),
     ``count`` and ``price`` (stacks: emeralds and the trade's other items for what a villager sells; the items it
-    buys for its emeralds). Offers whose items the game lacks are left out, and so are those that depend on a
-    villager's type (``biomes``: a fisherman's boat), which the generated villager has none of; levels and demand
-    are not modelled, as in the table.
+    buys for its emeralds). An enchanted item a villager sells (``enchanted_<item>``: a toolsmith's enchanted
+    pickaxe) is the game's enchanted item, the one its anvil makes, for the trade's lowest price (the game does not
+    draw the enchantment level the price grows with). Offers whose items the game lacks are left out, and so are
+    those that depend on a villager's type (``biomes``: a fisherman's boat), which the generated villager has none
+    of; levels and demand are not modelled, as in the table.
     """
     table = kn.mechanisms.trading if kn.mechanisms is not None else None
+    # the game's items: the game data's, and the enchanted ones the anvil makes (an armorer's enchanted gear)
+    known = {*kn.items, *anvil_results(kn)}
     out: list[dict[str, Any]] = []
     for prof in table.professions if table is not None else []:
         if prof.job_site not in kn.blocks:
@@ -956,7 +960,7 @@ def trading(kn: Any) -> dict[str, Any]:
         for buy in (b for b in prof.buys if not b.biomes):
             offers.append({"gives": mc("emerald"), "count": buy.emeralds,
                            "price": [{"item": mc(buy.item), "count": buy.count}]})
-        offers = [o for o in offers if all(n.split(":", 1)[1] in kn.items for n in
+        offers = [o for o in offers if all(n.split(":", 1)[1] in known for n in
                                            (o["gives"], *(p["item"] for p in o["price"])))]
         out.append({"profession": prof.profession, "job_site": mc(prof.job_site), "offers": offers})
     return {"villager": mc("villager") if "villager" in kn.mobs else "", "job_radius": JOB_RADIUS,
