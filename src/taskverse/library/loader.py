@@ -337,14 +337,14 @@ class Library:
     def world_with_every_alternative(self) -> World:
         """The dependency graph with every grounded alternative, however dear (``taskverse graph --all``)."""
         if self._world_all is None:
-            from taskverse.world.rules import fuel_ticks_from_knowledge
+            from taskverse.world.rules import durability_from_knowledge, fuel_ticks_from_knowledge
 
             # the pruned graph's alternatives among them, whatever cycles the others make; the costs only say
             # which edge of a cycle is the detour (a banner burnt for iron, not the shears' wool)
             kn = self.knowledge
             self._world_all = build_world(self.tasks, step_cost_for(kn), costs=self._costs(),
                                           fuel_ticks=fuel_ticks_from_knowledge(kn), include=self.world.graph,
-                                          prune=False)
+                                          prune=False, durability=durability_from_knowledge(kn))
         return self._world_all
 
     def _costs(self) -> dict[str, list[tuple[float, float]]]:
@@ -357,10 +357,11 @@ class Library:
         return {resource_node(kind, name): list(fronts[r]) for r, (kind, name) in enumerate(rules.resources)}
 
     def _build_world(self) -> World:
-        from taskverse.world.rules import fuel_ticks_from_knowledge
+        from taskverse.world.rules import durability_from_knowledge, fuel_ticks_from_knowledge
 
         kn = self.knowledge
-        return build_world(self.tasks, step_cost_for(kn), costs=self._costs(), fuel_ticks=fuel_ticks_from_knowledge(kn))
+        return build_world(self.tasks, step_cost_for(kn), costs=self._costs(), fuel_ticks=fuel_ticks_from_knowledge(kn),
+                           durability=durability_from_knowledge(kn))
 
     def lookup(self, reference: str) -> AtomTask | None:
         """A task by id, description or alias, or None (no close matches computed: cheap on a miss)."""

@@ -11,7 +11,8 @@ This module extracts the plan behind those prices, with no search of its own:
   the cheapest fuel for that many);
 * a kept need (a tool, a station) and a presence need (a found block, mob, biome, structure, dimension) is a
   *setup*: obtained once per plan, before everything that needs it (a tool that wears as many times as the
-  plan's uses of it need: a wooden pickaxe lasts 59 blocks);
+  plan's uses of it need: a wooden pickaxe lasts 59 blocks), and a way or member is chosen by prices that charge
+  each run its share of the tool's wear (``rules.CostModel``);
 * a way whose setups cannot be had without what it makes is no way (a block placed from the item that mining the
   block gives); the next member or producer is taken;
 * the holdings (the initialization) count for every need that asks for them, and a need they cover costs nothing.
@@ -220,17 +221,17 @@ class Derivation(Generic[T]):
         # needs that take any of several items first: made later, the sticks' "any planks" would use up the
         # acacia planks just made for an acacia fence
         wanted.sort(key=lambda item: -len(item[0].members))
-        first = [self.choose_member(need, amount) for need, amount in wanted]
+        first = [self.choose_member(need, amount, runs=runs) for need, amount in wanted]
         if any(choice is None for choice in first):
             return None
-        setups_of = [self._parts(need, amount, choice)[1] for (need, amount), choice in  # type: ignore[arg-type]
+        setups_of = [self._parts(need, amount, choice, runs)[1] for (need, amount), choice in  # type: ignore[arg-type]
                      zip(wanted, first, strict=True)]
         value: T = self.empty
         setups: dict[int, int] = {}
         for i, (need, amount) in enumerate(wanted):
             free = max((s for j, s in enumerate(setups_of) if j != i), default=0.0)
             found = None
-            for member in self.choose_members(need, amount, free):  # the cheapest that can be had
+            for member in self.choose_members(need, amount, free, runs):  # the cheapest that can be had
                 if _kept_stock(need):  # fifteen bookshelves around an enchanting table: made, then kept
                     found = self.obtain(member, amount, counted=True)
                     if found is not None:
@@ -262,10 +263,16 @@ class Derivation(Generic[T]):
         weights = need.weights or (1,) * len(need.members)
         return need.count * runs - sum(held.get(m, 0) * w for m, w in zip(need.members, weights, strict=True))
 
-    def _parts(self, need: Need, amount: int, m: int) -> tuple[float, float]:
-        """(marginal, setup) of meeting ``amount`` of a need with member ``m``, at its cheapest price."""
+    def _parts(self, need: Need, amount: int, m: int, runs: int = 1) -> tuple[float, float]:
+        """(marginal, setup) of meeting ``amount`` of a need with member ``m``, at its cheapest price.
+
+        A tool that wears is had once, and ``runs`` runs wear their share of another (``rules._price``).
+        """
         if not need.consume and not _kept_stock(need):
-            return 0.0, self.costs.unit[m]
+            if not need.wears:
+                return 0.0, self.costs.unit[m]
+            mc, sc = min(self.costs.fronts[m], key=sum, default=(INF, INF))
+            return runs * need.wears[need.members.index(m)] * mc, mc + sc
         units = amount if need.weights is None else -(-amount // need.weights[need.members.index(m)])
         return min(((units * mc, sc) for mc, sc in self.costs.fronts[m]), key=sum, default=(INF, INF))
 
@@ -289,18 +296,19 @@ class Derivation(Generic[T]):
                 best, best_value = w, value
         return best
 
-    def choose_member(self, need: Need, amount: int, free: float = 0.0) -> int | None:
+    def choose_member(self, need: Need, amount: int, free: float = 0.0, runs: int = 1) -> int | None:
         """The member of a need to get ``amount`` units (fuel: ticks) of: the cheapest for that amount.
 
-        ``free``: setup paid anyway by the way's other needs, not counted again (see ``meet``).
+        ``free``: setup paid anyway by the way's other needs, not counted again (see ``meet``); ``runs``: the runs
+        a tool that wears is used for.
         """
-        members = self.choose_members(need, amount, free)
+        members = self.choose_members(need, amount, free, runs)
         return members[0] if members else None
 
-    def choose_members(self, need: Need, amount: int, free: float = 0.0) -> tuple[int, ...]:
-        """The ``MEMBER_TRIES`` cheapest members of a need for ``amount`` units, cheapest first."""
+    def choose_members(self, need: Need, amount: int, free: float = 0.0, runs: int = 1) -> tuple[int, ...]:
+        """The ``MEMBER_TRIES`` cheapest members of a need for ``amount`` units (``runs`` runs), cheapest first."""
         members_key: Any = need.virtual if need.virtual >= 0 else (need.members, need.consume)
-        key = (members_key, amount, round(free, 3))
+        key = (members_key, amount, round(free, 3), runs if need.wears else 1, need.wears)
         found = self._members.get(key)
         if found is not None:
             return found
@@ -309,7 +317,7 @@ class Derivation(Generic[T]):
         for m in need.members:
             if m == rules.heat:
                 continue
-            marginal, setup = self._parts(need, amount, m)
+            marginal, setup = self._parts(need, amount, m, runs)
             total = marginal + setup
             if total == INF:
                 continue
@@ -411,7 +419,9 @@ class Derivation(Generic[T]):
             if self._met(need, runs):
                 continue
             if not need.consume:
-                setup = max(setup, min((self.costs.unit[m] for m in need.members), default=INF))
+                best = min((self._parts(need, 1, m, runs) for m in need.members), key=sum, default=(INF, INF))
+                marginal += best[0]  # a tool that wears: its share of another a run
+                setup = max(setup, best[1])
                 continue
             weights = need.weights or (1,) * len(need.members)
             marginal += min((self.costs.amount_cost(m, -(-need.count * runs // w))
@@ -446,8 +456,9 @@ def compile_needs(rules: Rules, way: Sequence[NeedSpec]) -> list[Need] | None:
             weights = tuple(rules.fuel_ticks[rules.names[m]] for m in members)
             count = need.count * TICKS_PER_SMELT
         virtual = members[0] if len(members) == 1 and weights is None else -1 - len(compiled)
+        uses = need.uses if need.kept and not presence and any(rules.names[m] in rules.tools for m in members) else 0
         compiled.append(Need(tuple(members), count, consume=not presence and not need.kept, presence=presence,
-                             virtual=virtual, weights=weights))
+                             virtual=virtual, weights=weights, uses=uses, wears=rules.wear_shares(members, uses)))
     return compiled
 
 

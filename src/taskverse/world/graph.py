@@ -325,7 +325,7 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
 def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
                 costs: Mapping[str, Sequence[tuple[float, float]]] | None = None,
                 fuel_ticks: Mapping[str, int] | None = None, include: nx.DiGraph | None = None,
-                prune: bool = True) -> World:
+                prune: bool = True, durability: Mapping[str, int] | None = None) -> World:
     """Build the world-wide dependency graph over ``tasks`` (see the module docstring for the rules).
 
     Args:
@@ -345,6 +345,8 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
             costs), every grounded alternative stays and the costs only say which edge of a cycle is the detour:
             the one whose every unit costs most above the cheapest alternative's for its target (a banner burnt as
             fuel for iron, not the wool of shears made once), where depths alone tie them.
+        durability: Durability of each item that wears: a kept need's tool costs, beyond its price once, the share
+            ``uses / durability`` of another a run (``world.rules``'s rule for a kept need that wears).
 
     """
     by_id = {t.id: t for t in tasks}
@@ -386,7 +388,7 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
 
         Asked some 160,000 times over the library for fewer pairs: remembered by what the answer reads of the need.
         """
-        key = (need.kept, need.kind, need.measure, need.count, member)
+        key = (need.kept, need.kind, need.measure, need.count, need.uses, member)
         found = parts_memo.get(key)
         if found is None:
             found = parts_memo[key] = _need_parts(need, member)
@@ -399,7 +401,12 @@ def build_world(tasks: Iterable[AtomTask], step_cost: StepCost = unit_cost,
         if costs is None:
             return 0.0, 0.0
         if need.kept or need.kind != ResourceKind.ITEM:
-            return 0.0, unit(node)
+            lasting = (durability or {}).get(member[1], 0) if need.kept and need.kind == ResourceKind.ITEM else 0
+            if not lasting or not need.uses:
+                return 0.0, unit(node)
+            # a tool that wears: had once, and each run wears its share of another (the best price's marginal)
+            m, s = min(costs.get(node, ()), key=sum, default=(INF, INF))
+            return need.uses / lasting * m, m + s
         q = amount(need, member)
         if q == INF:
             return INF, INF

@@ -23,6 +23,11 @@ Rules:
   An anvil's repair (an atom tagged ``REPAIRS_TAG``) gives the item back with less wear: all of it when a second
   of the item is used up (the other held items are whole), else the ``repair_share`` of its durability a unit of
   material.
+* A kept need is paid once, as setup (the first tool, the crafting table), however many runs use it; one that
+  wears is also paid per run: each run costs the share ``uses / durability`` of another of the tool (its marginal
+  price, for a new one when the old breaks), so seventeen witch kills with a wooden sword (seven hits each, 59
+  durability) cost the sword once and two more of it in wear (``CostModel``, ``Need.wears``). A tool held now
+  adds no setup, but still its wear.
 * A fuel need (``measure: smelts``) counts in smelts: each fuel item burns for its own number of ticks (200 a
   smelt: a coal smelts 8 items, a stick half of one). What an action burns beyond its need stays in the furnace
   as heat for the next smelt, so one coal smelts eight items, one at a time; the heat is used before any item.
@@ -128,6 +133,9 @@ class Need:
     uses: int = 0
     """Uses one action makes of a kept tool (``Rules.tools``): a ``use`` event, and wear on one that wears
     (``Rules.wear_of``)."""
+    wears: tuple[float, ...] = ()
+    """Per member, the share of its durability one action spends (``uses / durability``; 0 for one that does not
+    wear); empty when no member wears. The cost model charges each run this share of the tool (``_price``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,9 +406,10 @@ class Rules:
                         virtual = self.n_resources + groups.setdefault(group_key, len(groups))
                     presence = kind != "item"
                     works = need.kept and kind == "item" and any(self.names[m] in self.tools for m in members)
+                    uses = need.uses if works else 0
                     needs.append(Need(tuple(members), 1 if presence else count,
                                       consume=not presence and not need.kept, presence=presence, virtual=virtual,
-                                      weights=weights, uses=need.uses if works else 0))
+                                      weights=weights, uses=uses, wears=self.wear_shares(members, uses)))
                     finite = self.left_of.get(members[0]) if presence and len(members) == 1 else None
                     source = (kind, self.names[members[0]])
                     if finite is not None and task.goal.chest is not None:  # a library chest, not a corridor's
@@ -498,6 +507,12 @@ class Rules:
             for event_key in possible:
                 self.actions_by_key.setdefault(event_key, []).append(a)
 
+    def wear_shares(self, members: Sequence[int], uses: int) -> tuple[float, ...]:
+        """Per member of a kept need, the share of its durability ``uses`` spend (``Need.wears``; empty: none wears)."""
+        shares = tuple(uses / self.durability[self.names[m]] if self.names[m] in self.durability else 0.0
+                       for m in members)
+        return shares if any(shares) else ()
+
     def _restores(self, action_tasks: list[AtomTask]) -> dict[tuple[int, int], tuple[int, int]]:
         """The wear each way of a repair takes off the item it gives back (all, or a share a unit of material)."""
         out: dict[tuple[int, int], tuple[int, int]] = {}
@@ -585,14 +600,18 @@ class Rules:
                         orders[key] = order
                     members, levels, weights = order
                     if weights is None:
+                        share = dict(zip(need.members, need.wears, strict=True)) if need.wears else {}
                         needs.append(Need(members, need.count, need.consume, need.presence, need.virtual, levels,
-                                          uses=need.uses))
+                                          uses=need.uses, wears=tuple(share[m] for m in members) if share else ()))
                     else:
                         needs.append(Need(members, need.count, need.consume, need.presence, need.virtual, levels,
                                           weights))
                 new_ways.append(tuple(needs))
             ordered.append(tuple(new_ways))
         self.ways = ordered
+        # the compiled fixpoint's tables were read off the ways in their first order: the first of equally cheap
+        # members wins (and brings its wear), so they are read again in this one
+        self.__dict__.pop("_settle_tables", None)
 
     def _tag(self, name: str | None) -> frozenset[str] | None:
         if name is None or not name.startswith("#"):
@@ -1158,7 +1177,9 @@ class CostModel:
     and the furnace exist; a drowned's 11% copper costs nine kills an ingot and needs only a sword. Which is
     cheaper depends on how many are wanted, so each resource keeps the prices no other beats at every amount (a
     Pareto front), and a need for ``q`` units takes the one with the least ``q * marginal + setup``. Within one
-    way, setups overlap (the same pickaxe serves several needs), so only the dearest counts.
+    way, setups overlap (the same pickaxe serves several needs), so only the dearest counts. A kept need that
+    wears adds to the marginal too: a run spends ``uses / durability`` of the tool, that share of another's
+    marginal price (``_price``).
 
     Each need of a way is bought at the price least for what it takes alone, not at the prices least for the way
     as a whole. A setup is one number, so what one need's setup shares with another's is not known; chosen
@@ -1252,7 +1273,7 @@ class CostModel:
                 if entry is None or entry[0] is not ways:
                     entry = table[a] = (ways, [_priced_way(way) for way in ways],
                                         [_run_counts(rules, outputs) for outputs in rules.way_outputs[a]],
-                                        [frozenset(m for _, members, _ in _priced_way(way) for m, _ in members)
+                                        [frozenset(m for _, members, *_ in _priced_way(way) for m, _ in members)
                                          for way in ways])
                 for w, priced_way in enumerate(entry[1]):
                     if changed is not None and changed.isdisjoint(entry[3][w]):
@@ -1367,17 +1388,16 @@ class CostModel:
 
         Runs are whole (two raw iron from a block of nine take a whole craft, as two ores take two mines); a chance
         yield takes the runs that give the amount for sure (``Output.runs_for``). Kept and presence needs that
-        ``at_hand`` says are met now add no setup (a held pickaxe and found emerald ore make emeralds a mine each);
-        consumed needs still bring theirs. Each of the way's prices (``batch_prices``) is a way to have it; the
-        least counts.
+        ``at_hand`` says are met now add no setup (a held pickaxe and found emerald ore make emeralds a mine each),
+        only the wear a run spends of a held tool (``_price``); consumed needs still bring theirs. Each of the
+        way's prices (``batch_prices``) is a way to have it; the least counts.
         """
         best = INF
         for w, outputs in enumerate(self.rules.way_outputs[a]):
             prices = self.batch_prices[a][w]
             if at_hand is not None and any(setup for _, setup in prices):
-                way = tuple(n for n in self.rules.ways[a][w] if n.consume or not at_hand(n))
                 step = 1.0 if self.steps is None else self.steps[a]
-                prices = (*prices, *_price(_priced_way(way), self.fronts, step, {}))
+                prices = (*prices, *_price(_priced_way(self.rules.ways[a][w], at_hand), self.fronts, step, {}))
             for out in outputs:
                 if out.resource == r:
                     runs = self._runs(out, amount)
@@ -1498,9 +1518,11 @@ def _cost_at(front: list[tuple[float, float]], amount: float) -> float:
 
 
 # A way as the fixpoint prices it: per need, whether it is used up, its members (in order: the first of equally
-# cheap ones wins) each with the amount one run takes, and whether it is shared. The fixpoint prices each way some
-# ten times, a fuel need's 250 members each time: read off the need once, not per member and price.
-_PricedNeed = tuple[bool, tuple[tuple[int, float], ...], bool]
+# cheap ones wins) each with the amount one run takes, whether it is shared, the share of each member's durability
+# a run wears (``Need.wears``; None: none wears) and whether it is held already (it adds its wear, not its price).
+# The fixpoint prices each way some ten times, a fuel need's 250 members each time: read off the need once, not
+# per member and price.
+_PricedNeed = tuple[bool, tuple[tuple[int, float], ...], bool, tuple[float, ...] | None, bool]
 _PricedWay = tuple[_PricedNeed, ...]
 _PRICE_TABLES: dict[int, tuple[list[Any], list[Any]]] = {}
 _SHARED_AT = 16
@@ -1522,19 +1544,27 @@ def _price_table(ways_of_action: list[Any]) -> list[Any]:
     return entry[1]
 
 
-def _priced_way(way: tuple[Need, ...]) -> _PricedWay:
-    """A way's needs as ``_price`` reads them: per need, whether used up, its members with the units a run takes."""
-    priced = []
+def _priced_way(way: tuple[Need, ...], held: Callable[[Need], bool] | None = None) -> _PricedWay:
+    """A way's needs as ``_price`` reads them: per need, whether used up, its members with the units a run takes.
+
+    ``held`` says which kept and presence needs are met now: they add no setup, and are left out unless they wear
+    (a held sword still wears a share of itself each kill).
+    """
+    priced: list[_PricedNeed] = []
     for need in way:
+        wears = need.wears or None
+        is_held = held is not None and not need.consume and held(need)
+        if is_held and wears is None:
+            continue
         members = tuple(
             (m, (need.count if need.weights is None else need.count / need.weights[i]) if need.consume else 1.0)
             for i, m in enumerate(need.members))
-        shared = len(members) >= _SHARED_AT
+        shared = len(members) >= _SHARED_AT and wears is None  # a wearing need's best carries its wear: not shared
         if shared:
             if len(_SHARED) > 10_000:  # a bound for a process that builds many rules (the tests)
                 _SHARED.clear()
             members = _SHARED.setdefault(members, members)
-        priced.append((need.consume, members, shared))
+        priced.append((need.consume, members, shared, wears, is_held))
     return tuple(priced)
 
 
@@ -1544,7 +1574,9 @@ def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float
 
     For ``k`` runs a consumed need takes the member and price least for the units ``k`` runs use up (``k`` times
     one run's), and adds one run's share of it to the marginal; kept and presence needs are had once however many
-    runs, so they add the least price of one. Only the dearest setup counts. The first of the prices is one
+    runs, so they add the least price of one, and a kept one that wears adds to the marginal the share of that
+    price's marginal a run wears (``Need.wears``: a new tool when the old breaks, its setup had already). Only the
+    dearest setup counts. The first of the prices is one
     run's (``CostModel.way_prices``); a route with a high setup and a cheap marginal is priced at the counts it
     pays off at, so a consumer of many units sees it. A count's price that would cost less than one run's for one
     run is one run's instead: it undercuts it only because the model lets its needs' setups overlap (the dearest
@@ -1559,18 +1591,21 @@ def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float
     setup = 0.0
     marginals: list[float] | None = None  # per run count, from the first need whose best differs between counts
     setups: list[float] = []
-    for consume, members, is_shared in way:
+    for consume, members, is_shared, wears, is_held in way:
         found = shared.get(id(members)) if is_shared else None
+        wear = 0.0
         if found is not None:
             best, best_marginal, best_setup, by_runs = found
         else:
             best = best_marginal = best_setup = low = INF
-            for m, amount in members:
+            for i, (m, amount) in enumerate(members):
                 for m_cost, s_cost in fronts[m]:
                     unit = amount * m_cost
                     total = unit + s_cost
                     if total < best:
                         best, best_marginal, best_setup = total, unit, s_cost
+                        if wears is not None:
+                            wear = wears[i] * unit
                     if unit < low:
                         low = unit
             # the best for one run is the best for any count unless some price has a smaller marginal
@@ -1581,10 +1616,14 @@ def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float
         if best == INF:
             return _NO_PRICES
         if not consume:
+            if is_held:  # met now: only its wear
+                best = 0.0
             if marginals is None:
+                marginal += wear
                 if best > setup:
                     setup = best
             else:
+                marginals = [m + wear for m in marginals]
                 setups = [max(s, best) for s in setups]
         elif by_runs is None:
             if marginals is None:

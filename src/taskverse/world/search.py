@@ -4,8 +4,9 @@ Both work on the text world's own rules (``world.rules.Rules``) and decide succe
 (``algebra.tracker.GoalTracker``), so a plan found here is a plan in the environment.
 
 **Costs.** ``CostModel`` estimates, for every resource, what one unit costs from the current holdings (actions
-are one step; a batch of four planks shares its step; a found thing or a tool is paid once per use), by a
-fixpoint over the atoms. It orders alternatives; it is not the search's bound.
+are one step; a batch of four planks shares its step; a found thing or a station is paid once, a tool once and
+a share of another for each run it wears), by a fixpoint over the atoms. It orders alternatives; it is not the
+search's bound.
 
 **Universe.** A need such as a furnace's fuel accepts some 250 items, and naive relevance pulls in most of the
 game (boats to burn, banners, nether trips). The planner therefore searches the actions that can contribute

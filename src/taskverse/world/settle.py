@@ -35,6 +35,7 @@ class SettleTables:
     member_start: np.ndarray  # per need: its members
     member: np.ndarray  # per member entry: the resource
     amount: np.ndarray  # per member entry: the units one run takes of it (1 for a kept or presence need)
+    wear: np.ndarray  # per member entry: the share of its durability one run wears (``Need.wears``; 0: none)
     output_start: np.ndarray  # per way: its outputs
     output: np.ndarray  # per output: the resource
     per_run: np.ndarray  # per output: the units a run is priced as giving (``Output.units``)
@@ -51,15 +52,16 @@ def settle_tables(rules: Any, consumers: list[list[int]], priced_way: Callable[[
     cached: SettleTables | None = rules.__dict__.get("_settle_tables")
     if cached is not None:
         return cached
-    way_start, need_start, consume, member_start, member, amount = [0], [0], [], [0], [], []
+    way_start, need_start, consume, member_start, member, amount, wear = [0], [0], [], [0], [], [], []
     output_start, output, per_run = [0], [], []
     for a, ways in enumerate(rules.ways):
         for w, way in enumerate(ways):
-            for used_up, members, _ in priced_way(way):
+            for used_up, members, _, wears, _ in priced_way(way):
                 consume.append(used_up)
-                for m, units in members:
+                for i, (m, units) in enumerate(members):
                     member.append(m)
                     amount.append(units)
+                    wear.append(0.0 if wears is None else wears[i])
                 member_start.append(len(member))
             need_start.append(len(consume))
             for out in rules.way_outputs[a][w]:
@@ -71,7 +73,8 @@ def settle_tables(rules: Any, consumers: list[list[int]], priced_way: Callable[[
     tables = SettleTables(
         np.array(way_start, np.int64), np.array(need_start, np.int64), np.array(consume, np.bool_),
         np.array(member_start, np.int64), np.array(member, np.int64), np.array(amount, np.float64),
-        np.array(output_start, np.int64), np.array(output, np.int64), np.array(per_run, np.float64),
+        np.array(wear, np.float64), np.array(output_start, np.int64), np.array(output, np.int64),
+        np.array(per_run, np.float64),
         consumer_start.astype(np.int64), np.array([a for c in consumers for a in c], np.int64))
     rules.__dict__["_settle_tables"] = tables
     return tables
@@ -116,7 +119,7 @@ def settle(rules: Any, consumers: list[list[int]], priced_way: Callable[[Any], A
     front_changed = np.zeros(n_resources, np.bool_)
     way_changed = np.zeros(n_ways, np.bool_)
     one_changed = np.zeros(n_ways, np.bool_)
-    _settle_loop(t.way_start, t.need_start, t.consume, t.member_start, t.member, t.amount, t.output_start,
+    _settle_loop(t.way_start, t.need_start, t.consume, t.member_start, t.member, t.amount, t.wear, t.output_start,
                  t.output, t.per_run, t.consumer_start, t.consumer, front_m, front_s, front_len, way_m, way_s,
                  way_len, one_m, one_s, step, np.array(start, np.int64), AMOUNTS, tolerance, front_changed,
                  way_changed, one_changed)
@@ -131,7 +134,7 @@ def settle(rules: Any, consumers: list[list[int]], priced_way: Callable[[Any], A
 
 
 @_njit
-def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, amount: Any, front_m: Any,
+def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, amount: Any, wear: Any, front_m: Any,
                front_s: Any, front_len: Any, gw: int, step: float, runs: Any, marginals: Any, setups: Any) -> None:
     """``rules._price`` of way ``gw`` into ``marginals`` and ``setups`` (one entry per run count of ``runs``)."""
     n_runs = len(runs)
@@ -140,6 +143,7 @@ def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, am
         setups[j] = 0.0
     for n in range(need_start[gw], need_start[gw + 1]):
         best = best_marginal = best_setup = low = np.inf
+        worn = 0.0  # a kept tool's share a run wears of the best (``rules._price``)
         for k in range(member_start[n], member_start[n + 1]):
             m = member[k]
             for i in range(front_len[m]):
@@ -149,6 +153,7 @@ def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, am
                     best = total
                     best_marginal = unit
                     best_setup = front_s[m, i]
+                    worn = wear[k] * unit
                 if unit < low:
                     low = unit
         if best == np.inf:
@@ -158,6 +163,7 @@ def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, am
             return
         if not consume[n]:
             for j in range(n_runs):
+                marginals[j] += worn
                 if best > setups[j]:
                     setups[j] = best
             continue
@@ -275,9 +281,9 @@ def _offer(front_m: Any, front_s: Any, front_len: Any, r: int, offer_m: Any, off
 
 @_njit
 def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: Any, member: Any, amount: Any,
-                 output_start: Any, output: Any, per_run: Any, consumer_start: Any, consumer: Any, front_m: Any,
-                 front_s: Any, front_len: Any, way_m: Any, way_s: Any, way_len: Any, one_m: Any, one_s: Any,
-                 step: Any, start: Any, runs: Any, tolerance: float, front_changed: Any, way_changed: Any,
+                 wear: Any, output_start: Any, output: Any, per_run: Any, consumer_start: Any, consumer: Any,
+                 front_m: Any, front_s: Any, front_len: Any, way_m: Any, way_s: Any, way_len: Any, one_m: Any,
+                 one_s: Any, step: Any, start: Any, runs: Any, tolerance: float, front_changed: Any, way_changed: Any,
                  one_changed: Any) -> None:
     n_actions = len(way_start) - 1
     n_runs = len(runs)
@@ -314,7 +320,7 @@ def _settle_loop(way_start: Any, need_start: Any, consume: Any, member_start: An
                             break
                     if not fed:
                         continue
-                _way_price(need_start, consume, member_start, member, amount, front_m, front_s, front_len, gw,
+                _way_price(need_start, consume, member_start, member, amount, wear, front_m, front_s, front_len, gw,
                            step[a], runs, marginals, setups)
                 if marginals[0] != one_m[gw] or setups[0] != one_s[gw]:
                     one_m[gw] = marginals[0]
