@@ -83,3 +83,12 @@ def test_a_redstone_item_from_scratch_takes_its_redstone_from_ore(library, goal)
     actions = plan_task(f"naive(craft {goal})", library).actions
     assert "mine.redstone_ore" in actions or "mine.deepslate_redstone_ore" in actions
     assert not any(action.startswith("combat.") for action in actions)
+
+
+def test_a_sword_breaking_a_block_wears_two_and_a_tool_one(library):
+    # Minecraft Wiki, Item durability: a sword loses 2 breaking a block, 1 a hit on a mob; a pickaxe 1 a block
+    by_id = {t.id: t for t in library.tasks}
+    assert [n.uses for n in by_id["mine.cobweb"].requires[0] if n.kept and n.kind.value == "item"] == [2]
+    assert [n.uses for n in by_id["use.iron_sword"].requires[0]] == [2]
+    assert [n.uses for n in by_id["use.iron_pickaxe"].requires[0]] == [1]
+    assert [n.uses for n in by_id["mine.iron_ore"].requires[0] if n.kept and n.kind.value == "item"] == [1]

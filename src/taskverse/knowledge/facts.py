@@ -347,6 +347,8 @@ class Knowledge:
     """The curated mob loot tables (``entity_loot`` already holds their drops), with what they leave out."""
     shears: dict[str, list[str]] = field(default_factory=dict)
     hand_speed: float = 1.0
+    sword_block_wear: int = 1
+    """Durability a sword loses breaking a block (``tool_tiers.yaml``: 2, where a tool loses 1)."""
     mechanisms: Mechanisms | None = None
     """The game's mechanisms beyond recipes and drops (``knowledge.mechanisms``)."""
     enchantments: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -702,6 +704,7 @@ def _load_knowledge(directory: Path) -> Knowledge:
         placements=placements,
         shears=shears,
         hand_speed=float(tier_data.get("hand_speed", 1.0)),
+        sword_block_wear=int(tier_data.get("sword_block_wear", 1)),
         mechanisms=mechanisms,
         enchantments=raw.get("enchantments", {}),
     )

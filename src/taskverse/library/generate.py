@@ -109,6 +109,12 @@ def _drops(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in d.items() if not (k == "chance" and v == 1.0)} for _, d in sorted(merged.items())]
 
 
+def _block_wear(kn: Knowledge, tools: list[str]) -> int:
+    """Durability breaking a block takes from any of ``tools``: a sword's ``sword_block_wear``, a tool's 1."""
+    swords = {item for weapon in kn.combat.weapons for item in weapon.items} if kn.combat is not None else set()
+    return kn.sword_block_wear if tools and set(tools) <= swords else 1
+
+
 def _tool_order(kn: Knowledge, tool: str) -> tuple[float, float, str]:
     tier = kn.tool_tier_of(tool)
     return (tier.level, tier.speed, tool) if tier else (0.5, 0.0, tool)
@@ -135,7 +141,7 @@ def _mines(kn: Knowledge) -> list[Draft]:
         init: dict[str, Any] = {"nearby_blocks": {block: 1}}
         tools = info["harvest_tools"]
         if tools:
-            needs.append(_need(tools, kept=True))
+            needs.append(_need(tools, kept=True, uses=_block_wear(kn, tools)))
             init["main_hand"] = min(tools, key=lambda t: _tool_order(kn, t))
         natural = kn.natural_blocks.get(block)
         if natural and natural.dimension != "overworld":
@@ -503,9 +509,9 @@ def _uses(kn: Knowledge, rank: dict[str, float], everything: dict[str, AtomTask]
         if rank.get(resource_node("item", item), INF) == INF or f"use.{item}" in everything:
             continue
         # A tool of a tier (pickaxe, axe, shovel, hoe, sword) is used by breaking any block with it in hand (one
-        # durability; what the block drops is not counted): an action of its own, as the player takes that tool in
-        # hand, where the text world's other actions wear the cheapest tool that does them. Anything else (a bow
-        # shot, shears, a bucket) is used only by its own actions: a goal they reach.
+        # durability, a sword's two; what the block drops is not counted): an action of its own, as the player
+        # takes that tool in hand, where the text world's other actions wear the cheapest tool that does them.
+        # Anything else (a bow shot, shears, a bucket) is used only by its own actions: a goal they reach.
         tool = item in tiered
         out.append(AtomTask.model_validate({
             "id": f"use.{item}",
@@ -514,7 +520,7 @@ def _uses(kn: Knowledge, rank: dict[str, float], everything: dict[str, AtomTask]
             "category": Category.EXPLOITATION.value,
             "verb": "use",
             "initialization": {"main_hand": item},
-            "requires": [[{"any_of": [item], "kept": tool}]],
+            "requires": [[{"any_of": [item], "kept": tool, "uses": _block_wear(kn, [item]) if tool else 1}]],
             "metrics": _goal("use", item),
             "tags": ["from_scratch"] if tool else ["from_scratch", GOAL_ONLY_TAG],
         }))
