@@ -8,6 +8,7 @@ task of another world (other mods, mobs or settings) gets a fresh server with th
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,8 +21,11 @@ from taskverse.engine.episode import EngineEpisode, Observation
 
 def _start_of(observation: Observation) -> dict[str, object]:
     """What a start must give: mobs wander from where they were summoned, so of them only kind and count; of the
-    nodes around only their kinds (two fresh servers' map generators may place a tree's leaves a little apart)."""
-    data = observation.model_dump(mode="json", exclude={"entities", "drops", "nodes"})
+    nodes around only their kinds (two fresh servers' map generators may place a tree's leaves a little apart); of
+    the player's position the node it stands in, as the runtime checks a start (the client's last position update
+    may still be landing when the first observation is taken: 8.9 where it stands at 8.5)."""
+    data = observation.model_dump(mode="json", exclude={"entities", "drops", "nodes", "position"})
+    data["position"] = [math.floor(v + 0.5) for v in observation.position]
     data["entities"] = {name: seen.count for name, seen in observation.entities.items()}
     data["nodes"] = sorted(observation.nodes)
     return data
