@@ -194,6 +194,25 @@ def test_villagers_sell_and_buy_at_the_games_prices(library):
     assert "trade.filled_map" not in library.by_id
 
 
+def test_each_trade_gives_the_villager_experience_the_game_gives():
+    # VillagerTrades (1.20): a listing's villagerXp is XP_LEVEL_<n>_SELL or _BUY for its level (30 at master, for
+    # both), save the butcher's coal at apprentice (2) and the fletcher's master enchanted crossbow (15); a
+    # villager reaches a level at 10, 70, 150 and 250 experience (VillagerData.NEXT_LEVEL_XP_THRESHOLDS).
+    trading = load_knowledge().mechanisms.trading
+    assert trading.levels == {"novice": 0, "apprentice": 10, "journeyman": 70, "expert": 150, "master": 250}
+    sell = {"novice": 1, "apprentice": 5, "journeyman": 10, "expert": 15, "master": 30}
+    buy = {"novice": 2, "apprentice": 10, "journeyman": 20, "expert": 30, "master": 30}
+    odd = {}
+    for prof in trading.professions:
+        for trade in prof.sells:
+            if trade.xp != sell[trade.level]:
+                odd[(prof.profession, trade.item)] = trade.xp
+        for purchase in prof.buys:
+            if purchase.xp != buy[purchase.level]:
+                odd[(prof.profession, purchase.item)] = purchase.xp
+    assert odd == {("butcher", "coal"): 2, ("fletcher", "enchanted_crossbow"): 15}
+
+
 @pytest.mark.parametrize(("item", "profession_site", "lowest", "highest"), [
     # EnchantedItemForEmeralds: base price plus a level from 5 to 19 (Minecraft Wiki, Armorer, Toolsmith, ...).
     ("enchanted_diamond_chestplate", "blast_furnace", 21, 35),
@@ -575,6 +594,9 @@ def test_a_looted_structure_without_a_chest_count_is_refused_naming_file_line_an
     ("structure_loot.yaml", "    table: chests/buried_treasure\n",
      "    table: chests/buried_treasure\n    share: 0.5\n", ["tables.3", "only with chest"]),
     ("trades.yaml", "item: chainmail_boots", "item: chainmail_bots", ["chainmail_bots", "chainmail_boots"]),
+    ("trades.yaml", "expert: 150, master: 250}", "expert: 150, master: 150}", ["levels", "asks for more"]),
+    ("trades.yaml", "{item: name_tag, emeralds: 20, level: master, xp: 30}",
+     "{item: name_tag, emeralds: 20, level: master}", ["professions.8.sells.6.xp"]),
     ("brewing.yaml", "result: long_swiftness}", "result: long_swiftnes}", ["long_swiftnes"]),
     ("breeding.yaml", "{animal: wolf, food: [bone], one_in: 3}", "{animal: wolf, food: [bones], one_in: 3}",
      ["'bones'", "bone"]),

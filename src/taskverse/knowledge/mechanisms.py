@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -321,6 +321,8 @@ class Trade(_Table):
     most: int | None = Field(default=None, ge=1, le=64)
     also: Stack | None = None
     level: Level
+    xp: int = Field(ge=1, le=30)
+    """The villager experience the trade gives the villager (what raises it to its next levels)."""
     chance: float | None = Field(default=None, gt=0, le=1)
     locates: str | None = None
 
@@ -356,6 +358,8 @@ class Purchase(_Table):
     count: int = Field(ge=1, le=64)
     emeralds: int = Field(default=1, ge=1, le=64)
     level: Level
+    xp: int = Field(ge=1, le=30)
+    """The villager experience the trade gives the villager."""
     chance: float | None = Field(default=None, gt=0, le=1)
     biomes: list[str] = Field(default_factory=list)
 
@@ -409,8 +413,20 @@ class Trading(_Table):
     source: str
     currency: str
     """What every trade pays or asks besides its goods (an emerald): no trade buys or sells it for itself."""
+    levels: dict[Level, int]
+    """The villager experience at which a villager reaches each level (the novice's is 0)."""
     professions: list[Profession] = Field(min_length=1)
     wandering_trader: WanderingTrader
+
+    @model_validator(mode="after")
+    def _levels_climb(self) -> Trading:
+        order = list(get_args(Level))
+        if list(self.levels) != order:
+            raise ValueError(f"levels: give the experience of each level in order ({', '.join(order)})")
+        steps = list(self.levels.values())
+        if steps[0] != 0 or any(b <= a for a, b in zip(steps, steps[1:], strict=False)):
+            raise ValueError("levels: a novice has no experience and each level asks for more than the one before")
+        return self
 
 
 # -- mobs killed by mobs ----------------------------------------------------------------------------------------
