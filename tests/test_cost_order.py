@@ -101,13 +101,13 @@ def test_the_settled_prices_are_a_fixpoint_at_every_run_count(rules):
             assert kept <= cost * (1 + 1e-12) and cost <= kept * (1 + 2 * TOLERANCE), (rules.resources[r], amount)
 
 
-def test_many_black_banners_take_the_route_whose_setup_pays_off(rules):
-    # a banner traded for three emeralds: for one trade they are best had the way cheapest for three (16 steps a
-    # banner); for 81 trades, mined with an iron pickaxe (4 steps a banner once the pickaxe is made), a price only
-    # a way priced for many runs offers
+def test_many_shears_take_the_route_whose_setup_pays_off(rules):
+    # shears traded for two emeralds (a novice shepherd's): for one trade they are best had the way cheapest for
+    # two (16 steps a pair); for 81 trades, mined with an iron pickaxe (3 steps a pair once the pickaxe is made), a
+    # price only a way priced for many runs offers
     model = CostModel.for_rules(rules)
-    banner = rules.index[("item", "black_banner")]
-    trade = rules.action_index["trade.black_banner"]
+    banner = rules.index[("item", "shears")]
+    trade = rules.action_index["trade.shears"]
     one_run = model.way_prices[trade][0]
     many_runs = min(model.batch_prices[trade][0])  # the least marginal
     assert many_runs[0] < one_run[0]

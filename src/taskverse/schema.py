@@ -28,6 +28,16 @@ GOAL_ONLY_TAG = "goal_only"
 REPAIRS_TAG = "repairs"
 """The tag of an atom that gives back the item it takes in repaired (an anvil's repair): the text world takes a unit
 of material's share of the durability (``anvil.yaml``), or all of it for a second item, off the item's wear."""
+VILLAGER_XP_PREFIX = "xp:"
+"""The internal items ``xp:<profession>``: the villager experience the player's villager of a profession has from
+its trades (``trades.yaml``), kept; a trade of a level needs the experience of that level."""
+
+
+def villager_xp(profession: str) -> str:
+    """The internal item counting a profession's villager experience (``xp:librarian``)."""
+    return VILLAGER_XP_PREFIX + profession
+
+
 MAX_COUNT = 2304
 """The largest count a task may name: a full inventory (36 slots of 64)."""
 Finite = Annotated[float, Field(allow_inf_nan=False)]

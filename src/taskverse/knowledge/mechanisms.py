@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from taskverse.errors import TaskverseError
-from taskverse.schema import Goal, Need, Weather, Yield
+from taskverse.schema import Goal, Need, Weather, Yield, villager_xp
 from taskverse.yamlio import read_yaml, validation_error
 
 Ticks = float
@@ -1128,14 +1128,16 @@ class Mechanisms:
 
     @property
     def library_items(self) -> list[str]:
-        """Items the library names that minecraft-data does not: potions, enchanted items, renamed items.
+        """Items the library names that minecraft-data does not: potions, enchanted items, renamed items, maps.
 
+        And the villagers' experience (``xp:<profession>``), an internal item of the text world.
         The Silk Touch tools are ``enchanted_items``.
         """
         anyway = self.enchanting.any_enchantment
         enchanted = [anyway.enchanted(i) for i in [*anyway.items, *self.anvil.also_combined]] if anyway else []
         maps = [t.item for p in self.trading.professions for t in p.sells if t.locates and t.item]
-        return [*self.brewing.items, *enchanted, *self.anvil.renamed.values(), *maps]
+        trained = [villager_xp(p.profession) for p in self.trading.professions]  # internal: a villager's experience
+        return [*self.brewing.items, *enchanted, *self.anvil.renamed.values(), *maps, *trained]
 
     @property
     def enchanted_items(self) -> dict[str, str]:

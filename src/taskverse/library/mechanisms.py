@@ -40,9 +40,9 @@ from typing import Any
 from taskverse.errors import TaskverseError
 from taskverse.knowledge.enchanting import from_knowledge, offer_chance, offered
 from taskverse.knowledge.facts import Knowledge
-from taskverse.knowledge.mechanisms import LootPool, Mechanisms
+from taskverse.knowledge.mechanisms import Level, LootPool, Mechanisms, Profession
 from taskverse.library.drafts import Draft, draft, goal, need
-from taskverse.schema import REPAIRS_TAG, Category, Need, ResourceKind
+from taskverse.schema import REPAIRS_TAG, Category, Need, ResourceKind, villager_xp
 
 BLOCK = ResourceKind.BLOCK
 ENTITY = ResourceKind.ENTITY
@@ -234,28 +234,44 @@ def loots(kn: Knowledge) -> list[Draft]:
     return drafts
 
 
-def _villager_ways(kn: Knowledge, verb: str, offers: dict[str, list[tuple[str, list[Need], dict[str, Any]]]],
+def _villager_ways(kn: Knowledge, verb: str,
+                   offers: dict[str, list[tuple[str, list[Need], list[dict[str, Any]]]]],
                    description: str) -> list[Draft]:
-    """One atom per item a villager trades, with a way per profession that offers it (its own yield)."""
+    """One atom per item a villager trades, with a way per profession that offers it (its own yields).
+
+    A way yields the goods and the villager experience the trade gives that profession's villager.
+    """
     drafts = []
     for item, ways in sorted(offers.items()):
         named = [("an " if p[0] in "aeiou" else "a ") + p for p in dict.fromkeys(p for p, _, _ in ways)]
         professions = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
-        made = draft(verb, item, "obtain", [w for _, w, _ in ways], [ways[0][2]],
+        made = draft(verb, item, "obtain", [w for _, w, _ in ways], ways[0][2],
                      description=description.format(profession=professions, item=item))
         # beside the villager of the way a player uses first; a biome it needs (its villager type's: a plains
         # fisherman's oak boat) is found on the way, so the sells of two types' boats can start as one
         made.start = lambda way: {k: v for k, v in presence(kn, way).items() if k != "biome"}
         if len({repr(y) for _, _, y in ways}) > 1:
-            made.outcomes = [[y] for _, _, y in ways]
+            made.outcomes = [y for _, _, y in ways]
         if verb == "sell":  # as the curated use.trade_villager: interacting with the villager, the goods in hand
             made.data["metrics"] = goal("interact", "villager", using=item)
         drafts.append(made)
     return drafts
 
 
-def _villager(prof_job_site: str) -> list[Need]:
-    return [need(["villager"], kind=ENTITY), need([prof_job_site], kept=True)]
+def _villager(kn: Knowledge, prof: Profession, level: Level) -> list[Need]:
+    """A villager of the profession (its job site kept beside it), raised to ``level``.
+
+    The level is the villager experience its earlier trades gave (``villager_xp``), kept, as a tool is (a novice
+    needs none).
+    """
+    at = _mech(kn).trading.levels[level]
+    raised = [need([villager_xp(prof.profession)], at, kept=True, uses=0)] if at else []
+    return [need(["villager"], kind=ENTITY), need([prof.job_site], kept=True), *raised]
+
+
+def _experience(prof: Profession, xp: int) -> dict[str, Any]:
+    """The yield of villager experience a trade with the profession gives."""
+    return {"name": villager_xp(prof.profession), "count": xp}
 
 
 def trades(kn: Knowledge) -> list[Draft]:
@@ -265,32 +281,32 @@ def trades(kn: Knowledge) -> list[Draft]:
     A trade whose price the game draws (an enchanted item) asks for its highest price. A wandering trader's offer
     is a way too, whose item comes with the chance a trader has the offer.
     """
-    offers: dict[str, list[tuple[str, list[Need], dict[str, Any]]]] = {}
+    offers: dict[str, list[tuple[str, list[Need], list[dict[str, Any]]]]] = {}
     for prof in _mech(kn).trading.professions:
         for trade in prof.sells:
             extra = [need([trade.also.item], trade.also.count)] if trade.also else []
             for item in trade.goods:
                 given: dict[str, Any] = {"name": item, **({"count": trade.count} if trade.count > 1 else {})}
-                ways = [*_villager(prof.job_site), need(["emerald"], trade.price), *extra]
-                offers.setdefault(item, []).append((prof.profession, ways, given))
+                ways = [*_villager(kn, prof, trade.level), need(["emerald"], trade.price), *extra]
+                offers.setdefault(item, []).append((prof.profession, ways, [given, _experience(prof, trade.xp)]))
     trader = _mech(kn).trading.wandering_trader
     for offer, chance in trader.offers():
         given = {"name": offer.item, **({"count": offer.count} if offer.count > 1 else {}), "chance": chance}
         ways = [need([trader.mob], kind=ENTITY), need(["emerald"], offer.emeralds)]
-        offers.setdefault(offer.item, []).append((trader.mob.replace("_", " "), ways, given))
+        offers.setdefault(offer.item, []).append((trader.mob.replace("_", " "), ways, [given]))
     return _villager_ways(kn, "trade", offers, "trade emeralds with {profession} for {item}")
 
 
 def sells(kn: Knowledge) -> list[Draft]:
     """``sell.<item>``: the item to a villager of a profession that buys it, for emeralds."""
-    offers: dict[str, list[tuple[str, list[Need], dict[str, Any]]]] = {}
+    offers: dict[str, list[tuple[str, list[Need], list[dict[str, Any]]]]] = {}
     for prof in _mech(kn).trading.professions:
         for buy in prof.buys:
             given: dict[str, Any] = {"name": "emerald", **({"count": buy.emeralds} if buy.emeralds > 1 else {})}
             # a villager whose type (the biome it was born in) makes the offer, found there (a plains fisherman)
             where = [need(buy.biomes, kind=ResourceKind.BIOME, kept=True)] if buy.biomes else []
-            ways = [*_villager(prof.job_site), *where, need([buy.item], buy.count)]
-            offers.setdefault(buy.item, []).append((prof.profession, ways, given))
+            ways = [*_villager(kn, prof, buy.level), *where, need([buy.item], buy.count)]
+            offers.setdefault(buy.item, []).append((prof.profession, ways, [given, _experience(prof, buy.xp)]))
     return _villager_ways(kn, "sell", offers, "sell {item} to {profession} for emeralds")
 
 

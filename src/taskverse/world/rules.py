@@ -77,7 +77,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from taskverse.errors import TaskverseError, close_matches
-from taskverse.schema import REPAIRS_TAG, AtomTask, Initialization, Measure
+from taskverse.schema import REPAIRS_TAG, VILLAGER_XP_PREFIX, AtomTask, Initialization, Measure
 from taskverse.world import chance
 from taskverse.world.graph import items_used, target_used, way_yields, ways_of
 
@@ -339,8 +339,10 @@ class Rules:
         self.n_items = sum(1 for r in self.resources if r[0] == "item")
         self.names = [r[1] for r in self.resources]
         self.internal = frozenset(r for r, (kind, name) in enumerate(self.resources)
-                                  if kind == "item" and (name == HEAT or name.startswith((WEAR_PREFIX, LEFT_PREFIX))))
-        """Items the state tracks that are not things held: furnace heat, wear, what finite sources have left."""
+                                  if kind == "item" and (name == HEAT or name.startswith(
+                                      (WEAR_PREFIX, LEFT_PREFIX, VILLAGER_XP_PREFIX))))
+        """Items the state tracks that are not things held: furnace heat, wear, what finite sources have left, the
+        experience of the player's villagers."""
         self.left_of: dict[int, tuple[int, int]] = {
             self.index[source]: (self.index[("item", LEFT_PREFIX + source[1])], count)
             for source, count in sorted(self.finite.items()) if ("item", LEFT_PREFIX + source[1]) in self.index}
@@ -1131,6 +1133,9 @@ class Rules:
             return f"fuel for {need.count / TICKS_PER_SMELT:g} smelt(s), have {have / TICKS_PER_SMELT:g}"
         if len(need.members) == 1 and names[0].startswith(LEFT_PREFIX):
             return f"one more {names[0][len(LEFT_PREFIX):]} (those found are used up: find another)"
+        if len(need.members) == 1 and names[0].startswith(VILLAGER_XP_PREFIX):
+            return (f"a {names[0][len(VILLAGER_XP_PREFIX):]} raised to {need.count} villager experience by trading "
+                    f"with it, have {have}")
         kept = "" if need.consume else " (kept)"
         return f"{need.count} {shown}{kept}, have {have}"
 
@@ -1557,7 +1562,8 @@ def _priced_way(way: tuple[Need, ...], held: Callable[[Need], bool] | None = Non
         if is_held and wears is None:
             continue
         members = tuple(
-            (m, (need.count if need.weights is None else need.count / need.weights[i]) if need.consume else 1.0)
+            (m, (need.count if need.weights is None else need.count / need.weights[i]) if need.consume
+             else float(need.count))  # a kept need is had once, all of its count (a villager's 250 experience)
             for i, m in enumerate(need.members))
         shared = len(members) >= _SHARED_AT and wears is None  # a wearing need's best carries its wear: not shared
         if shared:
@@ -1574,15 +1580,14 @@ def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float
 
     For ``k`` runs a consumed need takes the member and price least for the units ``k`` runs use up (``k`` times
     one run's), and adds one run's share of it to the marginal; kept and presence needs are had once however many
-    runs, so they add the least price of one, and a kept one that wears adds to the marginal the share of that
-    price's marginal a run wears (``Need.wears``: a new tool when the old breaks, its setup had already). Only the
-    dearest setup counts. The first of the prices is one
-    run's (``CostModel.way_prices``); a route with a high setup and a cheap marginal is priced at the counts it
-    pays off at, so a consumer of many units sees it. A count's price that would cost less than one run's for one
-    run is one run's instead: it undercuts it only because the model lets its needs' setups overlap (the dearest
-    counts), which a one-off need does not live up to, and taken for one unit it led plans astray (six cooked
-    meats from cows and pigs, a step more than from cows alone; a brick slab crafted from twelve bricks rather
-    than cut from four).
+    runs, so they add the least price of their count (one tool; a villager's 250 experience), and a kept one that
+    wears adds to the marginal the share of that price's marginal a run wears (``Need.wears``: a new tool when the
+    old breaks, its setup had already). Only the dearest setup counts. The first of the prices is one run's
+    (``CostModel.way_prices``); a route with a high setup and a cheap marginal is priced at the counts it pays off
+    at, so a consumer of many units sees it. A count's price that would cost less than one run's for one run is one
+    run's instead: it undercuts it only because the model lets its needs' setups overlap (the dearest counts), which
+    a one-off need does not live up to, and taken for one unit it led plans astray (six cooked meats from cows and
+    pigs, a step more than from cows alone; a brick slab crafted from twelve bricks rather than cut from four).
 
     ``shared`` holds the best (``_Best``) of the shared needs priced since the fronts last changed, by their
     members' tuple: the same members at the same prices have the same best.

@@ -426,7 +426,7 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
             if cost > best_way + slack + 1e-9:
                 continue
             for need in way:
-                amount = float(need.count) if need.consume else 1.0
+                amount = float(need.count)  # a kept need's too: a villager's experience is had at its count
                 if need.weights is None:
                     options = [(costs.amount_cost(m, amount), m) for m in need.members]
                     members = [m for m in need.members if held.get(m, 0) or made_from_held(m)] + cheapest(options)
@@ -1399,7 +1399,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     effort = [0]
 
     def pursue(a: int, depth: int, protected: frozenset[int], keeping: frozenset[int] = frozenset(),
-               wanted: int | None = None) -> int | None:
+               wanted: int | None = None, runs: float = 1.0) -> int | None:
         if a in visiting or depth > 64:
             cut[0] = True
             return None
@@ -1424,14 +1424,20 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
             keeps = keeping | kept_by(way)
             unmet.sort(key=lambda n: -min(unit[m] for m in n.members))
             for need in unmet:
-                amount = max(1.0, need.count - _credit(need, state)) if need.consume else 1.0
+                # kept ones too: a villager's experience is had at its count
+                amount = max(1.0, need.count * (runs if need.consume else 1.0) - _credit(need, state))
+                # A kept need of many units (experience) takes many runs of its producer: their consumed needs
+                # are got for all of them (ten emeralds from ore, not one at a time from whatever is nearest).
+                many = not need.consume and not need.presence and amount > 1
                 for m in members_in_order(need, amount):
                     if m in protected:
                         continue
                     for p in producers(m, amount):
                         if acost[p] == INF:
                             continue
-                        choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, keeps, m)
+                        each = max(1, sum(o.count for o in rules.outputs[p] if o.resource == m)) if many else 1
+                        choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, keeps, m,
+                                        math.ceil(amount / each) if many else 1.0)
                         if choice is not None:
                             visiting.discard(a)
                             cut[0] = cut[0] or outer
@@ -1521,8 +1527,9 @@ def _fresh_setup(rules: Rules, costs: CostModel, have: dict[int, int], r: int, d
         total = 0.0
         for need in way:
             if not need.consume:
-                if sum(have.get(m, 0) for m in need.members) < need.count:
-                    total += min(costs.amount_cost(m, 1.0) for m in need.members)
+                short = need.count - sum(have.get(m, 0) for m in need.members)
+                if short > 0:
+                    total += min(costs.amount_cost(m, float(short)) for m in need.members)
             elif depth < _FRESH_DEPTH:
                 total += min(fresh(m, depth + 1) for m in need.members)
             else:  # deeper down, what it costs from nothing (a log from wood blocks is no free log)
