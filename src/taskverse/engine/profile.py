@@ -504,7 +504,8 @@ class GameMapping(BaseModel):
     game: str
     namespace: str | None = None
     """A game that registers Minecraft's names itself (``minecraft`` for ``minecraft:stone``): every registered
-    ``<namespace>:<name>`` is the counterpart of ``<name>``, and every game biome of itself; nothing is listed."""
+    ``<namespace>:<name>`` is the counterpart of ``<name>``, and every game biome of itself; only what has no
+    counterpart is listed (``to: null``)."""
     items: dict[str, Counterpart] = Field(default_factory=dict)
     blocks: dict[str, Counterpart] = Field(default_factory=dict)
     entities: dict[str, Counterpart] = Field(default_factory=dict)
@@ -584,6 +585,8 @@ def _namespace_mapping(mapping: GameMapping, registry: Registry) -> GameMapping:
     """Fill a namespace mapping from the registry: ``name`` -> ``<namespace>:name`` wherever that is registered."""
     prefix = f"{mapping.namespace}:"
     items = {name[len(prefix):]: Counterpart(to=name) for name in sorted(registry.items) if name.startswith(prefix)}
+    # what the file lists is what has no counterpart (a villager's experience, where any villager trades at any level)
+    items = {**{n: c for n, c in mapping.items.items() if c.to is None}, **items}
     entities = {name[len(prefix):]: Counterpart(to=name) for name in sorted(registry.entities)
                 if name.startswith(prefix)}
     biomes = {name: BiomeCounterpart(to=[name]) for name in sorted(registry.biomes)}
