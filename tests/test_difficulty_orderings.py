@@ -22,7 +22,9 @@ HARDER = [  # (dimension, harder task, easier task); "naive X" is naive(X)
     ("operational_effort", "combat.zombie", "place.dirt"),
     *[(dim, a, b) for dim in ("intricacy", "creativity") for a, b in [
         ("build.house", "build.pillar"), ("build.nether_portal", "craft.stick")]],
-    ("novelty", "enchant.diamond_sword", "eat.apple"),  # the library's "enchant diamond_sword"
+    # the library's "enchant diamond_sword" against everyday food (an apple is no longer everyday in the model: its
+    # plan raises a farmer to apprentice, as oak leaves give one only 1 in 200)
+    ("novelty", "enchant.diamond_sword", "eat.cooked_beef"),
 ]
 
 
