@@ -1134,8 +1134,9 @@ class Rules:
         if len(need.members) == 1 and names[0].startswith(LEFT_PREFIX):
             return f"one more {names[0][len(LEFT_PREFIX):]} (those found are used up: find another)"
         if len(need.members) == 1 and names[0].startswith(VILLAGER_XP_PREFIX):
-            return (f"a {names[0][len(VILLAGER_XP_PREFIX):]} raised to {need.count} villager experience by trading "
-                    f"with it, have {have}")
+            profession = names[0][len(VILLAGER_XP_PREFIX):]
+            article = "an" if profession[:1] in "aeiou" else "a"  # an armorer, a librarian
+            return f"{article} {profession} raised to {need.count} villager experience by trading with it, have {have}"
         kept = "" if need.consume else " (kept)"
         return f"{need.count} {shown}{kept}, have {have}"
 
