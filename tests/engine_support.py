@@ -7,12 +7,16 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from conftest import HANG_GUARD
 from taskverse.engine.binaries import CLIENT, SERVER
 from taskverse.engine.runner import EpisodeReport
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_DIR = ROOT / "engine"
@@ -56,3 +60,24 @@ def assert_solved(report: EpisodeReport) -> None:
     assert report.error is None, (report.error, report.engine_errors)
     assert report.success, (report.plan_error, report.events[-3:], report.summary())
     assert report.replay is not None and report.replay.agrees, report.summary()
+
+
+def play_in_engine(library: Any, game: str, played: Iterable[str],
+                   wrong: Iterable[tuple[str, Any, list[dict[str, Any]]]] = ()) -> dict[str, EpisodeReport]:
+    """Each task of ``played`` with the scripted player's plan, and each ``(key, task, steps)`` of ``wrong`` with a
+    plan written by hand that must not complete it, run in the engine two at a time: the reports by task id (or key)."""
+    from taskverse.engine.compiler import compile_task
+    from taskverse.engine.harness import Plan
+    from taskverse.engine.planner import plan_task
+    from taskverse.engine.runner import run_jobs
+
+    jobs, keys = [], []
+    for task_id in played:
+        task = library.get(task_id)
+        ir = compile_task(task, library, game)
+        jobs.append((task, ir, plan_task(task, ir, library)))
+        keys.append(task_id)
+    for key, task, steps in wrong:
+        jobs.append((task, compile_task(task, library, game), Plan.model_validate({"steps": steps})))
+        keys.append(key)
+    return dict(zip(keys, run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT), strict=True))

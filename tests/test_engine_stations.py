@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_support import ENGINE_TIMEOUT, assert_solved, need_engine
-from taskverse.engine.compiler import compile_task
-from taskverse.engine.planner import plan_task
+from engine_support import assert_solved, need_engine, play_in_engine
 
 GAME = "taskverse_mc"
 
@@ -30,20 +28,8 @@ WRONG = {
 @pytest.fixture(scope="module")
 def played(library):
     need_engine(client=True)
-    from taskverse.engine.harness import Plan
-    from taskverse.engine.runner import run_jobs
-
-    jobs, keys = [], []
-    for task_id in PLAYED:
-        task = library.get(task_id)
-        ir = compile_task(task, library, GAME)
-        jobs.append((task, ir, plan_task(task, ir, library)))
-        keys.append(task_id)
-    for task_id, (steps, _) in WRONG.items():
-        task = library.get(task_id)
-        jobs.append((task, compile_task(task, library, GAME), Plan.model_validate({"steps": steps})))
-        keys.append(f"wrong:{task_id}")
-    return dict(zip(keys, run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT), strict=True))
+    return play_in_engine(library, GAME, PLAYED,
+                          [(f"wrong:{task_id}", library.get(task_id), steps) for task_id, (steps, _) in WRONG.items()])
 
 
 @pytest.mark.parametrize("task_id", PLAYED)

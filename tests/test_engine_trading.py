@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_support import ENGINE_TIMEOUT, assert_solved, need_engine
-from taskverse.engine.compiler import compile_task
-from taskverse.engine.planner import plan_task
+from engine_support import assert_solved, need_engine, play_in_engine
 
 GAME = "taskverse_mc"
 
@@ -30,24 +28,13 @@ WRONG = ("trade.enchanted_fishing_rod", [
 @pytest.fixture(scope="module")
 def played(library):
     need_engine(client=True)
-    from taskverse.engine.harness import Plan
-    from taskverse.engine.runner import run_jobs
-
-    jobs, keys = [], []
-    for task_id in PLAYED:
-        task = library.get(task_id)
-        ir = compile_task(task, library, GAME)
-        jobs.append((task, ir, plan_task(task, ir, library)))
-        keys.append(task_id)
     task_id, steps, _ = WRONG
     # the fishing rod's start gives a barrel; the fletcher's table comes from the bow's start, given here too
     task = library.get(task_id)
     start = task.initialization
     task = task.model_copy(update={"initialization": start.model_copy(
         update={"inventory": {**start.inventory, "fletching_table": 1}})})
-    jobs.append((task, compile_task(task, library, GAME), Plan.model_validate({"steps": steps})))
-    keys.append("wrong")
-    return dict(zip(keys, run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT), strict=True))
+    return play_in_engine(library, GAME, PLAYED, [("wrong", task, steps)])
 
 
 @pytest.mark.parametrize("task_id", PLAYED)
