@@ -16,8 +16,9 @@ from taskverse.world.rules import CostModel, _price, _priced_way
 
 
 def _wearing(rules) -> list[tuple[int, int]]:
-    """The (action, way) pairs with a kept need that wears."""
-    return [(a, w) for a, ways in enumerate(rules.ways) for w, way in enumerate(ways) if any(n.wears for n in way)]
+    """The (action, way) pairs with a kept need every member of which wears (leather horse armour does not)."""
+    return [(a, w) for a, ways in enumerate(rules.ways) for w, way in enumerate(ways)
+            if any(n.wears and all(n.wears) for n in way)]
 
 
 def _least_wear(costs: CostModel, way) -> float:

@@ -15,7 +15,9 @@ This module extracts the plan behind those prices, with no search of its own:
   each run its share of the tool's wear (``rules.CostModel``);
 * a way whose setups cannot be had without what it makes is no way (a block placed from the item that mining the
   block gives); the next member or producer is taken;
-* the holdings (the initialization) count for every need that asks for them, and a need they cover costs nothing.
+* the holdings (the initialization) count for every need that asks for them, and a need they cover costs nothing,
+  except that a held tool wears as a made one does: each held copy lasts its durability, and the plan's further
+  uses of it take further copies (a held wooden pickaxe mines 59 blocks; the 60th needs another).
 
 Plans are folded into any value with an associative ``+`` (``Derivation(..., step=...)``): a list of
 (action, runs) steps (``steps``), or the difficulty module's frames and synthetic actions. A part of a plan is
@@ -214,10 +216,15 @@ class Derivation(Generic[T]):
         cost fixpoint prices a way (only its dearest setup counts).
         """
         wanted: list[tuple[Need, int]] = []
+        worn: dict[int, int] = {}  # held tools the runs wear: their copies are counted with the plan's (``resolve``)
         for need in needs:
             amount = self._missing(need, runs)
             if amount > 0:
                 wanted.append((need, amount))
+            elif need.wears and not need.presence and not _kept_stock(need):
+                tool = self._held_tool(need)
+                if tool in self.rules.wear_of:
+                    worn[tool] = worn.get(tool, 0) + need.uses * runs
         # needs that take any of several items first: made later, the sticks' "any planks" would use up the
         # acacia planks just made for an acacia fence
         wanted.sort(key=lambda item: -len(item[0].members))
@@ -227,7 +234,7 @@ class Derivation(Generic[T]):
         setups_of = [self._parts(need, amount, choice, runs)[1] for (need, amount), choice in  # type: ignore[arg-type]
                      zip(wanted, first, strict=True)]
         value: T = self.empty
-        setups: dict[int, int] = {}
+        setups: dict[int, int] = dict(worn)
         for i, (need, amount) in enumerate(wanted):
             free = max((s for j, s in enumerate(setups_of) if j != i), default=0.0)
             found = None
@@ -262,6 +269,11 @@ class Derivation(Generic[T]):
             return 0 if any(held.get(m, 0) for m in need.members) else 1
         weights = need.weights or (1,) * len(need.members)
         return need.count * runs - sum(held.get(m, 0) * w for m, w in zip(need.members, weights, strict=True))
+
+    def _held_tool(self, need: Need) -> int:
+        """The member of a kept need the holdings meet that the text world uses: the most held, the first of those."""
+        held = self.held
+        return max(need.members, key=lambda m: held.get(m, 0))
 
     def _parts(self, need: Need, amount: int, m: int, runs: int = 1) -> tuple[float, float]:
         """(marginal, setup) of meeting ``amount`` of a need with member ``m``, at its cheapest price.
@@ -360,8 +372,10 @@ class Derivation(Generic[T]):
             for a, w, runs in self.producers(r, amount):
                 found = self._run(a, w, runs)
                 # its setups must be had without r (a block placed from the item that mining it gives is no
-                # way to the item): obtained here, while r is being obtained, a loop back to r is cut
-                if found is not None and all(s != r and self.obtain(s, 1) is not None for s in found.setups):
+                # way to the item): obtained here, while r is being obtained, a loop back to r is cut. A held r
+                # may wear in making another (a held iron pickaxe mines the iron of the next).
+                if found is not None and all((s != r or self.held.get(r, 0) > 0) and self.obtain(s, 1) is not None
+                                             for s in found.setups):
                     break
                 found = None
         finally:

@@ -26,8 +26,9 @@ Rules:
 * A kept need is paid once, as setup (the first tool, the crafting table), however many runs use it; one that
   wears is also paid per run: each run costs the share ``uses / durability`` of another of the tool (its marginal
   price, for a new one when the old breaks), so seventeen witch kills with a wooden sword (seven hits each, 59
-  durability) cost the sword once and two more of it in wear (``CostModel``, ``Need.wears``). A tool held now
-  adds no setup, but still its wear.
+  durability) cost the sword once and two more of it in wear (``CostModel``, ``Need.wears``). A tool held now,
+  or from the start, adds no setup, but still its wear at a new one's marginal price (``_held_tool``): a held
+  iron pickaxe saves its own price once, not the 2,000 blocks' wear, as the text world breaks it after 250.
 * A fuel need (``measure: smelts``) counts in smelts: each fuel item burns for its own number of ticks (200 a
   smelt: a coal smelts 8 items, a stick half of one). What an action burns beyond its need stays in the furnace
   as heat for the next smelt, so one coal smelts eight items, one at a time; the heat is used before any item.
@@ -1198,7 +1199,7 @@ class CostModel:
 
     Args:
         rules: The text-world rules.
-        held: Resources held or found at the start (cost nothing).
+        held: Resources held or found at the start (cost nothing; a held tool that wears still costs its wear).
         steps: What one run of each action costs (default: one step each).
 
     """
@@ -1217,11 +1218,19 @@ class CostModel:
         batch_prices: list[list[tuple[tuple[float, float], ...]]] = [[()] * len(ways) for ways in rules.ways]
         # Held things that last (found places, tools, stations) cost nothing more; a held stack of something used
         # up does not make the next unit free, so it keeps its price, unless nothing makes it (then it is free).
+        # A held tool that wears is had, but still worn down (``_held_tool``).
         held = list(held)
         lasting = [r for r in held if r >= rules.n_items or r in rules.kept_items]
         for r in lasting:
-            fronts[r] = [(0.0, 0.0)]
+            if r not in rules.wear_of:
+                fronts[r] = [(0.0, 0.0)]
         self._settle(fronts, way_prices, batch_prices, range(len(rules.actions)), compiled=True)
+        worn = [r for r in lasting if r in rules.wear_of]
+        for r in worn:
+            fronts[r] = _held_tool(fronts[r])
+        if worn:
+            self._settle(fronts, way_prices, batch_prices, sorted({b for r in worn for b in consumers_of(rules)[r]}),
+                         compiled=True)
         stock = [r for r in held if not fronts[r]]
         for r in stock:
             fronts[r] = [(0.0, 0.0)]
@@ -1489,10 +1498,17 @@ class CostModel:
         held = list(held)
         consumers = consumers_of(rules)
         lasting = [r for r in held if (r >= rules.n_items or r in rules.kept_items) and fronts[r] != [(0.0, 0.0)]]
-        for r in lasting:
+        plain = [r for r in lasting if r not in rules.wear_of]
+        for r in plain:
             fronts[r] = [(0.0, 0.0)]
-        model._settle(fronts, way_prices, batch_prices, sorted({b for r in lasting for b in consumers[r]}),
+        model._settle(fronts, way_prices, batch_prices, sorted({b for r in plain for b in consumers[r]}),
                       compiled=True)
+        worn = [r for r in lasting if r in rules.wear_of and fronts[r] != _held_tool(fronts[r])]
+        for r in worn:  # priced from the other holdings, as ``__init__`` prices them
+            fronts[r] = _held_tool(fronts[r])
+        if worn:
+            model._settle(fronts, way_prices, batch_prices, sorted({b for r in worn for b in consumers[r]}),
+                          compiled=True)
         stock = [r for r in held if not fronts[r]]  # as in __init__: a held stack nothing makes is free
         for r in stock:
             fronts[r] = [(0.0, 0.0)]
@@ -1517,6 +1533,21 @@ _NO_PRICES = ((INF, INF),) * len(_RUNS)
 _Best = tuple[float, float, float, tuple[tuple[float, float], ...] | None]
 """A need's best for one run (total, marginal, setup) and, when the best differs between run counts, its best
 (marginal, setup) for each count (``_by_runs``)."""
+
+
+def _held_tool(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The front of a tool that wears, held at the start: one is had, and a run still wears its share of another.
+
+    The tool's cheapest price for one, ``(m, s)``, becomes ``(m, -m)``: one costs nothing (``m - m``, no setup),
+    and each further one, and so each run's wear share of one, costs the marginal ``m``, as a planned tool's wear
+    does (``_price``). Only the dearest setup of a way counts, from nothing up, so the negative setup never
+    lowers another need's. A held iron pickaxe no longer mines 2,000 blocks for free: it saves its own price
+    once, and every block wears 1/250 of another. A tool nothing makes stays free (it cannot be replaced).
+    """
+    best = min(front, key=sum, default=(INF, INF))
+    if best[0] == INF or best[0] + best[1] == INF:
+        return [(0.0, 0.0)]
+    return [(best[0], -best[0])]
 
 
 def _cost_at(front: list[tuple[float, float]], amount: float) -> float:
