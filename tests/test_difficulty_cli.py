@@ -80,3 +80,24 @@ def test_schemas_of_the_user_formats():
     trajectory = in_process_json("schema", "trajectory")
     assert ratings["additionalProperties"] is False and "ratings" in ratings["properties"]
     assert trajectory["additionalProperties"] is False and "actions" in trajectory["properties"]
+
+
+def test_a_composed_or_generated_file_gets_its_scores_when_asked(tmp_path):
+    # a molecule file stores no scores (they would go stale); compose and generate say how to get them, and the
+    # file gives the same six scores as its expression
+    path = tmp_path / "m.yaml"
+    written = cli("compose", "naive(craft iron_sword) & hunt sheep", "-o", str(path))
+    assert written.exit_code == 0, written.stderr
+    assert "difficulty: {}" in path.read_text()
+    assert f"taskverse difficulty {path}" in written.stderr
+    from_file = in_process_json("difficulty", str(path))
+    assert from_file["scores"] == in_process_json("difficulty", "naive(craft iron_sword) & hunt sheep")["scores"]
+    assert from_file["calibration"]["file"].endswith("quantiles.json") and from_file["calibration"]["stale"] is False
+    shown = in_process_json("show", str(path))
+    assert {dim: s["raw"] for dim, s in shown["difficulty"].items()} == {
+        dim: s["raw"] for dim, s in from_file["scores"].items()}
+    folder = tmp_path / "generated"
+    generated = cli("generate", "--n", "1", "--seed", "3", "-o", str(folder))
+    assert generated.exit_code == 0, generated.stderr
+    (one,) = folder.glob("mol.*.yaml")
+    assert f"taskverse difficulty {one}" in generated.stderr

@@ -246,6 +246,10 @@ def graph(task: str, output: Path | None, every: bool, force: bool) -> None:
     click.echo(f"wrote {output} ({dep.number_of_nodes()} nodes, {dep.number_of_edges()} edges)", err=True)
 
 
+SCORES_ON_DEMAND = "difficulty: {} in the file; the six scores are computed when asked (docs/difficulty.md)"
+"""What ``compose -o`` and ``generate -o`` say of the empty difficulty they write: scores are never stored."""
+
+
 @main.command()
 @click.argument("expr")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write the molecule to FILE.yaml.")
@@ -281,6 +285,7 @@ def compose(expr: str, output: Path | None, force: bool, fmt: str) -> None:
     if output is not None:
         write_text(output, molecule_to_yaml(molecule), force=force)
         click.echo(f"wrote {output} ({molecule.id}: {molecule.description})", err=True)
+        click.echo(f"{SCORES_ON_DEMAND}: taskverse difficulty {output}", err=True)
         return
     if fmt == "json":
         emit_json(molecule.model_dump(mode="json"))
@@ -338,6 +343,8 @@ def generate(count: int, seed: int, max_atoms: int, output: Path | None, force: 
 def _finish_generate(done: list[Any], output: Path | None, fmt: str) -> None:
     if output is not None:
         click.echo(f"wrote {len(done)} molecule(s) to {output}", err=True)
+        if done:
+            click.echo(f"{SCORES_ON_DEMAND}: taskverse difficulty {output / (done[0].id + '.yaml')}", err=True)
     elif fmt == "json":
         emit_json([m.model_dump(mode="json") for m in done])
 
