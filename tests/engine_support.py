@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from conftest import HANG_GUARD
 from taskverse.engine.binaries import CLIENT, SERVER
+from taskverse.engine.harness import Plan
 from taskverse.engine.runner import EpisodeReport
 
 if TYPE_CHECKING:
@@ -62,22 +64,45 @@ def assert_solved(report: EpisodeReport) -> None:
     assert report.replay is not None and report.replay.agrees, report.summary()
 
 
-def play_in_engine(library: Any, game: str, played: Iterable[str],
-                   wrong: Iterable[tuple[str, Any, list[dict[str, Any]]]] = ()) -> dict[str, EpisodeReport]:
-    """Each task of ``played`` with the scripted player's plan, and each ``(key, task, steps)`` of ``wrong`` with a
-    plan written by hand that must not complete it, run in the engine two at a time: the reports by task id (or key)."""
+PlanMaker = Callable[[Plan], Plan]
+"""A wrong plan made from the task's scripted plan (the chest it opens swapped for another)."""
+
+
+def play_in_engine(library: Any, game: str, played: Iterable[str | tuple[str, Any]],
+                   wrong: Iterable[tuple[str, Any, list[dict[str, Any]] | PlanMaker]] = ()) -> dict[str, EpisodeReport]:
+    """Play tasks in the engine two at a time: the reports by task id (or key).
+
+    Each of ``played`` (a task id, or ``(key, task)`` for a task made in the test) with the scripted player's plan;
+    each ``(key, task, wrong)`` of ``wrong`` with a plan that must not complete it: the steps of a plan written by
+    hand, or a function from the task's scripted plan to the wrong plan. A task is compiled (and planned) once,
+    however many plans play it.
+    """
     from taskverse.engine.compiler import compile_task
-    from taskverse.engine.harness import Plan
     from taskverse.engine.planner import plan_task
     from taskverse.engine.runner import run_jobs
 
+    compiled: dict[str, tuple[Any, Any]] = {}
+    scripted: dict[str, Plan] = {}
+
+    def ir_of(task: Any) -> Any:
+        if task.id not in compiled or compiled[task.id][0] != task:
+            compiled[task.id] = (task, compile_task(task, library, game))
+            scripted.pop(task.id, None)
+        return compiled[task.id][1]
+
+    def plan_of(task: Any) -> Plan:
+        ir = ir_of(task)
+        if task.id not in scripted:
+            scripted[task.id] = plan_task(task, ir, library)
+        return scripted[task.id]
+
     jobs, keys = [], []
-    for task_id in played:
-        task = library.get(task_id)
-        ir = compile_task(task, library, game)
-        jobs.append((task, ir, plan_task(task, ir, library)))
-        keys.append(task_id)
-    for key, task, steps in wrong:
-        jobs.append((task, compile_task(task, library, game), Plan.model_validate({"steps": steps})))
+    for entry in played:
+        key, task = (entry, library.get(entry)) if isinstance(entry, str) else entry
+        jobs.append((task, ir_of(task), plan_of(task)))
+        keys.append(key)
+    for key, task, how in wrong:
+        plan = how(plan_of(task)) if callable(how) else Plan.model_validate({"steps": how})
+        jobs.append((task, ir_of(task), plan))
         keys.append(key)
     return dict(zip(keys, run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT), strict=True))

@@ -8,9 +8,11 @@ kind alone. The engine tests play them with the scripted player, and wrong plans
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from engine_support import ENGINE_TIMEOUT, assert_solved, need_engine
+from engine_support import assert_solved, need_engine, play_in_engine
 from taskverse.engine.compiler import Compiler, compile_task
 from taskverse.engine.gamegen.content import structure_node, structures
 from taskverse.engine.harness import Plan
@@ -119,20 +121,9 @@ def _swapped(plan: Plan, node: str) -> Plan:
 @pytest.fixture(scope="module")
 def played(library):
     need_engine(client=True)
-    from taskverse.engine.runner import run_jobs
-
-    jobs, keys = [], []
-    for task_id in KINDED:
-        task = library.get(task_id)
-        ir = compile_task(task, library, GAME)
-        jobs.append((task, ir, plan_task(task, ir, library)))
-        keys.append(task_id)
-    for task_id, node, _ in SWAPPED:
-        task = library.get(task_id)
-        ir = compile_task(task, library, GAME)
-        jobs.append((task, ir, _swapped(plan_task(task, ir, library), node)))
-        keys.append(f"swapped:{task_id}")
-    return dict(zip(keys, run_jobs(jobs, library=library, parallel=2, timeout=ENGINE_TIMEOUT), strict=True))
+    swapped = [(f"swapped:{task_id}", library.get(task_id), partial(_swapped, node=node))
+               for task_id, node, _ in SWAPPED]  # the scripted plans with the other chest opened
+    return play_in_engine(library, GAME, KINDED, swapped)
 
 
 def _opened(report) -> list[tuple[str, str | None]]:
