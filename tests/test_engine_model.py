@@ -224,8 +224,11 @@ def test_a_villager_sells_the_enchanted_gear_its_drawn_offer_names(library, item
     rules = game_model("taskverse_mc", library.knowledge).rules
     a = rules.action_index[f"use.minecraft:villager.minecraft:{item}"]
     (way,) = rules.ways[a]
+    trading = library.knowledge.mechanisms.trading
+    prof, trade = next((p, t) for p in trading.professions for t in p.sells if t.item == item)
     assert sorted((rules.names[n.members[0]], n.count) for n in way) == [
-        ("minecraft:emerald", price), (f"minecraft:{site}", 1), ("minecraft:villager", 1)]
+        ("minecraft:emerald", price), (f"minecraft:{site}", 1), ("minecraft:villager", 1),
+        (f"xp:{prof.profession}", trading.levels[trade.level])]  # the villager raised to the offer's level
     task = library.get(f"trade.{item}")  # its start summons the villager and gives the highest price
     steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
     assert [(s.do, s.item) for s in steps] == [("place", f"minecraft:{site}"), ("trade", f"minecraft:{item}")]
@@ -235,9 +238,12 @@ def test_a_villager_trades_the_offers_of_its_job_sites_profession(library):
     model = game_model("taskverse_mc", library.knowledge)
     rules = model.rules
     a = rules.action_index["use.minecraft:villager.minecraft:chainmail_chestplate"]
-    (way,) = rules.ways[a]  # only an armorer sells it (trades.yaml)
+    (way,) = rules.ways[a]  # only a journeyman armorer sells it (trades.yaml): its job site kept, 70 experience
     assert sorted((rules.names[n.members[0]], n.count, n.consume) for n in way) == [
-        ("minecraft:blast_furnace", 1, True), ("minecraft:emerald", 4, True), ("minecraft:villager", 1, False)]
+        ("minecraft:blast_furnace", 1, False), ("minecraft:emerald", 4, True), ("minecraft:villager", 1, False),
+        ("xp:armorer", 70, False)]
+    assert sorted((rules.names[o.resource], o.count) for o in rules.way_outputs[a][0]) == [
+        ("minecraft:chainmail_chestplate", 1), ("xp:armorer", 10)]  # the trade's experience
     emerald = rules.action_index["use.minecraft:villager.minecraft:emerald"]  # what villagers buy
     assert {rules.names[n.members[0]]: n.count for w in rules.ways[emerald] for n in w}["minecraft:coal"] == 15
     assert not any(".minecraft:villager." in a or a.startswith("use.default:villager") for a in
@@ -248,8 +254,22 @@ def test_a_villager_trades_the_offers_of_its_job_sites_profession(library):
                                                ("trade", "minecraft:chainmail_chestplate")]
     task = build_molecule(naive(ref("trade.chainmail_chestplate")), library)  # from scratch: spawned
     steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
-    assert [s.do for s in steps[-4:]] == ["spawn", "wait", "place", "trade"]
-    assert "standing in for" in (steps[-4].note or "")
+    spawn = next(i for i, s in enumerate(steps) if s.do == "spawn")
+    assert [s.do for s in steps[spawn - 2:spawn + 4]] == ["home", "goto_biome", "spawn", "wait", "place", "trade"]
+    assert "standing in for" in (steps[spawn].note or "")
+    # the armorer raised to a journeyman by trades with the one villager: its job site placed once, each later
+    # trade back at it (from the start, the same travel), the chestplate last
+    met = [(s.do, s.entity or s.item) for s in steps if s.do in ("spawn", "place")]
+    assert [m for m in met if m[1] in ("minecraft:villager", "minecraft:blast_furnace")] == [
+        ("spawn", "minecraft:villager"), ("place", "minecraft:blast_furnace")]
+    trades = [i for i, s in enumerate(steps) if s.do == "trade"]
+    assert len(trades) > 1 and steps[trades[-1]].item == "minecraft:chainmail_chestplate"
+    for i in trades[1:]:
+        if steps[i - 1].do != "trade":
+            assert [(s.do, s.node or s.entity) for s in steps[i - 3:i]] == [
+                ("goto_biome", None), ("goto_node", "minecraft:blast_furnace"), ("wait", "minecraft:villager")]
+            moves = [s.do for s in steps[:i - 3] if s.do in ("home", "goto_biome", "goto_node", "move", "loot")]
+            assert moves[-1] == "home"  # from the start, as the villager was spawned
     # the furnace the cooking set up at the start is dug back for the blast furnace's recipe
     craft = next(i for i, s in enumerate(steps) if (s.do, s.item) == ("craft", "minecraft:blast_furnace"))
     assert (steps[craft - 1].do, steps[craft - 1].node) == ("dig", "minecraft:furnace")

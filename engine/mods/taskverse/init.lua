@@ -1410,7 +1410,13 @@ local function apply_surroundings(state)
 		end
 	end
 	for i, spot in ipairs(ring({x = pos.x, y = pos.y + 0.5, z = pos.z}, #mobs_list, 3)) do
-		state.summoned[#state.summoned + 1] = minetest.add_entity(spot, mobs_list[i])
+		local obj = minetest.add_entity(spot, mobs_list[i])
+		state.summoned[#state.summoned + 1] = obj
+		-- a villager raised to a level (the game's experience, by profession: taskverse_mc's trading.lua)
+		local entity = obj ~= nil and obj:get_luaentity() or nil
+		if init.experience ~= nil and entity ~= nil and entity._taskverse_experience ~= nil then
+			entity._taskverse_experience(entity, init.experience)
+		end
 	end
 end
 

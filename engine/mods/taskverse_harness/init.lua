@@ -1592,8 +1592,19 @@ end
 -- has generated the map beyond, however long a busy machine takes) and the map it acts in there is generated
 -- (runtime.generate_around); either at most `seconds`.
 local WAIT_CHECK = 0.1
+-- whether an entity named `name` is within `radius` nodes of the player (one the engine has activated)
+local function entity_near(player, name, radius)
+	for _, obj in ipairs(minetest.get_objects_inside_radius(player:get_pos(), radius)) do
+		local entity = obj:get_luaentity()
+		if entity ~= nil and entity.name == name then
+			return true
+		end
+	end
+	return false
+end
+
 function actions.wait(player, step, done)
-	if step.node == nil and step.dimension == nil then
+	if step.node == nil and step.dimension == nil and step.entity == nil then
 		return minetest.after(step.seconds or 0.5, done, true)
 	end
 	local name, waited = player:get_player_name(), 0
@@ -1604,7 +1615,8 @@ function actions.wait(player, step, done)
 		end
 		local there = step.dimension == nil or runtime.dimension_at(current:get_pos()) == step.dimension
 		if there and (step.node == nil or
-				minetest.find_node_near(feet(current), step.radius or 6, {step.node}, true) ~= nil) then
+				minetest.find_node_near(feet(current), step.radius or 6, {step.node}, true) ~= nil) and
+				(step.entity == nil or entity_near(current, step.entity, step.radius or 6)) then
 			if step.dimension == nil then
 				runtime.poll(current)
 				return done(true)
@@ -1620,7 +1632,8 @@ function actions.wait(player, step, done)
 			end)
 		end
 		if waited >= (step.seconds or 0.5) then
-			local what = step.node ~= nil and ("no " .. step.node .. " within " .. (step.radius or 6) .. " nodes")
+			local near = step.node or step.entity
+			local what = near ~= nil and ("no " .. near .. " within " .. (step.radius or 6) .. " nodes")
 				or ("not in the " .. step.dimension)
 			return done(false, what .. " after " .. (step.seconds or 0.5) .. " s")
 		end

@@ -41,6 +41,7 @@ from taskverse.engine.gamegen.content import anvil as content_anvil
 from taskverse.engine.gamegen.content import mc, structure_node
 from taskverse.engine.gamegen.content import stonecutting as content_stonecutting
 from taskverse.engine.gamegen.content import storing as content_storing
+from taskverse.engine.gamegen.content import trading as content_trading
 from taskverse.engine.ir import (
     AmountIR,
     AtomIR,
@@ -76,7 +77,7 @@ from taskverse.engine.profile import (
     load_registry,
 )
 from taskverse.errors import TaskverseError
-from taskverse.schema import REPAIRS_TAG, Goal, Initialization, ResourceKind, WaySpec
+from taskverse.schema import REPAIRS_TAG, VILLAGER_XP_PREFIX, Goal, Initialization, ResourceKind, WaySpec
 from taskverse.world.graph import ways_of
 
 
@@ -816,7 +817,11 @@ class Compiler:
                 for member in need.any_of:
                     alternatives.setdefault(member, list(need.any_of))
         inventory: dict[str, int] = {}
+        experience: dict[str, int] = {}
         for item, count in init.inventory.items():
+            if item.startswith(VILLAGER_XP_PREFIX) and item[len(VILLAGER_XP_PREFIX):] in self._professions:
+                experience[item[len(VILLAGER_XP_PREFIX):]] = count  # the summoned villagers' (trading.lua)
+                continue
             counterpart = self.mapping.lookup(item, "item")
             if counterpart is not None and counterpart.to is None and not counterpart.needed:
                 continue
@@ -869,7 +874,15 @@ class Compiler:
             wield=wield, biomes=biomes, position=position,
             time=TIMES_OF_DAY[init.time.value] if init.time is not None else None,
             nearby=sorted(nearby, key=lambda x: x.name), summon=sorted(summon, key=lambda x: x.name),
+            experience=dict(sorted(experience.items())) or None,
         )
+
+    @cached_property
+    def _professions(self) -> set[str]:
+        """The villager professions whose levels the game runs (taskverse_mc's trading); none elsewhere."""
+        if self.game not in GENERATED_GAMES:
+            return set()
+        return {p["profession"] for p in content_trading(self.kn)["professions"]}
 
     def _check_mobs_present(self, s: _State, goals: dict[str, GoalIR], init: InitIR) -> None:
         """Runtime mobs exist only where the start summons them (they never spawn by themselves)."""

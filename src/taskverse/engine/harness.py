@@ -46,7 +46,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "goto_biome": {"biomes", "y", "vertical"},
     "goto_node": {"node", "radius", "y", "vertical", "above", "biomes"},
     "time": {"of_day"},
-    "wait": {"seconds", "node", "radius", "dimension"},
+    "wait": {"seconds", "node", "entity", "radius", "dimension"},
     "die": set(),
     "soft_reset": set(),
     "spawn": {"entity"},

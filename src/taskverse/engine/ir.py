@@ -145,6 +145,8 @@ class InitIR(IRModel):
     time: float | None = None
     nearby: list[StackIR] = Field(default_factory=list)
     summon: list[StackIR] = Field(default_factory=list)
+    experience: dict[str, int] | None = None
+    """A villager profession -> the experience the summoned villagers start with in it (taskverse_mc's levels)."""
 
 
 class DropIR(IRModel):

@@ -42,8 +42,10 @@ atom                  needs                                                     
                       that cannot dig it digs it as the hand does)
 ``use.<nest>.<item>`` a generated (full) bee nest, shears (kept) or a glass        3 honeycomb, a honey bottle
                       bottle (used up), in taskverse_mc
-``use.<villager>.<i>`` a villager (met), its profession's job site (placed         the item (an emerald for
-                      beside it), the price (emeralds and more), in taskverse_mc  what it buys)
+``use.<villager>.<i>`` a villager (met), its profession's job site (kept,         the item (an emerald for
+                      placed beside it), the price (emeralds and more), the villager     what it buys) and the trade's
+                      raised to the offer's level (``xp:<profession>``, kept),    experience
+                      in taskverse_mc
 ``use.<trader>.<i>``  a wandering trader (met), the emeralds, in taskverse_mc     the item, with the chance a
                                                                                   trader has the offer
 ``kill.<mob>``        the mob (summoned or spawned); a spawned one, the combat    its loot (1 in 10 or likelier);
@@ -139,7 +141,7 @@ from taskverse.engine.profile import (
 )
 from taskverse.errors import TaskverseError
 from taskverse.library.combat import fight_needs
-from taskverse.schema import AtomTask, Category, Goal, Metrics, Need, ResourceKind, WaySpec, Yield
+from taskverse.schema import AtomTask, Category, Goal, Metrics, Need, ResourceKind, WaySpec, Yield, villager_xp
 from taskverse.world.rules import Rules
 
 HAND = ""
@@ -858,8 +860,11 @@ class GameModel:
 
         One way per offer of the item (``trades.yaml``, as the generated game trades:
         :func:`taskverse.engine.gamegen.content.trading`): the villager (met), the profession's job site block
-        (placed beside it, and left there: used up), the price (emeralds and the trade's other items; the items
-        a villager buys, for an emerald).
+        (kept, as the library's trades keep it: placed beside the villager at its first trade, which it keeps for
+        every later one), the villager raised to the offer's level (the library's
+        internal item ``xp:<profession>``, kept: the experience its earlier trades gave, or the start's), the price
+        (emeralds and the trade's other items; the items a villager buys, for an emerald). Each trade yields the
+        goods and the offer's experience, as the game adds it to the villager's.
         """
         if self.game not in GENERATED_GAMES:
             return
@@ -868,19 +873,25 @@ class GameModel:
         villager = counterpart.to if counterpart is not None and counterpart.to is not None else ""
         if villager not in self.entities:
             return
+        levels = {level["level"]: level["xp"] for level in table["levels"]}
         ways: dict[str, list[tuple[list[Need], list[Yield]]]] = {}
         for prof in table["professions"]:
             site = self._game(prof["job_site"], "item")
             if not site:
                 continue
+            trained = villager_xp(prof["profession"])
             for offer in prof["offers"]:
                 gives = self._game(offer["gives"], "item")
                 price = [(self._game(p["item"], "item"), p["count"]) for p in offer["price"]]
                 if not gives or not all(name for name, _ in price) or site in {n for n, _ in price}:
                     continue
-                needs = [_need("entity", [villager]), _need("item", [site]),
+                # the villager raised to the offer's level: its experience, kept as a station is (so that the
+                # experience a start gives prices the trade as held; it is no tool: no use, no wear)
+                at = levels[offer["level"]]
+                raised = [_need("item", [trained], at, kept=True)] if at else []
+                needs = [_need("entity", [villager]), _need("item", [site], kept=True), *raised,
                          *(_need("item", [name], count) for name, count in price)]
-                way = (needs, [Yield(name=gives, count=offer["count"])])
+                way = (needs, [Yield(name=gives, count=offer["count"]), Yield(name=trained, count=offer["xp"])])
                 if way not in ways.setdefault(gives, []):
                     ways[gives].append(way)
         for gives, found in sorted(ways.items()):
@@ -932,6 +943,11 @@ class GameModel:
                                                     [Yield(name=output, count=cut["count"])]))
         for output, found in sorted(ways.items()):
             out.add(Act("craft", "cut", output), found, suffix="cut")
+
+    @cached_property
+    def villagers(self) -> set[str]:
+        """The game's entities that trade as villagers do (taskverse_mc's villager: its level is its own)."""
+        return {act.name for act in self.acts.values() if act.kind == "trade"}
 
     @cached_property
     def anvils(self) -> set[str]:

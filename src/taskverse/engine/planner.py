@@ -77,7 +77,7 @@ from taskverse.engine.ir import (
 )
 from taskverse.engine.model import GROUND_Y, HAND, GameModel, game_model
 from taskverse.errors import TaskverseError
-from taskverse.schema import MAX_COUNT, Goal
+from taskverse.schema import MAX_COUNT, VILLAGER_XP_PREFIX, Goal, villager_xp
 from taskverse.world.rules import CostModel, State
 from taskverse.world.search import Planner, holdings, wield_of
 
@@ -307,6 +307,11 @@ UNLUCKY = 1e-6
 """How unlikely a run of tries for a chance drop may be to come up short before the player gives up on it."""
 
 
+VILLAGER_BACK = 30.0
+"""Game seconds the scripted player waits, at most, for a villager it comes back to (the engine activates the objects
+of a map block it unloaded every 2 s or so once a player is near)."""
+
+
 def tries_for(chance: float, count: int) -> int:
     """How many tries (digs, kills) the player makes for ``count`` items that one try gives with ``chance``.
 
@@ -346,6 +351,12 @@ class _Player:
         """Whether the enchanting table and its bookshelves stand at the start (see ``_enchant``)."""
         self.furnace_placed = False
         """Whether a cook step set the held furnace up at the start (it is no longer in the inventory)."""
+        self.experience: dict[tuple[str, str], Counter[str]] = {}
+        """Where a villager traded -> its experience (``xp:<profession>``), the start's and its trades'."""
+        self.villagers: dict[str, tuple[str, ...]] = {}
+        """Job site -> the biomes travelled to from the start where the villager spawned for it stands."""
+        self.sites: Counter[str] = Counter()
+        """Job site blocks placed beside villagers (the model still holds them: a kept need)."""
         self.jobs: dict[tuple[str, str], str] = {}
         """Where a villager traded (``("home", "")``, or ``("spawned", villager)`` for the last one spawned) -> the job
         site placed beside it, which it keeps."""
@@ -705,21 +716,69 @@ class _Player:
         The villager is the one a start summoned, or one spawned where Minecraft's villages are (the stand-in).
         """
         villager = act.name
-        site = self.rules.names[self.rules.ways[self.rules.action_index[name]][w][1].members[0]]
+        a = self.rules.action_index[name]
+        way = self.rules.ways[a][w]
+        site = self.rules.names[way[1].members[0]]
+        trained = [n for n in way if self.rules.names[n.members[0]].startswith(VILLAGER_XP_PREFIX)]
+        gained = [o for o in self.rules.way_outputs[a][w]
+                  if self.rules.names[o.resource].startswith(VILLAGER_XP_PREFIX)]
         # a villager keeps the job site it claimed: one of another profession is another villager
-        if self.here == ("spawned", villager) and self.jobs.get(self.here, site) == site:
-            pass  # the one met (spawned) for this, still beside the player
+        if self.here == ("villager", site):
+            pass  # the one the earlier trades were made with, still beside the player
+        elif self.here == ("spawned", villager) and site not in self.villagers:
+            self._spawned_villager(villager, site)  # the one met (spawned) for this, still beside the player
         elif self.home_mobs[villager] > 0 and self.jobs.get(("home", ""), site) == site:
             self.home(name)
+        elif site in self.villagers:  # the one spawned for the profession before, raised by its trades: back to it
+            self.home(name)
+            if self.villagers[site]:
+                self.add(Step(do="goto_biome", biomes=list(self.villagers[site])), f"teleport: back to the "
+                         f"{villager} beside the {site} for {name}", main=False)
+            self.add(Step(do="goto_node", node=site, radius=16), f"teleport: to the {site} its {villager} stands "
+                     f"beside, for {name}", main=False)
+            # the engine activates the villager again a moment after the player is back (its map block unloaded)
+            self.add(Step(do="wait", entity=villager, radius=8, seconds=VILLAGER_BACK),
+                     f"wait: for the {villager} to be active again", main=False)
+            self.here = ("villager", site)
         elif villager in self.model.spawns:
+            # from the start, so that the same travel finds the same spot again for the villager's later trades
             self._spawn(villager, name)
+            self._spawned_villager(villager, site)
         else:
             raise NoPlan(f"no {villager} summoned at the start for a trade with a {site} (and Minecraft does not "
                          "spawn it)")
-        self.add(Step(do="place", item=site, count=1), f"{name}: {site}, the job site of the villager's profession",
-                 main=False)
+        # the experience is the villager's, not the player's: the planner trades a profession's offers with one
+        # villager (the start's, or the one spawned for it), which its earlier trades raised
+        if self.here not in self.experience:
+            start = (self.goals.ir.init.experience or {}) if self.here == ("home", "") else {}
+            self.experience[self.here] = Counter({villager_xp(p): xp for p, xp in start.items()})
+        has = self.experience[self.here]
+        for need in trained:
+            xp = self.rules.names[need.members[0]]
+            if has[xp] < need.count:
+                raise NoPlan(f"{name}: the {villager} at hand has {has[xp]} {xp}, the trade needs {need.count} "
+                             "(the planner raised another villager of the profession)")
+        if self.jobs.get(self.here) != site:  # placed once: the villager keeps it for every later trade
+            # the model keeps the job site in the inventory; the game's stands beside the villager it was placed for
+            if self.rules.inventory(self.state).get(site, 0) - self.sites[site] < 1:
+                raise NoPlan(f"{name}: the {site} the model holds stands beside another {villager}")
+            self.sites[site] += 1
+            self.add(Step(do="place", item=site, count=1), f"{name}: {site}, the job site of the villager's "
+                     "profession", main=False)
         self.jobs[self.here] = site
+        for output in gained:
+            has[self.rules.names[output.resource]] += output.count
         self.add(Step(do="trade", entity=villager, item=act.makes), name)
+
+    def _spawned_villager(self, villager: str, site: str) -> None:
+        """The villager just spawned (from the start: ``_spawn``) is the one the profession of ``site`` trades with.
+
+        Its later trades go back to it: from the start the same travel finds the same spot, and the job site.
+        """
+        spawns = self.model.spawns[villager]
+        self.villagers[site] = tuple(spawns[self.met.get(villager) or next(iter(spawns))])
+        self.here = ("villager", site)
+        self.experience.pop(self.here, None)  # a villager met anew has traded with no one
 
     def _wander(self, act: Any, name: str, outputs: Any, w: int) -> None:
         """Tries at a wandering trader's offer: one ``trade`` step over traders until one sells the item.
@@ -789,6 +848,8 @@ class _Player:
         if dimension is None:
             dimension = self.met.get(mob) or next(iter(spawns))
         biomes = spawns[dimension]
+        if mob in self.model.villagers:  # from the start: a villager's later trades travel back the same way
+            self.home(why)
         if self.here == ("killed", mob) and self.met.get(mob) == dimension:
             pass
         elif biomes:
@@ -1165,6 +1226,8 @@ def start_state(model: GameModel, ir: TaskIR) -> State:
     inventory = Counter({s.name: s.count for s in init.inventory})
     if init.wield:
         inventory[init.wield] += 1
+    for profession, xp in (init.experience or {}).items():  # the summoned villagers' (taskverse_mc's levels)
+        inventory[villager_xp(profession)] += xp
     found: list[tuple[str, str]] = [("block", s.name) for s in init.nearby]
     found += [("entity", s.name) for s in init.summon]
     found += [("biome", b) for b in (init.biomes or [])[:1] if ("biome", b) in model.rules.index]

@@ -585,7 +585,7 @@ def _namespace_mapping(mapping: GameMapping, registry: Registry) -> GameMapping:
     """Fill a namespace mapping from the registry: ``name`` -> ``<namespace>:name`` wherever that is registered."""
     prefix = f"{mapping.namespace}:"
     items = {name[len(prefix):]: Counterpart(to=name) for name in sorted(registry.items) if name.startswith(prefix)}
-    # what the file lists is what has no counterpart (a villager's experience, where any villager trades at any level)
+    # what the file lists is what has no counterpart (a villager's experience, which the game keeps on its villagers)
     items = {**{n: c for n, c in mapping.items.items() if c.to is None}, **items}
     entities = {name[len(prefix):]: Counterpart(to=name) for name in sorted(registry.entities)
                 if name.startswith(prefix)}

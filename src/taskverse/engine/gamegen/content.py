@@ -72,9 +72,12 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   another.
 * Trading: a villager takes the profession of the nearest job site block within :data:`JOB_RADIUS` nodes
   (Minecraft: an unemployed villager claims one within 48) and trades the knowledge's offers of it
-  (``trades.yaml``: emeralds and the trade's other items for its goods; what it buys for emeralds), at any level
-  (raising a villager's level is not modelled) and base prices (:func:`trading`). Villagers are met as every mob
-  is: summoned by a start, or spawned by the scripted player where Minecraft's villages stand (a stand-in: the
+  (``trades.yaml``: emeralds and the trade's other items for its goods; what it buys for emeralds) at base prices
+  (:func:`trading`), each once the villager has reached its level: a trade adds its ``xp`` to the villager's
+  experience in that profession, and a level is reached at the experience ``levels`` gives (10 apprentice, 70
+  journeyman...); an offer above the villager's level is refused, naming the level and experience it needs (a
+  start gives the villagers it summons the experience its task names). Villagers are met as every mob is:
+  summoned by a start, or spawned by the scripted player where Minecraft's villages stand (a stand-in: the
   game generates no structures). A wandering trader (:func:`wandering`) draws its offers once, the first time it
   is traded with or shown, as Minecraft's does when it spawns: 5 distinct offers of the generic pool and 1 of the
   rare one, each equally likely, and trades only those (each up to its ``uses``); the draw is seeded by the map
@@ -942,7 +945,9 @@ def trading(kn: Any) -> dict[str, Any]:
     pickaxe) is the game's enchanted item, the one its anvil makes, for the trade's lowest price (the game does not
     draw the enchantment level the price grows with). Offers whose items the game lacks are left out, and so are
     those that depend on a villager's type (``biomes``: a fisherman's boat), which the generated villager has none
-    of; levels and demand are not modelled, as in the table.
+    of; demand is not modelled, as in the table. Each offer has its ``level`` and the villager experience it gives
+    (``xp``), and ``levels`` lists each level with the experience a villager reaches it at, in order: a villager
+    trades an offer once its experience reaches the offer's level (``trading.lua``).
     """
     table = kn.mechanisms.trading if kn.mechanisms is not None else None
     # the game's items: the game data's, and the enchanted ones the anvil makes (an armorer's enchanted gear)
@@ -955,16 +960,17 @@ def trading(kn: Any) -> dict[str, Any]:
         for trade in prof.sells:
             also = [{"item": mc(trade.also.item), "count": trade.also.count}] if trade.also else []
             for item in trade.goods:
-                offers.append({"gives": mc(item), "count": trade.count,
+                offers.append({"gives": mc(item), "count": trade.count, "level": trade.level, "xp": trade.xp,
                                "price": [{"item": mc("emerald"), "count": trade.emeralds}, *also]})
         for buy in (b for b in prof.buys if not b.biomes):
-            offers.append({"gives": mc("emerald"), "count": buy.emeralds,
+            offers.append({"gives": mc("emerald"), "count": buy.emeralds, "level": buy.level, "xp": buy.xp,
                            "price": [{"item": mc(buy.item), "count": buy.count}]})
         offers = [o for o in offers if all(n.split(":", 1)[1] in known for n in
                                            (o["gives"], *(p["item"] for p in o["price"])))]
         out.append({"profession": prof.profession, "job_site": mc(prof.job_site), "offers": offers})
+    levels = [{"level": name, "xp": xp} for name, xp in table.levels.items()] if table is not None else []
     return {"villager": mc("villager") if "villager" in kn.mobs else "", "job_radius": JOB_RADIUS,
-            "professions": out, "wandering": wandering(kn)}
+            "levels": levels, "professions": out, "wandering": wandering(kn)}
 
 
 def wandering(kn: Any) -> dict[str, Any]:

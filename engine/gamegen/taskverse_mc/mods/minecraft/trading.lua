@@ -4,6 +4,13 @@
 -- player's inventory and the goods given. A player right-clicks a villager for its offers (a form, one button an
 -- offer); a scripted player trades through `_taskverse_trade(self, player, item)`, which takes the first offer of
 -- the item whose price the player holds.
+-- Levels (`trading.levels`, trades.yaml): each offer has a level, and a villager trades it once its experience in
+-- its profession reaches that level's (10 apprentice, 70 journeyman, 150 expert, 250 master); each trade adds the
+-- offer's `xp`. An offer above the villager's level is refused with what it needs ("needs an apprentice librarian
+-- (10 experience), has 0") and not shown in its form. The experience is the villager's, kept per profession
+-- (`self._experience`, saved with the mob): a villager moved to another job site starts that profession anew. A
+-- start gives the villagers it summons the experience its task names (`_taskverse_experience(self, by_profession)`,
+-- which the taskverse runtime calls), as the text world's start gives a villager raised to a level.
 
 -- The wandering trader (`trading.wandering`): each trader draws its offers once, the first time it is traded with
 -- or shown, as Minecraft's trader does when it spawns: `picks` distinct offers of each pool (5 of the generic pool,
@@ -145,11 +152,62 @@ return function(trading, on_buttons)
 	if def == nil then
 		return
 	end
+	-- a villager never despawns (Minecraft Wiki, Villager): mobs_redo removes a mob whose map block unloads unless
+	-- its lifetimer is 20000 or more (its mark of a kept mob), and a villager the player left keeps its experience
+	def.lifetimer = 20000
 	local FORM = "minecraft:trade"
 	local sites, by_site = {}, {}
 	for _, prof in ipairs(trading.professions) do
 		sites[#sites + 1] = prof.job_site
 		by_site[prof.job_site] = prof
+	end
+
+	-- level name -> the experience it is reached at
+	local threshold = {}
+	for _, level in ipairs(trading.levels or {}) do
+		threshold[level.level] = level.xp
+	end
+
+	local function experience(self, prof)
+		return (self._experience or {})[prof.profession] or 0
+	end
+
+	-- whether the villager has reached the offer's level, else why not
+	local function reached(self, prof, offer)
+		local needs, has = threshold[offer.level] or 0, experience(self, prof)
+		if has >= needs then
+			return true
+		end
+		local article = offer.level:match("^[aeiou]") and "an " or "a "
+		return false, "needs " .. article .. offer.level .. " " .. prof.profession .. " (" .. needs ..
+			" experience), has " .. has
+	end
+
+	local function unlocked(self, prof)
+		local out = {}
+		for _, offer in ipairs(prof.offers) do
+			if reached(self, prof, offer) then
+				out[#out + 1] = offer
+			end
+		end
+		return out
+	end
+
+	-- a trade made: the price taken, the goods given, the offer's experience added
+	local function trade(self, player, prof, offer)
+		local ok, err = deal(player, offer)
+		if ok then
+			self._experience = self._experience or {}
+			self._experience[prof.profession] = experience(self, prof) + (offer.xp or 0)
+		end
+		return ok, err
+	end
+
+	def._taskverse_experience = function(self, by_profession)
+		self._experience = {}
+		for prof, xp in pairs(by_profession or {}) do
+			self._experience[prof] = xp
+		end
 	end
 
 	-- job site position (hash) -> the villager that claimed it; a villager keeps its claim while the block stands
@@ -193,17 +251,23 @@ return function(trading, on_buttons)
 			return false, "the villager has no job site block within " .. trading.job_radius .. " nodes"
 		end
 		local inv = player:get_inventory()
-		local sold = false
+		local sold, refused = false, nil
 		for _, offer in ipairs(prof.offers) do
 			if offer.gives == item then
 				sold = true
-				if affords(inv, offer) then
-					return deal(player, offer)
+				local ok, why = reached(self, prof, offer)
+				if not ok then
+					refused = refused or why
+				elseif affords(inv, offer) then
+					return trade(self, player, prof, offer)
 				end
 			end
 		end
 		if not sold then
 			return false, "a villager of profession " .. prof.profession .. " does not trade " .. item
+		end
+		if refused ~= nil then
+			return false, "the villager's offer of " .. item .. " " .. refused
 		end
 		return false, "the player holds no price of " .. item .. " a " .. prof.profession .. " asks"
 	end
@@ -221,12 +285,12 @@ return function(trading, on_buttons)
 			minetest.chat_send_player(name, "This villager has no job site block near it.")
 			return
 		end
-		open[name] = {villager = self, offers = prof.offers}
-		offer_form(name, FORM, prof.profession, prof.offers)
+		open[name] = {villager = self, prof = prof, offers = unlocked(self, prof)}
+		offer_form(name, FORM, prof.profession .. " (experience " .. experience(self, prof) .. ")", open[name].offers)
 	end
 	def.on_rightclick = show
 
-	on_buttons(FORM, "offer_", open, offers_shown, function(player, _, offer)
-		return deal(player, offer)
+	on_buttons(FORM, "offer_", open, offers_shown, function(player, shown, offer)
+		return trade(shown.villager, player, shown.prof, offer)
 	end)
 end
