@@ -3,7 +3,9 @@
 It does what the text world's anvil atoms do (``anvil.yaml``): an enchanted book combined with an iron sword gives the
 enchanted sword, a name tag renamed gives the named name tag (each taken as crafted), an iron pickaxe repaired with an
 iron ingot is the anvil used holding it, and two bows repair one, as two iron pickaxes combine into one (the curated
-``use.combine_with_anvil``, whose work uses the second pickaxe up). Wrong plans must fail: a combine without the item
+``use.combine_with_anvil``, whose work uses the second pickaxe up). Every work is the anvil used holding an item it
+took: the one in hand (the curated ``use.repair_with_anvil``'s iron ingot, which the scripted player wields), else the
+item worked on (the curated ``use.rename_with_anvil``'s iron sword). Wrong plans must fail: a combine without the item
 the book goes on, a repair of an item the player does not hold.
 """
 
@@ -15,7 +17,8 @@ from engine_support import assert_solved, need_engine, play_in_engine
 
 GAME = "taskverse_mc"
 
-PLAYED = ("combine.iron_sword", "rename.name_tag", "repair.iron_pickaxe", "repair.bow", "use.combine_with_anvil")
+PLAYED = ("combine.iron_sword", "rename.name_tag", "repair.iron_pickaxe", "repair.bow", "use.combine_with_anvil",
+          "use.repair_with_anvil", "use.rename_with_anvil")
 
 #: Plans written here that must not complete their task, and why their step fails.
 WRONG = {
@@ -63,3 +66,12 @@ def test_a_wrong_plan_does_not_complete_it(played, task_id):
     assert report.error is None, report.engine_errors
     assert not report.success
     assert WRONG[task_id][1] in (report.plan_error or "")
+
+
+@pytest.mark.parametrize(("task_id", "held"), [("use.repair_with_anvil", "iron_ingot"),
+                                                ("use.rename_with_anvil", "iron_sword")])
+def test_the_anvil_is_used_holding_the_item_its_work_took_from_the_hand_else_the_item_worked_on(played, task_id,
+                                                                                                   held):
+    used = [e for e in _events(played[task_id], "use") if e[0] == "anvil"]
+    assert ("anvil", held, 1) in used
+    assert all(h in ("anvil", held) for _, h, _ in used)  # the anvil placed (held the anvil), then its work

@@ -730,8 +730,23 @@ def test_the_anvils_work_is_done_at_the_anvil_the_start_gives(library, task_id, 
     task = library.get(task_id)
     steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
     item = made.split(".")[1]
+    # a repair is the anvil used holding the item: the scripted player wields it (not the material, which the
+    # anvil would report instead)
+    wield = [{"do": "wield", "item": item}] if made.endswith(".repair") else []
     assert [s.model_dump(exclude_none=True, exclude={"note"}) for s in steps] == [
-        {"do": "anvil", "item": item, "node": "minecraft:anvil", "count": 1}]
+        *wield, {"do": "anvil", "item": item, "node": "minecraft:anvil", "count": 1}]
+
+
+def test_a_repair_holding_the_material_is_the_anvil_used_holding_it(library):
+    # the curated use.repair_with_anvil: the ingot in hand, then the pickaxe repaired with it
+    rules = game_model("taskverse_mc", library.knowledge).rules
+    a = rules.action_index["use.minecraft:iron_ingot.mend"]
+    assert rules.goals[a].using == "minecraft:iron_ingot"
+    task = library.get("use.repair_with_anvil")
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert [s.model_dump(exclude_none=True, exclude={"note"}) for s in steps] == [
+        {"do": "wield", "item": "minecraft:iron_ingot"},
+        {"do": "anvil", "item": "minecraft:iron_pickaxe", "node": "minecraft:anvil", "count": 1}]
 
 
 def test_two_of_an_item_repair_one_at_the_anvil(library):

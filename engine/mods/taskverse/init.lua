@@ -825,9 +825,9 @@ local function counted_use_hook(original)
 end
 
 -- An item a node's own work uses calls its `_on_used_on(itemstack, user, pointed_thing)` once the work is done
--- (taskverse_mc's anvil repairing it, its enchanting table taking a try at it): one `use` event for the node, held
--- the item (it is in the node's slot, whatever the hand holds), as the library's `repair` and `enchant` goals name
--- it. A work refused (no material, too few bookshelves) calls nothing.
+-- (taskverse_mc's anvil working with it, its enchanting table taking a try at it): one `use` event for the node,
+-- held the item (the one the node's work names, whatever the hand holds), as the library's `repair` and `enchant`
+-- goals name it. A work refused (no material, too few bookshelves) calls nothing.
 local function used_on_hook(original)
 	return function(itemstack, user, pointed_thing)
 		if is_player(user) then

@@ -1080,10 +1080,12 @@ local function station_work(player, step, done, field, none)
 		if spot == nil or not player:get_inventory():contains_item("main", step.node) then
 			return done(false, "no " .. step.node .. " nearby and none to place")
 		end
+		local hand = player:get_wielded_item():get_name()
 		local ok, err = place_at(player, step.node, spot)
 		if not ok then
 			return done(false, err)
 		end
+		wield(player, hand) -- the station placed, the hand holds again what the work is done with (an anvil's material)
 		pos = spot
 	end
 	for _ = 1, step.count or 1 do

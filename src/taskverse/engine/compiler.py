@@ -77,7 +77,7 @@ from taskverse.engine.profile import (
     load_registry,
 )
 from taskverse.errors import TaskverseError
-from taskverse.schema import REPAIRS_TAG, VILLAGER_XP_PREFIX, Goal, Initialization, ResourceKind, WaySpec
+from taskverse.schema import VILLAGER_XP_PREFIX, Goal, Initialization, ResourceKind, WaySpec
 from taskverse.world.graph import ways_of
 
 
@@ -302,7 +302,7 @@ class Compiler:
             using = sorted(mapped)
             if event == "use" and self._on_mob(goal.target):  # the mob's right-click is a use on it, too
                 s.use_items.update(e for e in mapped.values() if self._callbacks(e) & USE_CALLBACKS)
-            elif event == "use" and self._anvil_does(goal):  # the anvil's repair calls the item's _on_used_on
+            elif event == "use" and self._anvil_does(goal):  # the anvil's work calls the item's _on_used_on
                 s.use_items.update(mapped.values())
             elif event == "use":
                 self._use_items(s, goal.using, mapped)
@@ -446,11 +446,7 @@ class Compiler:
         stations = set(mech.anvil.stations)
         ways = ways_of(task)
         if all(any(n.kept and stations & set(n.any_of) for n in way) for way in ways):
-            # a use is the anvil's only for work that uses something up: a repair (a unit of material, or two of the
-            # item made one: combining them); a rename uses nothing up, and its anvil used is not what the game logs
-            uses_up = all(any(not n.kept for n in way) for way in ways)
-            repairs = task.goal.event.value == "craft" or REPAIRS_TAG in task.tags or uses_up
-            return None if repairs and self._anvil_does(task.goal) else "anvil"
+            return None if self._anvil_does(task.goal) else "anvil"
         # a cut, not every atom that keeps the block: a mason's trades keep it as the villager's job site
         if task.verb == "stonecut" and task.goal.target in mech.stonecutting.ways():
             if self.game in GENERATED_GAMES and mc(task.goal.target) in self._cut_outputs:
@@ -462,25 +458,27 @@ class Compiler:
     def _anvil_work(self) -> dict[str, set[str]]:
         """The generated game's anvil (``anvil.yaml``) in its names; empty sets in the other games.
 
-        ``stations`` (its anvils), ``made`` (the named and enchanted items it gives) and ``repaired`` (the items it
-        repairs).
+        ``stations`` (its anvils), ``made`` (the named and enchanted items it gives) and ``takes`` (the items its
+        work takes: those it renames, combines or repairs, a repair's materials, the enchanted book).
         """
         table = content_anvil(self.kn) if self.game in GENERATED_GAMES else {}
-        return {"stations": set(table.get("stations", [])),
-                "made": {e["result"] for e in [*table.get("renames", []), *table.get("combines", [])]},
-                "repaired": {e["item"] for e in table.get("repairs", [])}}
+        works = [*table.get("renames", []), *table.get("combines", [])]
+        repairs = table.get("repairs", [])
+        takes = {e["item"] for e in [*works, *repairs]} | {m for e in repairs for m in e["materials"]}
+        return {"stations": set(table.get("stations", [])), "made": {e["result"] for e in works},
+                "takes": takes | ({table["book"]} if table.get("combines") else set())}
 
     def _anvil_does(self, goal: Goal) -> bool:
         """Whether the game's anvil does what a goal judges.
 
-        It gives the named or enchanted item crafted (a rename, a combine), and is used holding an item it repairs
-        (the runtime logs a repair so).
+        It gives the named or enchanted item crafted (a rename, a combine), and every work is the anvil used holding
+        an item the work took (``anvil.lua``: the one in hand, a repair's material, else the item worked on).
         """
         work = self._anvil_work
         if goal.event.value == "craft":
             return mc(goal.target) in work["made"]
         return (goal.event.value == "use" and mc(goal.target) in work["stations"] and goal.using is not None
-                and mc(goal.using) in work["repaired"])
+                and mc(goal.using) in work["takes"])
 
     @cached_property
     def _cut_outputs(self) -> set[str]:
@@ -726,7 +724,7 @@ class Compiler:
                     s.problem("no anvil in the game", "anvil", f"{node.task} is done at an anvil, and {self.game}'s "
                               f"anvil does not do what its goal judges ({goal.event.value} {goal.target}"
                               f"{f' using {goal.using}' if goal.using else ''}): it gives a named or enchanted item "
-                              "crafted, and only a repair is the anvil used holding the repaired item")
+                              "crafted, and is used holding an item its work takes")
                 elif station == "anvil":
                     s.problem("no anvil in the game", "anvil", f"{node.task} is done at an anvil, which the engine "
                               "runtime does not run (no repair, rename or enchanted book in the game)")

@@ -960,8 +960,11 @@ class GameModel:
 
         From ``anvil.yaml`` (:func:`taskverse.engine.gamegen.content.anvil`). A rename or a combine
         (``craft.<result>.anvil``): the item (and the enchanted book, used up) for the named or enchanted item, whose
-        event is its craft. A repair (``use.<item>.repair``): the item, kept, and a unit of one of its materials (used
-        up), or two of the item for one; its event is the anvil used holding the item.
+        event is its craft; a rename is the anvil used holding the item too (``use.<named>.rename``). A repair
+        (``use.<item>.repair``): the item, kept, and a unit of one of its materials (used up), or two of the item for
+        one; its event is the anvil used holding the item. The same repair with the material in hand
+        (``use.<material>.mend``, a way per item it repairs) is the anvil used holding the material: the game's
+        anvil reports its use holding the item in hand when its work took it (``anvil.lua``).
         """
         if self.game not in GENERATED_GAMES:
             return
@@ -977,6 +980,11 @@ class GameModel:
             if item and result and (book or not with_book):
                 out.add(Act("craft", "anvil", result),
                         [([_need("item", [item]), *with_book, a], [Yield(name=result)]) for a in at], suffix="anvil")
+                if not with_book:  # a rename is also the anvil used holding the item renamed
+                    out.add(Act("use", "rename", result, makes=stations[0]),
+                            [([_need("item", [item]), a], [Yield(name=result)]) for a in at], target=stations[0],
+                            using=item, suffix="rename")
+        mended: dict[str, list[tuple[list[Need], list[Yield]]]] = {}
         for entry in table["repairs"]:
             item = self._game(entry["item"], "item")
             if not item:
@@ -987,8 +995,14 @@ class GameModel:
                 if materials:
                     ways.append(([_need("item", [item], kept=True), _need("item", materials), a], []))
                 ways.append(([_need("item", [item], 2), a], [Yield(name=item)]))
+                for material in materials:  # the same repair, the material in hand
+                    mended.setdefault(material, []).append(([_need("item", [item], kept=True),
+                                                             _need("item", [material]), a], []))
             out.add(Act("use", "repair", item, makes=stations[0]), ways, target=stations[0], using=item,
                     suffix="repair")
+        for material, ways in sorted(mended.items()):  # the anvil used holding the material (a way per item)
+            out.add(Act("use", "mend", material, makes=stations[0]), ways, target=stations[0], using=material,
+                    suffix="mend")
 
     def _portals(self, out: _Atoms) -> None:
         """Through a nether portal: obsidian placed, flint and steel used on it (the game's portals need no frame).

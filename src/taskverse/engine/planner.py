@@ -586,8 +586,15 @@ class _Player:
         if act.kind == "enchant":
             self._enchant(act, name, outputs, w)
             return
-        if act.kind == "repair":  # the item repaired at the anvil near the start, else the held one placed there
+        if act.kind == "rename":  # the item renamed at the anvil near the start, else the held one placed there
             self._anvil(act.name, name, [*(presence or []), *kept])
+            return
+        if act.kind == "repair":  # the anvil used holding the item repaired: it in hand, not the material
+            self._anvil(act.name, name, [*(presence or []), *kept], hold=act.name)
+            return
+        if act.kind == "mend":  # the item of the way repaired with the material in hand
+            item = self.rules.names[self.rules.ways[self.rules.action_index[name]][w][0].members[0]]
+            self._anvil(item, name, [*(presence or []), *kept], hold=act.name)
             return
         if act.kind == "trade":
             self._trade(act, name, w)
@@ -654,12 +661,17 @@ class _Player:
         self.home(name)
         self.add(Step(do="use", item=item, entity=mobs[0]), name)
 
-    def _anvil(self, item: str, name: str, at: list[str]) -> None:
-        """The anvil gives ``item`` (named, enchanted or repaired): at the start, where it stands or is placed."""
+    def _anvil(self, item: str, name: str, at: list[str], hold: str | None = None) -> None:
+        """The anvil gives ``item`` (named, enchanted or repaired): at the start, where it stands or is placed.
+
+        ``hold``: the item in hand for the work (a repair's material), which the anvil's use is then done holding.
+        """
         stations = [n for n in at if self.model.items[n].type == "node" and n in self.model.anvils]
         if not stations:
             raise NoPlan(f"no anvil for {name}")
         self.home(f"{name} (the anvil stands at the start)")
+        if hold is not None:
+            self.add(Step(do="wield", item=hold), f"{name}: {hold} in hand", main=False)
         self.add(Step(do="anvil", item=item, node=stations[0], count=1), name)
 
     def _feed(self, act: Any, name: str) -> None:

@@ -93,8 +93,9 @@ engine registers. Where the engine and Minecraft differ, the rule says how it is
   knowledge's share of its durability off the wear) or a second one (whole again), as the text world does. The
   named and enchanted items are items of their own (copies of the item, as the Silk Touch tools are; a named block
   is not placed); taking a rename or a combine from the anvil runs the engine's craft callbacks, as the library's
-  goals judge them (the result crafted), and a repair calls the item's ``_on_used_on``, which
-  the runtime logs as the anvil used holding the item. A right-click shows what the held items allow (a button
+  goals judge them (the result crafted), and every work calls the ``_on_used_on`` of an item it took (the one in
+  the player's hand, a repair's material, else the item worked on), which the runtime logs as the anvil used
+  holding it. A right-click shows what the held items allow (a button
   each). Not modelled: experience levels (not a resource of the library), the anvil wearing, a typed-in name, which
   of a book's enchantments goes on, and the refusal of a whole item (the text world repairs one too, restoring
   nothing).

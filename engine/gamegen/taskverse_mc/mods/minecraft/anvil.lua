@@ -5,9 +5,11 @@
 -- * repair: a unit of one of the item's `materials` takes `share` of the most durability off its wear, or a second
 --   one of the item (used up) makes it whole; the most worn of the player's items of the kind is the one repaired.
 -- A rename or a combine is taken from the anvil's output as a crafted item: it runs the engine's craft callbacks
--- (minetest.on_craft), which the task runtime logs as the craft event the library's goals judge. A repair calls the
--- item's `_on_used_on(itemstack, user, pointed_thing)` once it is done (the pointed thing is the anvil): it does
--- nothing here; the taskverse runtime wraps it to log the anvil used holding the item, so a refused repair is no use.
+-- (minetest.on_craft), which the task runtime logs as the craft event the library's goals judge. Every work done is
+-- a use of the anvil (Minecraft Wiki, Anvil: renaming, repairing and combining are its uses): it calls the
+-- `_on_used_on(itemstack, user, pointed_thing)` of an item the work took (the pointed thing is the anvil): the one in
+-- the player's hand when the work took it (the iron ingot held for a repair), else the item worked on. It does
+-- nothing here; the taskverse runtime wraps it to log the anvil used holding that item, so a refused work is no use.
 -- A player right-clicks an anvil for what the items it holds allow (a form, one button each); a scripted player acts
 -- through the node's `_taskverse_anvil(pos, player, item)`, item being what the anvil gives (the named or enchanted
 -- item, or the repaired item). Not modelled: experience levels, the anvil wearing, a typed-in name, the anvil's own
@@ -48,6 +50,22 @@ return function(anvil, on_buttons, shows_form)
 		return best
 	end
 
+	-- the anvil used: holding the item in hand before the work (`hand`) when the work took it (`taken`: item names),
+	-- else the one worked on
+	local function report(pos, player, hand, worked, taken)
+		local held = worked
+		for _, name in ipairs(taken) do
+			if name == hand then
+				held = hand
+			end
+		end
+		local def = minetest.registered_items[held]
+		if def ~= nil and def._on_used_on ~= nil then
+			def._on_used_on(ItemStack(held), player, {type = "node", under = pos,
+				above = {x = pos.x, y = pos.y + 1, z = pos.z}})
+		end
+	end
+
 	local function give(player, inv, stack)
 		local left = inv:add_item("main", stack)
 		if not left:is_empty() then
@@ -56,7 +74,8 @@ return function(anvil, on_buttons, shows_form)
 	end
 
 	-- a rename or a combine: the item (and the book) taken, the result given as crafted
-	local function make(player, work)
+	local function make(pos, player, work)
+		local hand = player:get_wielded_item():get_name() -- before the work: it may take the stack in hand
 		local inv = player:get_inventory()
 		local index = most_worn(inv, work.item)
 		if index == nil then
@@ -76,6 +95,7 @@ return function(anvil, on_buttons, shows_form)
 		local out = ItemStack(work.result)
 		out:set_wear(input:get_wear())
 		give(player, inv, minetest.on_craft(out, player, used, inv))
+		report(pos, player, hand, work.item, work.op == "combine" and {anvil.book} or {})
 		return true
 	end
 
@@ -86,11 +106,18 @@ return function(anvil, on_buttons, shows_form)
 			return false, "no " .. item .. " in the inventory to repair"
 		end
 		local stack = inv:get_stack("main", index)
-		local wear
+		local hand = player:get_wielded_item():get_name()
+		local wear, taken
+		-- the material in hand first (the player holds the unit it puts in), else the first one held
+		local materials = {}
 		for _, material in ipairs(repairs[item]) do
+			table.insert(materials, material == hand and 1 or #materials + 1, material)
+		end
+		for _, material in ipairs(materials) do
 			if inv:contains_item("main", ItemStack(material)) then
 				inv:remove_item("main", ItemStack(material))
 				wear = math.max(0, stack:get_wear() - math.floor(MOST_WEAR * anvil.share))
+				taken = material
 				break
 			end
 		end
@@ -117,17 +144,14 @@ return function(anvil, on_buttons, shows_form)
 		end
 		stack:set_wear(wear)
 		inv:set_stack("main", index, stack)
-		local def = minetest.registered_items[item]
-		if def ~= nil and def._on_used_on ~= nil then
-			def._on_used_on(stack, player, {type = "node", under = pos, above = {x = pos.x, y = pos.y + 1, z = pos.z}})
-		end
+		report(pos, player, hand, item, {taken})
 		return true
 	end
 
 	-- pos is the anvil's: a scripted player stands at one as a player must to use it
 	local function scripted(pos, player, item)
 		if made[item] ~= nil then
-			return make(player, made[item])
+			return make(pos, player, made[item])
 		end
 		if repairs[item] ~= nil then
 			return repair(pos, player, item)
@@ -135,8 +159,20 @@ return function(anvil, on_buttons, shows_form)
 		return false, "the anvil gives no " .. item
 	end
 
-	for item in pairs(repairs) do
-		if minetest.registered_items[item] ~= nil then
+	-- every item an anvil's work takes reports the anvil's use (the runtime wraps the callback of the task's items)
+	local takes = {[anvil.book] = true}
+	for item, materials in pairs(repairs) do
+		takes[item] = true
+		for _, material in ipairs(materials) do
+			takes[material] = true
+		end
+	end
+	for _, work in pairs(made) do
+		takes[work.item] = true
+	end
+	for item in pairs(takes) do
+		local def = minetest.registered_items[item]
+		if def ~= nil and rawget(def, "_on_used_on") == nil then
 			minetest.override_item(item, {_on_used_on = function() end})
 		end
 	end
