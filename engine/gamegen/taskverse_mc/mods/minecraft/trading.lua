@@ -152,8 +152,9 @@ return function(trading, on_buttons)
 	if def == nil then
 		return
 	end
-	-- a villager never despawns (Minecraft Wiki, Villager): mobs_redo removes a mob whose map block unloads unless
-	-- its lifetimer is 20000 or more (its mark of a kept mob), and a villager the player left keeps its experience
+	-- a villager does not despawn in Minecraft (unlike a hostile mob): mobs_redo removes a mob whose map block
+	-- unloads unless its lifetimer is 20000 or more (its mark of a kept mob); a villager the player left keeps its
+	-- experience
 	def.lifetimer = 20000
 	local FORM = "minecraft:trade"
 	local sites, by_site = {}, {}
