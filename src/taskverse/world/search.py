@@ -319,6 +319,12 @@ def wield_needs(rules: Rules, tracker: GoalTracker) -> dict[int, list[tuple[tupl
 _naive_choices: weakref.WeakKeyDictionary[
     CostModel, dict[frozenset[int], dict[tuple[int, float, float, int], list[int]]]] = weakref.WeakKeyDictionary()
 """Per cost model and start without items, the producers chosen for an amount of a resource."""
+_Expansion = tuple[tuple[tuple[int, float], ...], tuple[int, ...]]
+"""What an action's ways within the slack ask of a universe: the (member, amount) pairs whose producers it takes, in
+order, and the fuels it chooses."""
+_naive_expansions: weakref.WeakKeyDictionary[
+    CostModel, dict[frozenset[int], dict[tuple[int, float, int], _Expansion]]] = weakref.WeakKeyDictionary()
+"""Per cost model and start without items, what each action adds to a universe (``_Expansion``)."""
 
 
 def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: StateDict, slack: float = 1.0,
@@ -411,14 +417,10 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
             makers = cheapest([(action_cost[p], p) for p in rules.producers[r]])
             producers[r] = [(p, _amount(rules, p, r)) for p in makers]
             queue += makers
-    seen: set[int] = set()
-    demanded: set[tuple[int, float]] = set()
-    fuels: set[int] = set()
-    while queue:
-        a = queue.pop()
-        if a in seen:
-            continue
-        seen.add(a)
+    def expansion(a: int) -> _Expansion:
+        """The (member, amount) pairs an action's ways within the slack ask for, in order, and the fuels chosen."""
+        pairs: list[tuple[int, float]] = []
+        chosen_fuels: list[int] = []
         ways = rules.ways[a]
         way_costs = [m + s for m, s in costs.way_prices[a]]
         best_way = min(way_costs, default=INF)
@@ -442,26 +444,48 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
                                            for m, w in zip(need.members, need.weights, strict=True) if unit[m] < INF)
                         members += [m for _, m in per_batch[:FUEL_CHOICES]]
                     members = list(dict.fromkeys(members))
-                    fuels.update(members)
-                for m in dict.fromkeys(members):
-                    # The cheapest producers for the amount wanted: a drowned's copper for one ingot, ore and a
-                    # furnace for nine. Another need wanting another amount adds its own cheapest.
-                    if (m, amount) in demanded:
-                        continue
-                    demanded.add((m, amount))
-                    best = shared.get((m, amount, slack, ties)) if shared is not None else None
-                    if best is None:
-                        makers = [p for p in rules.producers[m] if not _recycles(rules, costs, held, p, m)]
-                        # and the cheapest for a long run of the action, once its setups are had: six red
-                        # sandstone blocks for six smelts are mined with the pickaxe the furnace needed, not
-                        # crafted from sand
-                        best = cheapest([(costs.batch(p, m, amount), p) for p in makers])
-                        best += cheapest([(costs.run_cost(p, m, amount * LONG_RUN), p) for p in makers])
-                        if shared is not None:
-                            shared[(m, amount, slack, ties)] = best
-                    chosen = [p for p in dict.fromkeys(best) if p not in {q for q, _ in producers.get(m, [])}]
-                    producers.setdefault(m, []).extend((p, _amount(rules, p, m)) for p in chosen)
-                    queue += chosen
+                    chosen_fuels += members
+                pairs += [(m, amount) for m in dict.fromkeys(members)]
+        return tuple(pairs), tuple(chosen_fuels)
+
+    # From a naive start an action asks the same of every universe it joins: worked out once per action.
+    expansions = _naive_expansions.setdefault(costs, {}).setdefault(frozenset(held), {}) if shared is not None \
+        else None
+    seen: set[int] = set()
+    demanded: set[tuple[int, float]] = set()
+    fuels: set[int] = set()
+    while queue:
+        a = queue.pop()
+        if a in seen:
+            continue
+        seen.add(a)
+        if expansions is None:
+            pairs, chosen_fuels = expansion(a)
+        else:
+            known = expansions.get((a, slack, ties))
+            if known is None:
+                known = expansions[(a, slack, ties)] = expansion(a)
+            pairs, chosen_fuels = known
+        fuels.update(chosen_fuels)
+        for m, amount in pairs:
+            # The cheapest producers for the amount wanted: a drowned's copper for one ingot, ore and a
+            # furnace for nine. Another need wanting another amount adds its own cheapest.
+            if (m, amount) in demanded:
+                continue
+            demanded.add((m, amount))
+            best = shared.get((m, amount, slack, ties)) if shared is not None else None
+            if best is None:
+                makers = [p for p in rules.producers[m] if not _recycles(rules, costs, held, p, m)]
+                # and the cheapest for a long run of the action, once its setups are had: six red
+                # sandstone blocks for six smelts are mined with the pickaxe the furnace needed, not
+                # crafted from sand
+                best = cheapest([(costs.batch(p, m, amount), p) for p in makers])
+                best += cheapest([(costs.run_cost(p, m, amount * LONG_RUN), p) for p in makers])
+                if shared is not None:
+                    shared[(m, amount, slack, ties)] = best
+            chosen = [p for p in dict.fromkeys(best) if p not in {q for q, _ in producers.get(m, [])}]
+            producers.setdefault(m, []).extend((p, _amount(rules, p, m)) for p in chosen)
+            queue += chosen
     return Universe(sorted(seen), emitters, producers, fuels)
 
 
