@@ -599,6 +599,21 @@ class Work:
         self.spent += units
 
 
+def _tie_break_model(rules: Rules, tie_break: Sequence[float]) -> CostModel:
+    """The empty inventory's cost model in steps, equally short alternatives ordered by ``tie_break``.
+
+    That is ``CostModel.for_rules`` with steps ``1 + TIE_WEIGHT * t``. Every planner of a run passes the same list
+    (``game_time_costs``, thousands of actions): the last list's model is kept per rules, with a copy of the list to
+    tell it was changed since, instead of building and hashing the steps for every planner.
+    """
+    last = rules.__dict__.get("_tie_break_model")
+    if last is not None and last[0] is tie_break and last[1] == list(tie_break):
+        return last[2]  # type: ignore[no-any-return]
+    model = CostModel.for_rules(rules, [1.0 + TIE_WEIGHT * t for t in tie_break])
+    rules.__dict__["_tie_break_model"] = (tie_break, list(tie_break), model)
+    return model
+
+
 class Planner:
     """Shortest plans for one target from one start (A* with an admissible heuristic, see the module docstring).
 
@@ -642,8 +657,7 @@ class Planner:
         elif action_cost is not None:  # alternatives are priced in the objective's own costs
             self.costs = CostModel(rules, held or [rules.index[("dimension", "overworld")]], action_cost)
         elif tie_break is not None:  # steps first, then the secondary cost among equally short alternatives
-            steps = [1.0 + TIE_WEIGHT * t for t in tie_break]
-            base = CostModel.for_rules(rules, steps)
+            base = _tie_break_model(rules, tie_break)
             self.costs = base if naive else CostModel.lowered(base, held)
         else:  # from held items: lowered from the empty inventory's model (settled once per rules)
             self.costs = CostModel.for_rules(rules) if naive else CostModel.lowered(CostModel.for_rules(rules), held)
