@@ -668,6 +668,8 @@ class Planner:
         self.work = Work(0)
         """What ``best_plan``'s first plan (greedy choices and pruning) spent of its allowance, the last time."""
         self._relevant: dict[int, bool] = {}
+        self.emitter_orders: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        """Per leaf and count left, its emitters cheapest first for that count (``greedy_choice``)."""
         self._compile()
 
     def _compile(self) -> None:
@@ -1353,8 +1355,10 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
 
     leaf, left = leaf_of(remaining)
     keys = planner.tracker.leaves[leaf].keys
-    options = sorted(planner.universe.emitters.get(leaf, ()),
-                     key=lambda e: amount_cost(rules, costs, keys, e[0], left))
+    options = planner.emitter_orders.get((leaf, left))
+    if options is None:  # fixed per planner: asked again at every step of a plan
+        options = planner.emitter_orders[(leaf, left)] = sorted(
+            planner.universe.emitters.get(leaf, ()), key=lambda e: amount_cost(rules, costs, keys, e[0], left))
     visiting: set[int] = set()
     get = state.get
 
@@ -1453,14 +1457,16 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
             return a
         outer, cut[0] = cut[0], False
         visiting.add(a)
-        ways = sorted((way for i, way in enumerate(rules.ways[a]) if _gives(rules, a, i, wanted)),
-                      key=lambda w: _way_gap(w, state, unit))
+        ways = [way for i, way in enumerate(rules.ways[a]) if _gives(rules, a, i, wanted)]
+        if len(ways) > 1:  # (most actions have one way: nothing to order, and a sort prices even one)
+            ways.sort(key=lambda w: _way_gap(w, state, unit))
         for way in ways:
             if careful and wanted is not None and _way_recycles(rules, costs, state, way, wanted, any_member=True):
                 continue  # it makes the wanted item out of something made of it (wool dyed back to white)
             unmet = [n for n in way if not _met(n, state)] or spoils(a, way, protected, keeping)
             keeps = keeping | kept_by(way)
-            unmet.sort(key=lambda n: -min(unit[m] for m in n.members))
+            if len(unmet) > 1:
+                unmet.sort(key=lambda n: -min(unit[m] for m in n.members))
             for need in unmet:
                 # kept ones too: a villager's experience is had at its count
                 amount = max(1.0, need.count * (runs if need.consume else 1.0) - _credit(need, state))
