@@ -678,11 +678,10 @@ class Planner:
         self.actions = uni.actions
         # One-time needs (kept items, found things) of the universe's actions are the landmark candidates.
         one_time: dict[tuple[int, ...], int] = {}
-        for a in uni.actions:
-            for way in rules.ways[a]:
-                for need in way:
-                    if not need.consume:
-                        one_time.setdefault(need.members, len(one_time))
+        steps = [_compile_step(rules, a) for a in uni.actions]
+        for kept, _, _, _ in steps:
+            for members in kept:
+                one_time.setdefault(members, len(one_time))
         self.wield_needs = {leaf: [Need(members, 1, False, False, -1) for members, _ in tools if members]
                             for leaf, tools in wield_needs(rules, self.tracker).items()}
         for needs in self.wield_needs.values():
@@ -699,9 +698,8 @@ class Planner:
         self._h_cache: dict[Any, float] = {}
         triggers: dict[int, list[int]] = {}
         self.always: list[int] = []
-        for a in uni.actions:
-            firsts = {need.members for way in rules.ways[a] for need in way[:1]}
-            if any(not way for way in rules.ways[a]):
+        for a, (_, firsts, always, _) in zip(uni.actions, steps, strict=True):
+            if always:
                 self.always.append(a)
                 continue
             for members in firsts:
@@ -711,8 +709,8 @@ class Planner:
         # An action serving several things the goal needs is charged to each a share of its cost (admissible).
         demanded = set(uni.producers)
         serves: dict[int, int] = {}
-        for a in uni.actions:
-            serves[a] = len({o.resource for o in rules.outputs[a]} & demanded)
+        for a, (_, _, _, made) in zip(uni.actions, steps, strict=True):
+            serves[a] = len(made & demanded)
         for emitters in uni.emitters.values():
             for a, _ in emitters:
                 serves[a] = serves.get(a, 0) + 1
@@ -721,13 +719,7 @@ class Planner:
         self.supply: dict[tuple[int, int], tuple[float, int, Output | None]] = {}
         for r, options in uni.producers.items():
             for a, _ in options:
-                sure = float(sum(o.count for o in rules.outputs[a] if o.resource == r and o.slot < 0))
-                chancy = [o for o in rules.outputs[a] if o.resource == r and o.slot >= 0]
-                several_ways = len(rules.way_outputs[a]) > 1
-                if sure or len(chancy) != 1 or several_ways:
-                    self.supply[(a, r)] = (sure + sum(o.most for o in chancy) or 1.0, -1, None)
-                else:
-                    self.supply[(a, r)] = (0.0, chancy[0].slot, chancy[0])
+                self.supply[(a, r)] = _supply(rules, a, r)
         # Emitters whose goal counts what came by chance (a trade for an offer a wandering trader has 1 time in 6):
         # their runs are bounded by the yield's sure total, as supplies are (``_Flow.runs``).
         self.counted_chance: dict[tuple[int, int], Output] = {}
@@ -752,24 +744,18 @@ class Planner:
         Tarjan's algorithm gives each strongly connected component after every component it reaches, so a
         component's cone is its own bits and theirs.
         """
-        rules = self.rules
-        n = rules.n_resources
+        producers = self.universe.producers
         succ: dict[int, list[int]] = {}
         own: dict[int, int] = {}
-        for x, options in self.universe.producers.items():
+        for x, options in producers.items():
             bits = 1 << x
-            reads: set[int] = set()
+            reads: frozenset[int] | set[int] = frozenset()
             for a, _ in options:
-                for o in rules.outputs[a]:
-                    if o.slot >= 0:
-                        bits |= 1 << (n + o.slot)
-                for way in rules.ways[a]:
-                    for need in way:
-                        reads.update(need.members)
-            for m in reads:
-                bits |= 1 << m
+                a_bits, a_reads = _cone_step(self.rules, a)
+                bits |= a_bits
+                reads = a_reads if not reads else reads | a_reads
             own[x] = bits
-            succ[x] = [m for m in reads if m in self.universe.producers]
+            succ[x] = list(producers.keys() & reads)  # (any order: the components and their cones are the same)
         cones: dict[int, int] = {}
         index: dict[int, int] = {}
         low: dict[int, int] = {}
@@ -1276,6 +1262,66 @@ class _Flow:
         for options in achievers.values():
             total += min((cost / share[a] for a, cost in options), default=0.0)
         return total
+
+
+_CompileStep = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], bool, frozenset[int]]
+
+
+def _compile_step(rules: Rules, a: int) -> _CompileStep:
+    """What ``Planner._compile`` reads of action ``a``, fixed per rules: worked out once per action.
+
+    The members of its one-time needs (kept and presence, in the order of its ways and needs), those of the first
+    need of each way (what can make it a candidate), whether some way needs nothing, and what it yields.
+    """
+    steps: list[_CompileStep | None] | None = rules.__dict__.get("_compile_steps")
+    if steps is None:
+        steps = rules.__dict__["_compile_steps"] = [None] * len(rules.actions)
+    found = steps[a]
+    if found is None:
+        ways = rules.ways[a]
+        kept = tuple(need.members for way in ways for need in way if not need.consume)
+        firsts = tuple({need.members for way in ways for need in way[:1]})
+        found = steps[a] = (kept, firsts, any(not way for way in ways),
+                            frozenset(o.resource for o in rules.outputs[a]))
+    return found
+
+
+def _supply(rules: Rules, a: int, r: int) -> tuple[float, int, Output | None]:
+    """Units of ``r`` a run of ``a`` surely gives, or its chance slot and output (``Planner.supply``); memoised."""
+    memo: dict[tuple[int, int], tuple[float, int, Output | None]] = rules.__dict__.setdefault("_supplies", {})
+    found = memo.get((a, r))
+    if found is None:
+        sure = float(sum(o.count for o in rules.outputs[a] if o.resource == r and o.slot < 0))
+        chancy = [o for o in rules.outputs[a] if o.resource == r and o.slot >= 0]
+        several_ways = len(rules.way_outputs[a]) > 1
+        if sure or len(chancy) != 1 or several_ways:
+            found = (sure + sum(o.most for o in chancy) or 1.0, -1, None)
+        else:
+            found = (0.0, chancy[0].slot, chancy[0])
+        memo[(a, r)] = found
+    return found
+
+
+def _cone_step(rules: Rules, a: int) -> tuple[int, frozenset[int]]:
+    """What deriving with action ``a`` reads: the bits of its needs' members and chance counters, and the members.
+
+    Fixed per rules (a fuel need alone has some 250 members), worked out once per action for every planner's cones.
+    """
+    steps: list[tuple[int, frozenset[int]] | None] | None = rules.__dict__.get("_cone_steps")
+    if steps is None:
+        steps = rules.__dict__["_cone_steps"] = [None] * len(rules.actions)
+    found = steps[a]
+    if found is None:
+        n = rules.n_resources
+        bits = 0
+        for o in rules.outputs[a]:
+            if o.slot >= 0:
+                bits |= 1 << (n + o.slot)
+        reads = frozenset(m for way in rules.ways[a] for need in way for m in need.members)
+        for m in reads:
+            bits |= 1 << m
+        found = steps[a] = (bits, reads)
+    return found
 
 
 _MEMBER_SETS: dict[tuple[int, ...], frozenset[int]] = {}
