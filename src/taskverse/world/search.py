@@ -808,7 +808,11 @@ class Planner:
         """The way the environment would use for action ``a`` in ``state`` (None: not a candidate)."""
         for w, way in enumerate(self.rules.ways[a]):
             for need in way:
-                if _credit(need, state) < need.count:
+                members = need.members
+                if len(members) == 1 and need.weights is None:  # (``_credit``'s commonest case, inline)
+                    if state.get(members[0], 0) < need.count:
+                        break
+                elif _credit(need, state) < need.count:
                     break
             else:
                 return w
@@ -1143,13 +1147,15 @@ class _Flow:
             return 0.0, 0
         deficit = amount - credit
         best, marks = INF, self.p.all_bits
+        producers, fuels = self.p.universe.producers, self.p.universe.fuels  # (a fuel need: 250 members)
         per = need.weights or (1,) * len(need.members)
         for m, weight in zip(need.members, per, strict=True):
-            if m in self.p.universe.producers or get(m, 0):
-                if weight > 1 and not get(m, 0) and m not in self.p.universe.fuels:
+            if m in producers or get(m, 0):
+                if weight > 1 and not get(m, 0) and m not in fuels:
                     continue
                 cost, lm = self.resource(m, deficit / weight + get(m, 0))
-                best = min(best, cost)
+                if cost < best:
+                    best = cost
                 marks &= lm
         return best, marks
 
@@ -1418,11 +1424,17 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                 and any(m in protected or (m in keeping and get(m, 0) <= k)
                         for m, k in rules.take(n, lambda r: get(r, 0), spare))]
 
-    orders: dict[tuple[int, float], list[int]] = {}
     at_hand = costs.setup_at_hand(state)
+    # The order depends on what is at hand alone: kept per holding for the choices of every plan (the cost model's
+    # own memo is keyed by the part of it that counts for the resource, worked out again at each ask).
+    by_hand: dict[tuple[tuple[int, int], ...], dict[tuple[int, float], list[int]]] = \
+        costs.__dict__.setdefault("_producer_cache", {})
+    if len(by_hand) > 4096:
+        by_hand.clear()
+    orders = by_hand.setdefault(at_hand, {})
 
     def producers(m: int, amount: float) -> list[int]:
-        """The producers of ``m``, cheapest first for ``amount`` with what is at hand now (one state a choice)."""
+        """The producers of ``m``, cheapest first for ``amount`` with what is at hand now."""
         found = orders.get((m, amount))
         if found is None:
             found = orders[(m, amount)] = costs.producers_by_batch(m, amount, at_hand)
