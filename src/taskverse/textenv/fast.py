@@ -234,7 +234,7 @@ def walk(moves: Sequence[Move], place: Place) -> Place:
             if r != dimension:
                 biome = -1
             dimension = r
-        if where_dimension >= 0:
+        if where_dimension >= 0 and dimension < 0:  # only a trip changes a known dimension
             if where_dimension != dimension and kind != BIOME:
                 biome = -1
             dimension = where_dimension
@@ -251,6 +251,8 @@ def fixed_plan(rules: Rules, a: int, w: int) -> Plan | None:
     outputs = rules.way_outputs[a][w]
     n_items = rules.n_items
     if (a, w) in rules.restores:  # an anvil's repair: the wear it takes off depends on the wear
+        return None
+    if any(o.resource in rules.dimensions for o in outputs):  # a trip: which dimension it leaves depends on the state
         return None
     if not needs and len(outputs) == 1 and outputs[0].resource >= n_items:  # Rules.effects' shortcut for a find
         r = outputs[0].resource

@@ -175,7 +175,7 @@ def _compile(rules: Rules) -> Tables:
                     outputs[name].append(value)
             output_start.append(len(outputs["resource"]))
             way_find.append(not way and len(outs) == 1 and outs[0].resource >= rules.n_items)
-            max_deltas = max(max_deltas, deltas + len(outs))
+            max_deltas = max(max_deltas, deltas + len(outs) + len(rules.dimensions))  # a trip leaves a dimension
             max_needs = max(max_needs, len(way))
             max_outputs = max(max_outputs, len(outs))
             max_uncertain = max(max_uncertain, sum(out.slot >= 0 for out in outs))
@@ -484,6 +484,12 @@ def _step_row(n: int, a: int, sampled: bool, amounts: np.ndarray, counts: np.nda
                         delta_resource[nd] = r
                         delta_value[nd] = 1
                         nd += 1
+                        if kind[r] == DIMENSION:  # Rules._travel: the dimension the agent was in is left
+                            for d in range(kind.shape[0]):
+                                if kind[d] == DIMENSION and d != r and counts[n, d] > 0:
+                                    delta_resource[nd] = d
+                                    delta_value[nd] = -counts[n, d]
+                                    nd += 1
     changed = UNCHANGED
     if can_move[a]:  # Rules.moved: where the things used are, then where what was found is
         biome = place[n, 0]
@@ -506,7 +512,7 @@ def _step_row(n: int, a: int, sampled: bool, amounts: np.ndarray, counts: np.nda
                 if r != dimension:
                     biome = -1
                 dimension = r
-            if where_dimension[r] >= 0:
+            if where_dimension[r] >= 0 and dimension < 0:  # only a trip changes a known dimension
                 if where_dimension[r] != dimension and code != BIOME:
                     biome = -1
                 dimension = where_dimension[r]

@@ -10,7 +10,7 @@ Rules:
 * A need is met when the items it accepts add up to its count (Minecraft's tagged recipe slots take any mix of
   planks), or, for a presence need (block, entity, biome, structure, dimension), when any of them was found.
 * Presence is a fact, not a stock: a found tree, ore vein, herd or biome stays found, so hunting a found sheep
-  or mining a found log can be done again. Reaching a dimension is a fact too (there is no position). A block
+  or mining a found log can be done again. A block
   that only placing gives is one block: mining it uses it up (a placed quartz block is mined back once). Finite
   sources are found with the count one structure holds, kept as an internal item (``left:evoker``): a mob that
   generates once with its structure and never respawns (a woodland mansion's evokers), each kill using one up,
@@ -42,8 +42,15 @@ Rules:
   or delivered deterministically as a player plans for it (``chance="sure"``, the default): after ``t`` tries
   the total given is what ``t`` tries give with 95% probability (``world.chance``), so a 10% flint arrives
   on the 29th, 46th, ... gravel and a dead bush's 0 to 2 sticks give one stick on the third bush.
-* The agent is where it last went: finding a biome or entering a dimension takes it there, and so does using
-  something found (mining netherrack happens in the nether); it starts where the initialization says.
+* The agent is where it last went: finding a biome takes it there, and so does using something found; it starts
+  where the initialization says (a start that names no dimension: the overworld).
+* Found things belong to the dimension they were found in (``places``: netherrack in the nether, a cow in the
+  overworld). The agent is in one dimension at a time: a dimension's count is 1 there and 0 elsewhere, and only
+  a trip (an action that yields a dimension: through the nether portal the plan built and lit, which stays, or
+  the End's exit portal, which the ender dragon's death opens) changes it. So every way whose found things (its
+  presence needs, else what it finds) all lie in one dimension also needs the agent to be there: using or finding
+  a thing of another dimension than the agent's takes the trip back first, priced and planned like any need.
+  A presence need whose members lie in several dimensions is one way per dimension (any animal to hunt).
 * Each action emits the atom's own success event (a tag target is named by the member used) and an ``obtain``
   event per item received, where the agent is after the action, with the tool the action keeps in hand (none
   for craft and smelt). An atom whose success is to obtain the item it yields counts what came (a trade of 4
@@ -273,12 +280,17 @@ class Rules:
         self.action_index = {t: i for i, t in enumerate(self.actions)}
         self.descriptions: list[str] = [t.description for t in action_tasks]
         self._compile_resources(tasks, extra_items)
-        self._compile_actions(action_tasks)
-        self._order_members()
         self.places: dict[int, tuple[str | None, str | None]] = {}
         for resource, place in (places or {}).items():
             if resource in self.index:
                 self.places[self.index[resource]] = place
+        self.lies_in: dict[int, int] = {
+            r: d for r, (_, dimension) in self.places.items()
+            if dimension is not None and (d := self.index.get(("dimension", dimension))) is not None}
+        """The dimension a found thing lies in, where it lies in one (netherrack: the nether); a dimension, itself."""
+        self.lies_in.update((d, d) for d in self.dimensions)
+        self._compile_actions(action_tasks)
+        self._order_members()
         self.grows_in: dict[int, frozenset[int]] = {
             self.index[resource]: frozenset(self.index[("biome", b)] for b in biomes if ("biome", b) in self.index)
             for resource, biomes in (grows_in or {}).items() if resource in self.index}
@@ -358,6 +370,9 @@ class Rules:
         for kind, (counter, count) in sorted(self.kind_left.items()):
             source = self.index[kind[0]]
             self.also_left[source] = (*self.also_left.get(source, ()), (counter, count, self.chest_kinds[kind][1]))
+        self.dimensions: frozenset[int] = frozenset(r for r, (kind, _) in enumerate(self.resources)
+                                                    if kind == "dimension")
+        """The dimensions: a dimension's count is 1 where the agent is, 0 elsewhere (``travel``)."""
         self.heat = self.index.get(("item", HEAT), -1)
         self.fuel_back: dict[int, int] = {
             self.index[("item", fuel)]: self.index[("item", back)]
@@ -384,7 +399,10 @@ class Rules:
         self.slot_action: list[int] = []
         for a, task in enumerate(action_tasks):
             compiled_ways = []
-            for way in ways_of(task):
+            travels = any(y.kind.value == "dimension" for outcome in way_yields(task) for y in outcome)
+            split = [(part, gives) for way, gives in zip(ways_of(task), way_yields(task), strict=True)
+                     for part in self._by_dimension(way)]
+            for way, way_gives in split:
                 needs = []
                 for need in way:
                     kind = need.kind.value
@@ -421,10 +439,15 @@ class Rules:
                                                 and task.goal.target == source[1])  # a kill, a chest looted
                                                or task.verb in self.spent_by.get(source, ())):  # a trader's offers
                         needs.append(Need((finite[0],), 1, consume=True, presence=False, virtual=finite[0]))
+                found = () if travels else [index[(y.kind.value, y.name)] for y in way_gives
+                                            if y.kind.value != "item"]
+                here = self._dimension_of(needs, found)
+                if here is not None:  # done where its things are: a trip to them first, when elsewhere
+                    needs.append(Need((here,), 1, consume=False, presence=True, virtual=here))
                 compiled_ways.append(tuple(needs))
             self.ways.append(tuple(compiled_ways))
             outcomes = []
-            for outcome in way_yields(task):
+            for _, outcome in split:
                 outputs = []
                 for y in outcome:
                     slot = -1
@@ -462,6 +485,9 @@ class Rules:
                     for outs in self.way_outputs[a]))
         """Actions whose goal is to find a mob every way of theirs brings about by chance (an endermite from an
         ender pearl thrown): their goal event counts what came, none on a try that brought none."""
+        self.trips: frozenset[int] = frozenset(
+            a for a, outputs in enumerate(self.outputs) if any(o.resource in self.dimensions for o in outputs))
+        """Actions that take the agent to another dimension (through a portal): the only ones that change it."""
         self.output_items: list[frozenset[int]] = [
             frozenset(o.resource for o in outputs if o.resource < self.n_items) for outputs in self.outputs]
         ordered_groups = [key for key, _ in sorted(groups.items(), key=lambda kv: kv[1])]
@@ -515,6 +541,50 @@ class Rules:
         shares = tuple(uses / self.durability[self.names[m]] if self.names[m] in self.durability else 0.0
                        for m in members)
         return shares if any(shares) else ()
+
+    def _by_dimension(self, way: Sequence[Any]) -> list[list[Any]]:
+        """A way, or one way per dimension when a presence need's members lie in several (cows, or any animal).
+
+        Each part keeps the members of one dimension (or those found in any), so that the one used is where the
+        agent is (``_dimension_of``): a cow found in the overworld is no animal to hunt in the nether.
+        """
+        for i, need in enumerate(way):
+            if need.kind.value not in PRESENCE_KINDS or len(need.any_of) < 2:
+                continue
+            homes: dict[int, list[str]] = {}
+            for m in need.any_of:
+                homes.setdefault(self.lies_in.get(self.index[(need.kind.value, m)], -1), []).append(m)
+            if len(homes) > 1:
+                return [part for _, members in sorted(homes.items())
+                        for part in self._by_dimension([*way[:i], need.model_copy(update={"any_of": members}),
+                                                        *way[i + 1:]])]
+        return [list(way)]
+
+    def _dimension_of(self, needs: list[Need], found: Sequence[int]) -> int | None:
+        """The dimension a way must be done in, when it needs none already: where its found things all lie.
+
+        Its presence needs decide (mining netherrack is done in the nether); a way with none that finds things
+        (a find) is done where they all lie (no netherrack is found in the overworld). None when its things lie in
+        no one dimension (an enderman: the overworld, the nether and the End), or it names a dimension itself.
+        """
+        if any(m in self.dimensions for need in needs if need.presence for m in need.members):
+            return None
+        presence = [need.members for need in needs if need.presence]
+        if not presence:
+            presence = [(r,) for r in found]
+        where: set[int] = set()
+        for members in presence:
+            homes = {self.lies_in.get(m, -1) for m in members}
+            if len(homes) == 1 and -1 not in homes:  # else found in any dimension, or a choice across them
+                where |= homes
+        return where.pop() if len(where) == 1 else None
+
+    def elsewhere(self, need: Need, here: Callable[[int], int]) -> bool:
+        """Whether meeting a presence need takes a trip: each of its members lies in a dimension the agent is not in.
+
+        ``here``: a dimension's count (1 where the agent is).
+        """
+        return need.presence and all(m in self.lies_in and not here(self.lies_in[m]) for m in need.members)
 
     def _restores(self, action_tasks: list[AtomTask]) -> dict[tuple[int, int], tuple[int, int]]:
         """The wear each way of a repair takes off the item it gives back (all, or a share a unit of material)."""
@@ -730,6 +800,9 @@ class Rules:
                     self.change(state, left[0], left[1])
                 for counter, count, _ in self.also_left.get(r, ()):  # and its further kinds of chest
                     self.change(state, counter, count)
+        overworld = self.index.get(("dimension", "overworld"))
+        if overworld is not None and not any(state.counts[d] for d in self.dimensions):
+            self.change(state, overworld, 1)  # a start names no dimension: the overworld's spawn
         return state
 
     def resource(self, kind: str, name: str) -> int:
@@ -844,9 +917,14 @@ class Rules:
         used: list[int] = []
         outputs_a = self.way_outputs[a][way]
         needs = self.ways[a][way]
-        if not needs and len(outputs_a) == 1 and outputs_a[0].resource >= self.n_items:
-            r = outputs_a[0].resource  # a find: the commonest action, done without the general machinery
-            return ([], [(r, 1)], used) if get(r) else ([(r, 1)], [(r, 1)], used)
+        if len(outputs_a) == 1 and outputs_a[0].resource >= self.n_items \
+                and all(need.presence for need in needs) and (not needs or outputs_a[0].slot < 0):
+            # A find: the commonest action, done without the general machinery (its needs: where it is done).
+            r = outputs_a[0].resource
+            used = [next(m for m in need.members if get(m)) for need in needs]
+            if get(r):
+                return [], [(r, 1)], used
+            return self._travel([(r, 1)], r, get), [(r, 1)], used
         for need in needs:
             if need.consume:
                 taken = self.take(need, get, self.output_items[a])
@@ -898,8 +976,14 @@ class Rules:
             else:  # found again is still "been there" (it moves the agent), but counts only once
                 outputs.append((r, 1))
                 if not get(r) and all(r != d[0] for d in deltas):
-                    deltas.append((r, 1))
+                    deltas = self._travel(deltas + [(r, 1)], r, get)
         return deltas, outputs, used
+
+    def _travel(self, deltas: list[tuple[int, int]], r: int, get: Callable[[int], int]) -> list[tuple[int, int]]:
+        """``deltas``, and when ``r`` is a dimension, leaving the one the agent is in (one dimension at a time)."""
+        if r in self.dimensions:
+            deltas += [(d, -get(d)) for d in sorted(self.dimensions) if d != r and get(d) > 0]
+        return deltas
 
     def take(self, need: Need, get: Callable[[int], int], spare: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
         """Which members a consumed need takes, and how many of each, one unit at a time.
@@ -987,7 +1071,9 @@ class Rules:
             dimension = r
         where = self.places.get(r)
         if where is not None:
-            if where[1] is not None:
+            # Only a trip changes the dimension (a thing is used where the agent is, ``_dimension_of``); where it
+            # is not known yet (a start that names none), the thing used says it.
+            if where[1] is not None and dimension < 0:
                 new_dimension = self.index.get(("dimension", where[1]), dimension)
                 if new_dimension != dimension and kind != "biome":
                     biome = -1  # another dimension: not in the biome we were in

@@ -454,11 +454,24 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
     seen: set[int] = set()
     demanded: set[tuple[int, float]] = set()
     fuels: set[int] = set()
-    while queue:
+    # The dimension the agent starts in is left only by a trip: the way back is wanted once the universe holds one.
+    left_behind: dict[int, float] = {}
+    trips = {p for d in rules.dimensions for p in rules.producers[d]}
+    tripped = False
+    while queue or (left_behind and tripped):
+        if not queue:
+            for m, amount in left_behind.items():
+                demanded.add((m, amount))
+                chosen = cheapest([(costs.batch(p, m, amount), p) for p in rules.producers[m]])
+                producers.setdefault(m, []).extend((p, _amount(rules, p, m)) for p in chosen)
+                queue += chosen
+            left_behind.clear()
+            continue
         a = queue.pop()
         if a in seen:
             continue
         seen.add(a)
+        tripped = tripped or a in trips
         if expansions is None:
             pairs, chosen_fuels = expansion(a)
         else:
@@ -471,6 +484,9 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
             # The cheapest producers for the amount wanted: a drowned's copper for one ingot, ore and a
             # furnace for nine. Another need wanting another amount adds its own cheapest.
             if (m, amount) in demanded:
+                continue
+            if m in rules.dimensions and held.get(m, 0):
+                left_behind[m] = amount
                 continue
             demanded.add((m, amount))
             best = shared.get((m, amount, slack, ties)) if shared is not None else None
@@ -1414,6 +1430,9 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     visiting: set[int] = set()
     get = state.get
 
+    def here(d: int) -> int:
+        return get(d, 0)
+
     def spoils(a: int, way: tuple[Need, ...], protected: frozenset[int], keeping: frozenset[int]) -> list[Need]:
         """The consumed needs of a way that would use up what a step above collects, or the last it keeps of one."""
         if not protected and not keeping:
@@ -1497,6 +1516,8 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     failed: set[tuple[int, frozenset[int], frozenset[int]]] = set()
     cut = [False]
     effort = [0]
+    staying = [False]  # no trip to another dimension may be chosen (see below)
+    tripped = [False]  # (staying) the pursuit just ended could go on only after a trip
 
     def pursue(a: int, depth: int, protected: frozenset[int], keeping: frozenset[int] = frozenset(),
                wanted: int | None = None, runs: float = 1.0) -> int | None:
@@ -1504,6 +1525,9 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
             cut[0] = True
             return None
         if (a, protected, keeping) in failed or (careful and (a, frozenset(), frozenset()) in failed):
+            return None
+        if staying[0] and a in rules.trips:
+            tripped[0] = True
             return None
         effort[0] += 1
         if effort[0] > GREEDY_EFFORT or (work is not None and not work.spend()):
@@ -1518,13 +1542,15 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         ways = [way for i, way in enumerate(rules.ways[a]) if _gives(rules, a, i, wanted)]
         if len(ways) > 1:  # (most actions have one way: nothing to order, and a sort prices even one)
             ways.sort(key=lambda w: _way_gap(w, state, unit))
+        waiting = False  # (staying) some need of the way is met after the trip: its dearer ways are no detour
         for way in ways:
             if careful and wanted is not None and _way_recycles(rules, costs, state, way, wanted, any_member=True):
                 continue  # it makes the wanted item out of something made of it (wool dyed back to white)
             unmet = [n for n in way if not _met(n, state)] or spoils(a, way, protected, keeping)
             keeps = keeping | kept_by(way)
             if len(unmet) > 1:
-                unmet.sort(key=lambda n: -min(unit[m] for m in n.members))
+                # What is at hand here first, the trip to another dimension last: a player gathers before it goes.
+                unmet.sort(key=lambda n: (rules.elsewhere(n, here), -min(unit[m] for m in n.members)))
             for need in unmet:
                 # kept ones too: a villager's experience is had at its count
                 amount = max(1.0, need.count * (runs if need.consume else 1.0) - _credit(need, state))
@@ -1538,15 +1564,28 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                         if acost[p] == INF:
                             continue
                         each = max(1, sum(o.count for o in rules.outputs[p] if o.resource == m)) if many else 1
+                        tripped[0] = False
                         choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, keeps, m,
                                         math.ceil(amount / each) if many else 1.0)
                         if choice is not None:
                             visiting.discard(a)
                             cut[0] = cut[0] or outer
                             return choice
-                if careful:
+                        if tripped[0]:
+                            break
+                    if tripped[0]:
+                        break
+                if tripped[0]:
+                    waiting, tripped[0] = True, False
+                elif careful:
                     break  # a need none of whose producers can be pursued now: the way cannot be done
+            if waiting:
+                break
         visiting.discard(a)
+        tripped[0] = waiting
+        if waiting:  # not failed: done after the trip
+            cut[0] = cut[0] or outer
+            return None
         if not cut[0]:
             failed.add((a, protected, keeping))
         if careful:  # once failed, never again in this choice, whatever the path: linear in the actions
@@ -1555,7 +1594,8 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         return None
 
     emitters = {a for a, _ in options}
-    try:
+
+    def first_choice() -> int | None:
         for a, _ in options:
             choice = pursue(a, 0, frozenset())
             if choice is not None:
@@ -1574,9 +1614,25 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                             if move is not None:
                                 return move
                 return choice
+        return None
+
+    try:
+        choice = first_choice()
     except _GaveUp:
         return None
-    return None
+    if choice is None or choice not in rules.trips or choice in emitters:
+        return choice
+    # A trip to another dimension: first whatever else the target needs that can be had here (a player gathers
+    # its cobblestone before it goes through the portal, and its nether wart before it comes back).
+    staying[0] = True
+    failed.clear()
+    visiting.clear()
+    cut[0] = False
+    try:
+        nearer = first_choice()
+    except _GaveUp:
+        nearer = None
+    return choice if nearer is None else nearer
 
 
 _FRESH_MEMBERS = 16
