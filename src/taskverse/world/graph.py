@@ -290,6 +290,7 @@ def compute_ranks(tasks: dict[str, AtomTask], step_cost: StepCost = unit_cost) -
                     slots[member].append((task_id, w, n))
             if not way:
                 heapq.heappush(heap, (step_cost(task), "way", f"{task_id}\0{w}"))
+    heapq.heappush(heap, (0.0, "res", "dimension\0overworld"))  # every start is in the overworld, or names its own
     settled_resources: set[Resource] = set()
     settled_ways: set[str] = set()
     while heap:
