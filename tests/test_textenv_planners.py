@@ -332,7 +332,11 @@ def test_a_place_proof_agrees_with_every_move(rules, data):
     where = data.draw(st.sampled_from(places))
     proof = _elsewhere(rules, [a], rules.names[where])
     w = data.draw(st.integers(0, len(rules.ways[a]) - 1))
-    dimension = data.draw(st.sampled_from([r for r in places if rules.resources[r][0] == "dimension"]))
+    # where the way can be done: the dimension it needs the agent in, if it names one (``Rules._dimension_of``)
+    needed = [m for need in rules.ways[a][w] if need.presence for m in need.members
+              if rules.resources[m][0] == "dimension"]
+    dimension = needed[0] if len(needed) == 1 else \
+        data.draw(st.sampled_from([r for r in places if rules.resources[r][0] == "dimension"]))
     homes = {r: rules.index.get(("dimension", rules.places.get(r, (None, None))[1] or "")) for r in places}
     biome = data.draw(st.sampled_from([-1, *(r for r in places if homes[r] == dimension)]))  # a place the agent can be
     used = [data.draw(st.sampled_from(need.members)) for need in rules.ways[a][w]]
