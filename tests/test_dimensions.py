@@ -1,11 +1,16 @@
 """Found things belong to the dimension they were found in: using one from another dimension takes the trip back."""
 
+import math
+
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from taskverse.difficulty.estimate import PlanModel
 from taskverse.schema import Initialization
 from taskverse.textenv.plans import plan_task
+from taskverse.world.derivation import held_resources
 from taskverse.world.rules import Rules, places_from_knowledge
 
 KIT = {"flint_and_steel": 2, "obsidian": 20, "ender_eye": 12, "diamond_sword": 1, "diamond_helmet": 1,
@@ -82,3 +87,33 @@ def test_a_potion_of_healing_from_scratch_gathers_the_overworlds_part_before_it_
     trips = [atom for atom, _ in walked if atom.startswith("enter.")]
     assert trips == ["enter.nether"], trips  # the melon, the bottle and the cobblestone go with it, no trip back
     assert walked[-1] == ("brew.potion_of_healing", "nether")
+
+
+def test_a_start_that_names_no_dimension_holds_the_overworld_in_the_derivation_as_in_the_rules(rules):
+    held = held_resources(rules, {"iron_ingot": 1}, [])
+    state = rules.new_state({"iron_ingot": 1}, [])
+    assert {r for r in rules.dimensions if held.get(r)} == {r for r in rules.dimensions if state.counts[r]} \
+        == {rules.index[("dimension", "overworld")]}
+    assert rules.index[("dimension", "overworld")] not in held_resources(rules, {}, [("dimension", "nether")])
+
+
+@pytest.mark.parametrize("dimension", ["overworld", "nether", "end"])
+def test_every_plan_derived_from_a_start_in_each_dimension_stays_within_its_work(library, dimension):
+    """From the nether or the End a need on the overworld is the trip back: priced from the start's own holdings,
+    the derivation follows what can be had; priced from the overworld, where that need is free, it went round
+    every loop it could not ground (``WORK_BUDGET`` stops it with an error)."""
+    plans = PlanModel(library)
+    derivation = plans.derivation(Initialization(dimension=dimension))
+    derived = [derivation.plan_action(a) for a in range(len(plans.rules.actions))]
+    assert derivation.work <= 2 * len(plans.rules.resources)  # each resource about once, at one or two amounts
+    feasible = sum(plan is not None and plan.frames < math.inf for plan in derived)
+    assert feasible > {"overworld": 4000, "nether": 100, "end": 0}[dimension]
+
+
+def test_a_flower_from_the_nether_takes_the_trip_the_start_can_make(library):
+    plans = PlanModel(library)
+    flower = plans.rules.action_index["break.flower"]
+    portal = Initialization(dimension="nether", inventory={"obsidian": 10, "flint_and_steel": 1})
+    plan = plans.derivation(portal).plan_action(flower)
+    assert plan is not None and "enter.overworld" in plan.tasks
+    assert plans.derivation(Initialization(dimension="nether")).plan_action(flower) is None  # no obsidian there

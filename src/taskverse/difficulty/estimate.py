@@ -15,6 +15,7 @@ An atom's own action is priced under its initialization (the tool in hand, a ``h
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -64,6 +65,7 @@ class PlanModel:
         self.infeasible = Part(INF, PatternSummary.empty(d))
         self._steps: dict[tuple[int, int], Part] = {}
         self._derivations: dict[str, Derivation[Part]] = {}
+        self._start_costs: dict[tuple[tuple[int, int], ...], CostModel] = {}
 
     @cached_property
     def _model(self) -> tuple[Rules, CostModel, list[float]]:
@@ -110,6 +112,22 @@ class PlanModel:
             found = self._steps[key] = Part(self.frames[a] * runs, motif, frozenset({atom}))
         return found
 
+    def costs_from(self, held: Mapping[int, int]) -> CostModel:
+        """The prices a derivation from ``held`` follows: from nothing, unless it stands outside the overworld.
+
+        Standing in the nether or the End is no holding to add to the overworld's prices: it takes the overworld
+        away, and a need on it is the trip back (or no way at all, with nothing held in the End), which the prices
+        from the overworld call free. So such a start is priced from its own holdings, as the planner's are.
+        """
+        overworld = self.rules.index[("dimension", "overworld")]
+        if held.get(overworld):
+            return self.costs
+        key = tuple(sorted(held.items()))
+        found = self._start_costs.get(key)
+        if found is None:
+            found = self._start_costs[key] = CostModel(self.rules, list(held), steps=self.frames)
+        return found
+
     def derivation(self, init: Initialization) -> Derivation[Part]:
         """The derivation from an initialization's holdings (one per initialization, memoised)."""
         key = "" if init.is_naive() else init.model_dump_json()
@@ -122,7 +140,7 @@ class PlanModel:
                     inventory[item] = inventory.get(item, 0) + 1
             found_things = [r for r in initialization_resources(init) if r[0] != "item"]
             held = held_resources(rules, inventory, found_things)
-            found = Derivation(rules, self.costs, self.step, self.empty, held)
+            found = Derivation(rules, self.costs_from(held), self.step, self.empty, held)
             if len(self._derivations) > 64 and key:  # atoms' own initializations: keep the memory bounded
                 self._derivations = {k: v for k, v in self._derivations.items() if not k}
             self._derivations[key] = found

@@ -25,11 +25,17 @@ computed once per (resource, amount) and reused, so the plans of every atom from
 little more than the largest.
 
 What is left out, on purpose: what a run makes beyond its need (four planks for two) is not kept for later
-needs, and the agent's position (going back to the overworld) costs nothing; the cost fixpoint leaves these out
-too. Every plan from nothing runs step by step in the text world, except that where a plan makes an item for a
-later step, the text world may use it up earlier for a need that takes any of several equally cheap items (it
-takes them by name: sticks from the acacia planks made for an acacia fence); ``tests/test_world_derivation.py``
-counts these.
+needs, and the agent's position once the plan has moved (going back to the overworld) costs nothing; the cost
+fixpoint leaves these out too. Where the plan starts is a holding (a start that names no dimension: the
+overworld, as ``Rules.start``): from the nether, a need on the overworld is the trip back, and the prices must be
+from the same start (``CostModel(rules, held)``), else the derivation chases ways its holdings cannot ground
+(``WORK_BUDGET`` stops it). Every plan from nothing runs step by step in the text world, the trip back taken
+where a step needs it, except that where a plan makes an item for a later step, the text world may use it up
+earlier for a need that takes any of several equally cheap items (it takes them by name: sticks from the acacia
+planks made for an acacia fence), and where it enters the End before an overworld step (setups are ordered with
+no regard to place, and the way back opens only with the dragon's death: 144 of 5,156 plans, all for the End's
+things, shulker boxes, an elytra, purpur, or a lingering potion's dragon's breath);
+``tests/test_world_derivation.py`` counts these.
 
 Example:
     >>> from taskverse import load_library
@@ -48,6 +54,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from taskverse.errors import TaskverseError
 from taskverse.schema import Measure
 from taskverse.schema import Need as NeedSpec
 from taskverse.world.graph import PREFERRED_PREFIXES
@@ -79,6 +86,9 @@ RESOLVE_ROUNDS = 4
 """Rounds to settle how many copies of each worn tool a plan needs (copies need setups of their own)."""
 MEMBER_TRIES = 4
 """Members of a need tried, cheapest first, when the cheaper ones cannot be had without a loop."""
+WORK_BUDGET = 10_000
+"""Resources one outermost ``obtain`` may derive before the derivation gives up with an error (the library's
+plans take at most about a thousand): a guard against prices that send it round loops it cannot ground."""
 Steps = tuple[tuple[int, int], ...]
 """A plan as (action index, runs) steps, prerequisites first."""
 
@@ -109,6 +119,9 @@ class Derivation(Generic[T]):
         self._active = 0  # the resources being obtained on the current path, as a bit set
         self._seen = [0]  # per open ``obtain``: the resources its derivation has looked at so far
         self._preference = preferences(rules)
+        self.work = 0
+        """Resources derived so far (answers not taken from the memo): the work the plans asked for took."""
+        self._started = (0, -1)  # ``work`` when the outermost ``obtain`` under way began, and its resource
 
     @classmethod
     def of_steps(cls, rules: Rules, costs: CostModel, held: Mapping[int, int] | None = None) -> Derivation[Any]:
@@ -365,6 +378,12 @@ class Derivation(Generic[T]):
         if active & bit:  # a producer that needs what it makes: not this way
             self._seen[-1] |= bit
             return None
+        self.work += 1
+        if not active:  # a plan's own setup or need: where its derivation starts
+            self._started = (self.work, r)
+        elif self.work - self._started[0] > WORK_BUDGET:
+            raise TaskverseError(f"deriving {self.rules.names[self._started[1]]} took over {WORK_BUDGET} derivations "
+                                 "of a resource: the cost model's prices are not from the derivation's holdings")
         self._active = active | bit
         self._seen.append(bit)
         found: Piece[T] | None = None
@@ -487,6 +506,9 @@ def held_resources(rules: Rules, inventory: Mapping[str, int], found: Iterable[t
         r = rules.index.get(resource)
         if r is not None:
             held[r] = 1
+    spawn = rules.spawn(lambda r: held.get(r, 0))  # as ``Rules.start``: a start that names no dimension
+    if spawn is not None:
+        held[spawn] = 1
     return held
 
 

@@ -800,10 +800,17 @@ class Rules:
                     self.change(state, left[0], left[1])
                 for counter, count, _ in self.also_left.get(r, ()):  # and its further kinds of chest
                     self.change(state, counter, count)
-        overworld = self.index.get(("dimension", "overworld"))
-        if overworld is not None and not any(state.counts[d] for d in self.dimensions):
-            self.change(state, overworld, 1)  # a start names no dimension: the overworld's spawn
+        spawn = self.spawn(lambda r: state.counts[r])
+        if spawn is not None:
+            self.change(state, spawn, 1)
         return state
+
+    def spawn(self, holds: Callable[[int], int]) -> int | None:
+        """The dimension a start that names none stands in: the overworld's spawn (None when it names one)."""
+        overworld = self.index.get(("dimension", "overworld"))
+        if overworld is None or any(holds(d) for d in self.dimensions):
+            return None
+        return overworld
 
     def resource(self, kind: str, name: str) -> int:
         """The index of a resource; a clear error with close matches for an unknown one."""
