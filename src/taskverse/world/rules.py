@@ -50,6 +50,8 @@ Rules:
   the End's exit portal, which the ender dragon's death opens) changes it. So every way whose found things (its
   presence needs, else what it finds) all lie in one dimension also needs the agent to be there: using or finding
   a thing of another dimension than the agent's takes the trip back first, priced and planned like any need.
+  What a way makes is not found: netherrack or a torch is placed, and a placed block mined back, wherever the
+  agent is.
   A presence need whose members lie in several dimensions is one way per dimension (any animal to hunt).
 * Each action emits the atom's own success event (a tag target is named by the member used) and an ``obtain``
   event per item received, where the agent is after the action, with the tool the action keeps in hand (none
@@ -397,8 +399,9 @@ class Rules:
         self.outputs: list[tuple[Output, ...]] = []
         self.goals: list[GoalTemplate] = []
         self.slot_action: list[int] = []
+        self._placed_where: set[tuple[int, int]] = set()  # ways given the dimension need of where their things lie
         for a, task in enumerate(action_tasks):
-            compiled_ways = []
+            compiled_ways: list[tuple[Need, ...]] = []
             travels = any(y.kind.value == "dimension" for outcome in way_yields(task) for y in outcome)
             split = [(part, gives) for way, gives in zip(ways_of(task), way_yields(task), strict=True)
                      for part in self._by_dimension(way)]
@@ -439,11 +442,16 @@ class Rules:
                                                 and task.goal.target == source[1])  # a kill, a chest looted
                                                or task.verb in self.spent_by.get(source, ())):  # a trader's offers
                         needs.append(Need((finite[0],), 1, consume=True, presence=False, virtual=finite[0]))
-                found = () if travels else [index[(y.kind.value, y.name)] for y in way_gives
-                                            if y.kind.value != "item"]
+                # what it finds, not what it makes: a way that uses something up (netherrack or a torch placed,
+                # obsidian from lava and water) makes its things where the agent is, unless it is a find (an eye of
+                # ender thrown finds the stronghold where strongholds are)
+                makes = task.verb != "find" and any(need.consume for need in needs)
+                found = () if travels or makes else [index[(y.kind.value, y.name)] for y in way_gives
+                                                     if y.kind.value != "item"]
                 here = self._dimension_of(needs, found)
                 if here is not None:  # done where its things are: a trip to them first, when elsewhere
                     needs.append(Need((here,), 1, consume=False, presence=True, virtual=here))
+                    self._placed_where.add((a, len(compiled_ways)))
                 compiled_ways.append(tuple(needs))
             self.ways.append(tuple(compiled_ways))
             outcomes = []
@@ -630,10 +638,18 @@ class Rules:
                               for outputs in self.way_outputs[a] for o in outputs)
             if task.goal.event.value != "mine" and not makes_block:
                 continue
-            self.ways[a] = tuple(
-                tuple(replace(n, consume=True, presence=False)
-                      if n.presence and len(n.members) == 1 and n.members[0] in placed_only else n for n in way)
-                for way in self.ways[a])
+            ways = []
+            for w, way in enumerate(self.ways[a]):
+                needs = [replace(n, consume=True, presence=False)
+                         if n.presence and len(n.members) == 1 and n.members[0] in placed_only else n for n in way]
+                if (a, w) in self._placed_where and needs != list(way):
+                    # a placed block is where the agent put it, not where such blocks generate (a village's
+                    # door): where the way is done is what its other found things say
+                    here = self._dimension_of(needs[:-1], ())
+                    needs = needs[:-1] if here is None else [*needs[:-1], replace(needs[-1], members=(here,),
+                                                                                           virtual=here)]
+                ways.append(tuple(needs))
+            self.ways[a] = tuple(ways)
 
     def _order_members(self) -> None:
         """Sort each need's members into consumption order: items some atom keeps last, then cheapest first."""
