@@ -60,7 +60,7 @@ def test_opening_keeps_the_block_and_uses_up_what_it_takes(rules):
     state = rules.new_state({}, [("block", "chest")])
     events = rules.act(state, rules.action_index["open.chest"])
     assert [e[:2] for e in events] == [("interact", "chest")]
-    assert rules.found(state) == [("block", "chest")]
+    assert rules.found(state) == [("block", "chest"), ("dimension", "overworld")]  # where it stands
     state = rules.new_state({"beef": 2}, [("block", "campfire")])
     events = rules.act(state, rules.action_index["interact.campfire"])
     assert [e[:2] for e in events] == [("interact", "campfire")] and rules.inventory(state) == {"beef": 1}
