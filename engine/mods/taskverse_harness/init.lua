@@ -1416,9 +1416,22 @@ end
 
 -- Search for a node around the player (or at height y), then around points further out, one area at a time
 -- (each area is generated first); stand next to the nearest one found.
+-- The areas goto_node searches, nearest first: rings of squares 2r wide around the origin. The outer rings are
+-- searched only when the inner ones hold none left: a long plan uses up a rare ore's nearest copies (one deepslate
+-- emerald ore a trade), and the next ones lie further out.
+local SEARCH_RINGS = 4
 local SEARCH_OFFSETS = {{0, 0}, {1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, 1}, {-1, -1}, {1, -1},
 	{2, 0}, {0, 2}, {-2, 0}, {0, -2}, {2, 1}, {1, 2}, {-1, 2}, {-2, 1}, {-2, -1}, {-1, -2}, {1, -2}, {2, -1},
 	{2, 2}, {-2, 2}, {-2, -2}, {2, -2}}
+for ring = 3, SEARCH_RINGS do
+	for dx = -ring, ring do
+		for dz = -ring, ring do
+			if math.max(math.abs(dx), math.abs(dz)) == ring then
+				SEARCH_OFFSETS[#SEARCH_OFFSETS + 1] = {dx, dz}
+			end
+		end
+	end
+end
 
 function actions.goto_node(player, step, done, record)
 	local origin = feet(player)
@@ -1438,7 +1451,7 @@ function actions.goto_node(player, step, done, record)
 	local function search(attempt)
 		local offset = SEARCH_OFFSETS[attempt]
 		if offset == nil then
-			return done(false, "no " .. step.node .. " within " .. (5 * r) .. " nodes of " ..
+			return done(false, "no " .. step.node .. " within " .. ((2 * SEARCH_RINGS + 1) * r) .. " nodes of " ..
 				minetest.pos_to_string(origin))
 		end
 		local center = {x = origin.x + offset[1] * 2 * r, y = origin.y, z = origin.z + offset[2] * 2 * r}
