@@ -33,8 +33,8 @@ from the same start (``CostModel(rules, held)``), else the derivation chases way
 where a step needs it, except that where a plan makes an item for a later step, the text world may use it up
 earlier for a need that takes any of several equally cheap items (it takes them by name: sticks from the acacia
 planks made for an acacia fence), and where it enters the End before an overworld step (setups are ordered with
-no regard to place, and the way back opens only with the dragon's death: 144 of 5,156 plans, all for the End's
-things, shulker boxes, an elytra, purpur, or a lingering potion's dragon's breath);
+no regard to place, and the way back opens only with the dragon's death: 85 of 5,156 plans, all for the End's
+things: a lingering potion's dragon's breath, an end rod, an eye armor trim copied with end stone);
 ``tests/test_world_derivation.py`` counts these.
 
 Example:

@@ -456,7 +456,6 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
     fuels: set[int] = set()
     # The dimension the agent starts in is left only by a trip: the way back is wanted once the universe holds one.
     left_behind: dict[int, float] = {}
-    trips = {p for d in rules.dimensions for p in rules.producers[d]}
     tripped = False
     while queue or (left_behind and tripped):
         if not queue:
@@ -471,7 +470,7 @@ def build_universe(rules: Rules, tracker: GoalTracker, costs: CostModel, held: S
         if a in seen:
             continue
         seen.add(a)
-        tripped = tripped or a in trips
+        tripped = tripped or a in rules.trips
         if expansions is None:
             pairs, chosen_fuels = expansion(a)
         else:
