@@ -422,6 +422,7 @@ class _Player:
         kept = [rules.names[u] for u, n in zip(used, needs, strict=True) if not n.consume and not n.presence]
         presence = [rules.names[u] for u, n in zip(used, needs, strict=True) if n.presence]
         before = len(self.out)
+        self._reclaim(taken, name)
         getattr(self, "_" + name.split(".", 1)[0])(self.model.acts[name], name, taken, kept, presence, outputs, w)
         for o in self.out[before:]:
             if o.main:
@@ -781,6 +782,36 @@ class _Player:
         for output in gained:
             has[self.rules.names[output.resource]] += output.count
         self.add(Step(do="trade", entity=villager, item=act.makes), name)
+
+    def _reclaim(self, taken: list[tuple[str, int]], name: str) -> None:
+        """Dig back a job site placed beside a villager when the model uses up the one it still holds.
+
+        The model keeps a job site in the inventory after a trade (a kept need); the game's stands beside the
+        villager. An action that takes it (burned as fuel, a recipe's ingredient) takes the placed block in the
+        game: the player goes back to it and digs it, as a player would.
+        """
+        held = self.rules.inventory(self.state)
+        for site, count in taken:
+            if self.sites[site] == 0 or held.get(site, 0) - self.sites[site] >= count:
+                continue
+            tool = None if self.model.digs(site, HAND) else next(
+                (t for t in sorted(held) if held[t] > 0 and self.model.digs(site, t)), None)
+            if tool is None and not self.model.digs(site, HAND):
+                raise NoPlan(f"nothing held digs the {site} placed beside a villager, for {name}")
+            where = next((w for w, s in self.jobs.items() if s == site), ("home", ""))
+            self.home(f"the {site} placed there, for {name}")
+            if where != ("home", "") and self.villagers.get(site):
+                self.add(Step(do="goto_biome", biomes=list(self.villagers[site])),
+                         f"teleport: back to the {site} placed beside a villager, for {name}", main=False)
+            if where != ("home", ""):
+                self.add(Step(do="goto_node", node=site, radius=16),
+                         f"teleport: to the {site} placed beside a villager, for {name}", main=False)
+            self.add(Step(do="dig", node=site, count=1, radius=6, tool=tool),
+                     f"{name}: the {site} placed beside a villager, dug back", main=False)
+            self.sites[site] -= 1
+            # the villager keeps its profession in the game, but the planner no longer knows where it stands
+            self.jobs = {w: s for w, s in self.jobs.items() if s != site}
+            self.villagers.pop(site, None)
 
     def _spawned_villager(self, villager: str, site: str) -> None:
         """The villager just spawned (from the start: ``_spawn``) is the one the profession of ``site`` trades with.
