@@ -213,6 +213,29 @@ def test_each_trade_gives_the_villager_experience_the_game_gives():
     assert odd == {("butcher", "coal"): 2, ("fletcher", "enchanted_crossbow"): 15}
 
 
+@pytest.mark.parametrize(("profession", "kind", "item", "uses"), [
+    # VillagerTrades (1.20.1), each listing's maxUses: ItemsForEmeralds(BOOKSHELF, 9, 1, 12, 1), a four-argument
+    # ItemsForEmeralds (12), EmeraldForItems(PAPER, 24, 16, 2), EnchantedItemForEmeralds (3), the toolsmith's
+    # ItemsForEmeralds(DIAMOND_HOE, 4, 1, 3, 15), EnchantBookForEmeralds (12), TreasureMapForEmeralds(..., 12, 5).
+    ("librarian", "sells", "bookshelf", 12),
+    ("librarian", "sells", "name_tag", 12),
+    ("librarian", "buys", "paper", 16),
+    ("librarian", "buys", "book", 12),
+    ("librarian", "sells", "enchanted_book", 12),
+    ("armorer", "sells", "enchanted_diamond_chestplate", 3),
+    ("toolsmith", "sells", "diamond_hoe", 3),
+    ("cartographer", "sells", "ocean_explorer_map", 12),
+    ("shepherd", "sells", "red_wool", 16),
+    ("farmer", "buys", "wheat", 16),
+])
+def test_each_trade_locks_after_the_games_max_uses(profession, kind, item, uses):
+    trading = load_knowledge().mechanisms.trading
+    prof = next(p for p in trading.professions if p.profession == profession)
+    offers = prof.sells if kind == "sells" else prof.buys
+    found = [o.uses for o in offers if item in (o.goods if kind == "sells" else [o.item])]
+    assert found == [uses]
+
+
 @pytest.mark.parametrize(("item", "profession_site", "lowest", "highest"), [
     # EnchantedItemForEmeralds: base price plus a level from 5 to 19 (Minecraft Wiki, Armorer, Toolsmith, ...).
     ("enchanted_diamond_chestplate", "blast_furnace", 21, 35),
@@ -600,8 +623,8 @@ def test_a_looted_structure_without_a_chest_count_is_refused_naming_file_line_an
      "    table: chests/buried_treasure\n    share: 0.5\n", ["tables.3", "only with chest"]),
     ("trades.yaml", "item: chainmail_boots", "item: chainmail_bots", ["chainmail_bots", "chainmail_boots"]),
     ("trades.yaml", "expert: 150, master: 250}", "expert: 150, master: 150}", ["levels", "asks for more"]),
-    ("trades.yaml", "{item: name_tag, emeralds: 20, level: master, xp: 30}",
-     "{item: name_tag, emeralds: 20, level: master}", ["professions.8.sells.6.xp"]),
+    ("trades.yaml", "{item: name_tag, emeralds: 20, uses: 12, level: master, xp: 30}",
+     "{item: name_tag, emeralds: 20, uses: 12, level: master}", ["professions.8.sells.6.xp"]),
     ("brewing.yaml", "result: long_swiftness}", "result: long_swiftnes}", ["long_swiftnes"]),
     ("breeding.yaml", "{animal: wolf, food: [bone], one_in: 3}", "{animal: wolf, food: [bones], one_in: 3}",
      ["'bones'", "bone"]),

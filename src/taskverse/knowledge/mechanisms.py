@@ -321,6 +321,8 @@ class Trade(_Table):
     most: int | None = Field(default=None, ge=1, le=64)
     also: Stack | None = None
     level: Level
+    uses: int = Field(ge=1, le=64)
+    """How many times a villager makes the trade before it locks until the villager restocks (``maxUses``)."""
     xp: int = Field(ge=1, le=30)
     """The villager experience the trade gives the villager (what raises it to its next levels)."""
     chance: float | None = Field(default=None, gt=0, le=1)
@@ -358,6 +360,8 @@ class Purchase(_Table):
     count: int = Field(ge=1, le=64)
     emeralds: int = Field(default=1, ge=1, le=64)
     level: Level
+    uses: int = Field(ge=1, le=64)
+    """How many times a villager makes the trade before it locks until the villager restocks (``maxUses``)."""
     xp: int = Field(ge=1, le=30)
     """The villager experience the trade gives the villager."""
     chance: float | None = Field(default=None, gt=0, le=1)
