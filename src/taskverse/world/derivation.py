@@ -30,12 +30,12 @@ fixpoint leaves these out too. Where the plan starts is a holding (a start that 
 overworld, as ``Rules.start``): from the nether, a need on the overworld is the trip back, and the prices must be
 from the same start (``CostModel(rules, held)``), else the derivation chases ways its holdings cannot ground
 (``WORK_BUDGET`` stops it). Every plan from nothing runs step by step in the text world, the trip back taken
-where a step needs it, except that where a plan makes an item for a later step, the text world may use it up
-earlier for a need that takes any of several equally cheap items (it takes them by name: sticks from the acacia
-planks made for an acacia fence), and where it enters the End before an overworld step (setups are ordered with
-no regard to place, and the way back opens only with the dragon's death: 85 of 5,156 plans, all for the End's
-things: a lingering potion's dragon's breath, an end rod, an eye armor trim copied with end stone);
-``tests/test_world_derivation.py`` counts these.
+where a step needs it (all 5,156 at this tree; ``tests/test_world_derivation.py``), for two orders: the steps in a
+dimension the trip there gives no way back from (the End, until the dragon dies: ``one_way_dimensions``) come
+after every other step (``Piece.away``; a lingering potion's splash potion is brewed before the End is entered
+for the dragon's breath), and of one way's parts, one that may spend any of several items comes before those that
+make one of them (``Piece.takes``: the sticks before an acacia fence's acacia planks, else the text world, taking
+them by name, spends the planks made for the fence).
 
 Example:
     >>> from taskverse import load_library
@@ -75,11 +75,16 @@ class Piece(Generic[T]):
     """A part of a plan: its folded value (setups left out) and the setups it needs.
 
     ``setups`` maps each setup resource to the uses the part spends of it (durability, for a tool that wears; 0
-    for one that does not, a station or a found thing).
+    for one that does not, a station or a found thing). ``away``: the part's steps that are done away from the
+    start's dimension (a trip there, and every step that needs what a trip or a step there brought), None when
+    it has none: they wait until everything of the start's dimension is done.
     """
 
     value: T
     setups: Mapping[int, int]
+    away: T | None = None
+    takes: frozenset[int] = frozenset()
+    """The items the part may spend through a need that takes any of several (sticks: any planks)."""
 
 
 RESOLVE_ROUNDS = 4
@@ -119,6 +124,8 @@ class Derivation(Generic[T]):
         self._active = 0  # the resources being obtained on the current path, as a bit set
         self._seen = [0]  # per open ``obtain``: the resources its derivation has looked at so far
         self._preference = preferences(rules)
+        start = next((d for d in rules.dimensions if self.held.get(d, 0)), rules.spawn(lambda r: 0))
+        self._away_dimensions = one_way_dimensions(rules) - {start}
         self.work = 0
         """Resources derived so far (answers not taken from the memo): the work the plans asked for took."""
         self._started = (0, -1)  # ``work`` when the outermost ``obtain`` under way began, and its resource
@@ -156,7 +163,15 @@ class Derivation(Generic[T]):
         first = self.resolve(wanted)
         if first is None:
             return None
-        return first + piece.value + last  # type: ignore[no-any-return]
+        # a player gathers everything of the start's dimension before leaving it (the End's way back opens
+        # only with the dragon's death): the setups and steps of home first, then the trips and what follows
+        home, away = first
+        result = home + piece.value
+        if away is not None:
+            result = result + away
+        if piece.away is not None:
+            result = result + piece.away
+        return result + last  # type: ignore[no-any-return]
 
     def steps_for(self, a: int, times: int = 1) -> Steps | None:
         """The plan that does an action's atom ``times`` times, as steps (for a derivation made by ``of_steps``).
@@ -166,8 +181,11 @@ class Derivation(Generic[T]):
         """
         return self.plan_action(a, self.rules.runs_to_count(a, times))  # type: ignore[return-value]
 
-    def resolve(self, setups: Mapping[int, int]) -> T | None:
+    def resolve(self, setups: Mapping[int, int]) -> tuple[T, T | None] | None:
         """Obtain each setup once, and what each needs in turn, prerequisites first (sorted for stability).
+
+        The steps come in two parts: those done in the start's dimension, and those away from it (``Piece.away``),
+        each in that order.
 
         A tool that wears is obtained as many times as the plan's uses of it need: ``ceil(uses / durability)``
         (a wooden pickaxe lasts 59 blocks). Copies change what the setups themselves need, so the count is
@@ -184,12 +202,14 @@ class Derivation(Generic[T]):
                 break
             copies = wanted
         result: T = self.empty
+        away: T | None = None
         for r in order or ():
             piece = self.obtain(r, copies.get(r, 1))
             if piece is None:
                 return None
             result = result + piece.value
-        return result
+            away = _then(away, piece.away)
+        return result, away
 
     def _closure(self, roots: Mapping[int, int], copies: Mapping[int, int]) -> tuple[list[int] | None, dict[int, int]]:
         """The setups reachable from ``roots``, prerequisites first, and the uses the plan spends of each."""
@@ -246,7 +266,7 @@ class Derivation(Generic[T]):
             return None
         setups_of = [self._parts(need, amount, choice, runs)[1] for (need, amount), choice in  # type: ignore[arg-type]
                      zip(wanted, first, strict=True)]
-        value: T = self.empty
+        parts: list[tuple[int, Piece[T]]] = []  # (the member had, its part)
         setups: dict[int, int] = dict(worn)
         for i, (need, amount) in enumerate(wanted):
             free = max((s for j, s in enumerate(setups_of) if j != i), default=0.0)
@@ -258,8 +278,11 @@ class Derivation(Generic[T]):
                         break
                     continue
                 if not need.consume:  # a tool, station or found thing: a setup
-                    if self.obtain(member, 1) is not None:
-                        found = Piece(self.empty, {member: need.uses * runs if member in self.rules.wear_of else 0})
+                    setup = self.obtain(member, 1)
+                    if setup is not None:
+                        # had away (the End, a dragon, a tool made of what a trip brought): the runs wait for it
+                        found = Piece(self.empty, {member: need.uses * runs if member in self.rules.wear_of else 0},
+                                      None if setup.away is None else self.empty)
                         break
                     continue
                 units = amount if need.weights is None else -(-amount // need.weights[need.members.index(member)])
@@ -268,10 +291,22 @@ class Derivation(Generic[T]):
                     break
             if found is None:
                 return None
-            value = value + found.value
+            if need.consume and len(need.members) > 1:
+                found = Piece(found.value, found.setups, found.away, found.takes | set(need.members))
+            parts.append((member, found))
             for r, uses in found.setups.items():
                 setups[r] = setups.get(r, 0) + uses
-        return Piece(value, setups)
+        # a part that may spend what another makes comes first: made later, the sticks' "any planks" would use up
+        # the acacia planks made for an acacia fence
+        # (a lava bucket kept for obsidian would fuel the furnace that smelts the iron of the water's bucket)
+        made = {member for member, _ in parts}
+        parts.sort(key=lambda part: not part[1].takes & (made - {part[0]}))
+        value: T = self.empty
+        away: T | None = None
+        for _, part in parts:
+            value = value + part.value
+            away = _then(away, part.away)
+        return Piece(value, setups, away, frozenset().union(*(part.takes for _, part in parts)))
 
     def _missing(self, need: Need, runs: int) -> int:
         """What of a need the holdings leave to obtain: units (fuel: ticks), or 1 for an unheld setup."""
@@ -429,7 +464,14 @@ class Derivation(Generic[T]):
         piece = self.meet(self.rules.ways[a][w], runs)
         if piece is None:
             return None
-        return Piece(piece.value + self.step(a, runs), piece.setups)
+        own = self.step(a, runs)
+        if piece.away is None and not self._leaves(a):
+            return Piece(piece.value + own, piece.setups, None, piece.takes)
+        return Piece(piece.value, piece.setups, _then(piece.away, own), piece.takes)
+
+    def _leaves(self, a: int) -> bool:
+        """Whether an action takes the agent away from the start's dimension (a trip to another)."""
+        return a in self.rules.trips and any(o.resource in self._away_dimensions for o in self.rules.outputs[a])
 
     # -- holdings ---------------------------------------------------------------------------------------------------
 
@@ -461,6 +503,13 @@ class Derivation(Generic[T]):
                              for m, w in zip(need.members, weights, strict=True) if m != self.rules.heat),
                             default=INF)
         return marginal + setup
+
+
+def _then(first: Any, then: Any) -> Any:
+    """``first + then`` where either may be None (no steps)."""
+    if first is None:
+        return then
+    return first if then is None else first + then
 
 
 def _kept_stock(need: Need) -> bool:
@@ -510,6 +559,23 @@ def held_resources(rules: Rules, inventory: Mapping[str, int], found: Iterable[t
     if spawn is not None:
         held[spawn] = 1
     return held
+
+
+def one_way_dimensions(rules: Rules) -> frozenset[int]:
+    """The dimensions whose way back needs more than the trip there brought (the End's: the dragon's death).
+
+    A plan enters these last: whatever a later step needs from elsewhere is had before.
+    """
+    found: set[int] = set()
+    for d in rules.dimensions:
+        into = [a for a in rules.trips if any(o.resource == d for o in rules.outputs[a])]
+        brought = {o.resource for a in into for o in rules.outputs[a]}  # the End and its portal, say
+        ways_back = [way for a in rules.trips if all(o.resource != d for o in rules.outputs[a])
+                     for way in rules.ways[a] if any(need.presence and d in need.members for need in way)]
+        if brought and all(any(need.presence and d not in need.members and not brought & set(need.members)
+                               for need in way) for way in ways_back):
+            found.add(d)
+    return frozenset(found)
 
 
 def preferences(rules: Rules) -> list[int]:
