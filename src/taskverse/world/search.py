@@ -1384,7 +1384,7 @@ def _union(marks: Iterable[int]) -> int:
 
 
 def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bool = False,
-                  work: Work | None = None) -> int | None:
+                  work: Work | None = None, looking_ahead: bool = True) -> int | None:
     """The greedy policy's action: work down from the target to the first thing that can be done now.
 
     Pick the part of the target left to do (in order for ``>>``, the cheapest of ``|``), the cheapest action
@@ -1401,6 +1401,10 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     a way as soon as one of its needs cannot be pursued instead of working on its other needs, and pursues an
     action at most once a choice: a web of recipes that recycle each other (an engine game's dyes, wool and beds)
     then neither sends the rule round in circles nor down every path of the web.
+
+    A trip chosen when nothing else is left to gather here is first checked for wear on the other side
+    (``trip_spares``): the spares it will need are made before leaving. ``looking_ahead=False`` (that check's
+    own look at the other side) skips it.
 
     ``work``: an allowance each producer walked counts against; the choice gives up (None) when it runs out.
     """
@@ -1631,7 +1635,75 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         nearer = first_choice()
     except _GaveUp:
         nearer = None
-    return choice if nearer is None else nearer
+    if nearer is not None or not looking_ahead:
+        return choice if nearer is None else nearer
+    # Leaving now: first the spares that wear on the other side will need, when a trip back for them costs more.
+    for spare in trip_spares(planner, state, progress, choice, careful):
+        for p in sorted(rules.producers[spare], key=lambda p: costs.batch(p, spare, 1.0)):
+            if acost[p] == INF:
+                continue
+            failed.clear()
+            visiting.clear()
+            cut[0] = False
+            try:
+                make = pursue(p, 0, frozenset())
+            except _GaveUp:
+                make = None
+            if make is not None:
+                return make
+    return choice
+
+
+TRIP_LOOKAHEAD = 400
+"""Steps ``trip_spares`` follows the greedy policy on the other side of a trip (the library's stints are shorter)."""
+
+
+def trip_spares(planner: Planner, state: StateDict, progress: Any, trip: int, careful: bool = False) -> list[int]:
+    """The tools a plan about to take ``trip`` should make a spare of first: wear on the other side will need them.
+
+    The rule: follow the greedy policy through the trip and on the other side until it takes a trip again. When
+    a tool (or armour) that wears breaks there, and the plan, once back, makes one of the worn tools again before
+    it leaves once more, the tools it makes then are the spares, provided one made here costs less (by the cost
+    model's prices) than the round trip plus making it at home: a player brings a second stone sword to the
+    nether rather than going back for it. The way back is the policy's own choice, so a trip back that was for
+    something else (blaze rods home to craft) asks for no spare.
+    """
+    rules = planner.rules
+    costs = planner.costs
+    w = planner.enabled_way(trip, state)
+    if w is None:
+        return []
+    state, progress = planner.apply(state, progress, trip, w)
+    away = planner.action_cost[trip]
+    broke: set[int] = set()
+    back_trip: int | None = None
+    steps = 0
+    while not planner.tracker.done(progress) and steps < TRIP_LOOKAHEAD:
+        a = greedy_choice(planner, state, progress, careful, looking_ahead=False)
+        if a is None:
+            return []
+        w = planner.enabled_way(a, state)
+        if w is None:
+            return []
+        child, progress = planner.apply(state, progress, a, w)
+        steps += 1
+        if back_trip is None:
+            if a in rules.trips:
+                if not broke:
+                    return []
+                back_trip = a
+            else:
+                broke.update(r for r in rules.wear_of if child.get(r, 0) < state.get(r, 0)
+                             and not any(n.consume and r in n.members for n in rules.ways[a][w]))
+        elif a in rules.trips:
+            return []  # left again without making a worn tool: the trip back was for something else
+        else:
+            made = [r for r in rules.output_items[a] if r in rules.wear_of and child.get(r, 0) > state.get(r, 0)]
+            if made:
+                round_trip = planner.action_cost[back_trip] + away
+                return [r for r in made if costs.amount_cost(r, 1.0) < round_trip + costs.amount_cost(r, 1.0)]
+        state = child
+    return []
 
 
 _FRESH_MEMBERS = 16
