@@ -156,6 +156,20 @@ def test_structure_loot_has_the_loot_tables_chances(library, task_id, item, chan
     assert (given.chance, given.count, given.upper) == (pytest.approx(chance, abs=1e-6), least, most)
 
 
+def test_a_bastions_hoglin_stables_and_an_end_citys_chests_hold_saddles(library):
+    # 1.20's chests/bastion_hoglin_stable: one roll of a saddle of weight 12 in 100, in one bastion in four (the
+    # stables variant); chests/end_city_treasure: 2 to 6 rolls of a saddle of weight 3 in 85 (the Minecraft Wiki's
+    # 12% and 14.1% a chest, Saddle: Natural generation). bastion_other holds no saddle.
+    stables = library.get("loot.bastion_remnant.hoglin_stable")
+    assert _yield(stables, "saddle").chance == pytest.approx(0.12, abs=1e-6)
+    assert _yield(stables, "netherite_upgrade_smithing_template").chance == pytest.approx(0.1, abs=1e-6)
+    assert _yield(library.get("loot.end_city"), "saddle").chance == pytest.approx(12 / 85, abs=1e-6)
+    kinds = {t.atom_id: t for t in library.knowledge.mechanisms.structure_loot.kinds()}
+    assert kinds["loot.bastion_remnant.hoglin_stable"].share == 0.25
+    assert not any(y.name == "saddle" for y in library.get("loot.bastion_remnant").yields)
+    assert {"loot.end_city", "loot.bastion_remnant.hoglin_stable"} <= _producers(library, "saddle")
+
+
 def test_brushing_needs_a_brush_and_warm_ocean_ruins(library):
     needs = _needs(library.get("brush.ocean_ruins"))
     assert needs["brush"].kept and needs["warm_ocean"].kind.value == "biome"
@@ -450,6 +464,7 @@ LOOT = {  # (structure, item): (chance per chest, least, most), from the loot ta
     ("jungle_pyramid", "saddle"): (12 / 88, 1, 1), ("stronghold", "saddle"): (0.025, 1, 1),
     ("end_city", "spire_armor_trim_smithing_template"): (1 / 15, 1, 1), ("end_city", "elytra"): (0.5, 1, 1),
     ("end_city", "dragon_head"): (0.5, 1, 1),
+    ("end_city", "saddle"): (4 * 3 / 85, 1, 1),  # 2-6 rolls of weight 3 in 85: the wiki's 14.1% a chest
     ("jungle_pyramid", "wild_armor_trim_smithing_template"): (1 / 3, 2, 2),
     ("mineshaft", "enchanted_golden_apple"): (1 / 71, 1, 1),
     ("nether_fortress", "rib_armor_trim_smithing_template"): (1 / 15, 1, 1),
@@ -620,7 +635,7 @@ def test_a_looted_structure_without_a_chest_count_is_refused_naming_file_line_an
     ("structure_loot.yaml", "rolls: [5, 10]", "rolls: [10, 5]", ["tables.0.pools.0", "not a range"]),
     ("structure_loot.yaml", "    chests: 1\n", "", ["tables.2", "its own count"]),
     ("structure_loot.yaml", "    table: chests/buried_treasure\n",
-     "    table: chests/buried_treasure\n    share: 0.5\n", ["tables.3", "only with chest"]),
+     "    table: chests/buried_treasure\n    share: 0.5\n", ["tables.4", "only with chest"]),
     ("trades.yaml", "item: chainmail_boots", "item: chainmail_bots", ["chainmail_bots", "chainmail_boots"]),
     ("trades.yaml", "expert: 150, master: 250}", "expert: 150, master: 150}", ["levels", "asks for more"]),
     ("trades.yaml", "{item: name_tag, emeralds: 20, uses: 12, level: master, xp: 30}",
