@@ -170,6 +170,23 @@ def test_a_bastions_hoglin_stables_and_an_end_citys_chests_hold_saddles(library)
     assert {"loot.end_city", "loot.bastion_remnant.hoglin_stable"} <= _producers(library, "saddle")
 
 
+def test_fishing_catches_the_1_20_tables_fish_junk_and_treasure(library):
+    # gameplay/fishing at Luck of the Sea 0 in open water: fish 85, junk 10, treasure 5 of 100; treasure's six
+    # entries of weight 1 (a name tag, a saddle, a nautilus shell: 1/120 a catch each), fish's cod 60 of 100,
+    # junk's lily pad 17 and ink sac 1 (ten of them) of 100. A catch wears the rod 1 and keeps the water.
+    fish = library.get("fish.open_water")
+    for item in ("name_tag", "saddle", "nautilus_shell"):
+        assert _yield(fish, item).chance == pytest.approx(0.05 / 6, abs=1e-6)
+    assert _yield(fish, "cod").chance == pytest.approx(0.85 * 0.6, abs=1e-6)
+    assert _yield(fish, "lily_pad").chance == pytest.approx(0.1 * 0.17, abs=1e-6)
+    ink = _yield(fish, "ink_sac")
+    assert (ink.chance, ink.count) == (pytest.approx(0.001, abs=1e-6), 10)
+    needs = _needs(fish)
+    assert needs["fishing_rod"].kept and needs["fishing_rod"].uses == 1
+    assert needs["water"].kept and needs["water"].kind.value == "block"
+    assert {"fish.open_water"} <= _producers(library, "saddle") & _producers(library, "name_tag")
+
+
 def test_brushing_needs_a_brush_and_warm_ocean_ruins(library):
     needs = _needs(library.get("brush.ocean_ruins"))
     assert needs["brush"].kept and needs["warm_ocean"].kind.value == "biome"

@@ -12,6 +12,7 @@ from conftest import cli, one_clean_line
 from taskverse.algebra.semantics import Evaluator
 from taskverse.algebra.tracker import Context, GoalTracker
 from taskverse.textenv.plans import plan_task
+from taskverse.world.chance import tries_for
 from taskverse.world.rules import Rules
 from taskverse.world.search import Planner, holdings
 
@@ -207,6 +208,20 @@ def test_a_saddle_and_a_name_tag_from_scratch_come_from_structure_chests(library
     for name in looted:
         held = structures[name].chests
         assert held is not None and plan.count(f"loot.{name}") <= held * plan.count(f"find.{name}"), plan
+
+
+@pytest.mark.parametrize("goal", ["obtain.saddle", "obtain.name_tag"])
+def test_fishing_is_a_way_to_a_saddle_and_a_name_tag_but_chests_are_cheaper(library, goal):
+    # Fishing's treasure gives each at 5% x 1/6 = 1/120 a catch: planned for at 95%, 358 catches (some two hours
+    # of 20 s bites). A player from scratch loots dungeons or mineshafts instead, and so does the plan, by steps
+    # and by game time; the graph with every alternative lists the fishing.
+    assert tries_for(1 / 120, 1, 1, 1) == 358
+    for objective in ("steps", "time"):
+        plan = plan_task(f"naive({goal})", library, objective).actions
+        assert "fish.open_water" not in plan and any(a.startswith("loot.") for a in plan), plan
+        assert len(plan) < 358
+    graph = cli("graph", "--all", goal)
+    assert graph.exit_code == 0 and "fish with a fishing rod in open water" in graph.output
 
 
 def test_a_plan_by_game_time_weighs_a_chance_yield_for_one_unit_as_it_plans_for_it(library):

@@ -73,6 +73,9 @@ WAIT_FOR_WEATHER = 48000  # rough expected ticks until rain (clear spells last 1
 INTERACT_FRAMES = {
     "sky": 20, "inventory": 10, "jump": 10, "sneak": 20, "sprint": 60, "drop": 10, "death": 600,
     "day_survived": 24000, "night_survived": 10000,
+    # a catch (statistics.yaml's fish.open_water): a bite 100 to 600 ticks after the cast at no Lure, the fish's
+    # approach 20 to 80 more (FishingHook.catchingFish; Minecraft Wiki, Fishing): 400 on average
+    "fish_caught": 400,
 }
 """Frames of the misc atoms whose goal is an event on the agent itself; other interactions take USE_FRAMES."""
 
@@ -231,7 +234,8 @@ class ActionModel:
                 return frames, [(SURVIVE, round(frames / len(SURVIVE)))]
             gesture = {"sky": _run("camera_up", 20), "jump": _run("jump", 10), "sneak": _run("sneak", 20),
                        "sprint": _run("sprint", 60), "drop": _codes("hotbar", "drop") + _run("noop", 8),
-                       "inventory": _codes("inventory") + _run("noop", 9)}.get(goal.target)
+                       "inventory": _codes("inventory") + _run("noop", 9),
+                       "fish_caught": _codes("use") + _run("noop", 398) + _codes("use")}.get(goal.target)
             if gesture is None:  # dying on purpose: walking into danger, then taking the blows
                 return frames, [(WALK, round(frames / 2 / len(WALK))), (COMBAT, round(frames / 2 / len(COMBAT)))]
             return frames, [(gesture, count)]
