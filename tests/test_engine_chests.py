@@ -66,9 +66,14 @@ def test_a_kind_s_chest_gives_its_own_table_and_the_marker_the_main_one(library)
     assert gives(structure_node("stronghold"))[eye] == pytest.approx(0.1)
     assert gives(TREASURE_CHEST)[upgrade] == 1.0
     assert gives(structure_node("bastion_remnant"))[upgrade] == pytest.approx(0.1)
+    # a bastion's hoglin stables (one in four) hold a saddle in 12 of 100 chests (chests/bastion_hoglin_stable)
+    stables = structure_node("bastion_remnant", chest="hoglin_stable")
+    assert gives(stables)[model.item("minecraft:saddle")] == pytest.approx(0.12)
     assert model.chest_kinds == {LIBRARY_CHEST: "library", structure_node("stronghold", True, "library"): "library",
                                  TREASURE_CHEST: "treasure",
-                                 structure_node("bastion_remnant", True, "treasure"): "treasure"}
+                                 structure_node("bastion_remnant", True, "treasure"): "treasure",
+                                 stables: "hoglin_stable",
+                                 structure_node("bastion_remnant", True, "hoglin_stable"): "hoglin_stable"}
     assert model.structures[LIBRARY_CHEST] == "stronghold"
 
 
