@@ -17,7 +17,7 @@ Example:
     >>> while not done:
     ...     _, reward, done, _, _ = env.step(agent.act(env))
     >>> env.trajectory
-    ['find.acacia_log', 'mine.acacia_log', 'craft.acacia_planks', 'craft.stick']
+    ['find.oak_log', 'mine.oak_log', 'craft.oak_planks', 'craft.stick']
 
 """
 

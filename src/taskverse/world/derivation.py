@@ -41,7 +41,8 @@ Example:
     >>> from taskverse import load_library
     >>> from taskverse.world.rules import CostModel, Rules
     >>> rules = Rules.for_library(load_library())
-    >>> plan = Derivation.of_steps(rules, CostModel.for_rules(rules))
+    >>> overworld = {rules.index[("dimension", "overworld")]: 1}  # where a start names no dimension
+    >>> plan = Derivation.of_steps(rules, CostModel.for_rules(rules), overworld)
     >>> steps = plan.steps_for(rules.action_index["craft.wooden_pickaxe"])
     >>> [rules.actions[a] for a, _ in steps][-1]
     'craft.wooden_pickaxe'
