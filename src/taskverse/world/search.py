@@ -1663,10 +1663,10 @@ def trip_spares(planner: Planner, state: StateDict, progress: Any, trip: int, ca
 
     The rule: follow the greedy policy through the trip and on the other side until it takes a trip again. When
     a tool (or armour) that wears breaks there, and the plan, once back, makes one of the worn tools again before
-    it leaves once more, the tools it makes then are the spares, provided one made here costs less (by the cost
-    model's prices) than the round trip plus making it at home: a player brings a second stone sword to the
-    nether rather than going back for it. The way back is the policy's own choice, so a trip back that was for
-    something else (blaze rods home to craft) asks for no spare.
+    it leaves once more, the tools it makes then are the spares: one made here costs what that copy costs at home
+    (the cost model's price, finite: it can be made at all), so making it first saves the whole round trip; a
+    player brings a second stone sword to the nether rather than going back for it. The way back is the policy's
+    own choice, so a trip back that was for something else (blaze rods home to craft) asks for no spare.
     """
     rules = planner.rules
     costs = planner.costs
@@ -1700,8 +1700,9 @@ def trip_spares(planner: Planner, state: StateDict, progress: Any, trip: int, ca
         else:
             made = [r for r in rules.output_items[a] if r in rules.wear_of and child.get(r, 0) > state.get(r, 0)]
             if made:
-                round_trip = planner.action_cost[back_trip] + away
-                return [r for r in made if costs.amount_cost(r, 1.0) < round_trip + costs.amount_cost(r, 1.0)]
+                if planner.action_cost[back_trip] + away <= 0:  # a trip that costs nothing saves nothing
+                    return []
+                return [r for r in made if costs.amount_cost(r, 1.0) < INF]
         state = child
     return []
 
