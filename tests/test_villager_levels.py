@@ -97,17 +97,23 @@ def _plenty(library, prof):
 @given(which=st.integers(0, 12), picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=40))
 def test_no_trade_of_a_level_before_the_villager_reaches_it(library, rules, which, picks):
     # A walk of the profession's trades in the text world's rules: a trade is a candidate exactly when the
-    # experience of the trades done so far reaches its level (everything else it takes is held in plenty).
+    # experience of the trades done so far reaches its level (everything else it takes is held in plenty) and
+    # the villager has not yet made it its ``uses`` times (tests/test_villager_restocks.py).
     table = offers(library)
     prof = library.knowledge.mechanisms.trading.professions[which]
     state = rules.new_state(_plenty(library, prof), [("entity", "villager")])
     mine = sorted(rules.action_index[aid] for (aid, site) in table if site == prof.job_site)
+    uses = {f"trade.{item}": t.uses for t in prof.sells for item in t.goods} | {
+        f"sell.{b.item}": b.uses for b in prof.buys}
     had = 0
+    made: dict[str, int] = {}
     for pick in picks:
         for a in mine:
             asked = table[(rules.actions[a], prof.job_site)][1]
-            assert bool(state.mask[a]) == (had >= asked), (rules.actions[a], had)
+            open_ = made.get(rules.actions[a], 0) < uses[rules.actions[a]]
+            assert bool(state.mask[a]) == (had >= asked and open_), (rules.actions[a], had)
         ready = [a for a in mine if state.mask[a]]
         a = ready[pick % len(ready)]
         had += table[(rules.actions[a], prof.job_site)][2]
+        made[rules.actions[a]] = made.get(rules.actions[a], 0) + 1
         rules.act(state, a)

@@ -16,7 +16,12 @@ Rules:
   generates once with its structure and never respawns (a woodland mansion's evokers), each kill using one up,
   and a structure's loot chests (a desert pyramid's four), each looting using one up. More take another find
   (another mansion or pyramid, priced by its travel). A wandering trader is one a find, and a trade with it uses
-  it up too (its offers are drawn once: trying again for an offer it lacks takes another trader).
+  it up too (its offers are drawn once: trying again for an offer it lacks takes another trader). A villager
+  makes each offer its ``uses`` times (``trades.yaml``, the game's ``maxUses``: a librarian's bookshelf 12), then
+  the offer locks until it restocks: a find of a villager gives each offer's trades (``stock:librarian:trade.
+  bookshelf``), each trade uses one up, and more take another villager of the profession, found and given the
+  job site the plan keeps (in game time a find, some 94 s, is cheaper than the wait for a restock, up to twice a
+  day at the job site). Its experience stays the profession's (a second villager is not trained again).
 * Kept needs (tools, a crafting table, a furnace) and presence needs are not consumed; the other item needs are.
   A kept item with durability in the game data wears: each action spends the need's ``uses`` of it, and when the
   item has none left it breaks (one fewer held); the uses spent on the item in hand are part of the state.
@@ -99,6 +104,9 @@ TICKS_PER_SMELT = 200
 WEAR_PREFIX = "wear:"
 LEFT_PREFIX = "left:"
 """Internal items counting what finds of a finite source gave and nothing used up yet (``left:evoker``)."""
+STOCK_PREFIX = "stock:"
+"""Internal items counting the trades a villager's offer has left before it locks
+(``stock:librarian:trade.bookshelf``)."""
 USES_UP = {"entity": "kill", "structure": "interact"}
 """The event that uses one of a finite source up: killing one of its mobs, looting one of its chests."""
 """Internal items ``wear:<tool>``: durability spent on the tool in hand (it breaks when this reaches its durability)."""
@@ -250,6 +258,10 @@ class Rules:
             ``chest`` entries). A find of the structure gives these too, counted apart from its main chests, with
             that share as a chance (a treasure bastion's chests, one bastion in four); an action whose goal opens a
             chest of that kind (``Goal.chest``) uses up one of its own kind. A start at the structure holds them.
+        stocks: Villager offers that lock after some trades (``trades.yaml``'s ``uses``), by (atom, job site):
+            (the entity that makes them, its profession, the trades one makes). A find of the entity gives each
+            offer's trades (``stock:<profession>:<atom>``), and the way of the atom at that job site uses one up:
+            past them the offer takes another villager of the profession.
 
     """
 
@@ -261,8 +273,10 @@ class Rules:
                  finite: Mapping[Resource, int] | None = None, tools: Iterable[str] = (),
                  spent_by: Mapping[Resource, Iterable[str]] | None = None,
                  chest_kinds: Mapping[tuple[Resource, str], tuple[int, float]] | None = None,
-                 grows_in: Mapping[Resource, Sequence[str]] | None = None) -> None:
+                 grows_in: Mapping[Resource, Sequence[str]] | None = None,
+                 stocks: Mapping[tuple[str, str], tuple[str, str, int]] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
+        self.stocks = dict(stocks or {})
         self.spent_by = {r: frozenset(verbs) for r, verbs in (spent_by or {}).items()}
         self.repair_share = repair_share
         self.finite = dict(finite or {})
@@ -329,6 +343,7 @@ class Rules:
                    fuel_ticks=fuel_ticks_from_knowledge(kn), durability=durability_from_knowledge(kn),
                    fuel_remainders=fuel_remainders_from_knowledge(kn), finite=finite_from_knowledge(kn),
                    spent_by=spent_by_from_knowledge(kn), chest_kinds=chest_kinds_from_knowledge(kn),
+                   stocks=stocks_from_knowledge(kn),
                    grows_in={("block", n): b.biomes for n, b in kn.natural_blocks.items() if b.biomes},
                    repair_share=kn.mechanisms.anvil.unit_share if getattr(kn, "mechanisms", None) else 0.0)
 
@@ -344,6 +359,9 @@ class Rules:
             seen.update((y.kind.value, y.name) for outcome in way_yields(task) for y in outcome)
             seen.update(initialization_resources(task.initialization))
         seen.update(("item", LEFT_PREFIX + name) for source, name in self.finite if (source, name) in seen)
+        atoms = {t.id for t in tasks if not t.goal_only}
+        seen.update(("item", _stock_counter(profession, atom)) for (atom, _), (source, profession, _)
+                    in self.stocks.items() if atom in atoms and ("entity", source) in seen)
         opened = {(("structure", t.goal.target), t.goal.chest) for t in tasks if t.goal.chest is not None}
         seen.update(("item", _kind_counter(*kind)) for kind in self.chest_kinds if kind[0] in seen and kind in opened)
         seen.add(("dimension", "overworld"))
@@ -355,9 +373,9 @@ class Rules:
         self.names = [r[1] for r in self.resources]
         self.internal = frozenset(r for r, (kind, name) in enumerate(self.resources)
                                   if kind == "item" and (name == HEAT or name.startswith(
-                                      (WEAR_PREFIX, LEFT_PREFIX, VILLAGER_XP_PREFIX))))
+                                      (WEAR_PREFIX, LEFT_PREFIX, VILLAGER_XP_PREFIX, STOCK_PREFIX))))
         """Items the state tracks that are not things held: furnace heat, wear, what finite sources have left, the
-        experience of the player's villagers."""
+        experience of the player's villagers, the trades their offers have left."""
         self.left_of: dict[int, tuple[int, int]] = {
             self.index[source]: (self.index[("item", LEFT_PREFIX + source[1])], count)
             for source, count in sorted(self.finite.items()) if ("item", LEFT_PREFIX + source[1]) in self.index}
@@ -372,6 +390,17 @@ class Rules:
         for kind, (counter, count) in sorted(self.kind_left.items()):
             source = self.index[kind[0]]
             self.also_left[source] = (*self.also_left.get(source, ()), (counter, count, self.chest_kinds[kind][1]))
+        self.stock_of: dict[tuple[str, str], int] = {}
+        """(atom, job site) -> the internal item counting the trades its villager's offer has left."""
+        stocked: dict[int, dict[int, int]] = {}
+        for (atom, site), (maker, profession, made) in sorted(self.stocks.items()):
+            stock = self.index.get(("item", _stock_counter(profession, atom)))
+            if stock is not None:
+                self.stock_of[(atom, site)] = stock
+                stocked.setdefault(self.index[("entity", maker)], {})[stock] = made
+        self.stocked: dict[int, tuple[tuple[int, int], ...]] = {
+            source: tuple(sorted(counters.items())) for source, counters in sorted(stocked.items())}
+        """Entity -> (counter, trades) of each offer a find of it gives (a villager: every profession's offers)."""
         self.dimensions: frozenset[int] = frozenset(r for r, (kind, _) in enumerate(self.resources)
                                                     if kind == "dimension")
         """The dimensions: a dimension's count is 1 where the agent is, 0 elsewhere (``travel``)."""
@@ -442,6 +471,10 @@ class Rules:
                                                 and task.goal.target == source[1])  # a kill, a chest looted
                                                or task.verb in self.spent_by.get(source, ())):  # a trader's offers
                         needs.append(Need((finite[0],), 1, consume=True, presence=False, virtual=finite[0]))
+                stock = next((self.stock_of[(task.id, m)] for n in way if n.kept for m in n.any_of
+                              if (task.id, m) in self.stock_of), None)
+                if stock is not None:  # a villager's offer: one of the trades it makes before it locks
+                    needs.append(Need((stock,), 1, consume=True, presence=False, virtual=stock))
                 # what it finds, not what it makes: a way that uses something up (netherrack or a torch placed,
                 # obsidian from lava and water) makes its things where the agent is, unless it is a find (an eye of
                 # ender thrown finds the stronghold where strongholds are)
@@ -464,6 +497,8 @@ class Rules:
                         self.slot_action.append(a)
                     outputs.append(Output(index[(y.kind.value, y.name)], y.count, y.chance, slot,
                                           y.upper if y.upper != y.count else 0))
+                    for counter, uses in self.stocked.get(index[(y.kind.value, y.name)], ()):
+                        outputs.append(Output(counter, uses, 1.0, -1))  # a villager found: each offer's trades
                     held_by = self.left_of.get(index[(y.kind.value, y.name)])
                     if held_by is not None:  # a find of a finite source gives the few one structure holds
                         outputs.append(Output(held_by[0], held_by[1], 1.0, -1))
@@ -815,6 +850,8 @@ class Rules:
                 if left is not None:  # found with the few one structure holds
                     self.change(state, left[0], left[1])
                 for counter, count, _ in self.also_left.get(r, ()):  # and its further kinds of chest
+                    self.change(state, counter, count)
+                for counter, count in self.stocked.get(r, ()):  # a villager with each offer's trades
                     self.change(state, counter, count)
         spawn = self.spawn(lambda r: state.counts[r])
         if spawn is not None:
@@ -1243,6 +1280,11 @@ class Rules:
             return f"fuel for {need.count / TICKS_PER_SMELT:g} smelt(s), have {have / TICKS_PER_SMELT:g}"
         if len(need.members) == 1 and names[0].startswith(LEFT_PREFIX):
             return f"one more {names[0][len(LEFT_PREFIX):]} (those found are used up: find another)"
+        if len(need.members) == 1 and names[0].startswith(STOCK_PREFIX):
+            profession, atom = names[0][len(STOCK_PREFIX):].split(":", 1)
+            article = "an" if profession[:1] in "aeiou" else "a"
+            return (f"the {profession}'s offer ({atom}) is locked after its trades until the villager restocks: "
+                    f"find another villager and make it {article} {profession}")
         if len(need.members) == 1 and names[0].startswith(VILLAGER_XP_PREFIX):
             profession = names[0][len(VILLAGER_XP_PREFIX):]
             article = "an" if profession[:1] in "aeiou" else "a"  # an armorer, a librarian
@@ -1945,6 +1987,29 @@ def chest_kinds_from_knowledge(kn: Any) -> dict[tuple[Resource, str], tuple[int,
 def _kind_counter(structure: Resource, chest: str) -> str:
     """The internal item counting a further kind's chests left: ``left:stronghold.library``."""
     return f"{LEFT_PREFIX}{structure[1]}.{chest}"
+
+
+def stocks_from_knowledge(kn: Any) -> dict[tuple[str, str], tuple[str, str, int]]:
+    """Villager offers that lock after their ``uses`` (``trades.yaml``), for ``Rules``' ``stocks``.
+
+    (``trade.<item>`` or ``sell.<item>``, job site) -> ("villager", profession, uses).
+    """
+    mechanisms = getattr(kn, "mechanisms", None)
+    if mechanisms is None:
+        return {}
+    out: dict[tuple[str, str], tuple[str, str, int]] = {}
+    for prof in mechanisms.trading.professions:
+        for trade in prof.sells:
+            for item in trade.goods:
+                out[(f"trade.{item}", prof.job_site)] = ("villager", prof.profession, trade.uses)
+        for buy in prof.buys:
+            out[(f"sell.{buy.item}", prof.job_site)] = ("villager", prof.profession, buy.uses)
+    return out
+
+
+def _stock_counter(profession: str, atom: str) -> str:
+    """The internal item counting the trades an offer has left: ``stock:librarian:trade.bookshelf``."""
+    return f"{STOCK_PREFIX}{profession}:{atom}"
 
 
 def spent_by_from_knowledge(kn: Any) -> dict[Resource, list[str]]:

@@ -1,0 +1,58 @@
+"""Villager restocks: an offer locks after its ``uses`` trades (``trades.yaml``, the game's ``maxUses``).
+
+Past them the text world takes another villager of the profession (found, its job site kept beside it): the uses are
+recomputed here from ``trades.yaml`` alone, not read off the rules' internal ``stock:`` items.
+"""
+
+import pytest
+
+from taskverse.errors import TaskverseError
+from taskverse.textenv.plans import plan_task
+
+
+def _uses(library):
+    """(atom id, job site) -> the trades a villager makes of the offer before it locks."""
+    out = {}
+    for prof in library.knowledge.mechanisms.trading.professions:
+        for trade in prof.sells:
+            for item in trade.goods:
+                out[(f"trade.{item}", prof.job_site)] = trade.uses
+        for buy in prof.buys:
+            out[(f"sell.{buy.item}", prof.job_site)] = buy.uses
+    return out
+
+
+def test_a_librarian_sells_twelve_bookshelves_then_another_librarian_is_needed(library, rules):
+    # VillagerTrades: ItemsForEmeralds(BOOKSHELF, 9, 1, 12, 1); the 13th takes another villager at the lectern.
+    state = rules.new_state({"lectern": 1, "emerald": 9 * 13}, [("entity", "villager")])
+    trade = rules.action_index["trade.bookshelf"]
+    for _ in range(12):
+        rules.act(state, trade)
+    assert not state.mask[trade]
+    with pytest.raises(TaskverseError, match="locked"):
+        rules.act(state, trade)
+    rules.act(state, rules.action_index["find.villager"])
+    assert state.mask[trade]
+    rules.act(state, trade)
+    assert state.counts[rules.index[("item", "bookshelf")]] == 13
+
+
+@pytest.mark.parametrize("goal", ["craft packed_ice"])
+def test_a_plan_makes_no_offer_past_its_uses_with_one_villager(library, rules, goal):
+    # The naive packed ice plan buys 13 bookshelves of a librarian (one past the trade's 12 uses, on the tree
+    # before restocks were counted): each villager found makes an offer at most its uses times.
+    uses = _uses(library)
+    sites = {site for _, site in uses}
+    plan = plan_task(f"naive({goal})", library, "steps").actions
+    assert sum(1 for a in plan if a == "trade.bookshelf") > 12
+    state = rules.new_state()
+    made: dict[str, int] = {}
+    for action in plan:
+        if action == "find.villager":
+            made = {}  # another villager: its offers fresh
+        site = next((rules.names[m] for way in rules.ways[rules.action_index[action]][:1] for need in way
+                     for m in need.members if rules.names[m] in sites and (action, rules.names[m]) in uses), None)
+        if site is not None:
+            made[action] = made.get(action, 0) + 1
+            assert made[action] <= uses[(action, site)], f"{action} made {made[action]} times by one villager"
+        rules.act(state, rules.action_index[action])
