@@ -7,6 +7,7 @@ recomputed here from ``trades.yaml`` alone, not read off the rules' internal ``s
 import pytest
 
 from taskverse.errors import TaskverseError
+from taskverse.schema import Initialization, Summon
 from taskverse.textenv.plans import plan_task
 
 
@@ -56,3 +57,13 @@ def test_a_plan_makes_no_offer_past_its_uses_with_one_villager(library, rules, g
             made[action] = made.get(action, 0) + 1
             assert made[action] <= uses[(action, site)], f"{action} made {made[action]} times by one villager"
         rules.act(state, rules.action_index[action])
+
+
+def test_a_start_that_summons_two_villagers_has_each_offer_twice(rules):
+    # Two librarians at the start: 24 bookshelves before the offer locks, then another villager.
+    init = Initialization(inventory={"lectern": 1, "emerald": 9 * 25}, summon=[Summon(entity="villager", count=2)])
+    state = rules.state_from_initialization(init)
+    trade = rules.action_index["trade.bookshelf"]
+    for _ in range(24):
+        rules.act(state, trade)
+    assert not state.mask[trade]

@@ -886,6 +886,9 @@ class Rules:
             left = self.left_of.get(self.index[("entity", summoned.entity)])
             if left is not None and summoned.count > state.counts[left[0]]:
                 self.change(state, left[0], summoned.count - state.counts[left[0]])
+            for counter, made in self.stocked.get(self.index[("entity", summoned.entity)], ()):
+                if summoned.count * made > state.counts[counter]:  # each villager summoned makes every offer
+                    self.change(state, counter, summoned.count * made - state.counts[counter])
         state.place = (self.index.get(("biome", init.biome), -1) if init.biome else -1,
                        self.index[("dimension", init.dimension.value)])
         return state
