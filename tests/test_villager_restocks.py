@@ -9,6 +9,9 @@ import pytest
 from taskverse.errors import TaskverseError
 from taskverse.schema import Initialization, Summon
 from taskverse.textenv.plans import plan_task
+from taskverse.world import rules as rules_module
+from taskverse.world.derivation import Derivation
+from taskverse.world.rules import CostModel, Rules
 
 
 def _uses(library):
@@ -67,3 +70,35 @@ def test_a_start_that_summons_two_villagers_has_each_offer_twice(rules):
     for _ in range(24):
         rules.act(state, trade)
     assert not state.mask[trade]
+
+
+@pytest.fixture(scope="module")
+def derived(rules):
+    costs = CostModel.for_rules(rules)
+    return Derivation.of_steps(rules, costs, {rules.index[("dimension", "overworld")]: 1})
+
+
+@pytest.mark.parametrize(("bookshelves", "villagers"), [(1, 1), (12, 1), (13, 2), (24, 2), (25, 3)])
+def test_a_derived_plan_finds_a_villager_for_each_twelve_bookshelves(rules, derived, bookshelves, villagers):
+    # The villager the trade's presence need finds makes the first twelve (no second find for them: the cost
+    # fixpoint prices the offer's trades as that presence), each further twelve another villager; the plan runs.
+    plan = derived.plan_action(rules.action_index["trade.bookshelf"], bookshelves)
+    assert plan is not None
+    assert sum(runs for a, runs in plan if rules.actions[a] == "find.villager") == villagers
+    state = rules.new_state()
+    for a, runs in plan:
+        for _ in range(runs):
+            rules.act(state, a)
+    assert state.counts[rules.index[("item", "bookshelf")]] == bookshelves
+
+
+def test_the_lock_changes_no_price_of_the_cost_model(library, rules, monkeypatch):
+    # Each trade paying a share of a villager find charged the first villager twice (its find is the way's presence
+    # setup already) and flipped the fletcher's cheapest experience to 125 stick sales, which the derivation could
+    # not ground within its work: the offer's trades are priced as the villager that makes them.
+    monkeypatch.setattr(rules_module, "stocks_from_knowledge", lambda kn: {})
+    unlocked = Rules.from_knowledge(library.tasks, library.knowledge, extra_items=library.knowledge.items)
+    assert not unlocked.stock_of and rules.stock_of
+    locked, plain = CostModel.for_rules(rules), CostModel.for_rules(unlocked)
+    for a, atom in enumerate(rules.actions):
+        assert locked.way_prices[a] == plain.way_prices[unlocked.action_index[atom]], atom

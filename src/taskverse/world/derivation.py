@@ -317,7 +317,9 @@ class Derivation(Generic[T]):
         if not need.consume:
             return 0 if any(held.get(m, 0) for m in need.members) else 1
         weights = need.weights or (1,) * len(need.members)
-        return need.count * runs - sum(held.get(m, 0) * w for m, w in zip(need.members, weights, strict=True))
+        # a villager's offer: the villager the way finds makes its first ``restock`` trades, more take another
+        return need.count * runs - sum(held.get(m, 0) * w for m, w in zip(need.members, weights, strict=True)) \
+            - need.restock
 
     def _held_tool(self, need: Need) -> int:
         """The member of a kept need the holdings meet that the text world uses: the most held, the first of those."""
@@ -486,7 +488,8 @@ class Derivation(Generic[T]):
         if not need.consume:
             return any(held.get(m, 0) for m in need.members)
         weights = need.weights or (1,) * len(need.members)
-        return sum(held.get(m, 0) * w for m, w in zip(need.members, weights, strict=True)) >= need.count * runs
+        return sum(held.get(m, 0) * w for m, w in zip(need.members, weights, strict=True)) + need.restock \
+            >= need.count * runs
 
     def _way_estimate(self, way: Sequence[Need], runs: int) -> float:
         """What a way costs beyond the holdings: its consumed needs' prices, plus its dearest setup."""

@@ -21,7 +21,10 @@ Rules:
   the offer locks until it restocks: a find of a villager gives each offer's trades (``stock:librarian:trade.
   bookshelf``), each trade uses one up, and more take another villager of the profession, found and given the
   job site the plan keeps (in game time a find, some 94 s, is cheaper than the wait for a restock, up to twice a
-  day at the job site). Its experience stays the profession's (a second villager is not trained again).
+  day at the job site). Its experience stays the profession's (a second villager is not trained again). The cost
+  model prices an offer's trades as the villager that makes them (``Need.restock``: the way's presence need, had
+  once), not as a share of a find each: a share charged the first villager twice and made a fletcher's master
+  experience 125 stick sales, a plan the difficulty derivation could not ground within its work.
 * Kept needs (tools, a crafting table, a furnace) and presence needs are not consumed; the other item needs are.
   A kept item with durability in the game data wears: each action spends the need's ``uses`` of it, and when the
   item has none left it breaks (one fewer held); the uses spent on the item in hand are part of the state.
@@ -154,6 +157,11 @@ class Need:
     wears: tuple[float, ...] = ()
     """Per member, the share of its durability one action spends (``uses / durability``; 0 for one that does not
     wear); empty when no member wears. The cost model charges each run this share of the tool (``_price``)."""
+    restock: int = 0
+    """For a villager offer's trades left (``stock:``): the trades one villager makes of it before it locks; 0 for
+    every other need. The villager the way's presence need finds makes these, so the cost model prices the need as
+    it prices that presence (had once: ``_priced_way`` leaves it out) and a derivation obtains only the trades past
+    them (another villager a ``restock`` more)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,10 +479,11 @@ class Rules:
                                                 and task.goal.target == source[1])  # a kill, a chest looted
                                                or task.verb in self.spent_by.get(source, ())):  # a trader's offers
                         needs.append(Need((finite[0],), 1, consume=True, presence=False, virtual=finite[0]))
-                stock = next((self.stock_of[(task.id, m)] for n in way if n.kept for m in n.any_of
-                              if (task.id, m) in self.stock_of), None)
-                if stock is not None:  # a villager's offer: one of the trades it makes before it locks
-                    needs.append(Need((stock,), 1, consume=True, presence=False, virtual=stock))
+                site = next((m for n in way if n.kept for m in n.any_of if (task.id, m) in self.stock_of), None)
+                if site is not None:  # a villager's offer: one of the trades it makes before it locks
+                    stock = self.stock_of[(task.id, site)]
+                    needs.append(Need((stock,), 1, consume=True, presence=False, virtual=stock,
+                                      restock=self.stocks[(task.id, site)][2]))
                 # what it finds, not what it makes: a way that uses something up (netherrack or a torch placed,
                 # obsidian from lava and water) makes its things where the agent is, unless it is a find (an eye of
                 # ender thrown finds the stronghold where strongholds are)
@@ -726,7 +735,8 @@ class Rules:
                     if weights is None:
                         share = dict(zip(need.members, need.wears, strict=True)) if need.wears else {}
                         needs.append(Need(members, need.count, need.consume, need.presence, need.virtual, levels,
-                                          uses=need.uses, wears=tuple(share[m] for m in members) if share else ()))
+                                          uses=need.uses, wears=tuple(share[m] for m in members) if share else (),
+                                          restock=need.restock))
                     else:
                         needs.append(Need(members, need.count, need.consume, need.presence, need.virtual, levels,
                                           weights))
@@ -1743,6 +1753,8 @@ def _priced_way(way: tuple[Need, ...], held: Callable[[Need], bool] | None = Non
     """
     priced: list[_PricedNeed] = []
     for need in way:
+        if need.restock:  # a villager offer's trades: the villager the way finds makes them (``Need.restock``)
+            continue
         wears = need.wears or None
         is_held = held is not None and not need.consume and held(need)
         if is_held and wears is None:
