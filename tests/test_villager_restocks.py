@@ -5,6 +5,8 @@ recomputed here from ``trades.yaml`` alone, not read off the rules' internal ``s
 """
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from taskverse.errors import TaskverseError
 from taskverse.schema import Initialization, Summon
@@ -78,12 +80,14 @@ def derived(rules):
     return Derivation.of_steps(rules, costs, {rules.index[("dimension", "overworld")]: 1})
 
 
-@pytest.mark.parametrize(("bookshelves", "villagers"), [(1, 1), (12, 1), (13, 2), (24, 2), (25, 3)])
-def test_a_derived_plan_finds_a_villager_for_each_twelve_bookshelves(rules, derived, bookshelves, villagers):
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(bookshelves=st.sampled_from([1, 12, 13, 24, 25]) | st.integers(1, 40))
+def test_a_derived_plan_finds_a_villager_for_each_twelve_bookshelves(rules, derived, bookshelves):
     # The villager the trade's presence need finds makes the first twelve (no second find for them: the cost
     # fixpoint prices the offer's trades as that presence), each further twelve another villager; the plan runs.
     plan = derived.plan_action(rules.action_index["trade.bookshelf"], bookshelves)
     assert plan is not None
+    villagers = -(-bookshelves // 12)
     assert sum(runs for a, runs in plan if rules.actions[a] == "find.villager") == villagers
     state = rules.new_state()
     for a, runs in plan:
