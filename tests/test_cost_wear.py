@@ -73,7 +73,11 @@ def test_a_witch_kill_costs_the_sword_share_it_wears(rules):
     a = rules.action_index["combat.witch"]
     sword = rules.index[("item", "wooden_sword")]
     marginal, setup = costs.fronts[sword][0]
-    assert costs.way_prices[a][0] == (1.0 + 7 / 59 * marginal, marginal + setup)
+    # one kill makes the one sword (its whole price); the marginal is the long-run wear, 7/59 of another sword a
+    # kill, and the setup the rest of the one sword (``rules.tool_run_price``)
+    run_marginal, run_setup = costs.way_prices[a][0]
+    assert run_marginal == pytest.approx(1.0 + 7 / 59 * marginal)
+    assert run_marginal + run_setup == pytest.approx(1.0 + marginal + setup)
 
 
 @pytest.mark.parametrize("goal", ["compass", "piston"])

@@ -11,8 +11,9 @@ This module extracts the plan behind those prices, with no search of its own:
   the cheapest fuel for that many);
 * a kept need (a tool, a station) and a presence need (a found block, mob, biome, structure, dimension) is a
   *setup*: obtained once per plan, before everything that needs it (a tool that wears as many times as the
-  plan's uses of it need: a wooden pickaxe lasts 59 blocks), and a way or member is chosen by prices that charge
-  each run its share of the tool's wear (``rules.CostModel``);
+  plan's uses of it need: a wooden pickaxe lasts 59 blocks), and a tool that wears is chosen by the run it
+  serves: the tools the action's runs wear out, rounded up, at each tool's price (``rules.tool_run_price``), so
+  a few blocks take the cheapest pickaxe and hundreds a lasting one;
 * a way whose setups cannot be had without what it makes is no way (a block placed from the item that mining the
   block gives); the next member or producer is taken;
 * the holdings (the initialization) count for every need that asks for them, and a need they cover costs nothing,
@@ -59,7 +60,7 @@ from taskverse.errors import TaskverseError
 from taskverse.schema import Measure
 from taskverse.schema import Need as NeedSpec
 from taskverse.world.graph import PREFERRED_PREFIXES
-from taskverse.world.rules import INF, TICKS_PER_SMELT, CostModel, Need, Rules
+from taskverse.world.rules import INF, TICKS_PER_SMELT, CostModel, Need, Rules, tool_run_price
 
 
 class Summable(Protocol):
@@ -329,13 +330,14 @@ class Derivation(Generic[T]):
     def _parts(self, need: Need, amount: int, m: int, runs: int = 1) -> tuple[float, float]:
         """(marginal, setup) of meeting ``amount`` of a need with member ``m``, at its cheapest price.
 
-        A tool that wears is had once, and ``runs`` runs wear their share of another (``rules._price``).
+        A tool that wears is priced by the run: the tools ``runs`` runs wear out, rounded up, at the front price
+        least for them (``rules.tool_run_price``): three stones take a wooden pickaxe, three hundred a stone one.
         """
         if not need.consume and not _kept_stock(need):
             if not need.wears:
                 return 0.0, self.costs.unit[m]
-            mc, sc = min(self.costs.fronts[m], key=sum, default=(INF, INF))
-            return runs * need.wears[need.members.index(m)] * mc, mc + sc
+            _, marginal, setup = tool_run_price(self.costs.fronts[m], 1.0, need.wears[need.members.index(m)], runs)
+            return runs * marginal, setup
         units = amount if need.weights is None else -(-amount // need.weights[need.members.index(m)])
         return min(((units * mc, sc) for mc, sc in self.costs.fronts[m]), key=sum, default=(INF, INF))
 

@@ -32,11 +32,12 @@ Rules:
   of the item is used up (the other held items are whole), else the ``repair_share`` of its durability a unit of
   material.
 * A kept need is paid once, as setup (the first tool, the crafting table), however many runs use it; one that
-  wears is also paid per run: each run costs the share ``uses / durability`` of another of the tool (its marginal
-  price, for a new one when the old breaks), so seventeen witch kills with a wooden sword (seven hits each, 59
-  durability) cost the sword once and two more of it in wear (``CostModel``, ``Need.wears``). A tool held now,
-  or from the start, adds no setup, but still its wear at a new one's marginal price (``_held_tool``): a held
-  iron pickaxe saves its own price once, not the 2,000 blocks' wear, as the text world breaks it after 250.
+  wears is paid by the run, as a player chooses the tool for a job: ``n`` runs cost the tools they wear out,
+  rounded up, the first at its price and each further one at its marginal price (``tool_run_price``), so three
+  stones take a wooden pickaxe and a thousand a diamond one, and seventeen witch kills with wooden swords (seven
+  hits each, 59 durability) cost three swords where one stone sword lasts them (``CostModel``, ``Need.wears``).
+  A tool held from the start counts as made (``_held_tool``): the run's further tools cost their marginal, so a
+  held iron pickaxe saves its own price once, not the 2,000 blocks' wear, as the text world breaks it after 250.
 * A fuel need (``measure: smelts``) counts in smelts: each fuel item burns for its own number of ticks (200 a
   smelt: a coal smelts 8 items, a stick half of one). What an action burns beyond its need stays in the furnace
   as heat for the next smelt, so one coal smelts eight items, one at a time; the heat is used before any item.
@@ -1349,8 +1350,10 @@ class CostModel:
     cheaper depends on how many are wanted, so each resource keeps the prices no other beats at every amount (a
     Pareto front), and a need for ``q`` units takes the one with the least ``q * marginal + setup``. Within one
     way, setups overlap (the same pickaxe serves several needs), so only the dearest counts. A kept need that
-    wears adds to the marginal too: a run spends ``uses / durability`` of the tool, that share of another's
-    marginal price (``_price``).
+    wears is chosen and priced by the run, at each run count a way is priced for (``_RUNS``): the tools the runs
+    wear out, rounded up (``tool_run_price``), as a long-run wear a run (``uses / durability`` of another's
+    marginal price) and the rest of the tools as setup (``_price``). The count of runs a consumer asks for is not
+    known here; the derivation and the planner choose by the runs they plan.
 
     Each need of a way is bought at the price least for what it takes alone, not at the prices least for the way
     as a whole. A setup is one number, so what one need's setup shares with another's is not known; chosen
@@ -1703,15 +1706,74 @@ def _held_tool(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The front of a tool that wears, held at the start: one is had, and a run still wears its share of another.
 
     The tool's cheapest price for one, ``(m, s)``, becomes ``(m, -m)``: one costs nothing (``m - m``, no setup),
-    and each further one, and so each run's wear share of one, costs the marginal ``m``, as a planned tool's wear
-    does (``_price``). Only the dearest setup of a way counts, from nothing up, so the negative setup never
-    lowers another need's. A held iron pickaxe no longer mines 2,000 blocks for free: it saves its own price
-    once, and every block wears 1/250 of another. A tool nothing makes stays free (it cannot be replaced).
+    and each further one a run wears out costs the marginal ``m``, as a planned tool's further ones do
+    (``tool_run_price``: the held one counts as made). Only the dearest setup of a way counts, from nothing up,
+    so the negative setup never lowers another need's. A held iron pickaxe no longer mines 2,000 blocks for
+    free: it saves its own price once, and the run's blocks wear out seven more. A tool nothing makes stays
+    free (it cannot be replaced).
     """
     best = min(front, key=sum, default=(INF, INF))
     if best[0] == INF or best[0] + best[1] == INF:
         return [(0.0, 0.0)]
     return [(best[0], -best[0])]
+
+
+RUN_SLACK = 1e-9
+"""What a run's uses may exceed a whole number of tools by in floating point and still take that many."""
+
+
+def tools_for_run(runs: float, wear: float) -> float:
+    """How many of a tool ``runs`` runs wear out, each run wearing ``wear`` of one: at least the one held in hand.
+
+    Example:
+        >>> tools_for_run(60, 1 / 59), tools_for_run(3, 1 / 59), tools_for_run(3, 0.0)
+        (2.0, 1.0, 1.0)
+
+    """
+    return max(1.0, float(math.ceil(runs * wear - RUN_SLACK)))
+
+
+def tool_run_price(front: Sequence[tuple[float, float]], unit: float, wear: float,
+                   runs: float) -> tuple[float, float, float]:
+    """The least a run of ``runs`` uses of one tool costs, by the run: (total, marginal, setup) of one front price.
+
+    The rule a player follows: for ``n`` uses a tool costs its price once and its marginal again for each further
+    one the run wears out, ``setup + marginal * ceil(n * wear)`` (``tools_for_run``), so three stones take the
+    wooden pickaxe at hand and a thousand the diamond one. A tool held at the start has the front ``(m, -m)``
+    (``_held_tool``): the one held costs nothing, each further one ``m``. The time of a use is the action's step,
+    the same whatever tool is held. The price comes back as a per-run marginal of the long-run wear
+    (``wear * m``: what one more use costs on average, and what a run beyond the counts priced extrapolates) and a
+    setup holding the rest, ``s + m * (tools - n * wear)``, so that ``n * marginal + setup`` is the run's total.
+    ``unit``: the units of the tool the need keeps (its count). Ties go to the first price.
+    """
+    best = (INF, INF, INF)
+    for m_cost, s_cost in front:
+        price = unit * m_cost
+        tools = tools_for_run(runs, wear)
+        total = s_cost + price * tools
+        if total < best[0]:
+            best = (total, wear * price, s_cost + price * (tools - runs * wear))
+    return best
+
+
+def _by_tools(members: tuple[tuple[int, float], ...], wears: tuple[float, ...],
+              fronts: list[list[tuple[float, float]]]) -> tuple[tuple[float, float], ...] | None:
+    """A kept need that wears: its best (marginal, setup) for each run count of ``_RUNS``, chosen by the run.
+
+    The member and price least for ``k`` runs (``tool_run_price``; the first of equal ones); None when no member
+    can be had.
+    """
+    found = []
+    for k in _RUNS:
+        best = (INF, INF, INF)
+        for i, (m, amount) in enumerate(members):
+            priced = tool_run_price(fronts[m], amount, wears[i], k)
+            if priced[0] < best[0]:
+                best = priced
+        if best[0] == INF:
+            return None
+        found.append((best[1], best[2]))
+    return tuple(found)
 
 
 def _cost_at(front: list[tuple[float, float]], amount: float) -> float:
@@ -1778,9 +1840,11 @@ def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float
 
     For ``k`` runs a consumed need takes the member and price least for the units ``k`` runs use up (``k`` times
     one run's), and adds one run's share of it to the marginal; kept and presence needs are had once however many
-    runs, so they add the least price of their count (one tool; a villager's 250 experience), and a kept one that
-    wears adds to the marginal the share of that price's marginal a run wears (``Need.wears``: a new tool when the
-    old breaks, its setup had already). Only the dearest setup counts. The first of the prices is one run's
+    runs, so they add the least price of their count (one tool; a villager's 250 experience); a kept one that
+    wears takes, for ``k`` runs, the member and price least for the tools ``k`` runs wear out (``_by_tools``,
+    ``tool_run_price``): its long-run wear a run (``Need.wears`` of the price's marginal) and the rest of those
+    tools as setup. One that is held now (``is_held``) adds its wear a run, not its price. Only the dearest setup
+    counts. The first of the prices is one run's
     (``CostModel.way_prices``); a route with a high setup and a cheap marginal is priced at the counts it pays off
     at, so a consumer of many units sees it. A count's price that would cost less than one run's for one run is one
     run's instead: it undercuts it only because the model lets its needs' setups overlap (the dearest counts), which
@@ -1795,6 +1859,16 @@ def _price(way: _PricedWay, fronts: list[list[tuple[float, float]]], step: float
     marginals: list[float] | None = None  # per run count, from the first need whose best differs between counts
     setups: list[float] = []
     for consume, members, is_shared, wears, is_held in way:
+        if not consume and wears is not None and not is_held:
+            # a tool that wears, made for the run: chosen by each count's own run (``tool_run_price``)
+            by_tools = _by_tools(members, wears, fronts)
+            if by_tools is None:
+                return _NO_PRICES
+            if marginals is None:
+                marginals, setups = [marginal] * len(_RUNS), [setup] * len(_RUNS)
+            marginals = [m + unit for m, (unit, _) in zip(marginals, by_tools, strict=True)]
+            setups = [max(s, need_setup) for s, (_, need_setup) in zip(setups, by_tools, strict=True)]
+            continue
         found = shared.get(id(members)) if is_shared else None
         wear = 0.0
         if found is not None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
-from taskverse.world.rules import COUNTED_BY_ITEMS, CostModel, Need, Output, Rules, State
+from taskverse.world.rules import COUNTED_BY_ITEMS, CostModel, Need, Output, Rules, State, tools_for_run
 
 if TYPE_CHECKING:  # the goal automaton belongs to the algebra, a layer above; the planner only calls it
     from taskverse.algebra.tracker import GoalTracker
@@ -1508,6 +1508,24 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         known = member_orders[key] = [*sorted(top, key=fresh), *ordered[len(top):]]
         return known
 
+    def members_for_run(need: Need, uses: float) -> list[int]:
+        """A kept need that wears, its members least first for a run of ``uses`` uses (ties in their order).
+
+        The rule of ``rules.tool_run_price`` from the state: the first tool at what its way still lacks here
+        (``_way_gap``) and a step, and each further one the run wears out (``tools_for_run``) at its marginal
+        price: after 59 stones a second wooden pickaxe for five more, a stone one, from the cobblestone and table
+        at hand, for a hundred.
+        """
+
+        def run_total(i: int) -> float:
+            m = need.members[i]
+            marginal = min((mc for mc, _ in costs.fronts[m]), default=INF)
+            first = min((_way_gap(way, state, unit) for p, way in _ways_making(rules, m) if acost[p] < INF),
+                        default=INF)
+            return 1.0 + first + marginal * (tools_for_run(uses, need.wears[i]) - 1.0)
+
+        return [need.members[i] for i in sorted(range(len(need.members)), key=run_total)]
+
     def kept_by(way: tuple[Need, ...]) -> frozenset[int]:
         """The held items that meet a way's kept needs (its tools and stations)."""
         return frozenset(m for n in way if not n.consume and not n.presence for m in n.members if get(m, 0) > 0)
@@ -1523,7 +1541,9 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     tripped = [False]  # (staying) the pursuit just ended could go on only after a trip
 
     def pursue(a: int, depth: int, protected: frozenset[int], keeping: frozenset[int] = frozenset(),
-               wanted: int | None = None, runs: float = 1.0) -> int | None:
+               wanted: int | None = None, runs: float = 1.0, uses: float = 1.0) -> int | None:
+        # ``uses``: the runs of ``a`` the target asks for, in all; a tool that wears is chosen for that run
+        # (``CostModel.members_by_run``), and a consumed need passes on the runs its producer takes for it.
         if a in visiting or depth > 64:
             cut[0] = True
             return None
@@ -1560,16 +1580,21 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                 # A kept need of many units (experience) takes many runs of its producer: their consumed needs
                 # are got for all of them (ten emeralds from ore, not one at a time from whatever is nearest).
                 many = not need.consume and not need.presence and amount > 1
-                for m in members_in_order(need, amount):
+                worn = bool(need.wears) and not need.consume and uses > 1
+                ordered = members_for_run(need, uses) if worn else members_in_order(need, amount)
+                for m in ordered:
                     if m in protected:
                         continue
                     for p in producers(m, amount):
                         if acost[p] == INF:
                             continue
                         each = max(1, sum(o.count for o in rules.outputs[p] if o.resource == m)) if many else 1
+                        # the runs of ``p`` the whole run of ``a`` takes (for the tools it wears, ``uses``)
+                        feeds = (math.ceil(need.count * uses / _yield_of(rules, p, m)) if need.consume
+                                 else 1.0)
                         tripped[0] = False
                         choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, keeps, m,
-                                        math.ceil(amount / each) if many else 1.0)
+                                        math.ceil(amount / each) if many else 1.0, feeds)
                         if choice is not None:
                             visiting.discard(a)
                             cut[0] = cut[0] or outer
@@ -1600,7 +1625,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
 
     def first_choice() -> int | None:
         for a, _ in options:
-            choice = pursue(a, 0, frozenset())
+            choice = pursue(a, 0, frozenset(), uses=math.ceil(left / _token_yield(rules, a, keys, sure=True) - 1e-9))
             if choice is not None:
                 if choice in emitters:  # ready to advance the target: first get the tool it must be done
                     for need in planner.wield_needs.get(leaf, ()):  # with, and go where it must happen, if anywhere
@@ -1789,6 +1814,11 @@ def _places_wanted(planner: Planner, leaf: int, state: StateDict) -> list[int]:
             if r is not None and state.get(key, 0) - 1 != r:
                 wanted.append(r)
     return wanted
+
+
+def _yield_of(rules: Rules, a: int, r: int) -> float:
+    """What one run of ``a`` gives of ``r`` as a plan counts on it (``Output.sure``; 1 when it gives none)."""
+    return sum(out.sure for out in rules.outputs[a] if out.resource == r) or 1.0
 
 
 def _leaf_cost(planner: Planner, leaf: int, left: int = 1) -> float:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from taskverse.world.jit import njit as _njit
+from taskverse.world.rules import RUN_SLACK
 
 AMOUNTS = np.array([1.0, 3.0, 9.0, 27.0, 81.0])
 """The amounts a front keeps its best prices for (``rules._AMOUNTS``), and the run counts a way is priced for
@@ -143,7 +144,6 @@ def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, am
         setups[j] = 0.0
     for n in range(need_start[gw], need_start[gw + 1]):
         best = best_marginal = best_setup = low = np.inf
-        worn = 0.0  # a kept tool's share a run wears of the best (``rules._price``)
         for k in range(member_start[n], member_start[n + 1]):
             m = member[k]
             for i in range(front_len[m]):
@@ -153,7 +153,6 @@ def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, am
                     best = total
                     best_marginal = unit
                     best_setup = front_s[m, i]
-                    worn = wear[k] * unit
                 if unit < low:
                     low = unit
         if best == np.inf:
@@ -161,11 +160,22 @@ def _way_price(need_start: Any, consume: Any, member_start: Any, member: Any, am
                 marginals[j] = np.inf
                 setups[j] = np.inf
             return
-        if not consume[n]:
+        if not consume[n]:  # ``rules._by_tools``: the member and price least for each count's run
             for j in range(n_runs):
-                marginals[j] += worn
-                if best > setups[j]:
-                    setups[j] = best
+                run_best = run_marginal = run_setup = np.inf
+                for k in range(member_start[n], member_start[n + 1]):
+                    m = member[k]
+                    tools = max(1.0, np.ceil(runs[j] * wear[k] - RUN_SLACK))
+                    for i in range(front_len[m]):
+                        unit = amount[k] * front_m[m, i]
+                        total = front_s[m, i] + unit * tools
+                        if total < run_best:
+                            run_best = total
+                            run_marginal = wear[k] * unit
+                            run_setup = front_s[m, i] + unit * (tools - runs[j] * wear[k])
+                marginals[j] += run_marginal
+                if run_setup > setups[j]:
+                    setups[j] = run_setup
             continue
         unit_j, setup_j = best_marginal, best_setup  # ``rules._by_runs``: the count before's best, unless beaten
         for j in range(n_runs):
