@@ -33,6 +33,8 @@ from taskverse.errors import TaskverseError
     ({"do": "craft"}, "craft needs item"),
     ({"do": "dig", "node": "no_such_block"}, "'no_such_block', which has no counterpart in minetest_game"),
     ({"do": "craft", "item": "stick", "count": 0}, "count"),
+    ({"do": "cook", "item": "iron_ore", "fuel": "coal", "fuels": {"coal": 1}}, "fuel (one kind) or fuels"),
+    ({"do": "cook", "item": "iron_ore", "fuels": {"coal": 0}}, "at least one item of each kind"),
     ("x" * 70_000, "longer than"),
 ])
 def test_a_bad_action_is_refused_with_the_reason(action, reason):
@@ -44,6 +46,8 @@ def test_a_bad_action_is_refused_with_the_reason(action, reason):
 def test_an_action_in_minecraft_names_is_read_in_the_games():
     assert parse_action({"do": "dig", "node": "oak_log"}, "minetest_game").node == "default:tree"
     assert parse_action('{"do": "craft", "item": "default:stick"}', "minetest_game").item == "default:stick"
+    cook = parse_action({"do": "cook", "item": "iron_ore", "fuels": {"oak_planks": 1, "stick": 1}}, "minetest_game")
+    assert cook.fuels == {"default:wood": 1, "default:stick": 1}
 
 
 def test_candidates_follow_the_inventory_and_what_is_around():

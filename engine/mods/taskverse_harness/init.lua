@@ -692,36 +692,58 @@ function actions.cook(player, step, done)
 	if not inv:contains_item("main", ItemStack(step.item .. " " .. count)) then
 		return done(false, "fewer than " .. count .. " " .. step.item .. " in the inventory")
 	end
-	local fuel, burn = fuel_in(inv, step.fuel)
-	if fuel == nil then
-		return done(false, "no fuel" .. (step.fuel and (" " .. step.fuel) or "") .. " in the inventory")
-	end
-	local need = math.ceil(cooked.time * count / burn)
-	if not inv:contains_item("main", ItemStack(fuel .. " " .. need)) then
-		return done(false, "not enough fuel: " .. need .. " " .. fuel .. " needed")
-	end
-	local meta = minetest.get_meta(pos)
-	local furnace_inv = meta:get_inventory()
-	-- A slot holds one kind of item: what an earlier cook left in it (fuel the furnace did not need, still
-	-- burning the last) comes back to the player first, so the new input and fuel go in and none is lost.
-	for _, list in ipairs({"src", "fuel"}) do
-		for index, stack in ipairs(furnace_inv:get_list(list)) do
-			if not stack:is_empty() and stack:get_name() ~= (list == "src" and step.item or fuel) then
-				furnace_inv:set_stack(list, index, ItemStack(""))
-				inv:add_item("main", stack)
+	-- the fuel, kind by kind with how many of each burn: the step's `fuels` (per cooking), else as many of `fuel`
+	-- (or of the first fuel held) as the cooking takes
+	local burns = {}
+	if step.fuels ~= nil then
+		local kinds = {}
+		for kind in pairs(step.fuels) do
+			kinds[#kinds + 1] = kind
+		end
+		table.sort(kinds)
+		for _, kind in ipairs(kinds) do
+			local burn = minetest.get_craft_result({method = "fuel", width = 1, items = {ItemStack(kind)}}).time
+			if burn == 0 then
+				return done(false, kind .. " does not burn")
 			end
+			burns[#burns + 1] = {name = kind, count = step.fuels[kind] * count, time = burn}
+		end
+	else
+		local fuel, burn = fuel_in(inv, step.fuel)
+		if fuel == nil then
+			return done(false, "no fuel" .. (step.fuel and (" " .. step.fuel) or "") .. " in the inventory")
+		end
+		burns[1] = {name = fuel, count = math.ceil(cooked.time * count / burn), time = burn}
+	end
+	for _, fuel in ipairs(burns) do
+		if not inv:contains_item("main", ItemStack(fuel.name .. " " .. fuel.count)) then
+			return done(false, "not enough fuel: " .. fuel.count .. " " .. fuel.name .. " needed")
 		end
 	end
-	for list, stack in pairs({src = ItemStack(step.item .. " " .. count), fuel = ItemStack(fuel .. " " .. need)}) do
+	local furnace_inv = minetest.get_meta(pos):get_inventory()
+	-- A slot holds one kind of item: what an earlier cook left in it (fuel the furnace did not need, still
+	-- burning the last) comes back to the player first, so the new input and fuel go in and none is lost.
+	local function fill(list, stack)
+		for index, held in ipairs(furnace_inv:get_list(list)) do
+			if not held:is_empty() and held:get_name() ~= stack:get_name() then
+				furnace_inv:set_stack(list, index, ItemStack(""))
+				inv:add_item("main", held)
+			end
+		end
 		local rest = furnace_inv:add_item(list, inv:remove_item("main", stack))
 		if not rest:is_empty() then
 			inv:add_item("main", rest)
 		end
 	end
+	fill("src", ItemStack(step.item .. " " .. count))
+	-- one kind after another into the fuel slot, each burning out on the furnace's own timer before the next goes
+	-- in; the last burns as long as the cooking still takes
+	for index, fuel in ipairs(burns) do
+		fill("fuel", ItemStack(fuel.name .. " " .. fuel.count))
+		local seconds = index < #burns and fuel.count * fuel.time or cooked.time * count + 1
+		minetest.registered_nodes[minetest.get_node(pos).name].on_timer(pos, seconds)
+	end
 	local def = minetest.registered_nodes[minetest.get_node(pos).name]
-	def.on_timer(pos, cooked.time * count + 1)
-	local node = minetest.get_node(pos)
-	def = minetest.registered_nodes[node.name]
 	local got = 0
 	for index, stack in ipairs(furnace_inv:get_list("dst")) do
 		if not stack:is_empty() then

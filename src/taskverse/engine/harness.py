@@ -34,7 +34,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "dig": {"node", "tool", "count", "at", "pos", "radius", "item", "tries"},
     "place": {"item", "count", "at", "pos", "on", "radius", "wall", "beside"},
     "craft": {"item", "count", "ingredients"},
-    "cook": {"item", "count", "fuel"},
+    "cook": {"item", "count", "fuel", "fuels"},
     "brew": {"item", "count", "ingredient", "fuel"},
     "kill": {"entity", "tool", "radius", "max_hits", "item", "count", "spawn", "tries"},
     "collect": {"radius"},
@@ -81,6 +81,10 @@ class Step(BaseModel):
     entity: str | None = None
     tool: str | None = None
     fuel: str | None = None
+    fuels: dict[str, int] | None = None
+    """A cook's fuel for one cooking, kind by kind: how many of each burn, one kind after another (a cooking the
+    model fuels with a slab and a stick burns both; a step cooking ``count`` items burns ``count`` times as much).
+    ``fuel`` instead names one kind and the harness works out how many."""
     ingredient: str | None = None
     on: str | None = None
     count: int | None = Field(default=None, ge=1)
@@ -115,6 +119,10 @@ class Step(BaseModel):
         missing = [name for name in _REQUIRED.get(self.do, ()) if getattr(self, name) is None]
         if missing:
             raise ValueError(f"{self.do} needs {', '.join(missing)}")
+        if self.fuel is not None and self.fuels is not None:
+            raise ValueError(f"{self.do} takes fuel (one kind) or fuels (kind by kind), not both")
+        if self.fuels is not None and (not self.fuels or min(self.fuels.values()) < 1):
+            raise ValueError(f"{self.do}'s fuels give at least one item of each kind")
         if self.tries is not None and self.item is None:
             raise ValueError(f"{self.do} takes tries only with item (the chance drop the tries are for)")
         return self
@@ -191,6 +199,7 @@ def resolve_plan(plan: Plan, game: str = "minetest_game") -> Plan:
     steps = [step.model_copy(update={
         "item": name(step.item, "item"), "tool": name(step.tool, "item"), "fuel": name(step.fuel, "item"),
         "ingredient": name(step.ingredient, "item"),
+        "fuels": {name(k, "item") or k: n for k, n in step.fuels.items()} if step.fuels else step.fuels,
         "node": name(step.node, "block"), "entity": name(step.entity, "entity"), "on": name(step.on, "block"),
         "biomes": biomes(step.biomes),
         "ingredients": [name(i, "item") or i for i in step.ingredients] if step.ingredients else step.ingredients,

@@ -519,9 +519,11 @@ class _Player:
                w: int) -> None:
         inputs = {self.rules.names[m] for m in self.rules.ways[self.rules.action_index[name]][w][0].members}
         source = next(n for n, _ in taken if n in inputs)
-        fuel = max((t for t in taken if t[0] not in inputs), key=lambda t: (t[1], t[0]))[0]
+        # the fuel the model burnt, kind by kind: its way takes k items of any fuel, so one cooking may burn a slab
+        # and a stick together
+        fuels = {n: c for n, c in sorted(taken) if n not in inputs}
         self.home(f"{name} (the furnace stands at the start)")
-        self.add(Step(do="cook", item=source, count=1, fuel=fuel), name)
+        self.add(Step(do="cook", item=source, count=1, fuels=fuels), name)
         station = self.rules.ways[self.rules.action_index[name]][w][2]
         if not station.presence and self.home_blocks[self.model.settings.furnace] == 0:
             self.furnace_placed = True  # the harness sets the held furnace up at the start
