@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine_support import assert_solved, need_engine, play_in_engine
+from engine_support import ENGINE_TIMEOUT, assert_solved, need_engine, play_in_engine
 from taskverse.algebra.molecule import build_molecule
 from taskverse.algebra.parse import parse_expression
 from taskverse.engine.compiler import compile_task
+from taskverse.engine.harness import Plan, Step
 from taskverse.engine.planner import plan_task
+from taskverse.engine.runner import run_jobs
 
 GAME = "taskverse_mc"
 
@@ -30,7 +32,11 @@ PLAYED = {
     "naive(obtain.saddle)": "loot",
     "naive(brew.potion_of_healing)": "brew",
     "naive(craft.golden_apple)": "craft",
+    "naive(obtain.name_tag)": "loot",
 }
+#: More woodland mansions' chests than lie within one search's reach of the first (four on the test's map): a loot
+#: finds another structure further out, as the text world's find does.
+MANSIONS = 8
 
 
 def _task(library, expression):
@@ -71,3 +77,18 @@ def test_a_cook_step_burns_every_kind_of_fuel_the_model_burns_in_one_cooking(lib
     cooks = [s for s in steps if s.do == "cook"]
     assert all(s.fuel is None and s.fuels for s in cooks)
     assert any(len(s.fuels or {}) > 1 for s in cooks)
+
+
+def test_a_loot_step_opens_structures_beyond_one_search_s_reach(library):
+    need_engine(client=True)
+    task = _task(library, "naive(obtain.name_tag)")
+    ir = compile_task(task, library, GAME)
+    scripted = plan_task(task, ir, library).steps
+    loot = next(s for s in scripted if s.do == "loot")
+    # the scripted plan's way to the first mansion, then MANSIONS chests opened whatever they hold
+    opening = Step(do="loot", node=loot.node, count=MANSIONS, radius=loot.radius, y=loot.y, vertical=loot.vertical)
+    plan = Plan(steps=[*scripted[:scripted.index(loot)], opening])
+    (report,) = run_jobs([(task, ir, plan)], library=library, parallel=1, timeout=ENGINE_TIMEOUT)
+    assert report.error is None, (report.error, report.engine_errors)
+    assert report.plan_error is None and report.steps[-1]["ok"], report.steps[-1]
+    assert report.steps[-1]["opened"] == MANSIONS

@@ -1455,8 +1455,13 @@ for ring = 3, SEARCH_RINGS do
 	end
 end
 
+-- The search goes ring by ring around the player's feet (around `step.from`, an x and z, when a loot searches a
+-- region further out); when none is found, `step.on_none` (a loot's) is called instead of failing the step.
 function actions.goto_node(player, step, done, record)
 	local origin = feet(player)
+	if step.from ~= nil then
+		origin = {x = step.from.x, y = origin.y, z = step.from.z}
+	end
 	if step.y ~= nil then
 		origin.y = step.y
 	end
@@ -1473,6 +1478,9 @@ function actions.goto_node(player, step, done, record)
 	local function search(attempt)
 		local offset = SEARCH_OFFSETS[attempt]
 		if offset == nil then
+			if step.on_none ~= nil then
+				return step.on_none()
+			end
 			return done(false, "no " .. step.node .. " within " .. ((2 * SEARCH_RINGS + 1) * r) .. " nodes of " ..
 				minetest.pos_to_string(origin))
 		end
@@ -1538,6 +1546,10 @@ end
 -- With step.item, one structure after another until step.count more of it are held, step.tries at most (else
 -- CHANCE_LOOTS per item); without, step.count structures (one). With step.tool, the structure's suspicious block
 -- (step.on) is brushed with it instead (archaeology); with step.biomes, only structures in those biomes.
+-- Another structure is always found further out, as the text world's find means (another mansion, priced by its
+-- travel): when none unopened is within the search's reach of the player, the search moves on to the regions
+-- around where the loot began, each the square one search covers, ring by ring (SEARCH_OFFSETS), until one holds
+-- a structure not yet opened.
 local CHANCE_LOOTS = 40
 
 function actions.loot(player, step, done, record)
@@ -1545,6 +1557,10 @@ function actions.loot(player, step, done, record)
 	local goal = step.item ~= nil and held_count(player, step.item) + (step.count or 1) or nil
 	local most = goal ~= nil and (step.tries or CHANCE_LOOTS * (step.count or 1)) or (step.count or 1)
 	local opened = 0
+	local began = feet(player)
+	local side = (2 * SEARCH_RINGS + 1) * 2 * (step.radius or 24) -- the square one search covers
+	local region = 1 -- the region to search when none is within reach of the player (SEARCH_OFFSETS: the first
+	-- is around where the loot began)
 	local function try()
 		local current = minetest.get_player_by_name(name)
 		if current == nil then
@@ -1563,7 +1579,7 @@ function actions.loot(player, step, done, record)
 		opened = opened + 1
 		record.opened = opened
 		local to = {node = step.node, radius = step.radius, y = step.y, vertical = step.vertical, biomes = step.biomes}
-		actions.goto_node(current, to, function(ok, err)
+		local function arrived(ok, err)
 			if not ok then
 				return done(false, err)
 			end
@@ -1577,7 +1593,28 @@ function actions.loot(player, step, done, record)
 				end
 				try()
 			end)
-		end, {})
+		end
+		-- none left within reach of the player: the regions around where the loot began, the next until one holds
+		-- a structure not yet opened (a region searched in vain is not searched again)
+		local function further()
+			local offset = SEARCH_OFFSETS[region]
+			if offset == nil then
+				return done(false, "no " .. step.node .. " left unopened within " ..
+					math.floor((SEARCH_RINGS + 0.5) * side) .. " nodes of " .. minetest.pos_to_string(began))
+			end
+			local there = {}
+			for key, value in pairs(to) do
+				there[key] = value
+			end
+			there.from = {x = began.x + offset[1] * side, z = began.z + offset[2] * side}
+			there.on_none = function()
+				region = region + 1
+				further()
+			end
+			actions.goto_node(current, there, arrived, {})
+		end
+		to.on_none = further
+		actions.goto_node(current, to, arrived, {})
 	end
 	try()
 end
