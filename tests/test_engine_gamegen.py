@@ -24,7 +24,7 @@ from taskverse.engine.gamegen.build import (
     game_files,
     recorded_digest,
 )
-from taskverse.engine.gamegen.content import DIMENSIONS, animals, colour, drop_table, game_content
+from taskverse.engine.gamegen.content import DIMENSIONS, animals, colour, drop_table, game_content, laying
 from taskverse.engine.harness import Plan, Step
 from taskverse.engine.model import game_model, tool_matches
 from taskverse.engine.planner import plan_task
@@ -187,6 +187,12 @@ def test_animals_eat_breed_and_tame_as_the_breeding_table_says(knowledge):
     assert table["minecraft:wolf"]["tame"] == {"food": ["minecraft:bone"], "one_in": 3}
     assert table["minecraft:turtle"]["partners"] == {}  # lays eggs, which the game does not make
     assert table["minecraft:axolotl"]["returns"] == "minecraft:water_bucket"
+
+
+def test_a_chicken_lays_an_egg_every_five_to_ten_minutes_as_the_husbandry_table_says(knowledge):
+    # Minecraft Wiki, Chicken: every 6000 to 12000 ticks
+    assert laying(knowledge) == {"minecraft:chicken": {"item": "minecraft:egg", "seconds": [300.0, 600.0]}}
+    assert game_content(knowledge)["laying"] == laying(knowledge)
 
 
 def test_names_and_descriptions_never_reach_lua_source(knowledge, monkeypatch):

@@ -459,6 +459,22 @@ def test_a_naive_breeding_spawns_two_animals_and_feeds_each(library):
     assert all("natural spawning" in (steps[i].note or "") for i in spawned)
 
 
+def test_a_chicken_lays_an_egg_the_player_waits_beside_it_for(library):
+    # Minecraft Wiki, Chicken: an adult lays an egg every 6000 to 12000 ticks (husbandry.yaml's laying)
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    lay = rules.action_index["use.minecraft:chicken.lay"]
+    (way,) = rules.ways[lay]
+    assert [(rules.names[n.members[0]], n.consume) for n in way] == [("minecraft:chicken", False)]
+    assert [rules.names[o.resource] for o in rules.outputs[lay]] == ["minecraft:egg"]
+    goal = next(t for t in model.atoms if t.id == "use.minecraft:chicken.lay").metrics.success
+    assert (goal.event, goal.target) == ("obtain", "minecraft:egg")
+    task = build_molecule(naive(ref("obtain.egg")), library)
+    steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
+    assert steps[-1].model_dump(exclude_none=True, exclude={"note"}) == {
+        "do": "tend", "entity": "minecraft:chicken", "item": "minecraft:egg", "count": 1}
+
+
 def test_a_bucket_is_filled_at_a_source_or_with_milk_from_an_animal(library):
     rules = game_model("taskverse_mc", library.knowledge).rules
     for liquid in ("water", "lava", "powder_snow"):

@@ -33,6 +33,7 @@ PLAYED = {
     "naive(brew.potion_of_healing)": "brew",
     "naive(craft.golden_apple)": "craft",
     "naive(obtain.name_tag)": "loot",
+    "naive(craft.cake)": "craft",
 }
 #: More woodland mansions' chests than lie within one search's reach of the first (four on the test's map): a loot
 #: finds another structure further out, as the text world's find does.

@@ -1196,6 +1196,44 @@ function actions.collect(player, step, done)
 	done(true)
 end
 
+-- Beside the nearest `entity` (within `radius`), time passes on the animal's own clock (its `_taskverse_pass`:
+-- taskverse_mc's laying) TEND_SECONDS at a time until it has laid `count` more `item` (a chicken's egg, every 300 to
+-- 600 s), each picked up, as a player waits beside a chicken for its egg; at most TEND_MOST seconds an item.
+local TEND_SECONDS = 30
+local TEND_MOST = 3600
+
+function actions.tend(player, step, done)
+	local obj = find_object(player, step.entity, step.radius)
+	local animal = obj and obj:get_luaentity()
+	if animal == nil then
+		return done(false, "no " .. step.entity .. " nearby")
+	end
+	if animal._taskverse_pass == nil then
+		return done(false, step.entity .. " lays nothing in this game")
+	end
+	local goal = held_count(player, step.item) + (step.count or 1)
+	local passed = 0
+	while held_count(player, step.item) < goal do
+		if passed >= TEND_MOST * (step.count or 1) then
+			return done(false, step.entity .. " gave no " .. step.item .. " in " .. passed .. " s")
+		end
+		animal:_taskverse_pass(TEND_SECONDS)
+		passed = passed + TEND_SECONDS
+		local pos = obj:get_pos()
+		if pos == nil then
+			return done(false, "the " .. step.entity .. " is gone")
+		end
+		for _, near in ipairs(minetest.get_objects_inside_radius(pos, 2)) do
+			local entity = near:get_luaentity()
+			if entity ~= nil and entity.name == "__builtin:item" and ItemStack(entity.itemstring):get_name() == step.item then
+				near:punch(player, 1.0, {full_punch_interval = 1.0, damage_groups = {}}, nil)
+			end
+		end
+	end
+	runtime.poll(player)
+	done(true)
+end
+
 function actions.eat(player, step, done)
 	if not wield(player, step.item) then
 		return done(false, "no " .. step.item .. " to eat")

@@ -26,7 +26,7 @@ PLAN_FORMAT = 1
 
 Action = Literal["wield", "dig", "place", "craft", "cook", "brew", "kill", "collect", "eat", "use", "interact", "move",
                  "home", "goto_biome", "goto_node", "time", "wait", "die", "soft_reset", "spawn", "enchant", "trade",
-                 "loot", "store", "cut", "anvil", "clear"]
+                 "loot", "store", "cut", "anvil", "clear", "tend"]
 
 #: The fields each action reads (beyond ``do`` and ``note``); others are refused.
 ACTION_FIELDS: dict[str, set[str]] = {
@@ -57,6 +57,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
     "cut": {"item", "node", "count"},
     "anvil": {"item", "node", "count"},
     "clear": {"node", "radius"},
+    "tend": {"entity", "item", "count", "radius"},
 }
 _REQUIRED: dict[str, tuple[str, ...]] = {
     "dig": ("node",), "place": ("item",), "craft": ("item",), "cook": ("item",), "brew": ("item", "ingredient"),
@@ -64,6 +65,7 @@ _REQUIRED: dict[str, tuple[str, ...]] = {
     "eat": ("item",), "spawn": ("entity",), "goto_biome": ("biomes",), "goto_node": ("node",), "time": ("of_day",),
     "enchant": ("tool", "node"), "trade": ("entity", "item"), "loot": ("node",), "store": ("item", "node"),
     "cut": ("item", "node"), "anvil": ("item", "node"), "clear": ("node",),
+    "tend": ("entity", "item"),
 }
 
 Vector = tuple[float, float, float]

@@ -53,6 +53,8 @@ atom                  needs                                                     
 ``use.<mob>.<food>``  the animal (summoned or spawned), the food (used up); held:    its container (an axolotl's
                       the food (taskverse_mc: ``breeding.yaml``'s foods)          bucket; the game: fed, in love,
                                                                                   a baby, tamed by chance)
+``use.<mob>.lay``     the animal (summoned or spawned), waited beside until it    the item (event: ``obtain``)
+                      lays (taskverse_mc: ``husbandry.yaml``'s laying: an egg)
 ``interact.<x>``      the node or entity (``interact.death``: nothing)            nothing
 ``reach.<x>``         a walkable node to stand on, or nothing (a measure)         nothing
 ``build.<shape>``     its cells' worth of placeable blocks                        nothing
@@ -120,6 +122,7 @@ from taskverse.engine.gamegen.content import enchanting as content_enchanting
 from taskverse.engine.gamegen.content import fills as content_fills
 from taskverse.engine.gamegen.content import hand_uses as content_hand_uses
 from taskverse.engine.gamegen.content import honey as content_honey
+from taskverse.engine.gamegen.content import laying as content_laying
 from taskverse.engine.gamegen.content import milking as content_milking
 from taskverse.engine.gamegen.content import portal_room as content_portal_room
 from taskverse.engine.gamegen.content import stonecutting as content_stonecutting
@@ -227,7 +230,8 @@ class _Atoms:
                 requires = [WaySpec(needs=needs, yields=y) for needs, y in ways]
             if requires == [[]]:
                 requires = None
-        event = "obtain" if act.verb == "brew" else act.verb  # a brew's success: the potion taken from the stand
+        # a brew's success: the potion taken from the stand; a lay's: the item the animal laid, picked up
+        event = "obtain" if act.verb == "brew" or act.kind == "lay" else act.verb
         goal = Goal(event=event, target=target or act.name, value=value, using=using)  # type: ignore[arg-type]
         self.tasks.append(AtomTask(id=atom_id, description=f"{act.verb} {target or act.name}",
                                    category=CATEGORIES[act.verb], verb=act.verb, requires=requires, yields=yields,
@@ -838,6 +842,11 @@ class GameModel:
                     out.add(Act("use", "feed", mob, makes=container),
                             [([_need("entity", [mob]), _need("item", [container])], [Yield(name=filled)])],
                             target=mob, suffix=container, using=container)
+        for name, spec in content_laying(self.kn).items():  # an egg a chicken lays by itself, waited for beside it
+            mob, item = self._game_entity(name), self._game(spec["item"], "item")
+            if mob and item:
+                out.add(Act("use", "lay", mob, makes=item), [([_need("entity", [mob])], [Yield(name=item)])],
+                        target=item, suffix="lay")
         for name, spec in content_animals(self.kn).items():
             mob = self._game_entity(name)
             if not mob:

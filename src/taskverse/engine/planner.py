@@ -639,6 +639,9 @@ class _Player:
         if act.kind == "feed":
             self._feed(act, name)
             return
+        if act.kind == "lay":
+            self._lay(act, name)
+            return
         if act.kind == "harvest":  # at a full nest the map generated; the one used is empty: the next, another
             self.goto(act.name, name)
             self.add(Step(do="use", item=act.makes, node=act.name, radius=6), name)
@@ -694,6 +697,20 @@ class _Player:
         self.add(Step(do="use", item=act.makes, entity=mob, secondary=True),
                  f"{name}: {act.makes} used on {mob} (a right-click with it: the game's animal eats it, or fills it)")
         self.fed += 1
+
+    def _lay(self, act: Any, name: str) -> None:
+        """Beside the animal (a summoned one, the one spawned, else one spawned now), its item waited for."""
+        mob = act.name
+        if self.here == ("spawned", mob):
+            pass  # the one spawned for finding it, still beside the player
+        elif self.home_mobs[mob] > 0:
+            self.home(name)
+        elif mob in self.model.spawns:
+            self._spawn(mob, name)
+        else:
+            raise NoPlan(f"no {mob} summoned at the start to wait beside (and Minecraft does not spawn it)")
+        self.add(Step(do="tend", entity=mob, item=act.makes, count=1),
+                 f"{name}: beside {mob} until it lays {act.makes} (the game's own clock, passed), picked up")
 
     def _enchant(self, act: Any, name: str, outputs: Any, w: int) -> None:
         """One enchanting try: the table and its bookshelves set up at the start (once), the pickaxe used on it.

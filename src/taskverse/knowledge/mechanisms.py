@@ -576,11 +576,27 @@ class Tending(_Table):
     source: str
 
 
+class Laying(_Table):
+    """An animal that lays an item by itself on its own clock: a chicken's egg every ``ticks[0]`` to ``ticks[1]``."""
+
+    animal: str
+    item: str
+    ticks: tuple[Ticks, Ticks]
+    source: str
+
+    @model_validator(mode="after")
+    def _a_range(self) -> Laying:
+        if not 0 < self.ticks[0] <= self.ticks[1]:
+            raise ValueError("ticks is [least, most], the least above 0")
+        return self
+
+
 class Husbandry(_Table):
     """``husbandry.yaml``."""
 
     source: str
     tending: list[Tending] = Field(min_length=1)
+    laying: list[Laying] = Field(default_factory=list)
 
 
 # -- brewing, filling, drinking ----------------------------------------------------------------------------------
@@ -1261,6 +1277,8 @@ def names_used(mech: Mechanisms) -> list[tuple[str, str, str]]:
     for t in mech.husbandry.tending:
         need_names("husbandry.yaml", t.needs)
         out += [("husbandry.yaml", y.name, y.kind.value) for y in t.yields]
+    for lay in mech.husbandry.laying:
+        out += [("husbandry.yaml", lay.animal, "entity"), ("husbandry.yaml", lay.item, "item")]
     brew = mech.brewing
     out += [("brewing.yaml", n, "item") for n in (brew.station, brew.fuel, brew.bottle)]
     out += [("brewing.yaml", m.ingredient, "item") for m in brew.mixes]

@@ -530,6 +530,20 @@ def milking(kn: Any) -> dict[str, dict[str, str]]:
     return dict(sorted(out.items()))
 
 
+def laying(kn: Any) -> dict[str, dict[str, Any]]:
+    """Animals that lay an item by themselves (``husbandry.yaml``: a chicken's egg): mob -> ``item`` and ``seconds``.
+
+    ``seconds`` is the least and the most between two (Minecraft's ticks / 20: 300 to 600 s for an egg); an adult
+    lays, a baby does not (``animals.lua``).
+    """
+    mech = kn.mechanisms
+    out: dict[str, dict[str, Any]] = {}
+    for lay in mech.husbandry.laying if mech is not None else []:
+        if lay.animal in kn.mobs and lay.item in kn.items:
+            out[mc(lay.animal)] = {"item": mc(lay.item), "seconds": [t / 20 for t in lay.ticks]}
+    return dict(sorted(out.items()))
+
+
 #: Where a block changes (``transformations.yaml`` says what a change needs, not where it stops): concrete powder
 #: hardens touching water; coral dies out of water. The other changes (copper weathering, about 27 minutes a stage,
 #: anvils worn by use) the game does not run.
@@ -1263,6 +1277,7 @@ def game_content(kn: Any) -> dict[str, Any]:
         "screens": screens(kn),
         "fills": fills(kn),
         "milking": milking(kn),
+        "laying": laying(kn),
         "brewing": brewing(kn),
         "enchanting": enchanting(kn),
         "honey": honey(kn),

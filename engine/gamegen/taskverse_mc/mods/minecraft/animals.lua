@@ -3,7 +3,10 @@
 -- a baby grows). An adult fed its breeding food is in love and mates with a partner in love within LOVE_RADIUS
 -- nodes (its own kind; a horse and a donkey make a mule); the baby appears between them BABY_SECONDS later.
 -- Taming food tames one try in `one_in`. A container an adult fills (data.milking: a bucket used on a cow) becomes
--- the filled item. See taskverse.engine.gamegen.content (animals) for how this differs from Minecraft.
+-- the filled item. An animal that lays (data.laying: a chicken's egg every 300 to 600 s) drops the item beside it
+-- when its own clock runs out, then draws the next wait; a baby lays none. `_taskverse_pass(self, seconds)` lets
+-- that much time pass on the clock (a scripted player waiting beside the animal: the harness's `tend`). See
+-- taskverse.engine.gamegen.content (animals, laying) for how this differs from Minecraft.
 
 local LOVE_RADIUS = 8 -- Minecraft's breeding partners are looked for within 8 blocks
 local BABY_SECONDS = 3 -- Minecraft's lovers make the baby after 60 ticks together
@@ -56,6 +59,36 @@ return function(data)
 				minetest.after(BABY_SECONDS, make_baby, at, baby)
 				return
 			end
+		end
+	end
+
+	for name, spec in pairs(data.laying or {}) do
+		local def = rawget(minetest.registered_entities, name)
+		if def ~= nil then
+			local function wait()
+				return spec.seconds[1] + math.random() * (spec.seconds[2] - spec.seconds[1])
+			end
+			-- the time passes on the animal's clock: the item beside it each time the clock runs out
+			local function pass(self, seconds)
+				if self.child then
+					return
+				end
+				local left = (self._lay_in or wait()) - seconds
+				local pos = self.object:get_pos()
+				while left <= 0 and pos ~= nil do
+					minetest.add_item(pos, ItemStack(spec.item))
+					left = left + wait()
+				end
+				self._lay_in = left
+			end
+			local custom = def.do_custom
+			def.do_custom = function(self, dtime)
+				pass(self, dtime)
+				if custom ~= nil then
+					return custom(self, dtime)
+				end
+			end
+			def._taskverse_pass = pass
 		end
 	end
 
