@@ -459,6 +459,26 @@ def test_a_naive_breeding_spawns_two_animals_and_feeds_each(library):
     assert all("natural spawning" in (steps[i].note or "") for i in spawned)
 
 
+def test_of_two_unlocked_offers_the_model_takes_the_first_in_the_list_as_the_game_does(library):
+    # trading.lua's _taskverse_trade takes the first offer of the item the villager has unlocked and whose price the
+    # player holds; the model takes the first way whose needs are met: the ways are the offers, in the game's order
+    from taskverse.engine.gamegen.content import trading
+
+    model = game_model("taskverse_mc", library.knowledge)
+    rules = model.rules
+    emerald = rules.action_index["use.minecraft:villager.minecraft:emerald"]
+    prices = [tuple(rules.names[n.members[0]] for n in way if n.consume) for way in rules.ways[emerald]]
+    offers = [tuple(p["item"] for p in o["price"]) for prof in trading(library.knowledge)["professions"]
+              for o in prof["offers"] if o["gives"] == "minecraft:emerald"]
+    assert prices == offers
+    # a farmer's two novice offers, both held: 20 wheat and 15 beetroots for an emerald each; the first is taken
+    state = rules.new_state({"minecraft:composter": 1, "minecraft:wheat": 20, "minecraft:beetroot": 15},
+                            [("entity", "minecraft:villager")])
+    rules.act(state, emerald)
+    held = {n: state.counts[rules.index[("item", n)]] for n in ("minecraft:wheat", "minecraft:beetroot")}
+    assert held == {"minecraft:wheat": 0, "minecraft:beetroot": 15}
+
+
 def test_a_chicken_lays_an_egg_the_player_waits_beside_it_for(library):
     # Minecraft Wiki, Chicken: an adult lays an egg every 6000 to 12000 ticks (husbandry.yaml's laying)
     model = game_model("taskverse_mc", library.knowledge)

@@ -2,10 +2,9 @@
 
 What a researcher tries first: ``naive(craft iron_sword)`` and its neighbours, compiled for the generated game
 ``taskverse_mc`` and played step by step from an empty inventory. Each must end with the game judging the task
-done and the Python evaluator's replay of the game's events agreeing. Left out: ``naive(craft cake)``, which has no
-scripted plan (the game lays no eggs); ``naive(craft golden_apple)``, planned but not played: its plan burns two kinds
-of fuel in one smelt, which the harness's cook step does not take; ``naive(obtain name_tag)``, whose mansion chests
-hold a name tag one time in three or so and whose next woodland mansion stand-in is often beyond the search's reach.
+done and the Python evaluator's replay of the game's events agreeing: the golden apple's smelts burn two kinds of
+fuel in one cooking (a slab and a stick), the name tag's loot goes on to woodland mansions beyond one search's reach
+until a chest holds the tag, and the cake's egg is laid by a chicken the player waits beside.
 
 A job site placed beside a villager stands in the game, while the model still holds it (a kept need): when the
 model burns it, the scripted player first digs it back, as a player would.
