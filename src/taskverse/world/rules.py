@@ -1747,9 +1747,9 @@ def tool_run_price(front: Sequence[tuple[float, float]], unit: float, wear: floa
     ``unit``: the units of the tool the need keeps (its count). Ties go to the first price.
     """
     best = (INF, INF, INF)
+    tools = tools_for_run(runs, wear)
     for m_cost, s_cost in front:
         price = unit * m_cost
-        tools = tools_for_run(runs, wear)
         total = s_cost + price * tools
         if total < best[0]:
             best = (total, wear * price, s_cost + price * (tools - runs * wear))

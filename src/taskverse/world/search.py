@@ -1394,7 +1394,8 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     with the green wool as fuel), or the last of a tool or station a step above keeps (smelting the gold for a
     golden apple with the crafting table it is crafted on as fuel), counts as not possible yet: its need is met
     some other way first (a log to burn). Costs come from ``CostModel`` (a dependency-graph rank that counts
-    batches).
+    batches). A tool that wears is chosen for the run it serves: the uses the target still asks of the action,
+    and of a producer the runs that feed them (``members_for_run``, ``rules.tool_run_price``).
 
     ``careful`` (``best_plan``'s second try when the rule above finds nothing) also passes over a way that makes
     the wanted item out of something made of it (white wool from dyed wool, itself dyed from white wool), leaves
@@ -1473,6 +1474,16 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     if len(fresh_memo) > 65536:
         fresh_memo.clear()
     member_orders = cache.setdefault(at_hand, {})
+    run_orders: dict[tuple[Any, ...], list[int]] = {}  # ``members_for_run``'s, for this state (it reads the state)
+    first_tools: dict[int, float] = {}  # what a tool's way lacks in this state (``members_for_run``)
+    yields: dict[tuple[int, int], float] = costs.__dict__.setdefault("_sure_yields", {})
+
+    def yield_of(p: int, r: int) -> float:
+        """What one run of ``p`` gives of ``r`` as a plan counts on it (``Output.sure``; 1 when it gives none)."""
+        found = yields.get((p, r))
+        if found is None:
+            found = yields[(p, r)] = sum(out.sure for out in rules.outputs[p] if out.resource == r) or 1.0
+        return found
     have = dict(at_hand)
 
     def fresh(r: int, depth: int = 0) -> float:
@@ -1516,15 +1527,24 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         price: after 59 stones a second wooden pickaxe for five more, a stone one, from the cobblestone and table
         at hand, for a hundred.
         """
+        key = (need.members, need.wears, uses)
+        known = run_orders.get(key)
+        if known is not None:
+            return known
 
         def run_total(i: int) -> float:
             m = need.members[i]
             marginal = min((mc for mc, _ in costs.fronts[m]), default=INF)
-            first = min((_way_gap(way, state, unit) for p, way in _ways_making(rules, m) if acost[p] < INF),
-                        default=INF)
+            if marginal == INF:
+                return INF
+            first = first_tools.get(m)
+            if first is None:
+                first = first_tools[m] = min(
+                    (_way_gap(way, state, unit) for p, way in _ways_making(rules, m) if acost[p] < INF), default=INF)
             return 1.0 + first + marginal * (tools_for_run(uses, need.wears[i]) - 1.0)
 
-        return [need.members[i] for i in sorted(range(len(need.members)), key=run_total)]
+        known = run_orders[key] = [need.members[i] for i in sorted(range(len(need.members)), key=run_total)]
+        return known
 
     def kept_by(way: tuple[Need, ...]) -> frozenset[int]:
         """The held items that meet a way's kept needs (its tools and stations)."""
@@ -1543,7 +1563,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     def pursue(a: int, depth: int, protected: frozenset[int], keeping: frozenset[int] = frozenset(),
                wanted: int | None = None, runs: float = 1.0, uses: float = 1.0) -> int | None:
         # ``uses``: the runs of ``a`` the target asks for, in all; a tool that wears is chosen for that run
-        # (``CostModel.members_by_run``), and a consumed need passes on the runs its producer takes for it.
+        # (``members_for_run``), and a consumed need passes on the runs its producer takes for it.
         if a in visiting or depth > 64:
             cut[0] = True
             return None
@@ -1580,7 +1600,9 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                 # A kept need of many units (experience) takes many runs of its producer: their consumed needs
                 # are got for all of them (ten emeralds from ore, not one at a time from whatever is nearest).
                 many = not need.consume and not need.presence and amount > 1
-                worn = bool(need.wears) and not need.consume and uses > 1
+                # a run that wears out more than one of some member: chosen by the run (else by one's price)
+                worn = (bool(need.wears) and not need.consume and uses > 1
+                        and tools_for_run(uses, max(need.wears)) > 1.0)
                 ordered = members_for_run(need, uses) if worn else members_in_order(need, amount)
                 for m in ordered:
                     if m in protected:
@@ -1590,8 +1612,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
                             continue
                         each = max(1, sum(o.count for o in rules.outputs[p] if o.resource == m)) if many else 1
                         # the runs of ``p`` the whole run of ``a`` takes (for the tools it wears, ``uses``)
-                        feeds = (math.ceil(need.count * uses / _yield_of(rules, p, m)) if need.consume
-                                 else 1.0)
+                        feeds = math.ceil(need.count * uses / yield_of(p, m)) if need.consume else 1.0
                         tripped[0] = False
                         choice = pursue(p, depth + 1, protected | {m} if need.consume else protected, keeps, m,
                                         math.ceil(amount / each) if many else 1.0, feeds)
@@ -1814,11 +1835,6 @@ def _places_wanted(planner: Planner, leaf: int, state: StateDict) -> list[int]:
             if r is not None and state.get(key, 0) - 1 != r:
                 wanted.append(r)
     return wanted
-
-
-def _yield_of(rules: Rules, a: int, r: int) -> float:
-    """What one run of ``a`` gives of ``r`` as a plan counts on it (``Output.sure``; 1 when it gives none)."""
-    return sum(out.sure for out in rules.outputs[a] if out.resource == r) or 1.0
 
 
 def _leaf_cost(planner: Planner, leaf: int, left: int = 1) -> float:
