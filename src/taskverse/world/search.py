@@ -80,6 +80,10 @@ naive craft atoms take at most 11,400 and those of its 1,397 naive obtain, trade
 FIRST_PLAN_FLOOR = 1000
 """The budget whose first-plan work any budget gets at least: a budget of 0 asks for the first plan alone (the engine's
 greedy agent), and a first plan of the library takes at most 29,600 units (``FIRST_PLAN_WORK``)."""
+TRIP_NESTING = 2
+"""How deep the greedy policy's looks past a trip (``trip_needs``) nest: a look that itself gathers before the trips
+it follows, so it sees the wear that gathering takes (all the blaze rods a stone sword kills in one visit), and the
+looks inside it that do not."""
 
 
 def first_plan_work(budget: int) -> int:
@@ -1384,7 +1388,7 @@ def _union(marks: Iterable[int]) -> int:
 
 
 def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bool = False,
-                  work: Work | None = None, looking_ahead: bool = True) -> int | None:
+                  work: Work | None = None, looking_ahead: int = TRIP_NESTING) -> int | None:
     """The greedy policy's action: work down from the target to the first thing that can be done now.
 
     Pick the part of the target left to do (in order for ``>>``, the cheapest of ``|``), the cheapest action
@@ -1403,12 +1407,34 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     action at most once a choice: a web of recipes that recycle each other (an engine game's dyes, wool and beds)
     then neither sends the rule round in circles nor down every path of the web.
 
-    A trip chosen when nothing else is left to gather here is first checked for wear on the other side
-    (``trip_spares``): the spares it will need are made before leaving. ``looking_ahead=False`` (that check's
+    A trip chosen when nothing else is left to gather here is first checked for what the plan would come back
+    for (``trip_needs``): the spares wear on the other side will need, and the items only this side gives that
+    a later visit would gather, are got before leaving. ``looking_ahead=False`` (that check's
     own look at the other side) skips it.
 
     ``work``: an allowance each producer walked counts against; the choice gives up (None) when it runs out.
     """
+    if work is not None:  # (a walk that may give up: not remembered)
+        return _greedy_choice(planner, state, progress, careful, work, looking_ahead)
+    # Without an allowance the choice depends on the state alone: remembered, as the looks past a trip walk the
+    # policy over the same states again (the plan's own, and each other's).
+    memo: dict[Any, int | None] = planner.__dict__.setdefault("_choice_memo", {})
+    key = (_freeze(state), progress, careful, looking_ahead)
+    if key in memo:
+        return memo[key]
+    if len(memo) > _CHOICE_MEMO:
+        memo.clear()
+    choice = memo[key] = _greedy_choice(planner, state, progress, careful, None, looking_ahead)
+    return choice
+
+
+_CHOICE_MEMO = 65536
+"""Greedy choices remembered per planner (``greedy_choice``) before the memo starts afresh."""
+
+
+def _greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bool, work: Work | None,
+                   looking_ahead: int) -> int | None:
+    """``greedy_choice``, worked out."""
     rules = planner.rules
     costs = planner.costs
     unit = costs.unit
@@ -1683,49 +1709,110 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         nearer = None
     if nearer is not None or not looking_ahead:
         return choice if nearer is None else nearer
-    # Leaving now: first the spares that wear on the other side will need, when a trip back for them costs more.
-    for spare in trip_spares(planner, state, progress, choice, careful):
-        for p in sorted(rules.producers[spare], key=lambda p: costs.batch(p, spare, 1.0)):
-            if acost[p] == INF:
+    # Leaving now: first what the plan would otherwise come back here for (``trip_needs``), the spares that wear
+    # on the other side will need and the items only this side gives that a later visit would gather.
+    fresh_look = False
+    while True:
+        wanted, carried = _trip_wanted(planner, state, progress, choice, careful, looking_ahead, fresh_look)
+        for r, total in wanted:
+            if get(r, 0) >= total:
                 continue
-            failed.clear()
-            visiting.clear()
-            cut[0] = False
-            try:
-                make = pursue(p, 0, frozenset())
-            except _GaveUp:
-                make = None
-            if make is not None:
-                return make
-    return choice
+            for p in sorted(rules.producers[r], key=lambda p: costs.batch(p, r, 1.0)):
+                if acost[p] == INF:
+                    continue
+                failed.clear()
+                visiting.clear()
+                cut[0] = False
+                try:
+                    make = pursue(p, 0, frozenset())
+                except _GaveUp:
+                    make = None
+                if make is not None:
+                    _remember_trip(planner, state, progress, make, choice, (careful, looking_ahead))
+                    return make
+        if not carried:
+            return choice
+        fresh_look = True  # what is left of a carried gathering cannot be had here: look past the trip afresh
 
 
 TRIP_LOOKAHEAD = 400
-"""Steps ``trip_spares`` follows the greedy policy on the other side of a trip (the library's stints are shorter)."""
+"""Steps ``trip_needs`` follows the greedy policy past a trip (the library's stints are shorter)."""
+
+_TRIP_MEMO = 4096
+"""Gatherings before a trip remembered per planner (``_trip_wanted``) before the memo starts afresh."""
 
 
-def trip_spares(planner: Planner, state: StateDict, progress: Any, trip: int, careful: bool = False) -> list[int]:
-    """The tools a plan about to take ``trip`` should make a spare of first: wear on the other side will need them.
+def _trip_wanted(planner: Planner, state: StateDict, progress: Any, trip: int, careful: bool, looking_ahead: int,
+                 fresh: bool = False) -> tuple[list[tuple[int, int]], bool]:
+    """``trip_needs`` at this state, remembered along the gathering it starts; and whether it was carried.
 
-    The rule: follow the greedy policy through the trip and on the other side until it takes a trip again. When
-    a tool (or armour) that wears breaks there, and the plan, once back, makes one of the worn tools again before
-    it leaves once more, the tools it makes then are the spares: one made here costs what that copy costs at home
-    (the cost model's price, finite: it can be made at all), so making it first saves the whole round trip; a
-    player brings a second stone sword to the nether rather than going back for it. The way back is the policy's
-    own choice, so a trip back that was for something else (blaze rods home to craft) asks for no spare.
+    A gathering takes several steps before the trip, each asking again: the look past the trip is taken once,
+    its totals carried to the state each gathering step leads to (``_remember_trip``), and taken afresh once
+    they are all held (the plan may then want more: a second spare) or, with ``fresh``, when what is left of
+    them cannot be had here.
+    """
+    memo: dict[Any, list[tuple[int, int]]] = planner.__dict__.setdefault("_trip_memo", {})
+    key = (_freeze(state), progress, trip, (careful, looking_ahead))
+    known = memo.get(key)
+    if known is not None and not fresh and any(state.get(r, 0) < total for r, total in known):
+        return known, True
+    wanted = trip_needs(planner, state, progress, trip, careful, looking_ahead)
+    if len(memo) > _TRIP_MEMO:
+        memo.clear()
+    memo[key] = wanted
+    return wanted, False
+
+
+def _remember_trip(planner: Planner, state: StateDict, progress: Any, a: int, trip: int, how: Any) -> None:
+    """Carry the gathering's totals to the state step ``a`` leads to: the next choice asks for the same trip."""
+    memo: dict[Any, list[tuple[int, int]]] = planner.__dict__["_trip_memo"]
+    wanted = memo.get((_freeze(state), progress, trip, how))
+    w = planner.enabled_way(a, state)
+    if wanted is None or w is None:
+        return
+    child, after = planner.apply(state, progress, a, w)
+    memo[(_freeze(child), after, trip, how)] = wanted
+
+
+def trip_needs(planner: Planner, state: StateDict, progress: Any, trip: int,
+               careful: bool = False, looking_ahead: int = 2) -> list[tuple[int, int]]:
+    """What a plan about to take ``trip`` should hold first, as (resource, total held): what it would come back for.
+
+    The rule: follow the greedy policy through the trip, on the other side, and, when it comes back here, on
+    this side until it takes a trip again (or reaches the target). Whatever that later visit gathers here that
+    can be gathered now is gathered before leaving: by the cost model's prices it costs the same now as then,
+    and the later visit, the round trip's price, may then be saved. Two kinds:
+
+    - spares: when a tool (or armour) that wears breaks on the other side, and the plan, once back, makes one of
+      the worn tools again, the tools it makes then (one each; a player brings a second stone sword to the
+      nether rather than going back for it);
+    - items only this side gives (every producer is done here: blaze rods in the nether) that the later visit
+      gets by steps whose tools and found things are at hand now: all of them (the blaze rods for every eye of
+      ender and the end rod in one visit to the nether, not one visit per rod).
+
+    The way back is the policy's own choice, so a trip back that was for something else (blaze rods home to
+    craft) asks for no spare; a trip that costs nothing saves nothing and asks for nothing.
     """
     rules = planner.rules
-    costs = planner.costs
     w = planner.enabled_way(trip, state)
     if w is None:
         return []
+    here = next((d for d in rules.dimensions if state.get(d, 0) > 0), None)
+    origin = state
     state, progress = planner.apply(state, progress, trip, w)
     away = planner.action_cost[trip]
     broke: set[int] = set()
-    back_trip: int | None = None
+    spares: list[int] = []
+    gathered: dict[int, int] | None = {}  # None: the later visit here is needed for more than items to gather
+    came_from: int | None = None  # where the plan comes back here from
+    back = True  # the later visit ends in a trip back to where it came from, or the target: saved if gathered now
+    back_trip: int | None = None  # the first trip after this one: spares are made before the one after it
+    spared = False  # the stretch after the trip back is over: its spares are known
+    coming: int | None = None  # the trip that brings the plan back here, once taken
     steps = 0
     while not planner.tracker.done(progress) and steps < TRIP_LOOKAHEAD:
-        a = greedy_choice(planner, state, progress, careful, looking_ahead=False)
+        # Looks nest on the other side alone: its gathering before the trip back wears the tools the spares are for.
+        a = greedy_choice(planner, state, progress, careful, looking_ahead=0 if back_trip else looking_ahead - 1)
         if a is None:
             return []
         w = planner.enabled_way(a, state)
@@ -1733,24 +1820,69 @@ def trip_spares(planner: Planner, state: StateDict, progress: Any, trip: int, ca
             return []
         child, progress = planner.apply(state, progress, a, w)
         steps += 1
-        if back_trip is None:
-            if a in rules.trips:
-                if not broke:
-                    return []
+        if a in rules.trips:
+            if coming is not None:
+                back = came_from is not None and child.get(came_from, 0) > 0
+                break  # left here again: the later visit is over
+            if here is not None and child.get(here, 0) > 0:
+                coming = a
+                came_from = next((d for d in rules.dimensions if state.get(d, 0) > 0), None)
+            if back_trip is None:
                 back_trip = a
+                spared = not broke
             else:
-                broke.update(r for r in rules.wear_of if child.get(r, 0) < state.get(r, 0)
-                             and not any(n.consume and r in n.members for n in rules.ways[a][w]))
-        elif a in rules.trips:
-            return []  # left again without making a worn tool: the trip back was for something else
-        else:
-            made = [r for r in rules.output_items[a] if r in rules.wear_of and child.get(r, 0) > state.get(r, 0)]
-            if made:
-                if planner.action_cost[back_trip] + away <= 0:  # a trip that costs nothing saves nothing
-                    return []
-                return [r for r in made if costs.amount_cost(r, 1.0) < INF]
+                spared = True
+        elif back_trip is None:
+            broke.update(r for r in rules.wear_of if child.get(r, 0) < state.get(r, 0)
+                         and not any(n.consume and r in n.members for n in rules.ways[a][w]))
+        elif not spared:
+            spares = [r for r in rules.output_items[a] if r in rules.wear_of and child.get(r, 0) > state.get(r, 0)]
+            spared = bool(spares)
+        if coming is not None and a not in rules.trips and here is not None \
+                and _bound_here(rules, rules.ways[a][w], here):
+            # A step the later visit must be here for: gathered now when it can be done now (its tools and found
+            # things at hand) and gives only what this side alone gives; else the visit is needed anyway.
+            if gathered is not None and any(all(_met(n, origin) for n in way if not n.consume)
+                                            for way in rules.ways[a]):
+                for r in rules.output_items[a]:
+                    more = child.get(r, 0) - state.get(r, 0)
+                    if more <= 0 or ":" in rules.names[r] or (rules.resources[r][0] != "item" and origin.get(r, 0)):
+                        continue  # (a tool's wear, what is left of a source; a found thing found already)
+                    if not only_here(planner, r, here):
+                        gathered = None
+                        break
+                    gathered[r] = gathered.get(r, 0) + more
+            else:
+                gathered = None
         state = child
-    return []
+    else:  # the target reached on the later visit (done elsewhere once gathered), or no end in sight
+        back = planner.tracker.done(progress)
+    costs = planner.costs
+    wanted: list[tuple[int, int]] = []
+    if back_trip is not None and planner.action_cost[back_trip] + away > 0:  # a trip that costs nothing saves
+        wanted = [(r, origin.get(r, 0) + 1) for r in spares if costs.amount_cost(r, 1.0) < INF]  # nothing
+    if coming is not None and back and gathered and planner.action_cost[coming] + away > 0:
+        wanted += [(r, origin.get(r, 0) + n) for r, n in gathered.items()]
+    return wanted
+
+
+def _bound_here(rules: Rules, way: tuple[Need, ...], here: int) -> bool:
+    """Whether a way is done in dimension ``here`` alone: a presence need all of whose members lie there."""
+    lies_in = rules.lies_in
+    return any(n.presence and all(lies_in.get(m) == here for m in n.members) for n in way)
+
+
+def only_here(planner: Planner, r: int, here: int) -> bool:
+    """Whether item ``r`` is had in dimension ``here`` alone: every way of each producer giving it is done there."""
+    memo: dict[tuple[int, int], bool] = planner.__dict__.setdefault("_only_here", {})
+    found = memo.get((r, here))
+    if found is None:
+        rules = planner.rules
+        # (not an internal item: what is left of a finite source, a tool's wear)
+        found = rules.resources[r][0] == "item" and ":" not in rules.names[r] and all(
+            _bound_here(rules, way, here) for p, way in _ways_making(rules, r) if planner.action_cost[p] < INF)
+        memo[(r, here)] = found
+    return found
 
 
 _FRESH_MEMBERS = 16
