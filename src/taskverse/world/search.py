@@ -1756,7 +1756,11 @@ def _trip_wanted(planner: Planner, state: StateDict, progress: Any, trip: int, c
     known = memo.get(key)
     if known is not None and not fresh and any(state.get(r, 0) < total for r, total in known):
         return known, True
-    wanted = trip_needs(planner, state, progress, trip, careful, looking_ahead)
+    # A look one level shallower taken here already (inside an earlier look) serves: the nesting only ever differs
+    # in the wear of a gathering two trips on.
+    wanted = memo.get((key[0], progress, trip, (careful, looking_ahead - 1))) if not fresh else None
+    if wanted is None:
+        wanted = trip_needs(planner, state, progress, trip, careful, looking_ahead)
     if len(memo) > _TRIP_MEMO:
         memo.clear()
     memo[key] = wanted
@@ -1854,6 +1858,8 @@ def trip_needs(planner: Planner, state: StateDict, progress: Any, trip: int,
                     gathered[r] = gathered.get(r, 0) + more
             else:
                 gathered = None
+        if spared and (gathered is None or here is None):
+            break  # the spares known, and no errand here to save (or nowhere to come back to): nothing more to see
         state = child
     else:  # the target reached on the later visit (done elsewhere once gathered), or no end in sight
         back = planner.tracker.done(progress)
