@@ -1409,8 +1409,8 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
 
     A trip chosen when nothing else is left to gather here is first checked for what the plan would come back
     for (``trip_needs``): the spares wear on the other side will need, and the items only this side gives that
-    a later visit would gather, are got before leaving. ``looking_ahead=False`` (that check's
-    own look at the other side) skips it.
+    a later visit would gather, are got before leaving. ``looking_ahead``: how deep those checks nest (0, a
+    check's own look at the other side, skips it; see ``TRIP_NESTING``).
 
     ``work``: an allowance each producer walked counts against; the choice gives up (None) when it runs out.
     """
