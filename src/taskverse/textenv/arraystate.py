@@ -36,6 +36,7 @@ from taskverse.textenv.kernel import (
     INVALID,
     MASK,
     SAMPLED,
+    SCRATCH,
     UNCHANGED,
     WORK_PARTS,
     Tables,
@@ -75,6 +76,19 @@ class ArrayState:
         self.used, self.given, self.amounts = part["used"], part["given"], part["amounts"]
         self.uncertain = bytearray(any(out.slot >= 0 for out in outputs) for outputs in rules.outputs)
         """Per action: whether some way of it has a chance yield or a count range (drawn when sampling)."""
+        # What a snapshot holds: the header, the state and the last step's records, not the kernel's scratch (written
+        # before it is read in every step: nine tenths of the array), so that a reset copies a tenth of it.
+        runs: list[list[int]] = [[0, header]]
+        for i, name in enumerate(WORK_PARTS):
+            if name in SCRATCH:
+                continue
+            if runs[-1][1] == starts[i]:
+                runs[-1][1] = int(starts[i + 1])
+            else:
+                runs.append([int(starts[i]), int(starts[i + 1])])
+        self._kept = [self.work[lo:hi] for lo, hi in runs]
+        ends = np.cumsum([hi - lo for lo, hi in runs]).tolist()
+        self._cuts = [slice(end - (hi - lo), end) for (lo, hi), end in zip(runs, ends, strict=True)]
 
     def load(self, state: State) -> None:
         """Hold ``state`` (copied in)."""
@@ -90,11 +104,12 @@ class ArrayState:
 
     def snapshot(self) -> np.ndarray:
         """A copy of the state's arrays (``restore`` puts it back: cheaper than ``load`` from lists)."""
-        return self.work.copy()
+        return np.concatenate(self._kept)
 
     def restore(self, snapshot: np.ndarray) -> None:
         """Hold a state ``snapshot`` copied."""
-        np.copyto(self.work, snapshot)
+        for part, cut in zip(self._kept, self._cuts, strict=True):
+            np.copyto(part, snapshot[cut])
 
     def state(self) -> State:
         """The state held, as ``Rules`` keeps one (lists; a copy: it does not follow later steps)."""

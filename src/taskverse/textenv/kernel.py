@@ -599,6 +599,9 @@ WORK_PARTS = ("virtual", "way_missing", "ok_ways", "tries", "place", "used_way",
 """The parts of ``step_one``'s work array, after its header (``SAMPLED``, then where each part starts and the
 last ends): int64 each, but ``counts`` (int32, one per resource), ``mask`` (int8, one per action) and ``pool_key``
 (float64), held in the int64 entries' bytes."""
+SCRATCH = frozenset({"delta_resource", "delta_value", "pool_held", "pool_index", "pool_spare", "pool_key"})
+"""The work array's parts a step writes before it reads them: no state, nothing for its events (a snapshot of the
+state leaves them out)."""
 FLOAT_HEADER = len(fields(Tables)) - len(FLOAT_FIELDS) + 1
 """Where ``Tables.packed``'s header says where the float fields start."""
 SAMPLED = 0
@@ -673,5 +676,5 @@ def kernel(backend: str) -> Any:
     return getattr(step_batch, "py_func", step_batch)
 
 
-__all__ = ["BACKENDS", "COUNTS", "HAVE_NUMBA", "INVALID", "MASK", "SAMPLED", "UNCHANGED", "WORK_PARTS", "Tables",
-           "kernel", "recorded_events", "step_batch", "step_one"]
+__all__ = ["BACKENDS", "COUNTS", "HAVE_NUMBA", "INVALID", "MASK", "SAMPLED", "SCRATCH", "UNCHANGED", "WORK_PARTS",
+           "Tables", "kernel", "recorded_events", "step_batch", "step_one"]
