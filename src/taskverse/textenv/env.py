@@ -330,8 +330,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         derived = self._derived.get(target.id)
         if derived is not None and derived[0] is target:
             (_, self.evaluator, self.expression, self.keys, self.relevant_actions, self.start, self.context,
-             self._target_vector, self._task_line, self.wield, self._start_key) = derived
-            self._timed = self.evaluator.is_timed(self.expression)
+             self._target_vector, self._task_line, self.wield, self._start_key, self._timed) = derived
             return
         extra = {t.id: t.goal for t in target.extra_goals}
         if extra:
@@ -364,7 +363,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             self._derived.clear()
         self._derived[target.id] = (target, self.evaluator, self.expression, self.keys, self.relevant_actions,
                                     self.start, self.context, self._target_vector, self._task_line, self.wield,
-                                    self._start_key)
+                                    self._start_key, self._timed)
 
     # -- gymnasium API -------------------------------------------------------------------------------------------
 
