@@ -161,9 +161,14 @@ def _plain(obs, info):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), max_steps=st.integers(1, 40),
        task=st.sampled_from([None, "craft stick", "mine oak_log", "find oak_log >> mine oak_log",
-                             "find oak_log & find sheep"]))
+                             "find oak_log & find sheep", "~craft oak_planks & craft stick",
+                             "craft stick @ within=12s"]))
 def test_the_inline_structured_step_is_the_full_step(seed, task, max_steps):
-    """The structured step built inline (the learners' path) returns what the general path returns."""
+    """The structured step built inline (the learners' path) returns what the general path returns.
+
+    Non-candidates now and then (a wasted step, then a valid one), targets that fail and a timed target (which
+    takes the general path) included; observations are fresh arrays, never changed by a later step.
+    """
     tasks = "naive-craft" if task is None else None
     inline = SkillForgeTextEnv(task=task, tasks=tasks, observation="structured", plan_info=False, max_steps=max_steps)
     full = SkillForgeTextEnv(task=task, tasks=tasks, observation="structured", plan_info=False, max_steps=max_steps)
@@ -175,11 +180,18 @@ def test_the_inline_structured_step_is_the_full_step(seed, task, max_steps):
     for _ in range(80):
         candidates = np.flatnonzero(info["action_mask"])
         counted = [a for a in candidates.tolist() if inline.relevant_actions[a]]  # what the target counts, often
-        a = int(pick.choice(counted if counted and pick.random() < 0.5 else candidates))
+        if pick.random() < 0.1:
+            a = int(pick.integers(inline.action_space.n))
+        else:
+            a = int(pick.choice(counted if counted and pick.random() < 0.5 else candidates))
+        kept = _plain(obs, info)
+        before = obs, info
         obs, reward, terminated, truncated, info = inline.step(a)
         other, *rest, other_info = full.step(a)
+        assert _plain(*before) == kept
         assert (reward, terminated, truncated) == tuple(rest)
         assert _plain(obs, info) == _plain(other, other_info)
+        assert inline.last_error == full.last_error and inline.action_indices == full.action_indices
         if terminated or truncated:
             (obs, info), (other, other_info) = inline.reset(), full.reset()
             assert _plain(obs, info) == _plain(other, other_info)

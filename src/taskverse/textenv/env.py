@@ -54,6 +54,7 @@ DEFAULT_MAX_STEPS = 100
 SECONDS_PER_STEP = 1.0
 """Game time one step of the text world takes, for time bounds (the text world has no finer clock)."""
 TEXT_CHARSET = frozenset(string.printable)
+_BOOL = np.dtype(np.bool_)
 MAX_TEXT = 1 << 20
 ObservationMode = Literal["text", "structured"]
 InitMode = Literal["auto", "naive", "task"]
@@ -271,7 +272,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._last_invalid = False
         self._last_error: str | None = None
         self._last_action: int | None = None
-        self._ended = False
+        self._ended = True  # no episode to step yet
+        self._inline = False  # the step builds its observation and info itself (a structured, untimed target)
         self.view_planner: Any = None  # the top:K view's planner for this episode
         self._order: np.ndarray | None = None  # with shuffle: each action's place in this episode's order
         self._plan_info: tuple[int | None, bool] | None = None
@@ -387,6 +389,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if not isinstance(limit, int) or limit < 1:
             raise TaskverseError(f"options max_steps={limit!r}: expected a whole number of at least 1")
         self.max_steps = limit
+        self._inline = self._lean and not self._timed  # a timed target reads its clock every step: the full path
         held = self._held
         start = self._starts.get(self._start_key)
         if start is None:
@@ -425,14 +428,13 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Do candidate action ``action`` (a non-candidate wastes the step)."""
-        if not self._started or self._ended:
+        if self._ended:  # true before the first reset too
             self._check_started()
             raise ResetNeeded("the episode has ended (terminated or truncated): call reset() before step()")
         a = int(action)
         if not 0 <= a < self._n_actions:
             raise TaskverseError(f"action {a} is out of range (0..{self._n_actions - 1})")
         steps = self._steps = self._steps + 1
-        self._last_error = None
         if self.relevant_actions[a]:
             events, changed = self._held.act(a, self.np_random if self._sample else None, True, self.wield)
             if events:
@@ -447,39 +449,43 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             self._last_error = f"{self.rules.descriptions[a]!r} is not a candidate now: " \
                 f"{self.rules.explain(self._require_state(), a)}"
             return self._finish_step()
-        self._last_invalid = False
+        if self._last_invalid:  # only an invalid step leaves an error behind
+            self._last_invalid = False
+            self._last_error = None
         self._last_action = a
         self._actions.append(a)
         if changed:
             self._version += 1
             if changed == MASK:
                 self._mask_version += 1
-        if not self._lean or self._timed:  # a timed target reads its clock every step: the full path
+        if self._done or not self._inline:  # a step that ends the episode, or an observation of another kind
             return self._finish_step()
-        # The structured observation and its info, built here: this is the per-step cost learners pay.
-        terminated = self._done
-        truncated = not terminated and steps >= self.max_steps
-        self._ended = terminated or truncated
+        # A structured step that does not end the episode (reward 0, neither success nor failure), its observation
+        # and info built here: this is the per-step cost learners pay. _finish_step returns the same.
+        truncated = steps >= self.max_steps
+        if truncated:
+            self._ended = True
         held = self._held
         mask = self._obs_mask = held.mask.copy()
-        step_arrays = self._step_arrays
+        try:
+            step = self._step_arrays[steps].copy()
+        except IndexError:  # past the arrays made once
+            step = self._step_array(steps)
         target = self.target
-        verdict = self._verdict
-        success = terminated and verdict is not None and verdict.satisfied
         return {
             "inventory": held.counts.copy(),
             "action_mask": mask,
             "target": self._target_vector.copy(),
-            "step": step_arrays[steps].copy() if steps < len(step_arrays) else self._step_array(steps),
+            "step": step,
             "mission": target.description,
-        }, 1.0 if success else 0.0, terminated, truncated, {
-            "action_mask": mask.view(bool),  # the observation's copy, seen as booleans
+        }, 0.0, False, truncated, {
+            "action_mask": mask.view(_BOOL),  # the observation's copy, seen as booleans
             "steps": steps,
             "max_steps": self.max_steps,
             "task": target.id,
-            "progress": 0.0 if verdict is None else verdict.progress,
-            "success": bool(success),
-            "failed": bool(terminated and verdict is not None and verdict.failed),
+            "progress": self._verdict.progress,  # type: ignore[union-attr]
+            "success": False,
+            "failed": False,
             "invalid_action": False,
         }
 
@@ -778,6 +784,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if target is None:
             target = self._find_target(data["target_ref"], data["expression"])
         self._set_target(target)
+        self._inline = self._lean and not self._timed
         self._np_random = data["np_random"]
         self._np_random_seed = data["np_random_seed"]
         episode = data["episode"]
@@ -797,7 +804,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._last_invalid = False
         self._last_error = None
         self._last_action = None
-        self._ended = False
+        self._ended = True
         self.view_planner = None
         self._order = None
         if episode is not None:
