@@ -26,6 +26,7 @@ from taskverse.world import chance
 from taskverse.world.chance import Z
 from taskverse.world.jit import HAVE_NUMBA
 from taskverse.world.jit import bare as _bare
+from taskverse.world.jit import bare_with_gil as _bare_with_gil
 from taskverse.world.jit import inlined as _inlined
 from taskverse.world.jit import njit as _njit
 from taskverse.world.rules import PRESENCE_KINDS, Event, Rules
@@ -617,11 +618,10 @@ def _part(packed: np.ndarray, i: int) -> np.ndarray:
 @_inlined
 def _row(packed: np.ndarray, i: int) -> np.ndarray:
     """``_part`` as the one row of a 2-D array (``_step_row`` indexes the state's arrays by row)."""
-    part = packed[packed[i]:packed[i + 1]]
-    return part.reshape((1, part.shape[0]))
+    return packed[packed[i]:packed[i + 1]][np.newaxis, :]  # a view made inline: reshape calls out of compiled code
 
 
-@_bare
+@_bare_with_gil
 def step_one(packed: np.ndarray, work: np.ndarray, a: int) -> int:
     """``_step_row`` for one state, with few arguments (each costs a call from Python some time).
 
@@ -640,8 +640,8 @@ def step_one(packed: np.ndarray, work: np.ndarray, a: int) -> int:
               _part(packed, 23), _part(packed, 24), _part(packed, 25), _part(packed, 26), _part(packed, 27),
               _part(packed, 28), _part(packed, 29), _part(packed, 30), _part(packed, 31), _part(packed, 32),
               _part(packed, 33), _part(packed, 34), _part(packed, 35), _part(packed, 36), _part(packed, 37))
-    counts = _part(work, 15).view(np.int32)[:n_resources].reshape((1, n_resources))
-    mask = _part(work, 16).view(np.int8)[:n_actions].reshape((1, n_actions))
+    counts = _part(work, 15).view(np.int32)[:n_resources][np.newaxis, :]
+    mask = _part(work, 16).view(np.int8)[:n_actions][np.newaxis, :]
     return _step_row(0, a, work[SAMPLED] != 0, _row(work, 9), counts, _row(work, 1), _row(work, 2), _row(work, 3),
                      mask, _row(work, 4), _row(work, 5), _part(work, 6), _row(work, 7), _row(work, 8),
                      _part(work, 10), _part(work, 11), _part(work, 17).view(np.float64), _part(work, 12),
