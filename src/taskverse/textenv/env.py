@@ -273,6 +273,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._last_error: str | None = None
         self._last_action: int | None = None
         self._ended = True  # no episode to step yet
+        self._info_base: dict[str, Any] | None = None  # the inline step's info but its mask, steps and limit
         self._inline = False  # the step builds its observation and info itself (a structured, untimed target)
         self.view_planner: Any = None  # the top:K view's planner for this episode
         self._order: np.ndarray | None = None  # with shuffle: each action's place in this episode's order
@@ -413,6 +414,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
                 self._empty_verdicts.clear()
             verdict = self._empty_verdicts[self.target.id] = (self.target, self.evaluator.evaluate(self.expression, []))
         self._verdict = verdict[1]
+        self._info_base = None
         self._done = verdict[1].decided
         self._last_invalid = False
         self._last_error = None
@@ -471,23 +473,22 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             step = self._step_arrays[steps].copy()
         except IndexError:  # past the arrays made once
             step = self._step_array(steps)
-        target = self.target
+        info = self._info_base
+        if info is None:  # the target or its verdict changed: what stays until it changes again
+            info = self._info_base = {"action_mask": None, "steps": 0, "max_steps": 0, "task": self.target.id,
+                                      "progress": self._verdict.progress,  # type: ignore[union-attr]
+                                      "success": False, "failed": False, "invalid_action": False}
+        info = info.copy()  # (cheaper than building the dict again: its keys come along)
+        info["action_mask"] = mask.view(_BOOL)  # the observation's copy, seen as booleans
+        info["steps"] = steps
+        info["max_steps"] = self.max_steps
         return {
             "inventory": held.counts.copy(),
             "action_mask": mask,
             "target": self._target_vector.copy(),
             "step": step,
-            "mission": target.description,
-        }, 0.0, False, truncated, {
-            "action_mask": mask.view(_BOOL),  # the observation's copy, seen as booleans
-            "steps": steps,
-            "max_steps": self.max_steps,
-            "task": target.id,
-            "progress": self._verdict.progress,  # type: ignore[union-attr]
-            "success": False,
-            "failed": False,
-            "invalid_action": False,
-        }
+            "mission": self.target.description,
+        }, 0.0, False, truncated, info
 
     def _record(self, events: list[Event]) -> None:
         """Keep the events the target counts, and judge the trace again if any came."""
@@ -501,6 +502,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if kept:
             self._verdict = self._evaluate()
             self._done = self._verdict.decided
+            self._info_base = None
 
     def _step_array(self, steps: int) -> np.ndarray:
         """The observation's step count (at most the space's bound: a suite's limit can exceed the preset's)."""
@@ -527,6 +529,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if self._timed and self._verdict is not None and not self._verdict.decided:
             self._verdict = self._evaluate()  # a deadline can pass with no event
             self._done = self._verdict.decided
+            self._info_base = None
         verdict = self._verdict
         terminated = self._done
         truncated = not terminated and self._steps >= self.max_steps
@@ -790,6 +793,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         episode = data["episode"]
         self._started = False
         self._verdict = None
+        self._info_base = None
         self._plan_info = None
         self._obs_mask = np.zeros(0, dtype=np.int8)
         self._done = False
