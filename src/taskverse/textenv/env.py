@@ -468,7 +468,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         if truncated:
             self._ended = True
         held = self._held
-        mask = self._obs_mask = held.mask.copy()
+        mask = held.mask.copy()  # (_obs_mask is for _info, which only runs after _observation has set it)
         try:
             step = self._step_arrays[steps].copy()
         except IndexError:  # past the arrays made once
