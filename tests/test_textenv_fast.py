@@ -231,3 +231,26 @@ def test_the_environment_steps_alike_on_arrays_and_on_lists(monkeypatch, seed, c
         assert (reward, terminated, truncated) == tuple(rest)
         if terminated or truncated:
             (obs, info), (other, other_info) = arrays.reset(), lists.reset()
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="numba (the [fast] extra) is not installed")
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(start=st.dictionaries(st.sampled_from(START_ITEMS), st.integers(1, 70), max_size=8),
+       found=st.lists(st.sampled_from(FOUND), max_size=4), seed=st.integers(0, 2**32 - 1), steps=st.integers(1, 80))
+def test_a_restored_snapshot_steps_as_the_state_it_was_taken_of(rules, start, found, seed, steps):
+    """A snapshot leaves the kernel's scratch out: restored after a walk, the state steps as a fresh copy does."""
+    state = rules.new_state(start, found, track=True)
+    held, fresh = ArrayState(rules), ArrayState(rules)
+    held.load(state)
+    snapshot = held.snapshot()
+    pick = np.random.default_rng(seed)
+    for _ in range(steps):  # a walk that fills the scratch (pools, deltas) and the records
+        held.act(int(pick.choice(np.flatnonzero(held.mask))))
+    held.restore(snapshot)
+    fresh.load(state)
+    assert same_state(held.state(), fresh.state())
+    for _ in range(steps):
+        a = int(pick.choice(np.flatnonzero(fresh.mask)))
+        assert held.act(a, events=True) == fresh.act(a, events=True)
+        assert same_state(held.state(), fresh.state())
