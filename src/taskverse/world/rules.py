@@ -99,6 +99,7 @@ from taskverse.errors import TaskverseError, close_matches
 from taskverse.schema import REPAIRS_TAG, VILLAGER_XP_PREFIX, AtomTask, Initialization, Measure
 from taskverse.world import chance
 from taskverse.world.graph import items_used, target_used, way_yields, ways_of
+from taskverse.world.toolruns import tools_for_run
 
 INF = math.inf
 PRESENCE_KINDS = ("block", "entity", "biome", "structure", "dimension")
@@ -1716,21 +1717,6 @@ def _held_tool(front: list[tuple[float, float]]) -> list[tuple[float, float]]:
     if best[0] == INF or best[0] + best[1] == INF:
         return [(0.0, 0.0)]
     return [(best[0], -best[0])]
-
-
-RUN_SLACK = 1e-9
-"""What a run's uses may exceed a whole number of tools by in floating point and still take that many."""
-
-
-def tools_for_run(runs: float, wear: float) -> float:
-    """How many of a tool ``runs`` runs wear out, each run wearing ``wear`` of one: at least the one held in hand.
-
-    Example:
-        >>> tools_for_run(60, 1 / 59), tools_for_run(3, 1 / 59), tools_for_run(3, 0.0)
-        (2.0, 1.0, 1.0)
-
-    """
-    return max(1.0, float(math.ceil(runs * wear - RUN_SLACK)))
 
 
 def tool_run_price(front: Sequence[tuple[float, float]], unit: float, wear: float,

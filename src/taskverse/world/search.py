@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
-from taskverse.world.rules import COUNTED_BY_ITEMS, CostModel, Need, Output, Rules, State, tools_for_run
+from taskverse.world.rules import COUNTED_BY_ITEMS, CostModel, Need, Output, Rules, State
+from taskverse.world.toolruns import tools_for_run
 
 if TYPE_CHECKING:  # the goal automaton belongs to the algebra, a layer above; the planner only calls it
     from taskverse.algebra.tracker import GoalTracker

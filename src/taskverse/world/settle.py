@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from taskverse.world.jit import njit as _njit
-from taskverse.world.rules import RUN_SLACK
+from taskverse.world.toolruns import RUN_SLACK
 
 AMOUNTS = np.array([1.0, 3.0, 9.0, 27.0, 81.0])
 """The amounts a front keeps its best prices for (``rules._AMOUNTS``), and the run counts a way is priced for
