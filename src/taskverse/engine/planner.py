@@ -680,20 +680,26 @@ class _Player:
             self.add(Step(do="wield", item=hold), f"{name}: {hold} in hand", main=False)
         self.add(Step(do="anvil", item=item, node=stations[0], count=1), name)
 
-    def _feed(self, act: Any, name: str) -> None:
-        """The food used on the animal, as a right-click with it in hand: a summoned one, or one spawned."""
-        mob = act.name
+    def _beside_animal(self, mob: str, name: str, purpose: str) -> bool:
+        """To the animal: a summoned one, else one spawned now; True when already beside the one spawned for it."""
         if self.here == ("spawned", mob):  # the one spawned for finding it, still beside the player
-            if self.fed:  # fed already: another of its herd, so two animals are fed (and breed), not one twice
-                self.add(Step(do="spawn", entity=mob), f"spawn: another {mob} beside the player, standing in for "
-                         f"Minecraft's natural spawning (taskverse_mc spawns no mobs), for {name}", main=False)
-                self.fed = 0
-        elif self.home_mobs[mob] > 0:
+            return True
+        if self.home_mobs[mob] > 0:
             self.home(name)
         elif mob in self.model.spawns:
             self._spawn(mob, name)
         else:
-            raise NoPlan(f"no {mob} summoned at the start to feed (and Minecraft does not spawn it)")
+            raise NoPlan(f"no {mob} summoned at the start {purpose} (and Minecraft does not spawn it)")
+        return False
+
+    def _feed(self, act: Any, name: str) -> None:
+        """The food used on the animal, as a right-click with it in hand: a summoned one, or one spawned."""
+        mob = act.name
+        if self._beside_animal(mob, name, "to feed") and self.fed:
+            # fed already: another of its herd, so two animals are fed (and breed), not one twice
+            self.add(Step(do="spawn", entity=mob), f"spawn: another {mob} beside the player, standing in for "
+                     f"Minecraft's natural spawning (taskverse_mc spawns no mobs), for {name}", main=False)
+            self.fed = 0
         self.add(Step(do="use", item=act.makes, entity=mob, secondary=True),
                  f"{name}: {act.makes} used on {mob} (a right-click with it: the game's animal eats it, or fills it)")
         self.fed += 1
@@ -701,14 +707,7 @@ class _Player:
     def _lay(self, act: Any, name: str) -> None:
         """Beside the animal (a summoned one, the one spawned, else one spawned now), its item waited for."""
         mob = act.name
-        if self.here == ("spawned", mob):
-            pass  # the one spawned for finding it, still beside the player
-        elif self.home_mobs[mob] > 0:
-            self.home(name)
-        elif mob in self.model.spawns:
-            self._spawn(mob, name)
-        else:
-            raise NoPlan(f"no {mob} summoned at the start to wait beside (and Minecraft does not spawn it)")
+        self._beside_animal(mob, name, "to wait beside")
         self.add(Step(do="tend", entity=mob, item=act.makes, count=1),
                  f"{name}: beside {mob} until it lays {act.makes} (the game's own clock, passed), picked up")
 
