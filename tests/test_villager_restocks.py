@@ -106,3 +106,19 @@ def test_the_lock_changes_no_price_of_the_cost_model(library, rules, monkeypatch
     locked, plain = CostModel.for_rules(rules), CostModel.for_rules(unlocked)
     for a, atom in enumerate(rules.actions):
         assert locked.way_prices[a] == plain.way_prices[unlocked.action_index[atom]], atom
+
+
+def test_the_text_observation_lists_no_offer_s_trades_left():
+    """A villager found holds a count of trades left per offer (hundreds in all): the text's inventory lists none of
+    them, the found villager and the held items as before."""
+    from taskverse.textenv.env import SkillForgeTextEnv
+
+    env = SkillForgeTextEnv(tasks="naive-craft", observation="text", plan_info=False)
+    _, info = env.reset(seed=0)
+    find = env.rules.descriptions.index("find villager")
+    assert info["action_mask"][find]
+    obs, *_ = env.step(find)
+    assert any(name.startswith("stock:") for name in env.inventory())  # the model counts them
+    inventory, found = (line for line in obs.splitlines() if line.startswith(("Inventory:", "Found:")))
+    assert inventory == "Inventory: {}"
+    assert "villager (entity)" in found

@@ -23,7 +23,6 @@ Example:
 from __future__ import annotations
 
 import string
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -293,6 +292,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self.rules = text_rules(self.library)
         self._fast = FastRules.for_rules(self.rules)
         self._found_text = self._fast.found_text
+        self._shown_items = self._fast.shown_items
         self._held: ArrayState | ListState = ArrayState(self.rules) if self.compiled else ListState(self.rules)
         self._plain_step = self._held.plain_step()
         self._held_state: tuple[int, int, State] | None = None  # (episode, step, the state held as lists)
@@ -647,12 +647,12 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         array = self._held.counts
         n_items = self.rules.n_items
         names = self.rules.names
-        present = np.flatnonzero(array).tolist()
-        split = bisect_left(present, n_items)
-        counts = array[present[:split]].tolist()
-        held = ", ".join([f"'{names[r]}': {count}" for r, count in zip(present[:split], counts, strict=True)])
+        listed = np.flatnonzero(array[:n_items] * self._shown_items).tolist()
+        counts = array[listed].tolist()
+        held = ", ".join([f"'{names[r]}': {count}" for r, count in zip(listed, counts, strict=True)])
         found_text = self._found_text
-        found = ", ".join([found_text[r] for r in present[split:] if found_text[r]])
+        found_ones = (np.flatnonzero(array[n_items:]) + n_items).tolist()
+        found = ", ".join([found_text[r] for r in found_ones if found_text[r]])
         cached = self._candidate_parts
         if cached is not None and cached[0] == self._mask_version:
             line, candidates = cached[1], cached[2]
