@@ -411,6 +411,14 @@ class WanderingTrader(_Table):
                                                            (self.rare, self.rare_offers)) for o in pool]
 
 
+class Restock(_Table):
+    """How long a villager whose offers are spent takes to restock them, working at its job site."""
+
+    ticks: Ticks = Field(gt=0)
+    """The game ticks a player waits for a restock, on average over a run of restocks."""
+    source: str
+
+
 class Trading(_Table):
     """``trades.yaml``."""
 
@@ -419,6 +427,7 @@ class Trading(_Table):
     """What every trade pays or asks besides its goods (an emerald): no trade buys or sells it for itself."""
     levels: dict[Level, int]
     """The villager experience at which a villager reaches each level (the novice's is 0)."""
+    restock: Restock
     professions: list[Profession] = Field(min_length=1)
     wandering_trader: WanderingTrader
 
