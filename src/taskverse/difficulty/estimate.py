@@ -112,6 +112,12 @@ class PlanModel:
             found = self._steps[key] = Part(self.frames[a] * runs, motif, frozenset({atom}))
         return found
 
+    @cached_property
+    def restock_wait(self) -> tuple[float, Part]:
+        """A villager's wait for a restock (``trades.yaml``'s ``restock``), in frames, as the derivation prices it."""
+        ticks = float(self.library.knowledge.mechanisms.trading.restock.ticks)
+        return ticks, Part(ticks, self.actions.wait_motif(ticks))
+
     def costs_from(self, held: Mapping[int, int]) -> CostModel:
         """The prices a derivation from ``held`` follows: from nothing, unless it stands outside the overworld.
 
@@ -140,7 +146,7 @@ class PlanModel:
                     inventory[item] = inventory.get(item, 0) + 1
             found_things = [r for r in initialization_resources(init) if r[0] != "item"]
             held = held_resources(rules, inventory, found_things)
-            found = Derivation(rules, self.costs_from(held), self.step, self.empty, held)
+            found = Derivation(rules, self.costs_from(held), self.step, self.empty, held, self.restock_wait)
             if len(self._derivations) > 64 and key:  # atoms' own initializations: keep the memory bounded
                 self._derivations = {k: v for k, v in self._derivations.items() if not k}
             self._derivations[key] = found

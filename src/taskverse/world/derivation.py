@@ -57,8 +57,9 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from taskverse.errors import TaskverseError
-from taskverse.schema import Measure
+from taskverse.schema import VILLAGER_XP_PREFIX, Measure
 from taskverse.schema import Need as NeedSpec
+from taskverse.world.experience import RESTOCK, Offer, raise_experience
 from taskverse.world.graph import PREFERRED_PREFIXES
 from taskverse.world.rules import INF, TICKS_PER_SMELT, CostModel, Need, Rules, tool_run_price
 
@@ -109,16 +110,20 @@ class Derivation(Generic[T]):
         step: The value of ``runs`` runs of an action (``(action, runs) -> T``).
         empty: The value of doing nothing (the identity of ``+``).
         held: What the initialization holds, by resource index (items by count, found things by 1).
+        restock_wait: A villager's wait for a restock, as (its price in the cost model's units, its value); None
+            when the derivation's units have no time (steps: the text world has no wait, only another villager).
 
     """
 
     def __init__(self, rules: Rules, costs: CostModel, step: Callable[[int, int], T], empty: T,
-                 held: Mapping[int, int] | None = None) -> None:
+                 held: Mapping[int, int] | None = None, restock_wait: tuple[float, T] | None = None) -> None:
         self.rules = rules
         self.costs = costs
         self.step = step
         self.empty = empty
         self.held = dict(held or {})
+        self.restock_wait = restock_wait
+        self._offers: dict[int, list[tuple[int, int, Offer]]] = {}
         # (resource, amount) -> its answers: (the resources its derivation looked at, those of them that were
         # on the path then, the piece), bit sets of resource indices
         self._memo: dict[tuple[int, int], list[tuple[int, int, Piece[T] | None]]] = {}
@@ -428,7 +433,9 @@ class Derivation(Generic[T]):
         self._seen.append(bit)
         found: Piece[T] | None = None
         try:
-            for a, w, runs in self.producers(r, amount):
+            # a villager's experience: its offers mixed level by level on one villager (``_raise``)
+            raised = self._raise(r, amount) if self.rules.names[r].startswith(VILLAGER_XP_PREFIX) else None
+            for a, w, runs in [] if raised is not None else self.producers(r, amount):
                 found = self._run(a, w, runs)
                 # its setups must be had without r (a block placed from the item that mining it gives is no
                 # way to the item): obtained here, while r is being obtained, a loop back to r is cut. A held r
@@ -437,6 +444,8 @@ class Derivation(Generic[T]):
                                              for s in found.setups):
                     break
                 found = None
+            if raised is not None and all(s == r or self.obtain(s, 1) is not None for s in raised.setups):
+                found = raised
         finally:
             self._active = active
             looked = self._seen.pop()
@@ -465,14 +474,99 @@ class Derivation(Generic[T]):
         options.sort()
         return [(a, w, runs) for _, a, w, runs in options]
 
-    def _run(self, a: int, w: int, runs: int) -> Piece[T] | None:
-        piece = self.meet(self.rules.ways[a][w], runs)
+    # -- a villager's experience -----------------------------------------------------------------------------------
+
+    def _raise(self, r: int, amount: int) -> Piece[T] | None:
+        """``amount`` more of a villager's experience ``r``, raised on one villager (``world.experience``).
+
+        The profession's offers (the trades yielding ``r``) are mixed level by level, cheapest experience per price
+        first, each within its uses; a restock is the cheaper of the wait (``restock_wait``) and another villager
+        (a find, which the text world gives fresh offers). Each offer's trades meet their needs but the
+        experience, which the schedule's level order provides. None when no schedule exists (the producers then).
+        """
+        offers = self._xp_offers(r)
+        start = self.held.get(r, 0)
+        villager, find_price = self._another_villager(offers)
+        wait = self.restock_wait
+        restock = min(find_price, wait[0] if wait is not None else INF)
+        schedule = raise_experience([o for _, _, o in offers], start, start + amount, restock)
+        if schedule is None:
+            return None
+        value: T = self.empty
+        setups: dict[int, int] = {}
+        away: T | None = None
+        takes: frozenset[int] = frozenset()
+        for i, trades in schedule:
+            if i == RESTOCK:
+                if wait is not None and wait[0] <= find_price:
+                    piece: Piece[T] | None = Piece(wait[1], {})
+                else:
+                    piece = None if villager is None else self.obtain(villager, 1, counted=True)
+            else:
+                a, w, _ = offers[i]
+                needs = [n for n in self.rules.ways[a][w] if n.members != (r,) and not n.restock]
+                piece = self._run_needs(a, needs, trades)
+            if piece is None:
+                return None
+            if piece.away is None and away is None:
+                value = value + piece.value
+            else:
+                away = _then(away, piece.value if piece.away is None else piece.value + piece.away)
+            for s, uses in piece.setups.items():
+                setups[s] = setups.get(s, 0) + uses
+            takes = takes | piece.takes
+        return Piece(value, setups, away, takes)
+
+    def _xp_offers(self, r: int) -> list[tuple[int, int, Offer]]:
+        """The offers yielding experience ``r``: (action, way, offer), each priced for the trades one restock gives."""
+        found = self._offers.get(r)
+        if found is not None:
+            return found
+        rules, costs = self.rules, self.costs
+        found = []
+        for a in rules.producers[r]:
+            for w, outputs in enumerate(rules.way_outputs[a]):
+                xp = sum(o.count for o in outputs if o.resource == r and o.chance >= 1)
+                if xp <= 0:
+                    continue
+                way = rules.ways[a][w]
+                level = max((n.count for n in way if n.members == (r,) and not n.consume), default=0)
+                uses = max((n.restock for n in way), default=0)
+                batch = uses or 1
+                # the inputs' price for a restock's trades (their setups shared out), and the trade's own runs
+                price = batch * (costs.steps[a] if costs.steps is not None else 1.0)
+                for n in way:
+                    if n.consume and not n.restock:
+                        price += min((costs.amount_cost(m, n.count * batch) for m in n.members if m != rules.heat),
+                                     default=INF)
+                found.append((a, w, Offer(level, xp, uses, price / batch)))
+        self._offers[r] = found
+        return found
+
+    def _another_villager(self, offers: Sequence[tuple[int, int, Offer]]) -> tuple[int | None, float]:
+        """An offer's trades-left item a find of another villager gives, and that find's price (None, INF: none)."""
+        rules = self.rules
+        for a, w, _ in offers:
+            for n in rules.ways[a][w]:
+                if n.restock:
+                    maker = next((v for v, counters in rules.stocked.items()
+                                  if any(c == n.members[0] for c, _ in counters)), None)
+                    if maker is not None:
+                        return n.members[0], self.costs.unit[maker]
+        return None, INF
+
+    def _run_needs(self, a: int, needs: Sequence[Need], runs: int) -> Piece[T] | None:
+        """``runs`` runs of action ``a`` after meeting ``needs`` (a way, or part of one)."""
+        piece = self.meet(needs, runs)
         if piece is None:
             return None
         own = self.step(a, runs)
         if piece.away is None and not self._leaves(a):
             return Piece(piece.value + own, piece.setups, None, piece.takes)
         return Piece(piece.value, piece.setups, _then(piece.away, own), piece.takes)
+
+    def _run(self, a: int, w: int, runs: int) -> Piece[T] | None:
+        return self._run_needs(a, self.rules.ways[a][w], runs)
 
     def _leaves(self, a: int) -> bool:
         """Whether an action takes the agent away from the start's dimension (a trip to another)."""
