@@ -16,6 +16,10 @@ This module extracts the plan behind those prices, with no search of its own:
   a few blocks take the cheapest pickaxe and hundreds a lasting one;
 * a way whose setups cannot be had without what it makes is no way (a block placed from the item that mining the
   block gives); the next member or producer is taken;
+* a villager's experience (``xp:<profession>``, which a trade above novice keeps) is raised on one villager, level
+  by level, its offers mixed as each level opens (``world.experience``: cheapest experience per price first, each
+  within its uses, a restock where it beats a dearer offer, at the cheaper of the wait, ``restock_wait``, and
+  another villager); the higher levels' offers need only the lower levels, so the level order cuts the loop;
 * the holdings (the initialization) count for every need that asks for them, and a need they cover costs nothing,
   except that a held tool wears as a made one does: each held copy lasts its durability, and the plan's further
   uses of it take further copies (a held wooden pickaxe mines 59 blocks; the 60th needs another).
