@@ -105,7 +105,7 @@ def test_a_raised_villager_reaches_its_level_within_each_offer_s_uses(library, p
                 made[atom] = made.get(atom, 0) + 1
                 assert made[atom] <= uses[atom], f"{atom} made {made[atom]} times by one villager"
     assert state.counts[xp] >= level
-    levels = {n.count for a, _ in steps for n in rules.ways[a][0] if n.members == (xp,)} | {0}
+    levels = {n.count for a, _ in steps for way in rules.ways[a] for n in way if n.members == (xp,)} | {0}
     if level >= _trading(library).levels["journeyman"]:
         assert len(levels) > 1, f"{profession} raised to {level} with novice offers alone"
 
