@@ -24,7 +24,15 @@ from taskverse.engine.gamegen.build import (
     game_files,
     recorded_digest,
 )
-from taskverse.engine.gamegen.content import DIMENSIONS, animals, colour, drop_table, game_content, laying
+from taskverse.engine.gamegen.content import (
+    DIMENSIONS,
+    animals,
+    colour,
+    drop_table,
+    game_content,
+    laying,
+    trading,
+)
 from taskverse.engine.harness import Plan, Step
 from taskverse.engine.model import game_model, tool_matches
 from taskverse.engine.planner import plan_task
@@ -193,6 +201,25 @@ def test_a_chicken_lays_an_egg_every_five_to_ten_minutes_as_the_husbandry_table_
     # Minecraft Wiki, Chicken: every 6000 to 12000 ticks
     assert laying(knowledge) == {"minecraft:chicken": {"item": "minecraft:egg", "seconds": [300.0, 600.0]}}
     assert game_content(knowledge)["laying"] == laying(knowledge)
+
+
+def test_every_villager_offer_locks_after_the_uses_the_world_models_stock_holds(knowledge):
+    # trades.yaml's uses (the game's maxUses: a librarian's bookshelf 12): the game's villager locks the offer after
+    # as many trades as the world model's stock of it gives one villager
+    from taskverse.world.rules import stocks_from_knowledge
+
+    stocks = stocks_from_knowledge(knowledge)
+    table = trading(knowledge)
+    assert table["professions"]
+    for prof in table["professions"]:
+        site = prof["job_site"].removeprefix("minecraft:")
+        for offer in prof["offers"]:
+            sells = offer["price"][0]["item"] == "minecraft:emerald"
+            traded = offer["gives"] if sells else offer["price"][0]["item"]
+            atom = ("trade." if sells else "sell.") + traded.removeprefix("minecraft:")
+            assert offer["uses"] == stocks[(atom, site)][2], (prof["profession"], offer)
+    librarian = next(p for p in table["professions"] if p["profession"] == "librarian")
+    assert [o["uses"] for o in librarian["offers"] if o["gives"] == "minecraft:bookshelf"] == [12]
 
 
 def test_names_and_descriptions_never_reach_lua_source(knowledge, monkeypatch):

@@ -962,7 +962,9 @@ def trading(kn: Any) -> dict[str, Any]:
     those that depend on a villager's type (``biomes``: a fisherman's boat), which the generated villager has none
     of; demand is not modelled, as in the table. Each offer has its ``level`` and the villager experience it gives
     (``xp``), and ``levels`` lists each level with the experience a villager reaches it at, in order: a villager
-    trades an offer once its experience reaches the offer's level (``trading.lua``).
+    trades an offer once its experience reaches the offer's level (``trading.lua``). Each offer has its ``uses``, the
+    trades one villager makes of it before it locks (the game's ``maxUses``): the number the world model's stock of
+    the offer holds (:func:`taskverse.world.rules.stocks_from_knowledge`, from the same ``trades.yaml``).
     """
     table = kn.mechanisms.trading if kn.mechanisms is not None else None
     # the game's items: the game data's, and the enchanted ones the anvil makes (an armorer's enchanted gear)
@@ -976,10 +978,11 @@ def trading(kn: Any) -> dict[str, Any]:
             also = [{"item": mc(trade.also.item), "count": trade.also.count}] if trade.also else []
             for item in trade.goods:
                 offers.append({"gives": mc(item), "count": trade.count, "level": trade.level, "xp": trade.xp,
+                               "uses": trade.uses,
                                "price": [{"item": mc("emerald"), "count": trade.emeralds}, *also]})
         for buy in (b for b in prof.buys if not b.biomes):
             offers.append({"gives": mc("emerald"), "count": buy.emeralds, "level": buy.level, "xp": buy.xp,
-                           "price": [{"item": mc(buy.item), "count": buy.count}]})
+                           "uses": buy.uses, "price": [{"item": mc(buy.item), "count": buy.count}]})
         offers = [o for o in offers if all(n.split(":", 1)[1] in known for n in
                                            (o["gives"], *(p["item"] for p in o["price"])))]
         out.append({"profession": prof.profession, "job_site": mc(prof.job_site), "offers": offers})
