@@ -11,10 +11,16 @@
 -- (`self._experience`, saved with the mob): a villager moved to another job site starts that profession anew. A
 -- start gives the villagers it summons the experience its task names (`_taskverse_experience(self, by_profession)`,
 -- which the taskverse runtime calls), as the text world's start gives a villager raised to a level.
+-- Uses (`uses`, trades.yaml's `maxUses`): a villager makes each offer that many times, then the offer is locked: a
+-- trade past them is refused ("the librarian's minecraft:bookshelf offer is locked: 12 of 12 trades made") and the
+-- locked offer is not shown in its form. The count of trades made is the villager's, per profession and offer
+-- (`self._trades`, saved with the mob as its experience is); a start's villagers start at none. The game does not
+-- restock (the world model has no restock wait either): more trades of a locked offer take another villager.
 
 -- The wandering trader (`trading.wandering`): each trader draws its offers once, the first time it is traded with
 -- or shown, as Minecraft's trader does when it spawns: `picks` distinct offers of each pool (5 of the generic pool,
--- 1 of the rare one), uniformly, and trades only those, each up to its `uses` times. The draw is a PcgRandom seeded
+-- 1 of the rare one), uniformly, and trades only those, each up to its `uses` times (locked after them, as a
+-- villager's offer is). The draw is a PcgRandom seeded
 -- from the map seed and the trader's number in the world (the 1st, 2nd... trader whose offers were drawn, counted
 -- in the mod's storage): the same map seed and the same play draw the same offers, another seed others.
 
@@ -46,6 +52,15 @@ local function deal(player, offer)
 		minetest.add_item(player:get_pos(), left)
 	end
 	return true
+end
+
+-- Why an offer with `made` trades made is locked (its `uses` reached), or nil: one meaning for a villager's offers and
+-- a wandering trader's.
+local function locked(who, offer, made)
+	if made < offer.uses then
+		return nil
+	end
+	return who .. "'s " .. offer.gives .. " offer is locked: " .. made .. " of " .. offer.uses .. " trades made"
 end
 
 -- A form of offers, one button each, and the offers it shows while open (`open[player] = {offers, take}`).
@@ -100,7 +115,7 @@ local function wandering_trader(wandering, on_buttons)
 				local offer = pool.offers[order[i]]
 				if offer.gives ~= "" then
 					drawn[#drawn + 1] = {gives = offer.gives, count = offer.count, price = offer.price,
-						left = offer.uses}
+						uses = offer.uses, made = 0}
 				end
 			end
 		end
@@ -109,14 +124,17 @@ local function wandering_trader(wandering, on_buttons)
 	end
 
 	def._taskverse_trade = function(self, player, item)
-		local has = false
+		local has, refused = false, nil
 		for _, offer in ipairs(offers_of(self)) do
 			if offer.gives == item then
 				has = true
-				if offer.left > 0 and affords(player:get_inventory(), offer) then
+				local why = locked("the wandering trader", offer, offer.made)
+				if why ~= nil then
+					refused = refused or why
+				elseif affords(player:get_inventory(), offer) then
 					local ok, err = deal(player, offer)
 					if ok then
-						offer.left = offer.left - 1
+						offer.made = offer.made + 1
 					end
 					return ok, err
 				end
@@ -125,7 +143,18 @@ local function wandering_trader(wandering, on_buttons)
 		if not has then
 			return false, "this wandering trader does not offer " .. item
 		end
-		return false, "the wandering trader's offer of " .. item .. " is used up or its price is not held"
+		return false, refused or ("the player holds no price of " .. item .. " the wandering trader asks")
+	end
+
+	-- the offers a trader shows: those not locked
+	local function open_offers(self)
+		local out = {}
+		for _, offer in ipairs(offers_of(self)) do
+			if locked("the wandering trader", offer, offer.made) == nil then
+				out[#out + 1] = offer
+			end
+		end
+		return out
 	end
 
 	local open = {}
@@ -134,7 +163,7 @@ local function wandering_trader(wandering, on_buttons)
 			return
 		end
 		local name = clicker:get_player_name()
-		open[name] = {trader = self, offers = offers_of(self)}
+		open[name] = {trader = self, offers = open_offers(self)}
 		offer_form(name, FORM, "Wandering trader", open[name].offers)
 	end
 
@@ -184,20 +213,40 @@ return function(trading, on_buttons)
 			" experience), has " .. has
 	end
 
-	local function unlocked(self, prof)
-		local out = {}
-		for _, offer in ipairs(prof.offers) do
-			if reached(self, prof, offer) then
-				out[#out + 1] = offer
-			end
-		end
-		return out
+	-- the trades the villager made of its profession's i-th offer (`self._trades[profession][i]`)
+	local function made(self, prof, i)
+		return ((self._trades or {})[prof.profession] or {})[i] or 0
 	end
 
-	-- a trade made: the price taken, the goods given, the offer's experience added
-	local function trade(self, player, prof, offer)
+	-- why the villager's i-th offer is locked (its uses made), or nil
+	local function used_up(self, prof, i)
+		return locked("the " .. prof.profession, prof.offers[i], made(self, prof, i))
+	end
+
+	-- the offers the villager trades now: reached by its level, not locked (with their places in the offers)
+	local function unlocked(self, prof)
+		local out, at = {}, {}
+		for i, offer in ipairs(prof.offers) do
+			if reached(self, prof, offer) and used_up(self, prof, i) == nil then
+				out[#out + 1] = offer
+				at[#out] = i
+			end
+		end
+		return out, at
+	end
+
+	-- a trade of the i-th offer made: the price taken, the goods given, the trade counted, the experience added
+	local function trade(self, player, prof, i)
+		local why = used_up(self, prof, i)
+		if why ~= nil then
+			return false, why
+		end
+		local offer = prof.offers[i]
 		local ok, err = deal(player, offer)
 		if ok then
+			self._trades = self._trades or {}
+			self._trades[prof.profession] = self._trades[prof.profession] or {}
+			self._trades[prof.profession][i] = made(self, prof, i) + 1
 			self._experience = self._experience or {}
 			self._experience[prof.profession] = experience(self, prof) + (offer.xp or 0)
 		end
@@ -209,6 +258,7 @@ return function(trading, on_buttons)
 		for prof, xp in pairs(by_profession or {}) do
 			self._experience[prof] = xp
 		end
+		self._trades = {} -- a start's villager has made no trade yet
 	end
 
 	-- job site position (hash) -> the villager that claimed it; a villager keeps its claim while the block stands
@@ -253,14 +303,17 @@ return function(trading, on_buttons)
 		end
 		local inv = player:get_inventory()
 		local sold, refused = false, nil
-		for _, offer in ipairs(prof.offers) do
+		for i, offer in ipairs(prof.offers) do
 			if offer.gives == item then
 				sold = true
 				local ok, why = reached(self, prof, offer)
+				local lock = ok and used_up(self, prof, i) or nil
 				if not ok then
-					refused = refused or why
+					refused = refused or ("the villager's offer of " .. item .. " " .. why)
+				elseif lock ~= nil then
+					refused = refused or lock
 				elseif affords(inv, offer) then
-					return trade(self, player, prof, offer)
+					return trade(self, player, prof, i)
 				end
 			end
 		end
@@ -268,7 +321,7 @@ return function(trading, on_buttons)
 			return false, "a villager of profession " .. prof.profession .. " does not trade " .. item
 		end
 		if refused ~= nil then
-			return false, "the villager's offer of " .. item .. " " .. refused
+			return false, refused
 		end
 		return false, "the player holds no price of " .. item .. " a " .. prof.profession .. " asks"
 	end
@@ -286,12 +339,18 @@ return function(trading, on_buttons)
 			minetest.chat_send_player(name, "This villager has no job site block near it.")
 			return
 		end
-		open[name] = {villager = self, prof = prof, offers = unlocked(self, prof)}
+		local offers, at = unlocked(self, prof)
+		open[name] = {villager = self, prof = prof, offers = offers, at = at}
 		offer_form(name, FORM, prof.profession .. " (experience " .. experience(self, prof) .. ")", open[name].offers)
 	end
 	def.on_rightclick = show
 
 	on_buttons(FORM, "offer_", open, offers_shown, function(player, shown, offer)
-		return trade(shown.villager, player, shown.prof, offer)
+		for i, o in ipairs(shown.offers) do
+			if o == offer then
+				return trade(shown.villager, player, shown.prof, shown.at[i])
+			end
+		end
+		return false, "the offer is no longer shown"
 	end)
 end
