@@ -15,8 +15,9 @@ from taskverse.algebra.tracker import Context, GoalTracker
 from taskverse.engine.compiler import CompileError, compile_task
 from taskverse.engine.harness import Step
 from taskverse.engine.model import GameModel, game_model
-from taskverse.engine.planner import MOVES, STAND_INS, UNLUCKY, NoPlan, scripted_plan, tries_for
+from taskverse.engine.planner import MOVES, STAND_INS, UNLUCKY, NoPlan, scripted_plan, start_state, tries_for
 from taskverse.engine.profile import load_registry
+from taskverse.errors import TaskverseError
 from taskverse.schema import AtomTask, Goal
 from taskverse.world.rules import Rules
 from taskverse.world.search import Planner, holdings
@@ -223,9 +224,10 @@ def test_a_villager_sells_the_enchanted_gear_its_drawn_offer_names(library, item
     (way,) = rules.ways[a]
     trading = library.knowledge.mechanisms.trading
     prof, trade = next((p, t) for p in trading.professions for t in p.sells if t.item == item)
-    assert sorted((rules.names[n.members[0]], n.count) for n in way) == [
+    assert sorted((rules.names[n.members[0]], n.count) for n in way if not n.restock) == [
         ("minecraft:emerald", price), (f"minecraft:{site}", 1), ("minecraft:villager", 1),
         (f"xp:{prof.profession}", trading.levels[trade.level])]  # the villager raised to the offer's level
+    assert [n.restock for n in way if n.restock] == [trade.uses]  # one of the offer's trades, as the text world's
     task = library.get(f"trade.{item}")  # its start summons the villager and gives the highest price
     steps = scripted_plan(task, compile_task(task, library, "taskverse_mc"), library).plan.steps
     assert [(s.do, s.item) for s in steps] == [("place", f"minecraft:{site}"), ("trade", f"minecraft:{item}")]
@@ -236,7 +238,7 @@ def test_a_villager_trades_the_offers_of_its_job_sites_profession(library):
     rules = model.rules
     a = rules.action_index["use.minecraft:villager.minecraft:chainmail_chestplate"]
     (way,) = rules.ways[a]  # only a journeyman armorer sells it (trades.yaml): its job site kept, 70 experience
-    assert sorted((rules.names[n.members[0]], n.count, n.consume) for n in way) == [
+    assert sorted((rules.names[n.members[0]], n.count, n.consume) for n in way if not n.restock) == [
         ("minecraft:blast_furnace", 1, False), ("minecraft:emerald", 4, True), ("minecraft:villager", 1, False),
         ("xp:armorer", 70, False)]
     assert sorted((rules.names[o.resource], o.count) for o in rules.way_outputs[a][0]) == [
@@ -464,7 +466,8 @@ def test_of_two_unlocked_offers_the_model_takes_the_first_in_the_list_as_the_gam
     model = game_model("taskverse_mc", library.knowledge)
     rules = model.rules
     emerald = rules.action_index["use.minecraft:villager.minecraft:emerald"]
-    prices = [tuple(rules.names[n.members[0]] for n in way if n.consume) for way in rules.ways[emerald]]
+    prices = [tuple(rules.names[n.members[0]] for n in way if n.consume and not n.restock)
+              for way in rules.ways[emerald]]
     offers = [tuple(p["item"] for p in o["price"]) for prof in trading(library.knowledge)["professions"]
               for o in prof["offers"] if o["gives"] == "minecraft:emerald"]
     assert prices == offers
@@ -474,6 +477,38 @@ def test_of_two_unlocked_offers_the_model_takes_the_first_in_the_list_as_the_gam
     rules.act(state, emerald)
     held = {n: state.counts[rules.index[("item", n)]] for n in ("minecraft:wheat", "minecraft:beetroot")}
     assert held == {"minecraft:wheat": 0, "minecraft:beetroot": 15}
+
+
+def test_an_offer_locks_after_its_uses_and_another_villager_makes_more_as_in_the_text_world(library):
+    # trades.yaml's uses (maxUses): a librarian's bookshelf 12, a farmer's 20 wheat 16. The game's villager counts
+    # each offer's trades (trading.lua); the model's villager met gives each offer's, counted per way of the one
+    # trade atom (an emerald for wheat apart from an emerald for potatoes)
+    rules = game_model("taskverse_mc", library.knowledge).rules
+    villager = [("entity", "minecraft:villager")]
+    shelf = rules.action_index["use.minecraft:villager.minecraft:bookshelf"]
+    state = rules.new_state({"minecraft:lectern": 1, "minecraft:emerald": 9 * 13}, villager)
+    for _ in range(12):
+        rules.act(state, shelf)
+    assert not state.mask[shelf]
+    with pytest.raises(TaskverseError, match="locked"):
+        rules.act(state, shelf)
+    rules.act(state, rules.action_index["find.minecraft:villager"])  # another villager
+    rules.act(state, shelf)
+    assert state.counts[rules.index[("item", "minecraft:bookshelf")]] == 13
+    emerald = rules.action_index["use.minecraft:villager.minecraft:emerald"]
+    state = rules.new_state({"minecraft:composter": 1, "minecraft:wheat": 20 * 17, "minecraft:potato": 26}, villager)
+    for _ in range(16):
+        rules.act(state, emerald)
+    rules.act(state, emerald)  # the wheat offer locked: the potato offer, still open, is taken
+    held = {n: state.counts[rules.index[("item", n)]] for n in ("minecraft:wheat", "minecraft:potato")}
+    assert held == {"minecraft:wheat": 20, "minecraft:potato": 0}
+    # a start that summons two villagers has each offer twice
+    task = library.get("trade.bookshelf")
+    task = task.model_copy(update={"initialization": task.initialization.model_copy(update={
+        "summon": [s.model_copy(update={"count": 2}) for s in task.initialization.summon]})})
+    state = start_state(game_model("taskverse_mc", library.knowledge), compile_task(task, library, "taskverse_mc"))
+    stock = next(n for n in rules.ways[shelf][0] if n.restock)
+    assert state.counts[stock.members[0]] == 24
 
 
 def test_a_chicken_lays_an_egg_the_player_waits_beside_it_for(library):

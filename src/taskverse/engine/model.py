@@ -211,6 +211,9 @@ class _Atoms:
 
     tasks: list[AtomTask] = field(default_factory=list)
     acts: dict[str, Act] = field(default_factory=dict)
+    stocks: dict[tuple[str, ...], tuple[str, str, int]] = field(default_factory=dict)
+    """Villager offers that lock after their uses, as ``Rules``' ``stocks``: (atom, job site, price items) -> (the
+    villager, its profession, the trades one makes)."""
 
     def add(self, act: Act, ways: list[tuple[list[Need], list[Yield]]] | None = None,
             target: str | None = None, value: float | None = None, suffix: str = "", using: str | None = None) -> None:
@@ -267,7 +270,7 @@ class GameModel:
         self.atoms: list[AtomTask] = atoms.tasks
         self.acts: dict[str, Act] = atoms.acts
         self.rules = Rules(self.atoms, extra_items=[n for n in self.items if n not in NOT_BLOCKS],
-                           tools=self.tools[1:])
+                           tools=self.tools[1:], stocks=atoms.stocks)
 
     def __getstate__(self) -> dict[str, Any]:
         """What a cached model keeps: everything but the knowledge (``game_model`` gives it back)."""
@@ -873,7 +876,10 @@ class GameModel:
         every later one), the villager raised to the offer's level (the library's
         internal item ``xp:<profession>``, kept: the experience its earlier trades gave, or the start's), the price
         (emeralds and the trade's other items; the items a villager buys, for an emerald). Each trade yields the
-        goods and the offer's experience, as the game adds it to the villager's.
+        goods and the offer's experience, as the game adds it to the villager's. Each offer locks after its uses (the
+        game's ``maxUses``, as ``trading.lua`` counts a villager's trades of it): a villager met gives each offer's
+        trades, as the library's world model does (``Rules``' ``stocks``), counted per way (an emerald for wheat
+        apart from an emerald for potatoes), so that more trades of an offer take another villager.
         """
         if self.game not in GENERATED_GAMES:
             return
@@ -903,6 +909,10 @@ class GameModel:
                 way = (needs, [Yield(name=gives, count=offer["count"]), Yield(name=trained, count=offer["xp"])])
                 if way not in ways.setdefault(gives, []):
                     ways[gives].append(way)
+                # the offer's own trades: told apart from the item's other offers at the job site by its price
+                key = (f"use.{villager}.{gives}", site, *sorted(name for name, _ in price))
+                made = min(offer["uses"], out.stocks[key][2]) if key in out.stocks else offer["uses"]
+                out.stocks[key] = (villager, prof["profession"], made)
         for gives, found in sorted(ways.items()):
             out.add(Act("use", "trade", villager, makes=gives), found, suffix=gives)
         self._wandering_trades(out, table["wandering"])

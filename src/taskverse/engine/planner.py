@@ -362,10 +362,12 @@ class _Player:
         site placed beside it, which it keeps."""
         self.held: dict[int, str | None] = {}
         """Plan index -> the item in hand the model says the action is done with (asked for by ``how=with``)."""
+        self.plan: list[int] = []
 
     # --- the plan -------------------------------------------------------------------------------------------
 
     def play(self, plan: list[int]) -> list[Step]:
+        self.plan = plan
         for index, a in enumerate(plan):
             self.index = index
             self.action(a)
@@ -462,6 +464,8 @@ class _Player:
                      f"teleport: to {act.name} for {name}" +
                      (" (into the rock where no cave is open there)" if self.model.underground(act.name) else ""))
             self.here = ("biome", act.name)
+        elif act.name in self.model.villagers and self.state.counts[self.rules.index[("entity", act.name)]] > 0:
+            self._another_villager(act.name, name, w)
         elif self.home_mobs[act.name] > 0 or act.name not in self.model.spawns:
             # a summoned entity: back where it was summoned, and a moment to see it
             self.home(name)
@@ -830,6 +834,34 @@ class _Player:
             # the villager keeps its profession in the game, but the planner no longer knows where it stands
             self.jobs = {w: s for w, s in self.jobs.items() if s != site}
             self.villagers.pop(site, None)
+
+    def _locked_sites(self, villager: str) -> list[str]:
+        """The job sites of the offers locked now (their trades made) that the next trade with ``villager`` has."""
+        rules = self.rules
+        for a in self.plan[self.index + 1:]:
+            act = self.model.act(a)
+            if act.kind == "trade" and act.name == villager:
+                return sorted({rules.names[way[1].members[0]] for way in rules.ways[a]
+                               if any(n.restock and not self.state.counts[n.members[0]] for n in way)})
+        return []
+
+    def _another_villager(self, villager: str, name: str, w: int) -> None:
+        """Another villager met: an offer of the ones met is locked (its uses made, ``trading.lua``), as in the model.
+
+        The job site placed beside the locked villager is dug back first when the model holds no other (a player
+        carries it to the next villager), then another is spawned where Minecraft's villages are (the stand-in);
+        the offers' later trades are made with it, beside which the job site is placed anew.
+        """
+        locked = self._locked_sites(villager)
+        for site in locked:
+            self._reclaim([(site, 1)], f"{name}: its job site, carried to another {villager}")
+        if villager not in self.model.spawns:
+            raise NoPlan(f"{name}: an offer of the {villager} met is locked after its uses, and Minecraft does not "
+                         f"spawn another {villager}")
+        self._spawn(villager, name, list(self.model.spawns[villager])[w])
+        for site in locked:  # the new villager trades the locked offers: its job site is not placed yet
+            self.jobs.pop(("villager", site), None)
+            self._spawned_villager(villager, site)
 
     def _spawned_villager(self, villager: str, site: str) -> None:
         """The villager just spawned (from the start: ``_spawn``) is the one the profession of ``site`` trades with.
@@ -1295,9 +1327,13 @@ def start_state(model: GameModel, ir: TaskIR) -> State:
     dimension = (model.layer_of(init.position[1]) if init.position is not None else None) or "overworld"
     found.append(("dimension", dimension))
     try:
-        return model.rules.new_state(dict(inventory), found)
+        state = model.rules.new_state(dict(inventory), found)
     except TaskverseError as exc:
         raise NoPlan(f"the start holds what the {model.game} model does not know: {exc}") from None
+    for summoned in init.summon:  # each villager summoned makes every offer (the first: ``new_state``'s find)
+        for counter, made in model.rules.stocked.get(model.rules.index[("entity", summoned.name)], ()):
+            model.rules.change(state, counter, (summoned.count - 1) * made)
+    return state
 
 
 def scripted_plan(task: Any, ir: TaskIR, library: Any, budget: int = DEFAULT_BUDGET) -> ScriptedPlan:

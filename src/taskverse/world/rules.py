@@ -271,7 +271,10 @@ class Rules:
         stocks: Villager offers that lock after some trades (``trades.yaml``'s ``uses``), by (atom, job site):
             (the entity that makes them, its profession, the trades one makes). A find of the entity gives each
             offer's trades (``stock:<profession>:<atom>``), and the way of the atom at that job site uses one up:
-            past them the offer takes another villager of the profession.
+            past them the offer takes another villager of the profession. Where an atom has several offers at one
+            job site (an engine game's one trade atom per item: each item a farmer buys for an emerald is a way), the
+            key names the offer's further items too, (atom, job site, item, ...): the way with them all is the offer,
+            counted apart (``stock:<profession>:<atom>:<item>...``).
 
     """
 
@@ -284,7 +287,7 @@ class Rules:
                  spent_by: Mapping[Resource, Iterable[str]] | None = None,
                  chest_kinds: Mapping[tuple[Resource, str], tuple[int, float]] | None = None,
                  grows_in: Mapping[Resource, Sequence[str]] | None = None,
-                 stocks: Mapping[tuple[str, str], tuple[str, str, int]] | None = None) -> None:
+                 stocks: Mapping[tuple[str, ...], tuple[str, str, int]] | None = None) -> None:
         tasks = sorted(tasks, key=lambda t: t.id)
         self.stocks = dict(stocks or {})
         self.spent_by = {r: frozenset(verbs) for r, verbs in (spent_by or {}).items()}
@@ -370,8 +373,8 @@ class Rules:
             seen.update(initialization_resources(task.initialization))
         seen.update(("item", LEFT_PREFIX + name) for source, name in self.finite if (source, name) in seen)
         atoms = {t.id for t in tasks if not t.goal_only}
-        seen.update(("item", _stock_counter(profession, atom)) for (atom, _), (source, profession, _)
-                    in self.stocks.items() if atom in atoms and ("entity", source) in seen)
+        seen.update(("item", _stock_counter(profession, *key)) for key, (source, profession, _)
+                    in self.stocks.items() if key[0] in atoms and ("entity", source) in seen)
         opened = {(("structure", t.goal.target), t.goal.chest) for t in tasks if t.goal.chest is not None}
         seen.update(("item", _kind_counter(*kind)) for kind in self.chest_kinds if kind[0] in seen and kind in opened)
         seen.add(("dimension", "overworld"))
@@ -400,14 +403,19 @@ class Rules:
         for kind, (counter, count) in sorted(self.kind_left.items()):
             source = self.index[kind[0]]
             self.also_left[source] = (*self.also_left.get(source, ()), (counter, count, self.chest_kinds[kind][1]))
-        self.stock_of: dict[tuple[str, str], int] = {}
-        """(atom, job site) -> the internal item counting the trades its villager's offer has left."""
+        self.stock_of: dict[tuple[str, ...], int] = {}
+        """(atom, job site, further items) -> the internal item counting the trades its villager's offer has left."""
         stocked: dict[int, dict[int, int]] = {}
-        for (atom, site), (maker, profession, made) in sorted(self.stocks.items()):
-            stock = self.index.get(("item", _stock_counter(profession, atom)))
+        for key, (maker, profession, made) in sorted(self.stocks.items()):
+            stock = self.index.get(("item", _stock_counter(profession, *key)))
             if stock is not None:
-                self.stock_of[(atom, site)] = stock
+                self.stock_of[key] = stock
                 stocked.setdefault(self.index[("entity", maker)], {})[stock] = made
+        self._offer_keys: dict[str, list[tuple[str, ...]]] = {}
+        """Atom -> its offers' ``stocks`` keys, the longest first (an offer told apart by its items before a plain
+        one)."""
+        for key in sorted(self.stock_of, key=lambda k: (-len(k), k)):
+            self._offer_keys.setdefault(key[0], []).append(key)
         self.stocked: dict[int, tuple[tuple[int, int], ...]] = {
             source: tuple(sorted(counters.items())) for source, counters in sorted(stocked.items())}
         """Entity -> (counter, trades) of each offer a find of it gives (a villager: every profession's offers)."""
@@ -481,11 +489,11 @@ class Rules:
                                                 and task.goal.target == source[1])  # a kill, a chest looted
                                                or task.verb in self.spent_by.get(source, ())):  # a trader's offers
                         needs.append(Need((finite[0],), 1, consume=True, presence=False, virtual=finite[0]))
-                site = next((m for n in way if n.kept for m in n.any_of if (task.id, m) in self.stock_of), None)
-                if site is not None:  # a villager's offer: one of the trades it makes before it locks
-                    stock = self.stock_of[(task.id, site)]
+                offer = self._offer_of(task.id, way)
+                if offer is not None:  # a villager's offer: one of the trades it makes before it locks
+                    stock = self.stock_of[offer]
                     needs.append(Need((stock,), 1, consume=True, presence=False, virtual=stock,
-                                      restock=self.stocks[(task.id, site)][2]))
+                                      restock=self.stocks[offer][2]))
                 # what it finds, not what it makes: a way that uses something up (netherrack or a torch placed,
                 # obsidian from lava and water) makes its things where the agent is, unless it is a find (an eye of
                 # ender thrown finds the stronghold where strongholds are)
@@ -657,6 +665,15 @@ class Rules:
                     units = sum(n.count for n in way if n.consume and tools[0] not in n.members)
                     out[(a, w)] = (counter, units * int(durability * self.repair_share))
         return out
+
+    def _offer_of(self, atom: str, way: Sequence[Any]) -> tuple[str, ...] | None:
+        """The villager offer a way of ``atom`` is (its ``stocks`` key), or None: its job site kept, its items held."""
+        keys = self._offer_keys.get(atom)
+        if not keys:
+            return None
+        sites = {m for n in way if n.kept for m in n.any_of}
+        names = {m for n in way for m in n.any_of}
+        return next((key for key in keys if key[1] in sites and names.issuperset(key[2:])), None)
 
     def _uses_on_block(self, a: int) -> bool:
         goal = self.goals[a]
@@ -2064,7 +2081,7 @@ def _kind_counter(structure: Resource, chest: str) -> str:
     return f"{LEFT_PREFIX}{structure[1]}.{chest}"
 
 
-def stocks_from_knowledge(kn: Any) -> dict[tuple[str, str], tuple[str, str, int]]:
+def stocks_from_knowledge(kn: Any) -> dict[tuple[str, ...], tuple[str, str, int]]:
     """Villager offers that lock after their ``uses`` (``trades.yaml``), for ``Rules``' ``stocks``.
 
     (``trade.<item>`` or ``sell.<item>``, job site) -> ("villager", profession, uses).
@@ -2072,7 +2089,7 @@ def stocks_from_knowledge(kn: Any) -> dict[tuple[str, str], tuple[str, str, int]
     mechanisms = getattr(kn, "mechanisms", None)
     if mechanisms is None:
         return {}
-    out: dict[tuple[str, str], tuple[str, str, int]] = {}
+    out: dict[tuple[str, ...], tuple[str, str, int]] = {}
     for prof in mechanisms.trading.professions:
         for trade in prof.sells:
             for item in trade.goods:
@@ -2082,9 +2099,13 @@ def stocks_from_knowledge(kn: Any) -> dict[tuple[str, str], tuple[str, str, int]
     return out
 
 
-def _stock_counter(profession: str, atom: str) -> str:
-    """The internal item counting the trades an offer has left: ``stock:librarian:trade.bookshelf``."""
-    return f"{STOCK_PREFIX}{profession}:{atom}"
+def _stock_counter(profession: str, atom: str, site: str = "", *items: str) -> str:
+    """The internal item counting the trades an offer has left: ``stock:librarian:trade.bookshelf``.
+
+    An offer told apart from others of its atom at its job site by further items (``stocks``' longer keys) names
+    them: ``stock:farmer:use.minecraft:villager.minecraft:emerald:minecraft:wheat``.
+    """
+    return f"{STOCK_PREFIX}{profession}:{atom}" + "".join(f":{item}" for item in items)
 
 
 def spent_by_from_knowledge(kn: Any) -> dict[Resource, list[str]]:
