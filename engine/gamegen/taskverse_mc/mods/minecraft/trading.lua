@@ -1,5 +1,7 @@
 -- Trading: a villager claims the nearest job site block within `trading.job_radius` nodes that no other villager
--- has claimed, takes its profession (for as long as the block stands) and trades that profession's offers
+-- has claimed (when it first trades at it or shows its offers: one that refuses the trade leaves it to the next; a
+-- job site dug is free again), takes its profession (for as long as the block stands) and trades that profession's
+-- offers
 -- (`trades.yaml`): the price (emeralds and the trade's other items, or the items it buys) is taken from the
 -- player's inventory and the goods given. A player right-clicks a villager for its offers (a form, one button an
 -- offer); a scripted player trades through `_taskverse_trade(self, player, item)`, which takes the first offer of
@@ -264,14 +266,41 @@ return function(trading, on_buttons)
 	-- job site position (hash) -> the villager that claimed it; a villager keeps its claim while the block stands
 	local claimed = {}
 
+	-- a job site dug is no one's: the villager that claimed it forgets it (as Minecraft's loses its job site), so the
+	-- block placed again is free for the villager that first trades at it
+	minetest.register_on_dignode(function(pos, oldnode)
+		if by_site[oldnode.name] == nil then
+			return
+		end
+		local key = minetest.hash_node_position(pos)
+		local owner = claimed[key]
+		if owner ~= nil and owner._job_site ~= nil and vector.equals(owner._job_site, pos) then
+			owner._job_site = nil
+		end
+		claimed[key] = nil
+	end)
+
+	local function claim(self, site)
+		self._job_site = site
+		claimed[minetest.hash_node_position(site)] = self
+	end
+
+	-- The villager's profession: its job site's, else the nearest free job site's within `job_radius`, and that
+	-- site when it is not the villager's yet (claimed by `claim` when the villager trades at it or shows its offers:
+	-- a villager that refuses a trade leaves a free job site to the next)
 	local function profession(self)
 		local held = self._job_site
 		if held ~= nil then
+			local key = minetest.hash_node_position(held)
+			local owner = claimed[key]
 			local prof = by_site[minetest.get_node(held).name]
-			if prof ~= nil then
+			if prof ~= nil and (owner == nil or owner == self or owner.object:get_pos() == nil) then
+				claimed[key] = self
 				return prof
 			end
-			claimed[minetest.hash_node_position(held)] = nil
+			if owner == self then
+				claimed[key] = nil
+			end
 			self._job_site = nil
 		end
 		local pos = self.object:get_pos()
@@ -291,13 +320,11 @@ return function(trading, on_buttons)
 		if best == nil then
 			return nil
 		end
-		self._job_site = best
-		claimed[minetest.hash_node_position(best)] = self
-		return by_site[minetest.get_node(best).name]
+		return by_site[minetest.get_node(best).name], best
 	end
 
 	def._taskverse_trade = function(self, player, item)
-		local prof = profession(self)
+		local prof, site = profession(self)
 		if prof == nil then
 			return false, "the villager has no job site block within " .. trading.job_radius .. " nodes"
 		end
@@ -313,6 +340,9 @@ return function(trading, on_buttons)
 				elseif lock ~= nil then
 					refused = refused or lock
 				elseif affords(inv, offer) then
+					if site ~= nil then
+						claim(self, site)
+					end
 					return trade(self, player, prof, i)
 				end
 			end
@@ -333,11 +363,14 @@ return function(trading, on_buttons)
 		if clicker == nil or not clicker:is_player() then
 			return
 		end
-		local prof = profession(self)
+		local prof, site = profession(self)
 		local name = clicker:get_player_name()
 		if prof == nil then
 			minetest.chat_send_player(name, "This villager has no job site block near it.")
 			return
+		end
+		if site ~= nil then
+			claim(self, site)
 		end
 		local offers, at = unlocked(self, prof)
 		open[name] = {villager = self, prof = prof, offers = offers, at = at}
