@@ -45,6 +45,7 @@ atom                  needs                                                     
 ``use.<villager>.<i>`` a villager (met), its profession's job site (kept,         the item (an emerald for
                       placed beside it), the price (emeralds and more), the villager     what it buys) and the trade's
                       raised to the offer's level (``xp:<profession>``, kept),    experience
+                      one of the offer's trades (a villager met gives its uses),
                       in taskverse_mc
 ``use.<trader>.<i>``  a wandering trader (met), the emeralds, in taskverse_mc     the item, with the chance a
                                                                                   trader has the offer
