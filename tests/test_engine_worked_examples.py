@@ -7,7 +7,9 @@ fuel in one cooking (a slab and a stick), the name tag's loot goes on to woodlan
 until a chest holds the tag, and the cake's egg is laid by a chicken the player waits beside.
 
 A job site placed beside a villager stands in the game, while the model still holds it (a kept need): when the
-model burns it, the scripted player first digs it back, as a player would.
+model burns it, the scripted player first digs it back, as a player would. The packed ice's 13 bookshelves are one
+past a librarian's twelve (the offer's uses): the game's librarian refuses the thirteenth, so the scripted player
+digs the lectern back and buys it of a second librarian.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ PLAYED = {
     "naive(craft.golden_apple)": "craft",
     "naive(obtain.name_tag)": "loot",
     "naive(craft.cake)": "craft",
+    "naive(craft.packed_ice)": "craft",
 }
 #: More woodland mansions' chests than lie within one search's reach of the first (four on the test's map): a loot
 #: finds another structure further out, as the text world's find does.
@@ -67,6 +70,19 @@ def test_a_job_site_the_model_burns_is_dug_back_from_beside_its_villager_first(l
     dug = [i for i, s in enumerate(steps) if s.do == "dig" and s.node == "minecraft:composter"]
     assert len(dug) == 1 and placed < dug[0] < burned
     assert steps[dug[0] - 1].do == "goto_node" and steps[dug[0] - 1].node == "minecraft:composter"
+
+
+def test_the_packed_ice_buys_its_thirteenth_bookshelf_of_a_second_librarian(played, library):
+    report = played["naive(craft.packed_ice)"]
+    task = _task(library, "naive(craft.packed_ice)")
+    steps = plan_task(task, compile_task(task, library, GAME), library).steps
+    done = [(steps[s["index"] - 1], s["ok"]) for s in report.steps]  # the record numbers the plan's steps from 1
+    trades = [i for i, (s, ok) in enumerate(done) if s.do == "trade" and s.item == "minecraft:bookshelf" and ok]
+    assert sum(done[i][0].count or 1 for i in trades) == 13
+    dug = next(i for i, (s, ok) in enumerate(done) if s.do == "dig" and s.node == "minecraft:lectern" and ok)
+    first = [i for i in trades if i < dug]
+    assert sum(done[i][0].count or 1 for i in first) == 12  # the first librarian's twelve, then its offer locked
+    assert any(s.do == "spawn" and s.entity == "minecraft:villager" for s, _ in done[dug:trades[-1]])
 
 
 def test_a_cook_step_burns_every_kind_of_fuel_the_model_burns_in_one_cooking(library):
