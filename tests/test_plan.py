@@ -121,10 +121,13 @@ def test_a_goal_that_names_a_tool_is_planned_with_that_tool(library, task, tool,
     assert tool in report.actions and report.actions[-1] == last
 
 
-@pytest.mark.parametrize("goal", ["craft golden_apple", "craft cake", "craft enchanting_table"])
+@pytest.mark.parametrize("goal", ["craft golden_apple", "craft cake", "craft enchanting_table",
+                                  "amount(16, craft.stone_bricks)"])
 def test_a_plan_burns_no_tool_or_station_it_needs_again(library, goal):
     # Smelting takes a held crafting table or pickaxe as fuel only when nothing else burns: the planner must get
-    # a log to burn first while a step above still keeps that table or tool, not burn it and make it again.
+    # a log to burn first while a step above still keeps that table or tool, not burn it and make it again. A
+    # stack of stone bricks (a 2x2 recipe: no step above keeps the pickaxe) burnt its table and wooden pickaxe
+    # after the first four and made both again: the rest of the target's cobblestone still needs the pickaxe.
     rules = Rules.for_library(library)
     plan = plan_task(f"naive({goal})", library, "steps").actions
     state = rules.new_state()

@@ -1464,14 +1464,28 @@ def _greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: b
     def here(d: int) -> int:
         return get(d, 0)
 
+    tools_held = _tools_held(planner, state)
+    ahead: list[list[Need]] = []
+
+    def still_needed(m: int, k: int) -> bool:
+        """Whether the rest of the target needs the tool or station ``m`` still, with ``k`` of it used up."""
+        if not ahead:
+            ahead.append(_kept_ahead(planner, state, remaining, at_hand))
+        return any(m in n.members and _credit(n, state) - k < n.count for n in ahead[0])
+
     def spoils(a: int, way: tuple[Need, ...], protected: frozenset[int], keeping: frozenset[int]) -> list[Need]:
-        """The consumed needs of a way that would use up what a step above collects, or the last it keeps of one."""
-        if not protected and not keeping:
+        """The consumed needs of a way that would use up what a step above collects, or the last it keeps of one.
+
+        The last of a tool or station the rest of the target needs again counts as kept too (``_kept_ahead``): a
+        stack of stone bricks does not burn the wooden pickaxe its next cobblestone is mined with.
+        """
+        watched = protected | keeping | tools_held
+        if not watched:
             return []
-        watched = protected | keeping
         spare = rules.output_items[a]
         return [n for n in way if n.consume and not watched.isdisjoint(_member_set(n.members))
-                and any(m in protected or (m in keeping and get(m, 0) <= k)
+                and any(m in protected or (get(m, 0) <= k and (
+                    m in keeping or (m in tools_held and still_needed(m, k))))
                         for m, k in rules.take(n, lambda r: get(r, 0), spare))]
 
     at_hand = costs.setup_at_hand(state)
@@ -1995,6 +2009,85 @@ def amount_cost(rules: Rules, costs: CostModel, keys: frozenset[tuple[str, str]]
     per_run = _token_yield(rules, a, keys, sure=True)
     marginal = min((m for m, _ in costs.way_prices[a]), default=INF)
     return first + (math.ceil(left / per_run - 1e-9) - 1) * marginal
+
+
+def _tools_held(planner: Planner, state: StateDict) -> frozenset[int]:
+    """The held items that meet some action's one-time need (its tools and stations)."""
+    kinds: frozenset[int] | None = planner.__dict__.get("_tool_kinds")
+    if kinds is None:
+        kinds = planner.__dict__["_tool_kinds"] = frozenset(
+            m for members in planner.one_time_members for m in members if m < planner.rules.n_items)
+    return frozenset(m for m, c in state.items() if c > 0 and m in kinds)
+
+
+def _kept_ahead(planner: Planner, state: StateDict, remaining: Any, at_hand: Sequence[tuple[int, int]]
+                ) -> list[Need]:
+    """The kept needs (tools, stations) on the cheapest ways to what the rest of the target still lacks.
+
+    From each part of the remaining target (the cheapest of ``|``), its cheapest emitter for the count left and,
+    for each consumed need short of what is held, its cheapest member's cheapest producer for the shortfall, down
+    to ``_AHEAD_DEPTH`` recipes: sixteen stone bricks with four made and three stone held still smelt nine, and
+    mine the cobblestone for eight with a pickaxe.
+    """
+    rules, costs = planner.rules, planner.costs
+    found: list[Need] = []
+    seen: set[int] = set()
+
+    def walk(a: int, runs: float, depth: int) -> None:
+        if a in seen or depth > _AHEAD_DEPTH or costs.action[a] == INF:
+            return
+        seen.add(a)
+        way = min(rules.ways[a], key=lambda w: _way_gap(w, state, costs.unit), default=())
+        for need in way:
+            if need.presence:
+                continue
+            if not need.consume:
+                found.append(need)
+                if not _met(need, state):  # a tool to make: its own way's tools (the table) are needed too
+                    short(need, 1.0, depth)
+                continue
+            short(need, need.count * runs - _credit(need, state), depth)
+
+    def short(need: Need, amount: float, depth: int) -> None:
+        if amount <= 1e-9:
+            return
+        if need.weights is None:
+            m, items = costs.members_by_amount(need.members, amount)[0], amount
+        else:  # fuel, counted in ticks: the member cheapest for them (a log's planks, not a hundred slabs)
+            m, items = min(((m, math.ceil(amount / w - 1e-9)) for m, w in zip(need.members, need.weights,
+                                                                             strict=True)),
+                           key=lambda found: costs.amount_cost(*found))
+        for p in costs.producers_by_batch(m, items, at_hand)[:1]:
+            per = sum(out.sure for out in rules.outputs[p] if out.resource == m) or 1.0
+            walk(p, math.ceil(items / per - 1e-9), depth + 1)
+
+    def part(node: Any) -> None:
+        if node[0] == "leaf":
+            leaf, left = int(node[1]), int(node[2])
+            keys = planner.tracker.leaves[leaf].keys
+            emitters = planner.universe.emitters.get(leaf, ())
+            if emitters:
+                a = min((e for e, _ in emitters), key=lambda e: amount_cost(rules, costs, keys, e, left))
+                walk(a, math.ceil(left / _token_yield(rules, a, keys, sure=True) - 1e-9), 0)
+        elif node[0] == "any":
+            part(min(node[1], key=lambda child: _leaf_cost(planner, *_first_leaf(child))))
+        else:
+            for child in node[1]:
+                part(child)
+
+    part(remaining)
+    return found
+
+
+_AHEAD_DEPTH = 12
+"""Recipes down ``_kept_ahead`` follows a shortfall (the library's tools sit a few recipes below their use)."""
+
+
+def _first_leaf(node: Any) -> tuple[int, int]:
+    """The first (leaf, count left) of a remaining-goal tree."""
+    while node[0] != "leaf":
+        node = node[1][0]
+    return int(node[1]), int(node[2])
 
 
 def _met(need: Need, state: StateDict) -> bool:
