@@ -1464,7 +1464,6 @@ def _greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: b
     def here(d: int) -> int:
         return get(d, 0)
 
-    tools_held = _tools_held(planner, state)
     ahead: list[list[Need]] = []
 
     def still_needed(m: int, k: int) -> bool:
@@ -1479,14 +1478,19 @@ def _greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: b
         The last of a tool or station the rest of the target needs again counts as kept too (``_kept_ahead``): a
         stack of stone bricks does not burn the wooden pickaxe its next cobblestone is mined with.
         """
-        watched = protected | keeping | tools_held
-        if not watched:
-            return []
+        watched = protected | keeping
         spare = rules.output_items[a]
-        return [n for n in way if n.consume and not watched.isdisjoint(_member_set(n.members))
-                and any(m in protected or (get(m, 0) <= k and (
-                    m in keeping or (m in tools_held and still_needed(m, k))))
-                        for m, k in rules.take(n, lambda r: get(r, 0), spare))]
+        spoilt = []
+        for n in way:
+            if not n.consume:
+                continue
+            tools = _tool_members(planner, n.members)
+            if watched.isdisjoint(_member_set(n.members)) and not any(map(get, tools, repeat(0))):
+                continue
+            if any(m in protected or (get(m, 0) <= k and (m in keeping or (m in tools and still_needed(m, k))))
+                   for m, k in rules.take(n, lambda r: get(r, 0), spare)):
+                spoilt.append(n)
+        return spoilt
 
     at_hand = costs.setup_at_hand(state)
     # The order depends on what is at hand alone: kept per holding for the choices of every plan (the cost model's
@@ -2011,13 +2015,14 @@ def amount_cost(rules: Rules, costs: CostModel, keys: frozenset[tuple[str, str]]
     return first + (math.ceil(left / per_run - 1e-9) - 1) * marginal
 
 
-def _tools_held(planner: Planner, state: StateDict) -> frozenset[int]:
-    """The held items that meet some action's one-time need (its tools and stations)."""
-    kinds: frozenset[int] | None = planner.__dict__.get("_tool_kinds")
-    if kinds is None:
-        kinds = planner.__dict__["_tool_kinds"] = frozenset(
-            m for members in planner.one_time_members for m in members if m < planner.rules.n_items)
-    return frozenset(m for m, c in state.items() if c > 0 and m in kinds)
+def _tool_members(planner: Planner, members: tuple[int, ...]) -> frozenset[int]:
+    """The members of a need that meet some action's one-time need (tools and stations: a fuel's table)."""
+    memo: dict[tuple[int, ...], frozenset[int]] = planner.__dict__.setdefault("_tool_members", {})
+    found = memo.get(members)
+    if found is None:
+        kinds = {m for kept in planner.one_time_members for m in kept if m < planner.rules.n_items}
+        found = memo[members] = frozenset(m for m in members if m in kinds)
+    return found
 
 
 def _kept_ahead(planner: Planner, state: StateDict, remaining: Any, at_hand: Sequence[tuple[int, int]]
