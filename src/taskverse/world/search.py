@@ -2020,8 +2020,11 @@ def _tool_members(planner: Planner, members: tuple[int, ...]) -> frozenset[int]:
     memo: dict[tuple[int, ...], frozenset[int]] = planner.__dict__.setdefault("_tool_members", {})
     found = memo.get(members)
     if found is None:
-        kinds = {m for kept in planner.one_time_members for m in kept if m < planner.rules.n_items}
-        found = memo[members] = frozenset(m for m in members if m in kinds)
+        kinds: frozenset[int] | None = planner.__dict__.get("_tool_kinds")
+        if kinds is None:  # once per planner: every item some one-time need takes
+            kinds = planner.__dict__["_tool_kinds"] = frozenset(
+                m for kept in planner.one_time_members for m in kept if m < planner.rules.n_items)
+        found = memo[members] = kinds.intersection(members)
     return found
 
 
