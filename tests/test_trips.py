@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from taskverse.textenv.env import SkillForgeTextEnv
+from taskverse.textenv.planning import planner_for
 from taskverse.textenv.plans import plan_task
+from taskverse.world import search
 
 
 def _segments(rules, actions: list[str]) -> list[tuple[set[int], set[int], set[int]]]:
@@ -127,3 +130,23 @@ def test_the_shulker_box_plan_never_leaves_the_end(library):
     end = actions.index("enter.end")
     assert actions.count("enter.end") == 1
     assert not any(a.startswith("enter.") for a in actions[end + 1:])
+
+
+def _best_plan(library, task: str) -> list[int] | None:
+    """The planner's plan from the task's start, planned now (``plan_task`` recalls a plan remembered on disk)."""
+    env = SkillForgeTextEnv(task=task, initialization="task", plan_info=False, library=library)
+    env.reset(seed=0)
+    return planner_for(env, from_start=True).best_plan()[0]
+
+
+@pytest.mark.parametrize("task", ["naive(craft.end_rod)", "naive(craft.iron_sword)"])
+def test_plans_are_the_same_with_the_planners_memos_bounded_to_one_entry(library, monkeypatch, task):
+    """Law: the greedy choices and the looks past a trip that a planner remembers only save work.
+
+    A memo started afresh at every ask (``_CHOICE_MEMO``, ``_TRIP_MEMO`` at 0: one entry at most) gives the plan a
+    memo kept whole gives: an entry that no longer held for its key (a stale memo) would show as another plan.
+    """
+    kept = _best_plan(library, task)
+    monkeypatch.setattr(search, "_CHOICE_MEMO", 0)
+    monkeypatch.setattr(search, "_TRIP_MEMO", 0)
+    assert _best_plan(library, task) == kept

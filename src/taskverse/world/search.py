@@ -1419,18 +1419,31 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
         return _greedy_choice(planner, state, progress, careful, work, looking_ahead)
     # Without an allowance the choice depends on the state alone: remembered, as the looks past a trip walk the
     # policy over the same states again (the plan's own, and each other's).
-    memo: dict[Any, int | None] = planner.__dict__.setdefault("_choice_memo", {})
+    memo: dict[Any, int | None] = _planner_memo(planner, "_choice_memo")
     key = (_freeze(state), progress, careful, looking_ahead)
     if key in memo:
         return memo[key]
-    if len(memo) > _CHOICE_MEMO:
-        memo.clear()
-    choice = memo[key] = _greedy_choice(planner, state, progress, careful, None, looking_ahead)
+    choice = _greedy_choice(planner, state, progress, careful, None, looking_ahead)
+    _planner_memo(planner, "_choice_memo", _CHOICE_MEMO)[key] = choice
     return choice
 
 
 _CHOICE_MEMO = 65536
 """Greedy choices remembered per planner (``greedy_choice``) before the memo starts afresh."""
+
+
+def _planner_memo(planner: Planner, name: str, bound: int | None = None) -> dict[Any, Any]:
+    """The planner's memo ``name``; with ``bound`` (about to add to it), started afresh once past that many entries.
+
+    A memo lives on the planner (one target, one start) and dies with it; a long plan's is kept bounded. It starts
+    afresh only as an entry is added, never between a look-up and the steps that follow it: the looks past a trip
+    carry a gathering in progress from state to state in theirs (``_remember_trip``), and a gathering forgotten
+    half-way is taken afresh, which can give another plan.
+    """
+    memo: dict[Any, Any] = planner.__dict__.setdefault(name, {})
+    if bound is not None and len(memo) > bound:
+        memo.clear()
+    return memo
 
 
 def _greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bool, work: Work | None,
@@ -1770,7 +1783,7 @@ def _trip_wanted(planner: Planner, state: StateDict, progress: Any, trip: int, c
     they are all held (the plan may then want more: a second spare) or, with ``fresh``, when what is left of
     them cannot be had here.
     """
-    memo: dict[Any, list[tuple[int, int]]] = planner.__dict__.setdefault("_trip_memo", {})
+    memo: dict[Any, list[tuple[int, int]]] = _planner_memo(planner, "_trip_memo")
     key = (_freeze(state), progress, trip, (careful, looking_ahead))
     known = memo.get(key)
     if known is not None and not fresh and any(state.get(r, 0) < total for r, total in known):
@@ -1780,15 +1793,13 @@ def _trip_wanted(planner: Planner, state: StateDict, progress: Any, trip: int, c
     wanted = memo.get((key[0], progress, trip, (careful, looking_ahead - 1))) if not fresh else None
     if wanted is None:
         wanted = trip_needs(planner, state, progress, trip, careful, looking_ahead)
-    if len(memo) > _TRIP_MEMO:
-        memo.clear()
-    memo[key] = wanted
+    _planner_memo(planner, "_trip_memo", _TRIP_MEMO)[key] = wanted
     return wanted, False
 
 
 def _remember_trip(planner: Planner, state: StateDict, progress: Any, a: int, trip: int, how: Any) -> None:
     """Carry the gathering's totals to the state step ``a`` leads to: the next choice asks for the same trip."""
-    memo: dict[Any, list[tuple[int, int]]] = planner.__dict__["_trip_memo"]
+    memo: dict[Any, list[tuple[int, int]]] = _planner_memo(planner, "_trip_memo")
     wanted = memo.get((_freeze(state), progress, trip, how))
     w = planner.enabled_way(a, state)
     if wanted is None or w is None:
