@@ -1702,6 +1702,29 @@ def _greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: b
 
     emitters = {a for a, _ in options}
 
+    def make_one(r: int, afresh: bool = False) -> int | None:
+        """The first step towards one more ``r``: its producers pursued cheapest first (a tool, a spare).
+
+        ``afresh``: each producer is a walk of its own, the last one's failures forgotten, and one that gives up
+        passes to the next producer (else it gives the whole choice up).
+        """
+        for p in sorted(rules.producers[r], key=lambda p: costs.batch(p, r, 1.0)):
+            if acost[p] == INF:
+                continue
+            if afresh:
+                failed.clear()
+                visiting.clear()
+                cut[0] = False
+                try:
+                    made = pursue(p, 0, frozenset())
+                except _GaveUp:
+                    made = None
+            else:
+                made = pursue(p, 0, frozenset())
+            if made is not None:
+                return made
+        return None
+
     def first_choice() -> int | None:
         for a, _ in options:
             choice = pursue(a, 0, frozenset(), uses=math.ceil(left / _token_yield(rules, a, keys, sure=True) - 1e-9))
@@ -1711,10 +1734,9 @@ def _greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: b
                         if _met(need, state):
                             continue
                         for m in sorted(need.members, key=lambda m: costs.amount_cost(m, 1.0)):
-                            for p in sorted(rules.producers[m], key=lambda p: costs.batch(p, m, 1.0)):
-                                get_tool = pursue(p, 0, frozenset()) if acost[p] < INF else None
-                                if get_tool is not None:
-                                    return get_tool
+                            get_tool = make_one(m)
+                            if get_tool is not None:
+                                return get_tool
                     for r in _places_wanted(planner, leaf, state):
                         for p in sorted(rules.producers[r], key=lambda p: acost[p]):
                             move = pursue(p, 0, frozenset())
@@ -1747,21 +1769,10 @@ def _greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: b
     while True:
         wanted, carried = _trip_wanted(planner, state, progress, choice, careful, looking_ahead, fresh_look)
         for r, total in wanted:
-            if get(r, 0) >= total:
-                continue
-            for p in sorted(rules.producers[r], key=lambda p: costs.batch(p, r, 1.0)):
-                if acost[p] == INF:
-                    continue
-                failed.clear()
-                visiting.clear()
-                cut[0] = False
-                try:
-                    make = pursue(p, 0, frozenset())
-                except _GaveUp:
-                    make = None
-                if make is not None:
-                    _remember_trip(planner, state, progress, make, choice, (careful, looking_ahead))
-                    return make
+            make = make_one(r, afresh=True) if get(r, 0) < total else None
+            if make is not None:
+                _remember_trip(planner, state, progress, make, choice, (careful, looking_ahead))
+                return make
         if not carried:
             return choice
         fresh_look = True  # what is left of a carried gathering cannot be had here: look past the trip afresh
