@@ -1420,7 +1420,7 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
     # Without an allowance the choice depends on the state alone: remembered, as the looks past a trip walk the
     # policy over the same states again (the plan's own, and each other's).
     memo: dict[Any, int | None] = _planner_memo(planner, "_choice_memo")
-    key = (_freeze(state), progress, careful, looking_ahead)
+    key = (_state_key(state), progress, careful, looking_ahead)
     if key in memo:
         return memo[key]
     choice = _greedy_choice(planner, state, progress, careful, None, looking_ahead)
@@ -1430,6 +1430,15 @@ def greedy_choice(planner: Planner, state: StateDict, progress: Any, careful: bo
 
 _CHOICE_MEMO = 65536
 """Greedy choices remembered per planner (``greedy_choice``) before the memo starts afresh."""
+
+
+def _state_key(state: StateDict) -> frozenset[tuple[int, int]]:
+    """A state as the planner's memos key it: unordered, as equal states are equal dictionaries.
+
+    The looks past a trip ask the memos at every step they walk: a frozen set is made without sorting the
+    holdings (``_freeze``'s order is for the search's own keys) and keeps its hash once worked out.
+    """
+    return frozenset(state.items())
 
 
 def _planner_memo(planner: Planner, name: str, bound: int | None = None) -> dict[Any, Any]:
@@ -1795,7 +1804,7 @@ def _trip_wanted(planner: Planner, state: StateDict, progress: Any, trip: int, c
     them cannot be had here.
     """
     memo: dict[Any, list[tuple[int, int]]] = _planner_memo(planner, "_trip_memo")
-    key = (_freeze(state), progress, trip, (careful, looking_ahead))
+    key = (_state_key(state), progress, trip, (careful, looking_ahead))
     known = memo.get(key)
     if known is not None and not fresh and any(state.get(r, 0) < total for r, total in known):
         return known, True
@@ -1811,12 +1820,12 @@ def _trip_wanted(planner: Planner, state: StateDict, progress: Any, trip: int, c
 def _remember_trip(planner: Planner, state: StateDict, progress: Any, a: int, trip: int, how: Any) -> None:
     """Carry the gathering's totals to the state step ``a`` leads to: the next choice asks for the same trip."""
     memo: dict[Any, list[tuple[int, int]]] = _planner_memo(planner, "_trip_memo")
-    wanted = memo.get((_freeze(state), progress, trip, how))
+    wanted = memo.get((_state_key(state), progress, trip, how))
     w = planner.enabled_way(a, state)
     if wanted is None or w is None:
         return
     child, after = planner.apply(state, progress, a, w)
-    memo[(_freeze(child), after, trip, how)] = wanted
+    memo[(_state_key(child), after, trip, how)] = wanted
 
 
 def trip_needs(planner: Planner, state: StateDict, progress: Any, trip: int,
@@ -1846,7 +1855,7 @@ def trip_needs(planner: Planner, state: StateDict, progress: Any, trip: int,
     origin = state
     state, progress = planner.apply(state, progress, trip, w)
     away = planner.action_cost[trip]
-    broke: set[int] = set()
+    broke = False  # a worn tool broke on the other side (before the trip back)
     spares: list[int] = []
     gathered: dict[int, int] | None = {}  # None: the later visit here is needed for more than items to gather
     came_from: int | None = None  # where the plan comes back here from
@@ -1878,8 +1887,10 @@ def trip_needs(planner: Planner, state: StateDict, progress: Any, trip: int,
             else:
                 spared = True
         elif back_trip is None:
-            broke.update(r for r in rules.wear_of if child.get(r, 0) < state.get(r, 0)
-                         and not any(n.consume and r in n.members for n in rules.ways[a][w]))
+            # (whether any broke is all that counts: only what was held can break, and once one has, no more look)
+            broke = broke or any(r in rules.wear_of and c > child.get(r, 0)
+                                 and not any(n.consume and r in n.members for n in rules.ways[a][w])
+                                 for r, c in state.items())
         elif not spared:
             spares = [r for r in rules.output_items[a] if r in rules.wear_of and child.get(r, 0) > state.get(r, 0)]
             spared = bool(spares)
@@ -2121,6 +2132,9 @@ def _first_leaf(node: Any) -> tuple[int, int]:
 
 
 def _met(need: Need, state: StateDict) -> bool:
+    members = need.members
+    if len(members) == 1 and need.weights is None:  # (``_credit``'s commonest case, inline: asked at every step)
+        return state.get(members[0], 0) >= need.count
     return _credit(need, state) >= need.count
 
 
@@ -2129,9 +2143,14 @@ def _way_gap(way: tuple[Need, ...], state: StateDict, unit: Sequence[float]) -> 
     get = state.get
     gap = 0.0
     for need in way:
+        members = need.members
         if need.presence:
-            if not any(map(get, need.members, repeat(0))):
-                gap += min(map(unit.__getitem__, need.members))
+            if not any(map(get, members, repeat(0))):
+                gap += min(map(unit.__getitem__, members))
+        elif len(members) == 1 and need.weights is None:  # (``_credit``'s commonest case, inline: the greedy
+            short = need.count - get(members[0], 0)  # policy orders an action's ways by it at every step)
+            if short > 0:
+                gap += short * unit[members[0]]
         else:
             short = need.count - _credit(need, state)
             if short > 0:
