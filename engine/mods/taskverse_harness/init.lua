@@ -171,12 +171,13 @@ local function game_biome(pos)
 	return data ~= nil and data.biome ~= nil and minetest.get_biome_name(data.biome) or ""
 end
 
-local function find_object(player, name, radius)
+-- The nearest object of entity `name` within `radius` (12), for which `keep(entity)` holds when given.
+local function find_object(player, name, radius, keep)
 	local pos = player:get_pos()
 	local best, best_d
 	for _, obj in ipairs(minetest.get_objects_inside_radius(pos, radius or 12)) do
 		local entity = obj:get_luaentity()
-		if entity ~= nil and entity.name == name then
+		if entity ~= nil and entity.name == name and (keep == nil or keep(entity)) then
 			local d = vector.distance(pos, obj:get_pos())
 			if best == nil or d < best_d then
 				best, best_d = obj, d
@@ -762,6 +763,11 @@ function actions.cook(player, step, done)
 	if got == 0 then
 		return done(false, "the furnace cooked nothing")
 	end
+	if got < count * cooked.item:get_count() then
+		-- what cooked is the player's, and the step says how far it got: a step half done is not done
+		return done(false, "the furnace cooked " .. got .. " of " .. count * cooked.item:get_count() .. " " ..
+			cooked.item:get_name() .. " (the fuel burnt out)")
+	end
 	done(true)
 end
 
@@ -1198,22 +1204,30 @@ end
 
 -- Beside the nearest `entity` (within `radius`), time passes on the animal's own clock (its `_taskverse_pass`:
 -- taskverse_mc's laying) TEND_SECONDS at a time until it has laid `count` more `item` (a chicken's egg, every 300 to
--- 600 s), each picked up, as a player waits beside a chicken for its egg; at most TEND_MOST seconds an item.
+-- 600 s), each picked up, as a player waits beside a chicken for its egg; at most TEND_MOST seconds an item. A
+-- baby lays nothing (the nearest adult is waited beside), and an egg needs room in the inventory to be picked up.
 local TEND_SECONDS = 30
 local TEND_MOST = 3600
 
 function actions.tend(player, step, done)
-	local obj = find_object(player, step.entity, step.radius)
+	local obj = find_object(player, step.entity, step.radius, function(entity)
+		return not entity.child
+	end)
 	local animal = obj and obj:get_luaentity()
 	if animal == nil then
-		return done(false, "no " .. step.entity .. " nearby")
+		local baby = find_object(player, step.entity, step.radius) ~= nil
+		return done(false, "no " .. (baby and "adult " or "") .. step.entity .. " nearby")
 	end
 	if animal._taskverse_pass == nil then
 		return done(false, step.entity .. " lays nothing in this game")
 	end
+	local inv = player:get_inventory()
 	local goal = held_count(player, step.item) + (step.count or 1)
 	local passed = 0
 	while held_count(player, step.item) < goal do
+		if not inv:room_for_item("main", ItemStack(step.item)) then
+			return done(false, "no room for " .. step.item .. " in the inventory")
+		end
 		if passed >= TEND_MOST * (step.count or 1) then
 			return done(false, step.entity .. " gave no " .. step.item .. " in " .. passed .. " s")
 		end
@@ -1587,8 +1601,12 @@ end
 -- Another structure is always found further out, as the text world's find means (another mansion, priced by its
 -- travel): when none unopened is within the search's reach of the player, the search moves on to the regions
 -- around where the loot began, each the square one search covers, ring by ring (SEARCH_OFFSETS), until one holds
--- a structure not yet opened.
+-- a structure not yet opened, LOOT_REGIONS regions at most (the first ring of them: the square searched from where
+-- the loot began and the eight around it; each region is SEARCH_OFFSETS' areas emerged, so all 81 regions would be
+-- thousands of areas, a search a slow server never ends: past these the step fails, not the run).
 local CHANCE_LOOTS = 40
+local LOOT_REGIONS = 9
+local LOOT_RINGS = math.max(math.abs(SEARCH_OFFSETS[LOOT_REGIONS][1]), math.abs(SEARCH_OFFSETS[LOOT_REGIONS][2]))
 
 function actions.loot(player, step, done, record)
 	local name = player:get_player_name()
@@ -1635,11 +1653,12 @@ function actions.loot(player, step, done, record)
 		-- none left within reach of the player: the regions around where the loot began, the next until one holds
 		-- a structure not yet opened (a region searched in vain is not searched again)
 		local function further()
-			local offset = SEARCH_OFFSETS[region]
+			local offset = region <= LOOT_REGIONS and SEARCH_OFFSETS[region] or nil
 			if offset == nil then
 				return done(false, "no " .. step.node .. " left unopened within " ..
-					math.floor((SEARCH_RINGS + 0.5) * side) .. " nodes of " .. minetest.pos_to_string(began))
+					math.floor((LOOT_RINGS + 0.5) * side) .. " nodes of " .. minetest.pos_to_string(began))
 			end
+			record.regions = region
 			local there = {}
 			for key, value in pairs(to) do
 				there[key] = value
