@@ -43,6 +43,7 @@ from taskverse.textenv.arraystate import ArrayState
 from taskverse.textenv.fast import INVALID, MASK, FastRules, ListState
 from taskverse.textenv.planning import shortest_plan_length, text_rules
 from taskverse.textenv.registry import ENV_NAMESPACE, PRESETS, Preset, env_ids, register_envs  # noqa: F401, E402
+from taskverse.textenv.status import StatusWords
 from taskverse.textenv.views import parse_view, relevant_closure, shown_candidates
 from taskverse.world.jit import HAVE_NUMBA
 from taskverse.world.rules import CHANCE_MODES, Event, State
@@ -283,7 +284,7 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self._empty_verdicts: dict[str, tuple[Target, Verdict]] = {}  # per target: its verdict before any event
         self._version = 0  # bumped whenever the state changes: the text observation's parts are cached by it
         self._mask_version = 0  # bumped whenever the candidates change: the candidate list is cached by it
-        self._text_parts: tuple[int, tuple[str, str, str, list[int]]] | None = None
+        self._text_parts: tuple[int, tuple[str, str, str, list[int], str, str]] | None = None
         self._candidate_parts: tuple[int, str, list[int]] | None = None
 
     def _build(self, library: Any) -> None:
@@ -292,7 +293,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         self.rules = text_rules(self.library)
         self._fast = FastRules.for_rules(self.rules)
         self._found_text = self._fast.found_text
-        self._shown_items = self._fast.shown_items
+        self._status = StatusWords.for_rules(self.rules, getattr(self.library, "knowledge", None))
+        self._held_items = self._status.held
         self._held: ArrayState | ListState = ArrayState(self.rules) if self.compiled else ListState(self.rules)
         self._plain_step = self._held.plain_step()
         self._held_state: tuple[int, int, State] | None = None  # (episode, step, the state held as lists)
@@ -628,18 +630,26 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
 
     def text(self) -> str:
         """The observation as MCU Figure 5 shows it: task, step, inventory, numbered candidate actions."""
-        inventory, found, line, _ = self._parts()
+        inventory, found, line, _, held_status, found_status = self._parts()
         lines = [self._task_line, f"Step: {self._steps}/{self.max_steps}", inventory]
+        if held_status:
+            lines.append(held_status)
         if found:
             lines.append(found)
+        if found_status:
+            lines.append(found_status)
         if self._last_error:
             lines.append(f"Invalid action: {self._last_error}")
         lines.append("Candidate Actions:")
         lines.append(line if self.view_kind == "all" and not self.shuffle else self._view_line())
         return "\n".join(lines)
 
-    def _parts(self) -> tuple[str, str, str, list[int]]:
-        """The text's inventory, found and candidate lines and the candidate list, kept until the state changes."""
+    def _parts(self) -> tuple[str, str, str, list[int], str, str]:
+        """The text's lines and candidate list, kept until the state changes.
+
+        Inventory, found and candidate lines, the candidate list, and the internal counts' lines after the inventory
+        and after what was found (``status.StatusWords``).
+        """
         parts = self._text_parts
         if parts is not None and parts[0] == self._version:
             return parts[1]
@@ -647,8 +657,9 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
         array = self._held.counts
         n_items = self.rules.n_items
         names = self.rules.names
-        listed = np.flatnonzero(array[:n_items] * self._shown_items).tolist()
+        listed = np.flatnonzero(array[:n_items] * self._held_items).tolist()  # internal counts: in words below
         counts = array[listed].tolist()
+        held_status, found_status = self._status.of(array)
         held = ", ".join([f"'{names[r]}': {count}" for r, count in zip(listed, counts, strict=True)])
         found_text = self._found_text
         found_ones = (np.flatnonzero(array[n_items:]) + n_items).tolist()
@@ -660,7 +671,8 @@ class SkillForgeTextEnv(gymnasium.Env[Any, np.int64]):
             candidates = np.flatnonzero(self._held.mask).tolist()
             line = _numbered(self.rules.descriptions, candidates) if self.view_kind == "all" else ""
             self._candidate_parts = (self._mask_version, line, candidates)
-        computed = (f"Inventory: {{{held}}}", f"Found: {found}" if found else "", line, candidates)
+        computed = (f"Inventory: {{{held}}}", f"Found: {found}" if found else "", line, candidates, held_status,
+                    found_status)
         self._text_parts = (self._version, computed)
         return computed
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from taskverse.world.rules import PRESENCE_KINDS, STOCK_PREFIX, Event, Need, Rules, State
+from taskverse.world.rules import PRESENCE_KINDS, Event, Need, Rules, State
 
 Place = tuple[int, int]
 Move = tuple[int, int, int, int, bool]
@@ -69,10 +69,6 @@ class FastRules:
         self.found_text = tuple("" if resource == ("dimension", "overworld") else f"{name} ({kind})"  # all start there
                                 for resource in rules.resources for kind, name in [resource])
         """Per resource, how the text observation names it when found (made once, not per environment)."""
-        self.shown_items = np.array([not name.startswith(STOCK_PREFIX) for _, name in rules.resources[:rules.n_items]],
-                                    dtype=np.int64)
-        """Per item, 1 when the text observation's inventory lists it: not an offer's trades left (a villager found
-        holds one such count per offer, hundreds in all; a locked offer shows as its trade no longer a candidate)."""
 
     @classmethod
     def for_rules(cls, rules: Rules) -> FastRules:
