@@ -121,22 +121,27 @@ def game() -> None:
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
               help="Write the game folder here instead of the cache (where runs find it).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--force", is_flag=True, help="Replace an earlier build of another knowledge in --output.")
 @friendly
-def game_build(name: str, output: Path | None, fmt: str) -> None:
+def game_build(name: str, output: Path | None, fmt: str, force: bool) -> None:
     """Write the game folder from the knowledge; same knowledge, same bytes (its digest says which build).
 
     Then `taskverse engine dump --game taskverse_mc` rewrites its profile (registry.json, GAME_DIGEST). Put the
-    folder under ~/.minetest/games/ (or -o there) to play it with the minetest client.
+    folder under ~/.minetest/games/ (or -o ~/.minetest/games/taskverse_mc) to play it with the minetest client.
+    --output is the game's own folder: new, empty, or an earlier build (replaced only with --force when its
+    knowledge differs); a folder holding anything else is refused, never emptied.
     """
     import json
 
-    from taskverse.engine.gamegen.build import DATA_FILE, build_game, recorded_digest
+    from taskverse.engine.gamegen.build import DATA_FILE, build_game, digest_of, game_files, recorded_digest
     from taskverse.fileio import check_output
     from taskverse.knowledge.facts import load_knowledge
 
+    knowledge = load_knowledge()
     if output is not None:
         check_output(output, False, folder=True)
-    folder, digest = build_game(name, load_knowledge(), output)
+        _check_game_output(output, digest_of(game_files(name, knowledge)), force)
+    folder, digest = build_game(name, knowledge, output)
     data = json.loads((folder / "mods" / "minecraft" / DATA_FILE).read_text())
     counts = {key: len(data[key]) for key in ("nodes", "items", "crafts", "biomes", "ores", "decorations", "mobs")}
     recorded = recorded_digest(name)
@@ -149,6 +154,25 @@ def game_build(name: str, output: Path | None, fmt: str) -> None:
     if recorded != digest:
         click.echo(f"the profile engine/games/{name} was dumped from build {recorded}; run: taskverse engine dump "
                    f"--game {name}", err=True)
+
+
+def _check_game_output(output: Path, digest: str, force: bool) -> None:
+    """Refuse an --output the build would empty (it replaces the folder whole).
+
+    A folder that is not an earlier build is refused; one of other knowledge needs --force.
+    """
+    from taskverse.engine.gamegen.build import STAMP_FILE
+
+    if not output.is_dir() or not any(output.iterdir()):
+        return
+    stamp = output / STAMP_FILE
+    if not stamp.is_file():
+        raise TaskverseError(f"the folder is not empty and holds no {STAMP_FILE}, so it is not an earlier build of a "
+                             "game: building would replace it whole; give the game's own folder (a new one)",
+                             file=output, field="--output")
+    if stamp.read_text().strip() != digest and not force:
+        raise TaskverseError("holds an earlier build of other knowledge; add --force to replace it", file=output,
+                             field="--output")
 
 
 @engine.command()
@@ -187,7 +211,7 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, use_ray: bool
     """
     from taskverse.cli.app import _library, resolve_task
     from taskverse.engine.compiler import compile_task
-    from taskverse.engine.harness import load_plan, resolve_plan
+    from taskverse.engine.harness import load_plan
     from taskverse.engine.jobs import run_engine_episodes
     from taskverse.engine.planner import plan_task
     from taskverse.workers import choose_backend
@@ -198,7 +222,7 @@ def run(task: str, plan_source: str, episodes: int, parallel: int, use_ray: bool
     if plan_source == "scripted":
         plan = plan_task(resolved, ir, library)
     else:
-        plan = resolve_plan(load_plan(Path(plan_source)), game)
+        plan = load_plan(Path(plan_source), game)
     if show_plan:
         click.echo(plan.to_json(), nl=False)
         return

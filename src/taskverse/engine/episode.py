@@ -194,7 +194,11 @@ def parse_action(action: Any, game: str) -> Step:
             elif err["type"] == "extra_forbidden":
                 message = f"unknown field {where!r}"
             raise TaskverseError(f"{message}" + (f" ({where})" if where and where not in message else "")) from None
-    return resolve_plan(Plan(steps=[step]), game).steps[0]
+    try:
+        return resolve_plan(Plan(steps=[step]), game).steps[0]
+    except TaskverseError as exc:  # the action's own field (item), not the one-step plan's (steps.0.item)
+        field = exc.field.removeprefix("steps.0.") if exc.field else None
+        raise TaskverseError(exc.message, field=field, suggestions=exc.suggestions) from None
 
 
 CLIENT_TRIES = 3

@@ -145,46 +145,87 @@ class Plan(BaseModel):
         return json.dumps(self.model_dump(mode="json", exclude_none=True), indent=1) + "\n"
 
 
-def load_plan(path: Path) -> Plan:
-    """Read a plan file (a JSON object with ``steps``, or a bare list of steps)."""
+def load_plan(path: Path, game: str | None = None) -> Plan:
+    """Read a plan file (a JSON object with ``steps``, or a bare list of steps); with ``game``, resolve its names.
+
+    Every error names the file, the line and the field (``steps.2.item``), with close matches for a mistyped name.
+    """
     from taskverse.fileio import read_json
 
     data = read_json(path, "plan file (JSON)")
-    if isinstance(data, list):
+    bare = isinstance(data, list)
+    if bare:
         data = {"steps": data}
     try:
-        return Plan.model_validate(data)
+        plan = Plan.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        return _raise(err, path)
+        return _raise(err, path, bare)
+    if game is None:
+        return plan
+    try:
+        return resolve_plan(plan, game)
+    except TaskverseError as exc:
+        if exc.file is not None or exc.field is None:
+            raise
+        loc = tuple(int(p) if p.isdigit() else p for p in exc.field.split("."))
+        raise TaskverseError(exc.message, file=path, line=_line(path, loc, bare), field=exc.field,
+                             suggestions=exc.suggestions) from None
 
 
-def _raise(err: Any, path: Path) -> Plan:
+def _line(path: Path, loc: tuple[str | int, ...], bare: bool) -> int | None:
+    """The line of ``loc`` (``("steps", 2, "item")``) in the plan file (JSON is YAML: the YAML reader places it)."""
+    from taskverse.fileio import read_text
+    from taskverse.yamlio import line_of
+
+    try:
+        return line_of(read_text(path), loc[1:] if bare else loc)
+    except Exception:  # noqa: BLE001  (a line is a help, never a second error)
+        return None
+
+
+def _raise(err: Any, path: Path, bare: bool = False) -> Plan:
     loc = ".".join(str(p) for p in err["loc"])
     message = err["msg"].removeprefix("Value error, ")
+    suggestions: list[str] = []
     if err["type"] == "literal_error" and err["loc"][-1] == "do":
         message = f"unknown action {err.get('input')!r}; expected one of {', '.join(ACTION_FIELDS)}"
-    raise TaskverseError(message, file=path, field=loc or None)
+        suggestions = close_matches(str(err.get("input")), ACTION_FIELDS)
+    raise TaskverseError(message, file=path, line=_line(path, tuple(err["loc"]), bare), field=loc or None,
+                         suggestions=suggestions)
 
 
 def resolve_plan(plan: Plan, game: str = "minetest_game") -> Plan:
-    """Translate Minecraft names (no colon) in a plan to the game's names; unknown ones are an error."""
+    """Translate Minecraft names (no colon) in a plan to the game's names; unknown ones are an error.
+
+    A game's own name (with a colon) must be one the game registers (an item, a node or an entity). An error names
+    the field (``steps.2.fuels.cole``) and close matches.
+    """
     from taskverse.engine.profile import load_mapping, load_registry
 
     mapping = load_mapping(game)
     registry = load_registry(game)
+    # the game's own names: what it registers, and what the mapping maps to (a compiled task's mod registers the
+    # mobs minetest_game lacks: taskverse:cow)
+    mapped = {c.to for table in (mapping.items, mapping.blocks, mapping.entities) for c in table.values()
+              if isinstance(c.to, str)}
 
-    def name(value: str | None, kind: str) -> str | None:
-        if value is None or ":" in value or value == "":
+    def name(value: str | None, kind: str, field: str) -> str | None:
+        if value is None or value == "":
             return value
+        if ":" in value:
+            if registry.has(value) or value in registry.aliases or value in mapped:
+                return value
+            raise TaskverseError(f"{value!r} is no item, node or entity {game} has", field=field,
+                                 suggestions=close_matches(value, [*registry.items, *registry.entities, *mapped]))
         counterpart = mapping.lookup(value, kind)  # type: ignore[arg-type]
         if counterpart is None or counterpart.to is None:
             known = [*mapping.items, *mapping.blocks, *mapping.entities]
-            raise TaskverseError(f"plan names {value!r}, which has no counterpart in {game}",
+            raise TaskverseError(f"plan names {value!r}, which has no counterpart in {game}", field=field,
                                  suggestions=close_matches(value, known))
         return counterpart.to
 
-    def biomes(values: list[str] | None) -> list[str] | None:
+    def biomes(values: list[str] | None, field: str) -> list[str] | None:
         if values is None:
             return None
         out: list[str] = []
@@ -194,16 +235,22 @@ def resolve_plan(plan: Plan, game: str = "minetest_game") -> Plan:
             elif value in mapping.biomes and mapping.biomes[value].to:
                 out.extend(mapping.biomes[value].to or [])
             else:
-                raise TaskverseError(f"plan names biome {value!r}, which {game} does not have",
+                raise TaskverseError(f"plan names biome {value!r}, which {game} does not have", field=field,
                                      suggestions=close_matches(value, [*registry.biomes, *mapping.biomes]))
         return out
 
-    steps = [step.model_copy(update={
-        "item": name(step.item, "item"), "tool": name(step.tool, "item"), "fuel": name(step.fuel, "item"),
-        "ingredient": name(step.ingredient, "item"),
-        "fuels": {name(k, "item") or k: n for k, n in step.fuels.items()} if step.fuels else step.fuels,
-        "node": name(step.node, "block"), "entity": name(step.entity, "entity"), "on": name(step.on, "block"),
-        "biomes": biomes(step.biomes),
-        "ingredients": [name(i, "item") or i for i in step.ingredients] if step.ingredients else step.ingredients,
-    }) for step in plan.steps]
-    return plan.model_copy(update={"steps": steps})
+    def resolved(i: int, step: Step) -> Step:
+        at = f"steps.{i}"
+        return step.model_copy(update={
+            "item": name(step.item, "item", f"{at}.item"), "tool": name(step.tool, "item", f"{at}.tool"),
+            "fuel": name(step.fuel, "item", f"{at}.fuel"),
+            "ingredient": name(step.ingredient, "item", f"{at}.ingredient"),
+            "fuels": {name(k, "item", f"{at}.fuels.{k}") or k: n for k, n in step.fuels.items()} if step.fuels
+            else step.fuels,
+            "node": name(step.node, "block", f"{at}.node"), "entity": name(step.entity, "entity", f"{at}.entity"),
+            "on": name(step.on, "block", f"{at}.on"), "biomes": biomes(step.biomes, f"{at}.biomes"),
+            "ingredients": [name(x, "item", f"{at}.ingredients.{j}") or x for j, x in enumerate(step.ingredients)]
+            if step.ingredients else step.ingredients,
+        })
+
+    return plan.model_copy(update={"steps": [resolved(i, step) for i, step in enumerate(plan.steps)]})

@@ -33,6 +33,8 @@ from taskverse.paths import cache_dir, project_root
 GENERATED_GAMES = ("taskverse_mc",)
 DATA_FILE = "data.json"
 DIGEST_FILE = "GAME_DIGEST"
+STAMP_FILE = ".taskverse-digest"
+"""In a built game's folder: the digest of the build (what a rebuild of the same knowledge leaves as it is)."""
 TEXTURE = "taskverse_mc_white.png"
 _COLOUR = re.compile(r"^#[0-9a-f]{6}$")
 
@@ -101,7 +103,7 @@ def build_game(game: str, knowledge: Any, out: Path | None = None) -> tuple[Path
     files = game_files(game, knowledge)
     digest = digest_of(files)
     target = out or games_cache() / game
-    stamp = target / ".taskverse-digest"
+    stamp = target / STAMP_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
     with _locked(target.with_name(f".{target.name}.lock")):
         if stamp.is_file() and stamp.read_text().strip() == digest:
@@ -112,7 +114,7 @@ def build_game(game: str, knowledge: Any, out: Path | None = None) -> tuple[Path
                 path = staging / name
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(data)
-            (staging / ".taskverse-digest").write_text(digest + "\n")
+            (staging / STAMP_FILE).write_text(digest + "\n")
             staging.chmod(0o755)  # mkdtemp's folder is private; the engine's own folders are not
             shutil.rmtree(target, ignore_errors=True)
             staging.rename(target)
@@ -175,7 +177,7 @@ def ensure_game(game: str) -> Path:
 def _holds(target: Path, digest: str) -> bool:
     """Whether a built game folder is the build of ``digest`` (its stamp says so)."""
     try:
-        return (target / ".taskverse-digest").read_text().strip() == digest
+        return (target / STAMP_FILE).read_text().strip() == digest
     except OSError:
         return False
 
