@@ -7,6 +7,7 @@ bound; the trace's events a second apart). Prints figures (not a test). Run on o
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -29,6 +30,7 @@ def random_expr(rng: random.Random, pool: list[str], atoms: int):
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     library = load_library()
     pool = sorted(library.by_id)
     rng = random.Random(0)

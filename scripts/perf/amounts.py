@@ -8,6 +8,7 @@ each plan's length, the actions it repeats and the planning time, next to the sa
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections import Counter
 
@@ -34,6 +35,7 @@ def describe(task: str, library: object) -> str:
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     library = load_library()
     for task in CASES:
         print(describe(task, library))

@@ -9,6 +9,7 @@ detours), and the seconds of this process's CPU time per atom.
 
 from __future__ import annotations
 
+import argparse
 import math
 import sys
 import time
@@ -36,6 +37,7 @@ def play(env: SkillForgeTextEnv, agent: OptimalAgent, task: str) -> tuple[int, s
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     library = shared_library()
     world = library.world
     tasks = [t.id for t in library.tasks if t.verb == "craft" and world.task_rank(t.id) != math.inf]

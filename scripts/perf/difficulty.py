@@ -6,6 +6,7 @@ the calibration table is computed but not written.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -14,6 +15,7 @@ from taskverse.library.loader import load_library
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     start = time.perf_counter()
     library = load_library()
     library.tasks  # noqa: B018 - build every task model before timing the scores

@@ -11,6 +11,7 @@ need more: run it directly).
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -25,7 +26,9 @@ from taskverse.library.loader import load_library
 
 
 def main() -> int:
-    game = sys.argv[1] if len(sys.argv) > 1 else "minetest_game"
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", nargs="?", default="minetest_game", help="the game to compile for and run in")
+    game = parser.parse_args().game
     library = load_library()
     start = time.perf_counter()
     compiler = Compiler(library, game)

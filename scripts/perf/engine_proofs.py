@@ -9,6 +9,7 @@ pytest process, as CI runs it, so nothing is shared between runs but the client'
 
 from __future__ import annotations
 
+import argparse
 import re
 import subprocess
 import sys
@@ -19,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> int:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs", nargs="?", type=int, default=20, help="how many times to run the proofs")
+    runs = parser.parse_args().runs
     passed = 0
     started = time.perf_counter()
     for run in range(1, runs + 1):

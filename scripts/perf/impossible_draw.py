@@ -10,6 +10,7 @@ each draw is checked to be the same tasks in the same order.
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -44,9 +45,12 @@ def draw(game: str, count: int, seed: int, mode: str) -> dict:
 
 
 def main() -> int:
-    game = sys.argv[1] if len(sys.argv) > 1 else "minetest_game"
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 4
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("game", nargs="?", default="minetest_game")
+    parser.add_argument("count", nargs="?", type=int, default=4, help="the N of --impossible N")
+    parser.add_argument("seed", nargs="?", type=int, default=0)
+    args = parser.parse_args()
+    game, count, seed = args.game, args.count, args.seed
     draw(game, count, seed, "warm")  # fills every cache the draw reads (and its proofs)
     cold = draw(game, count, seed, "cold")
     warm = draw(game, count, seed, "warm")

@@ -8,6 +8,7 @@ refused; `coverage` per unmatched line; a 50 MB line on `play`'s standard input 
 
 from __future__ import annotations
 
+import argparse
 import io
 import statistics
 import time
@@ -39,6 +40,7 @@ def refused(text: str) -> float:
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     texts = [read_text(p) for p in library_files()]
     size = sum(len(t) for t in texts) / 1e6
     plain = best_of(lambda: [yaml.load(t, Loader=yaml.CSafeLoader) for t in texts])

@@ -7,6 +7,7 @@ file parsed and validated, the world graph built); warm = served from the conten
 
 from __future__ import annotations
 
+import argparse
 import math
 import shutil
 import statistics
@@ -46,6 +47,7 @@ def timed(label: str, func) -> float:
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     shutil.rmtree(cache_dir(), ignore_errors=True)
     print(f"python {sys.version.split()[0]}, one process")
     timed("cold: load + validate library + world graph (no cache)", lambda: load_library().world)

@@ -14,8 +14,8 @@ weather) and on the molecule's id. ``--list`` prints every file's result.
 
 from __future__ import annotations
 
+import argparse
 import re
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -44,9 +44,12 @@ def reason_group(error: str) -> str:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if a != "--list"]
-    listing = "--list" in sys.argv[1:]
-    folder = Path(args[0]) if args else ROOT / "tests" / "data" / "mcu_configs"
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", nargs="?", type=Path, default=ROOT / "tests" / "data" / "mcu_configs",
+                        help="the folder of task configs to import")
+    parser.add_argument("--list", action="store_true", help="list every config with what became of it")
+    args = parser.parse_args()
+    listing, folder = args.list, args.folder
     started = time.perf_counter()
     library = load_library()
     names = Names(library.knowledge, load_renames(kn=library.knowledge))

@@ -8,6 +8,7 @@ scripts/perf/phrase_coverage.py``.
 
 from __future__ import annotations
 
+import argparse
 import random
 import subprocess
 import sys
@@ -43,6 +44,7 @@ def lines(n: int, seed: int = 0) -> list[str]:
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     start = time.perf_counter()
     library = load_library()
     library.world  # noqa: B018 - built once per command too

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from taskverse.library.loader import load_library
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     library = load_library()
     start = time.perf_counter()
     points = space_points(None, library)

@@ -23,6 +23,7 @@ Plancraft's probe is timed the same way.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import statistics
@@ -217,6 +218,7 @@ def plancraft_figures(seconds: float = SECONDS) -> dict[str, float] | str:
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     env = environment_figures()
     for name, value in env.items():
         if name != "reset us":
