@@ -165,3 +165,16 @@ def local_ray() -> Iterator[None]:
     finally:
         workers._ACTOR_POOLS.clear()
         ray.shutdown()
+
+
+def take_trip_back(rules, state, b: int) -> None:
+    """Take the trip to the dimension step ``b`` needs, which a derivation's plan leaves out (the agent's position once
+    the plan has moved costs nothing in its prices): through the portal the plan lit, or the End's exit portal."""
+    for way in rules.ways[b]:
+        unmet = [need for need in way if not rules.need_met(state, need)]
+        if len(unmet) == 1 and unmet[0].members[0] in rules.dimensions:
+            trip = next((t for t in sorted(rules.trips) if state.mask[t]
+                         and any(o.resource == unmet[0].members[0] for o in rules.outputs[t])), None)
+            if trip is not None:
+                rules.act(state, trip, events=False)
+                return

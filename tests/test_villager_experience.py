@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import take_trip_back
 from taskverse.difficulty.estimate import PlanModel
 from taskverse.schema import Initialization
 from taskverse.world.derivation import Derivation
@@ -32,16 +33,6 @@ def derived(plans):
     return Derivation.of_steps(rules, plans.costs, {rules.index[("dimension", "overworld")]: 1})
 
 
-def _trip_back(rules, state, b: int) -> None:
-    """Take the trip to the dimension a step needs, which the derivation leaves out (as in test_world_derivation)."""
-    for way in rules.ways[b]:
-        unmet = [need for need in way if not rules.need_met(state, need)]
-        if len(unmet) == 1 and unmet[0].members[0] in rules.dimensions:
-            trip = next((t for t in sorted(rules.trips) if state.mask[t]
-                         and any(o.resource == unmet[0].members[0] for o in rules.outputs[t])), None)
-            if trip is not None:
-                rules.act(state, trip, events=False)
-                return
 
 
 def _trading(library):
@@ -95,7 +86,7 @@ def test_a_raised_villager_reaches_its_level_within_each_offer_s_uses(library, p
     for a, runs in steps:
         atom = rules.actions[a]
         if not state.mask[a]:
-            _trip_back(rules, state, a)
+            take_trip_back(rules, state, a)
         for _ in range(runs):
             if atom == "find.villager":
                 made = {}

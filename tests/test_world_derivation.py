@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import take_trip_back
 from taskverse.errors import TaskverseError
 from taskverse.world.derivation import Derivation, held_resources
 from taskverse.world.rules import CostModel, Rules
@@ -53,17 +54,6 @@ def test_plans_from_nothing_run_in_the_text_world(model, naive, atom):
     assert done[-1] == atom
 
 
-def _trip_back(rules, state, b: int) -> None:
-    """Take the trip to the dimension a step needs, which the derivation leaves out (the agent's position once the
-    plan has moved costs nothing in its prices): through the portal the plan lit, or the End's exit portal."""
-    for way in rules.ways[b]:
-        unmet = [need for need in way if not rules.need_met(state, need)]
-        if len(unmet) == 1 and unmet[0].members[0] in rules.dimensions:
-            trip = next((t for t in sorted(rules.trips) if state.mask[t]
-                         and any(o.resource == unmet[0].members[0] for o in rules.outputs[t])), None)
-            if trip is not None:
-                rules.act(state, trip, events=False)
-                return
 
 
 def test_every_plan_from_nothing_runs_in_the_text_world(model, naive):
@@ -85,7 +75,7 @@ def test_every_plan_from_nothing_runs_in_the_text_world(model, naive):
         state = rules.new_state(found=[("dimension", "overworld")])
         for b, runs in steps:
             if not state.mask[b]:
-                _trip_back(rules, state, b)
+                take_trip_back(rules, state, b)
             if not state.mask[b] and "(dimension)" in rules.explain(state, b):
                 away += 1  # in the End before the dragon opens the way back
                 break
