@@ -709,6 +709,8 @@ class Planner:
                 one_time.setdefault(need.members, len(one_time))
         self.one_time = one_time
         self.one_time_members = list(one_time)
+        self.tool_kinds = frozenset(m for kept in one_time for m in kept if m < rules.n_items)
+        """Every item some one-time need takes (tools and stations: a fuel's table), for the spoil check."""
         self._cones: dict[int, int] | None = None
         self.flow_memo: dict[Any, tuple[float, int]] = {}
         self.achievers: list[list[int]] = [
@@ -2050,14 +2052,10 @@ def amount_cost(rules: Rules, costs: CostModel, keys: frozenset[tuple[str, str]]
 
 def _tool_members(planner: Planner, members: tuple[int, ...]) -> frozenset[int]:
     """The members of a need that meet some action's one-time need (tools and stations: a fuel's table)."""
-    memo: dict[tuple[int, ...], frozenset[int]] = planner.__dict__.setdefault("_tool_members", {})
+    memo: dict[tuple[int, ...], frozenset[int]] = _planner_memo(planner, "_tool_members")
     found = memo.get(members)
     if found is None:
-        kinds: frozenset[int] | None = planner.__dict__.get("_tool_kinds")
-        if kinds is None:  # once per planner: every item some one-time need takes
-            kinds = planner.__dict__["_tool_kinds"] = frozenset(
-                m for kept in planner.one_time_members for m in kept if m < planner.rules.n_items)
-        found = memo[members] = kinds.intersection(members)
+        found = memo[members] = planner.tool_kinds.intersection(members)
     return found
 
 
